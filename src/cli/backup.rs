@@ -1,0 +1,91 @@
+//! `tangle backup PATH...`
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Args;
+use tangle::ops::backup::{self, BackupOptions};
+use tangle::ops::Progress;
+use tangle::util::human_bytes;
+use tangle::Result;
+
+use super::{progress::Bar, warn, Global};
+
+#[derive(Args)]
+pub struct BackupArgs {
+    /// Files and directories to back up
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Skip paths matching GLOB (a name like `*.o`, or an absolute path pattern)
+    #[arg(long = "exclude", short = 'e', value_name = "GLOB")]
+    pub excludes: Vec<String>,
+    /// Read exclude patterns from a file (one per line, # comments)
+    #[arg(long = "exclude-file", value_name = "FILE")]
+    pub exclude_files: Vec<PathBuf>,
+    /// Tag the snapshot (repeatable)
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+    /// Host name to record (default: this machine's)
+    #[arg(long)]
+    pub host: Option<String>,
+    /// Do everything except write to the repository
+    #[arg(short = 'n', long)]
+    pub dry_run: bool,
+}
+
+pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
+    // A missing source path is an error before anything else happens (even the password).
+    for p in &a.paths {
+        if let Err(e) = std::fs::symlink_metadata(p) {
+            return Err(tangle::Error::fatal(format!("source path {} cannot be backed up: {e}", p.display())));
+        }
+    }
+    let repo = g.open_unlocked()?;
+    let opts = BackupOptions {
+        paths: a.paths.clone(),
+        excludes: a.excludes.clone(),
+        exclude_files: a.exclude_files.clone(),
+        tags: a.tags.clone(),
+        host: a.host.clone(),
+        dry_run: a.dry_run,
+    };
+    let progress = Arc::new(Progress::default());
+    let bar = Bar::start(g.show_progress(), progress.clone(), "backing up");
+    let result = backup::run(&repo, &opts, &progress);
+    bar.finish();
+    let r = result?;
+    for e in &r.errors {
+        warn(format_args!("{e}"));
+    }
+    if g.json {
+        g.print_json(&r)?;
+    } else {
+        if let Some(p) = &r.parent {
+            g.say(format_args!("using parent snapshot {}", &p[..8.min(p.len())]));
+        }
+        g.say(format_args!(
+            "Files:  {:>8} new, {:>8} changed, {:>8} unchanged",
+            r.files_new, r.files_changed, r.files_unchanged
+        ));
+        g.say(format_args!("Dirs:   {:>8}", r.dirs));
+        g.say(format_args!(
+            "Added to the repository: {} in {} blobs ({} stored with parity, {} extents)",
+            human_bytes(r.bytes_added),
+            r.blobs_added,
+            human_bytes(r.bytes_stored),
+            r.extents
+        ));
+        g.say(format_args!(
+            "processed {} files, {} (read {}) in {:.1}s",
+            r.files_new + r.files_changed + r.files_unchanged,
+            human_bytes(r.bytes_total),
+            human_bytes(r.bytes_read),
+            r.duration_secs
+        ));
+        match &r.short_id {
+            Some(id) => g.say(format_args!("snapshot {id} saved")),
+            None => g.say("dry run: nothing was written"),
+        }
+    }
+    Ok(if r.errors.is_empty() { 0 } else { 3 })
+}

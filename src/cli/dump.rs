@@ -1,0 +1,24 @@
+//! `tangle dump SNAPSHOT FILE`
+
+use std::path::PathBuf;
+
+use clap::Args;
+use tangle::ops::dump;
+use tangle::Result;
+
+use super::Global;
+
+#[derive(Args)]
+pub struct DumpArgs {
+    /// Snapshot id (prefix) or `latest`
+    pub snapshot: String,
+    /// Absolute path of the file, as backed up
+    pub file: PathBuf,
+}
+
+pub fn run(g: &Global, a: &DumpArgs) -> Result<u8> {
+    let repo = g.open_unlocked()?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+    dump::dump(&repo, &a.snapshot, &a.file, &mut out)?;
+    Ok(0)
+}

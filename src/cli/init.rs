@@ -1,0 +1,58 @@
+//! `tangle init --remote URL...`
+
+use clap::Args;
+use tangle::crypto::KdfParams;
+use tangle::repo::{init, InitOptions};
+use tangle::Result;
+
+use super::{password, Global};
+
+#[derive(Args)]
+pub struct InitArgs {
+    /// A remote of the new repository (give it once per remote; 3 are recommended)
+    #[arg(long = "remote", value_name = "URL", required = true)]
+    pub remotes: Vec<String>,
+    /// Data shards per extent (default from the number of remotes)
+    #[arg(long)]
+    pub data_shards: Option<u8>,
+    /// Parity shards per extent
+    #[arg(long)]
+    pub parity_shards: Option<u8>,
+    /// Pointer shards (entanglement with older extents) per extent; 0 is plain Reed-Solomon
+    #[arg(long)]
+    pub pointers: Option<u8>,
+}
+
+pub fn run(g: &Global, a: &InitArgs) -> Result<u8> {
+    let opts = InitOptions {
+        remotes: a.remotes.clone(),
+        data_shards: a.data_shards,
+        parity_shards: a.parity_shards,
+        pointers: a.pointers,
+        kdf: KdfParams::default(),
+    };
+    // Validate the coding before asking for a password.
+    tangle::repo::check_init_options(&opts)?;
+    let pw = password::read(g, true)?;
+    let r = init(&opts, pw.as_bytes())?;
+    if g.json {
+        return g.print_json(&r).map(|_| 0);
+    }
+    g.say(format_args!("created tangle repository {}", r.id));
+    g.say(format_args!("owner key fingerprint:   {}", r.owner_fingerprint));
+    for (i, u) in r.remotes.iter().enumerate() {
+        g.say(format_args!("remote {i}: {u}"));
+    }
+    g.say(format_args!(
+        "coding: {} data + {} parity shards per extent, {} pointers ({:.2}x storage)",
+        r.data_shards, r.parity_shards, r.pointers, r.storage_overhead
+    ));
+    g.say(format_args!(
+        "fault tolerance: survives the loss of any {} of {} remotes, or of any {} shards of an extent",
+        r.remote_losses_tolerated,
+        r.remotes.len(),
+        r.parity_shards
+    ));
+    g.say("\nKeep the password safe: without it the data cannot be read. Anyone with the repository can verify it without the password.");
+    Ok(0)
+}

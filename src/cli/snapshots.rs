@@ -1,0 +1,31 @@
+//! `tangle snapshots`
+
+use clap::Args;
+use tangle::ops::snapshots;
+use tangle::Result;
+
+use super::Global;
+
+#[derive(Args)]
+pub struct SnapshotsArgs {}
+
+pub fn run(g: &Global, _a: &SnapshotsArgs) -> Result<u8> {
+    let repo = g.open_unlocked()?;
+    let list = snapshots::list(&repo)?;
+    if g.json {
+        return g.print_json(&list).map(|_| 0);
+    }
+    println!("{:<9} {:<25} {:<16} {:<12} Paths", "ID", "Time", "Host", "Tags");
+    for s in &list {
+        println!(
+            "{:<9} {:<25} {:<16} {:<12} {}",
+            s.short_id,
+            s.time,
+            s.host,
+            s.tags.join(","),
+            s.paths.join(", ")
+        );
+    }
+    println!("{} snapshots", list.len());
+    Ok(0)
+}

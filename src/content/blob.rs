@@ -1,0 +1,86 @@
+//! A blob is one chunk of file data or one tree, compressed and encrypted:
+//!
+//! ```text
+//! stored = nonce (24) || AEAD( flag u8 || payload ) || tag (16)      aad = [kind]
+//! flag 0: payload is the plaintext; flag 1: payload is zstd(plaintext)
+//! ```
+//!
+//! On read the id is recomputed from the plaintext, so a blob that decrypts but is not
+//! the one the index promised is still rejected.
+
+use serde::{Deserialize, Serialize};
+
+use super::BlobId;
+use crate::crypto::{self, MasterKey};
+use crate::error::{Error, Result};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BlobKind {
+    Data,
+    Tree,
+}
+
+impl BlobKind {
+    fn aad(self) -> &'static [u8] {
+        match self {
+            BlobKind::Data => b"d",
+            BlobKind::Tree => b"t",
+        }
+    }
+}
+
+const RAW: u8 = 0;
+const ZSTD: u8 = 1;
+pub const ZSTD_LEVEL: i32 = 3;
+
+/// Compress if it pays, then encrypt. Returns the stored bytes.
+pub fn encode_blob(key: &MasterKey, kind: BlobKind, plaintext: &[u8]) -> Result<Vec<u8>> {
+    let mut framed = Vec::with_capacity(plaintext.len() / 2 + 64);
+    framed.push(ZSTD);
+    let compressed = zstd::stream::copy_encode(plaintext, &mut framed, ZSTD_LEVEL).is_ok()
+        && framed.len() < plaintext.len() + 1;
+    if !compressed {
+        framed.clear();
+        framed.push(RAW);
+        framed.extend_from_slice(plaintext);
+    }
+    crypto::seal(&key.encryption, kind.aad(), &framed)
+}
+
+/// Decrypt, decompress and check that the plaintext really is blob `id`.
+pub fn decode_blob(key: &MasterKey, kind: BlobKind, id: &BlobId, stored: &[u8], raw_len: usize) -> Result<Vec<u8>> {
+    let framed = crypto::open(&key.encryption, kind.aad(), stored)?;
+    let plaintext = match framed.split_first() {
+        Some((&RAW, rest)) => rest.to_vec(),
+        Some((&ZSTD, rest)) => zstd::bulk::decompress(rest, raw_len.max(1))
+            .map_err(|e| Error::corrupt(format!("blob does not decompress: {e}")))?,
+        _ => return Err(Error::corrupt("blob has an unknown compression flag")),
+    };
+    if key.blob_id(&plaintext) != *id {
+        return Err(Error::corrupt("blob content does not match its id"));
+    }
+    Ok(plaintext)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_rejection() {
+        let key = MasterKey::generate().unwrap();
+        for plain in [vec![], b"abcabcabcabcabcabcabcabc".repeat(100), (0..5000u32).map(|i| (i * 7919 % 251) as u8).collect()] {
+            let id = key.blob_id(&plain);
+            let stored = encode_blob(&key, BlobKind::Data, &plain).unwrap();
+            assert_eq!(decode_blob(&key, BlobKind::Data, &id, &stored, plain.len()).unwrap(), plain);
+            assert!(decode_blob(&key, BlobKind::Tree, &id, &stored, plain.len()).is_err(), "kind is bound");
+            assert!(decode_blob(&key, BlobKind::Data, &[0; 32], &stored, plain.len()).is_err(), "id is checked");
+            let mut bad = stored.clone();
+            bad[30] ^= 4;
+            assert!(decode_blob(&key, BlobKind::Data, &id, &bad, plain.len()).is_err());
+            assert!(decode_blob(&key, BlobKind::Data, &id, &stored[..stored.len() - 1], plain.len()).is_err());
+        }
+        let repetitive = vec![0u8; 100_000];
+        assert!(encode_blob(&key, BlobKind::Data, &repetitive).unwrap().len() < 1000, "compresses");
+    }
+}

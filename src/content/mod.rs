@@ -1,0 +1,21 @@
+//! The content layer (needs the password): chunking, blobs, trees, the blob index and
+//! snapshot records. Everything here is encrypted before it reaches the extent log.
+
+pub mod blob;
+pub mod chunker;
+pub mod index;
+pub mod snapshot;
+pub mod tree;
+
+pub use blob::{BlobKind, decode_blob, encode_blob};
+pub use chunker::ChunkerParams;
+pub use index::{BlobLocation, Index, IndexSegment};
+pub use snapshot::Snapshot;
+pub use tree::{Node, NodeKind, Tree};
+
+/// Keyed BLAKE3 of a blob's plaintext.
+pub type BlobId = [u8; 32];
+
+pub fn short_hex(id: &[u8]) -> String {
+    hex::encode(&id[..4])
+}

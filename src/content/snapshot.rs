@@ -1,0 +1,77 @@
+//! Snapshot records: what was backed up, when, from where, and the root tree.
+
+use serde::{Deserialize, Serialize};
+
+use super::BlobId;
+use crate::crypto::{self, MasterKey};
+use crate::error::Result;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// Nanoseconds since the Unix epoch (UTC).
+    pub time_ns: i64,
+    /// Root tree: mirrors the file system from `/` down to each backed-up path.
+    pub tree: BlobId,
+    /// Absolute source paths as given (after normalisation).
+    pub paths: Vec<String>,
+    pub host: String,
+    pub user: String,
+    pub tags: Vec<String>,
+    /// Id of the snapshot this one was made relative to (for unchanged-file detection).
+    pub parent: Option<String>,
+    pub program: String,
+    pub summary: SnapshotSummary,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SnapshotSummary {
+    pub files: u64,
+    pub dirs: u64,
+    /// Sum of file sizes in the snapshot.
+    pub bytes: u64,
+    pub files_new: u64,
+    pub files_changed: u64,
+    pub files_unchanged: u64,
+    pub bytes_added: u64,
+}
+
+const AAD: &[u8] = b"tangle snapshot";
+
+impl Snapshot {
+    pub fn encrypt(&self, key: &MasterKey) -> Result<Vec<u8>> {
+        crypto::seal(&key.encryption, AAD, &postcard::to_stdvec(self)?)
+    }
+
+    pub fn decrypt(key: &MasterKey, sealed: &[u8]) -> Result<Snapshot> {
+        Ok(postcard::from_bytes(&crypto::open(&key.encryption, AAD, sealed)?)?)
+    }
+
+    pub fn time(&self) -> chrono::DateTime<chrono::Local> {
+        chrono::DateTime::from_timestamp_nanos(self.time_ns).with_timezone(&chrono::Local)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_rejection() {
+        let key = MasterKey::generate().unwrap();
+        let s = Snapshot {
+            time_ns: 1_700_000_000_123_456_789,
+            tree: [7; 32],
+            paths: vec!["/home/u".into()],
+            host: "h".into(),
+            user: "u".into(),
+            tags: vec!["t".into()],
+            parent: None,
+            program: "tangle 0.1.0".into(),
+            summary: SnapshotSummary::default(),
+        };
+        let sealed = s.encrypt(&key).unwrap();
+        assert_eq!(Snapshot::decrypt(&key, &sealed).unwrap(), s);
+        assert!(Snapshot::decrypt(&key, &sealed[1..]).is_err());
+        assert!(Snapshot::decrypt(&MasterKey::generate().unwrap(), &sealed).is_err());
+    }
+}

@@ -1,0 +1,54 @@
+//! XChaCha20-Poly1305 sealing: `nonce (24) || ciphertext || tag (16)`.
+
+use chacha20poly1305::aead::{Aead, KeyInit, Payload};
+use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+
+use crate::error::{Error, Result};
+
+pub const NONCE_LEN: usize = 24;
+pub const TAG_LEN: usize = 16;
+
+/// Encrypt `plaintext`; `aad` binds the ciphertext to its purpose (e.g. "snapshot").
+pub fn seal(key: &[u8; 32], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>> {
+    let nonce: [u8; NONCE_LEN] = super::random_bytes()?;
+    let cipher = XChaCha20Poly1305::new(key.into());
+    let ct = cipher
+        .encrypt(XNonce::from_slice(&nonce), Payload { msg: plaintext, aad })
+        .map_err(|_| Error::fatal("encryption failed"))?;
+    let mut out = Vec::with_capacity(NONCE_LEN + ct.len());
+    out.extend_from_slice(&nonce);
+    out.extend_from_slice(&ct);
+    Ok(out)
+}
+
+/// Decrypt and authenticate. Any tampering, truncation or wrong key is `Corrupt`.
+pub fn open(key: &[u8; 32], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>> {
+    if sealed.len() < NONCE_LEN + TAG_LEN {
+        return Err(Error::corrupt("encrypted object is truncated"));
+    }
+    let (nonce, ct) = sealed.split_at(NONCE_LEN);
+    XChaCha20Poly1305::new(key.into())
+        .decrypt(XNonce::from_slice(nonce), Payload { msg: ct, aad })
+        .map_err(|_| Error::corrupt("authentication failed (corrupt data or wrong key)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_rejection() {
+        let key = [7u8; 32];
+        let sealed = seal(&key, b"blob", b"hello world").unwrap();
+        assert_eq!(open(&key, b"blob", &sealed).unwrap(), b"hello world");
+        assert!(open(&key, b"tree", &sealed).is_err(), "wrong aad");
+        assert!(open(&[8u8; 32], b"blob", &sealed).is_err(), "wrong key");
+        assert!(open(&key, b"blob", &sealed[..sealed.len() - 1]).is_err(), "truncated");
+        assert!(open(&key, b"blob", &sealed[..10]).is_err(), "very truncated");
+        for i in [0, NONCE_LEN, sealed.len() - 1] {
+            let mut bad = sealed.clone();
+            bad[i] ^= 1;
+            assert!(open(&key, b"blob", &bad).is_err(), "flip at {i}");
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! A key file wraps the master key with a password-derived key (Argon2id). A repository
+//! may hold several (`tangle key add`); any one of them opens it.
+
+use argon2::{Algorithm, Argon2, Params, Version};
+use serde::{Deserialize, Serialize};
+
+use super::{open, random_bytes, seal, MasterKey};
+use crate::error::{Error, Kind, Result};
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct KdfParams {
+    /// Memory in KiB.
+    pub memory_kib: u32,
+    pub iterations: u32,
+    pub parallelism: u32,
+}
+
+impl Default for KdfParams {
+    /// About a quarter of a second on one core of a current machine: slow enough to make
+    /// guessing expensive, fast enough for cron jobs that open the repository often.
+    fn default() -> Self {
+        KdfParams { memory_kib: 64 * 1024, iterations: 2, parallelism: 1 }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct KeyFile {
+    pub kdf: KdfParams,
+    pub salt: [u8; 16],
+    /// `seal(argon2id(password, salt), "key", master key bytes)`.
+    pub wrapped: Vec<u8>,
+    pub created: i64,
+    pub host: String,
+    pub user: String,
+}
+
+const AAD: &[u8] = b"tangle key";
+
+fn derive(password: &[u8], salt: &[u8; 16], kdf: &KdfParams) -> Result<[u8; 32]> {
+    let params = Params::new(kdf.memory_kib, kdf.iterations, kdf.parallelism, Some(32))
+        .map_err(|e| Error::corrupt(format!("invalid key derivation parameters: {e}")))?;
+    let mut out = [0u8; 32];
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+        .hash_password_into(password, salt, &mut out)
+        .map_err(|e| Error::fatal(format!("key derivation failed: {e}")))?;
+    Ok(out)
+}
+
+impl KeyFile {
+    pub fn wrap(master: &MasterKey, password: &[u8], kdf: KdfParams) -> Result<KeyFile> {
+        let salt = random_bytes()?;
+        let kek = derive(password, &salt, &kdf)?;
+        Ok(KeyFile {
+            kdf,
+            salt,
+            wrapped: seal(&kek, AAD, &master.to_bytes())?,
+            created: chrono::Utc::now().timestamp(),
+            host: crate::util::hostname(),
+            user: crate::util::username(),
+        })
+    }
+
+    /// Unwrap with `password`; a wrong password is [`Kind::WrongPassword`].
+    pub fn unwrap(&self, password: &[u8]) -> Result<MasterKey> {
+        let kek = derive(password, &self.salt, &self.kdf)?;
+        let bytes = open(&kek, AAD, &self.wrapped)
+            .map_err(|_| Error::new(Kind::WrongPassword, "wrong password (no key found for it)"))?;
+        MasterKey::from_bytes(&bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_unwrap() {
+        let m = MasterKey::generate().unwrap();
+        let kdf = KdfParams { memory_kib: 64, iterations: 1, parallelism: 1 };
+        let kf = KeyFile::wrap(&m, b"secret", kdf).unwrap();
+        assert_eq!(kf.unwrap(b"secret").unwrap().to_bytes(), m.to_bytes());
+        assert_eq!(kf.unwrap(b"Secret").unwrap_err().kind(), Kind::WrongPassword);
+    }
+}

@@ -1,0 +1,116 @@
+//! One error type for the whole crate. Every error carries a [`Kind`] that maps to the
+//! exit codes of the command-line contract (docs/DESIGN.md §5), plus a human message
+//! built from the innermost cause outwards ("reading snapshot 1a2b: remote /x: not found").
+
+use std::fmt;
+
+/// What went wrong, as far as a script calling `tangle` needs to know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Anything without a more specific code (exit 1).
+    Fatal,
+    /// No repository at the given location (exit 10).
+    RepoNotFound,
+    /// Another operation holds a conflicting lock (exit 11).
+    Busy,
+    /// The password does not open any key of the repository (exit 12).
+    WrongPassword,
+    /// An object is missing (on one remote; callers may fall back to others).
+    NotFound,
+    /// An object failed its checksum, signature, decryption or decoding.
+    Corrupt,
+    /// The user asked for something that cannot be done (bad flag combination, ...).
+    Usage,
+    /// The operation was interrupted by a signal (exit 130).
+    Interrupted,
+}
+
+impl Kind {
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Kind::RepoNotFound => 10,
+            Kind::Busy => 11,
+            Kind::WrongPassword => 12,
+            Kind::Interrupted => 130,
+            Kind::Fatal | Kind::NotFound | Kind::Corrupt | Kind::Usage => 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Error {
+    kind: Kind,
+    message: String,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(kind: Kind, message: impl Into<String>) -> Self {
+        Error { kind, message: message.into() }
+    }
+    pub fn fatal(message: impl Into<String>) -> Self {
+        Self::new(Kind::Fatal, message)
+    }
+    pub fn corrupt(message: impl Into<String>) -> Self {
+        Self::new(Kind::Corrupt, message)
+    }
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(Kind::NotFound, message)
+    }
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self::new(Kind::Usage, message)
+    }
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+    /// Prefix the message with what we were doing: `err.context("reading config")`.
+    pub fn context(mut self, what: impl fmt::Display) -> Self {
+        self.message = format!("{what}: {}", self.message);
+        self
+    }
+    /// Same error, another kind (e.g. a NotFound config becomes RepoNotFound).
+    pub fn with_kind(mut self, kind: Kind) -> Self {
+        self.kind = kind;
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        let kind = match e.kind() {
+            std::io::ErrorKind::NotFound => Kind::NotFound,
+            std::io::ErrorKind::Interrupted => Kind::Interrupted,
+            _ => Kind::Fatal,
+        };
+        Error::new(kind, e.to_string())
+    }
+}
+
+impl From<postcard::Error> for Error {
+    fn from(e: postcard::Error) -> Self {
+        Error::corrupt(format!("malformed encoding: {e}"))
+    }
+}
+
+/// `result.ctx("reading /etc/x")?` adds context to any error convertible into ours.
+pub trait ResultExt<T> {
+    fn ctx(self, what: impl fmt::Display) -> Result<T>;
+}
+
+impl<T, E: Into<Error>> ResultExt<T> for std::result::Result<T, E> {
+    fn ctx(self, what: impl fmt::Display) -> Result<T> {
+        self.map_err(|e| e.into().context(what))
+    }
+}

@@ -1,0 +1,149 @@
+//! Extent certificates: the signed description of a sealed extent.
+
+use serde::{Deserialize, Serialize};
+
+use super::ExtentName;
+use crate::crypto::{OwnerPublicKey, Signer};
+use crate::error::{Error, Result};
+use crate::repo::object::{self, ObjectKind};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardInfo {
+    /// BLAKE3 of the stored shard (the cross-checksum every reader verifies).
+    pub hash: [u8; 32],
+    /// Index into the config's remote list.
+    pub remote: u16,
+}
+
+/// A pointer input of the codeword: data shard `shard` of an older extent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pointer {
+    pub extent: ExtentName,
+    pub shard: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Certificate {
+    pub repo_id: [u8; 16],
+    pub writer: [u8; 16],
+    /// Position in the writer's chain (0 for its first extent).
+    pub seq: u64,
+    pub prev: Option<ExtentName>,
+    /// Verifier before the first block: `prev`'s verifier, or `H(owner key)`.
+    pub start_verifier: [u8; 32],
+    /// Verifier after the last block; equals the extent's name.
+    pub verifier: [u8; 32],
+    /// Length of every block (stored blob), in order; they tile `[0, size)`.
+    pub block_lengths: Vec<u32>,
+    pub size: u64,
+    pub timestamp: i64,
+    pub data_shards: u8,
+    pub parity_shards: u8,
+    pub shard_size: u32,
+    pub pointers: Vec<Pointer>,
+    /// Data shards, then parity shards.
+    pub shards: Vec<ShardInfo>,
+}
+
+impl Certificate {
+    pub fn name(&self) -> ExtentName {
+        ExtentName(self.verifier)
+    }
+
+    pub fn to_object(&self, signer: &Signer) -> Result<Vec<u8>> {
+        Ok(object::seal(ObjectKind::Extent, &postcard::to_stdvec(self)?, signer))
+    }
+
+    /// Parse, check the signature and internal consistency, and that it is `expected`.
+    pub fn from_object(bytes: &[u8], owner: &OwnerPublicKey, expected: &ExtentName) -> Result<Certificate> {
+        let cert: Certificate = postcard::from_bytes(object::open(ObjectKind::Extent, bytes, owner)?)?;
+        cert.check()?;
+        if cert.name() != *expected {
+            return Err(Error::corrupt(format!(
+                "certificate for extent {} is stored under the name {}",
+                cert.name().short(),
+                expected.short()
+            )));
+        }
+        Ok(cert)
+    }
+
+    fn check(&self) -> Result<()> {
+        let s = self.data_shards as usize;
+        let bad = |what: &str| Err(Error::corrupt(format!("extent certificate is inconsistent: {what}")));
+        if s == 0 || self.parity_shards == 0 || self.shards.len() != s + self.parity_shards as usize {
+            return bad("shard counts");
+        }
+        if self.shard_size == 0 || self.shard_size % 64 != 0 {
+            return bad("shard size");
+        }
+        if self.size > s as u64 * self.shard_size as u64 {
+            return bad("size exceeds the data shards");
+        }
+        if self.block_lengths.iter().map(|&l| l as u64).sum::<u64>() != self.size {
+            return bad("block lengths do not add up to the size");
+        }
+        Ok(())
+    }
+
+    /// Which data shards hold bytes `[offset, offset+len)` of the extent, with ranges.
+    pub fn locate(&self, offset: u64, len: u64) -> Vec<(usize, u64, u64)> {
+        let ss = self.shard_size as u64;
+        let mut out = Vec::new();
+        let (mut pos, end) = (offset, offset + len);
+        while pos < end {
+            let shard = (pos / ss) as usize;
+            let within = pos % ss;
+            let n = (ss - within).min(end - pos);
+            out.push((shard, within, n));
+            pos += n;
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn sample(owner: &Signer) -> Certificate {
+        let _ = owner;
+        Certificate {
+            repo_id: [1; 16],
+            writer: [2; 16],
+            seq: 0,
+            prev: None,
+            start_verifier: [3; 32],
+            verifier: [4; 32],
+            block_lengths: vec![100, 28],
+            size: 128,
+            timestamp: 5,
+            data_shards: 2,
+            parity_shards: 1,
+            shard_size: 64,
+            pointers: vec![],
+            shards: vec![ShardInfo { hash: [0; 32], remote: 0 }; 3],
+        }
+    }
+
+    #[test]
+    fn round_trip_and_rejection() {
+        let s = Signer::from_seed(&[1; 32]);
+        let c = sample(&s);
+        let obj = c.to_object(&s).unwrap();
+        assert_eq!(Certificate::from_object(&obj, &s.public(), &c.name()).unwrap(), c);
+        assert!(Certificate::from_object(&obj, &s.public(), &ExtentName([0; 32])).is_err(), "wrong name");
+        assert!(Certificate::from_object(&obj[..obj.len() - 5], &s.public(), &c.name()).is_err());
+        let mut inconsistent = c.clone();
+        inconsistent.size = 129;
+        let obj = inconsistent.to_object(&s).unwrap();
+        assert!(Certificate::from_object(&obj, &s.public(), &c.name()).is_err());
+    }
+
+    #[test]
+    fn locate_spans_shards() {
+        let c = sample(&Signer::from_seed(&[1; 32]));
+        assert_eq!(c.locate(10, 20), vec![(0, 10, 20)]);
+        assert_eq!(c.locate(60, 10), vec![(0, 60, 4), (1, 0, 6)]);
+    }
+}

@@ -1,0 +1,17 @@
+//! tangle: archival backups as signed, hash-chained extents, erasure-coded and entangled
+//! across several remotes. See docs/DESIGN.md for the architecture; layers, bottom up:
+//! [`remote`] → [`codec`] → [`extent`] → [`content`] → [`repo`] → [`ops`] (the
+//! operations behind each command) → the CLI in `main.rs`/`cli`.
+
+pub mod codec;
+pub mod content;
+pub mod crypto;
+pub mod error;
+pub mod extent;
+pub mod fsmeta;
+pub mod ops;
+pub mod remote;
+pub mod repo;
+pub mod util;
+
+pub use error::{Error, Kind, Result};

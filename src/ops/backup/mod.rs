@@ -1,0 +1,169 @@
+//! `tangle backup`: archive directories into a new snapshot.
+//!
+//! Pipeline (all stages run concurrently, every queue bounded so memory stays bounded):
+//!
+//! ```text
+//! walker ──files to read──▶ file readers ──new chunks──▶ compressors ──blobs──▶ appender ──extents──▶ uploader
+//!    │ (lstat, excludes,     (read, FastCDC,              (zstd, AEAD;            (extent log,        (shards to their
+//!    │  unchanged check)      keyed BLAKE3, dedup)         one per core)           seal + RS code)     remotes, in parallel)
+//!    └──events in order──▶ tree builder (this thread: waits for each file's blob list, writes tree blobs)
+//! ```
+//!
+//! A snapshot becomes visible only after every shard, certificate and the index segment
+//! are durable on the remotes; an interrupted run leaves only unreferenced objects.
+
+mod pipeline;
+mod sources;
+mod walker;
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use bytes::Bytes;
+use serde::Serialize;
+
+use super::Progress;
+use crate::content::snapshot::SnapshotSummary;
+use crate::content::{IndexSegment, Snapshot};
+use crate::error::Result;
+use crate::extent::Head;
+use crate::repo::object::{self, ObjectKind};
+use crate::repo::Repository;
+
+pub struct BackupOptions {
+    pub paths: Vec<PathBuf>,
+    pub excludes: Vec<String>,
+    pub exclude_files: Vec<PathBuf>,
+    pub tags: Vec<String>,
+    pub host: Option<String>,
+    pub dry_run: bool,
+}
+
+#[derive(Serialize, Default, Debug)]
+pub struct BackupReport {
+    pub snapshot_id: Option<String>,
+    pub short_id: Option<String>,
+    pub parent: Option<String>,
+    pub dry_run: bool,
+    pub files_new: u64,
+    pub files_changed: u64,
+    pub files_unchanged: u64,
+    pub dirs: u64,
+    pub others: u64,
+    /// Bytes of source files read (0 when nothing changed).
+    pub bytes_read: u64,
+    /// Total size of the files in the snapshot.
+    pub bytes_total: u64,
+    pub blobs_added: u64,
+    /// New data after dedup, compression and encryption, before coding.
+    pub bytes_added: u64,
+    /// What was written to the remotes for data: data + parity shards.
+    pub bytes_stored: u64,
+    pub extents: u64,
+    pub duration_secs: f64,
+    /// Files and directories that could not be read (the backup skipped them).
+    pub errors: Vec<String>,
+}
+
+pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Result<BackupReport> {
+    let started = Instant::now();
+    let start_time = chrono::Utc::now();
+    let sources = sources::Sources::new(&opts.paths)?;
+    let excludes = sources::Excludes::new(&opts.excludes, &opts.exclude_files)?;
+    let host = opts.host.clone().unwrap_or_else(crate::util::hostname);
+    let paths = sources.display_paths();
+
+    let parent = find_parent(repo, &host, &paths)?;
+    let parent_tree = match &parent {
+        Some((_, snap)) => Some(repo.load_tree(&snap.tree)?),
+        None => None,
+    };
+
+    let errors = Mutex::new(Vec::new());
+    let outcome = pipeline::run(repo, &sources, &excludes, parent_tree.as_ref(), opts.dry_run, progress, &errors)?;
+
+    let mut report = BackupReport {
+        parent: parent.as_ref().map(|(id, _)| id.clone()),
+        dry_run: opts.dry_run,
+        files_new: outcome.stats.files_new,
+        files_changed: outcome.stats.files_changed,
+        files_unchanged: outcome.stats.files_unchanged,
+        dirs: outcome.stats.dirs,
+        others: outcome.stats.others,
+        bytes_read: outcome.stats.bytes_read,
+        bytes_total: outcome.stats.bytes_total,
+        blobs_added: outcome.blobs_added,
+        bytes_added: outcome.bytes_added,
+        bytes_stored: outcome.bytes_stored,
+        extents: outcome.extents.len() as u64,
+        errors: errors.into_inner().unwrap_or_else(|p| p.into_inner()),
+        ..Default::default()
+    };
+
+    if !opts.dry_run {
+        let key = repo.key()?;
+        let signer = repo.signer()?;
+        if !outcome.extents.is_empty() {
+            let seg = IndexSegment { extents: outcome.extents };
+            let obj = Bytes::from(object::seal(ObjectKind::Index, &seg.encrypt(key)?, &signer));
+            repo.write_everywhere(&format!("index/{}", object::content_id(&obj)), obj)
+                .map_err(|e| e.context("writing the index"))?;
+        }
+        let snapshot = Snapshot {
+            time_ns: start_time.timestamp_nanos_opt().unwrap_or(0),
+            tree: outcome.root,
+            paths,
+            host,
+            user: crate::util::username(),
+            tags: opts.tags.clone(),
+            parent: report.parent.clone(),
+            program: format!("tangle {}", env!("CARGO_PKG_VERSION")),
+            summary: SnapshotSummary {
+                files: report.files_new + report.files_changed + report.files_unchanged,
+                dirs: report.dirs,
+                bytes: report.bytes_total,
+                files_new: report.files_new,
+                files_changed: report.files_changed,
+                files_unchanged: report.files_unchanged,
+                bytes_added: report.bytes_added,
+            },
+        };
+        let obj = Bytes::from(object::seal(ObjectKind::Snapshot, &snapshot.encrypt(key)?, &signer));
+        let id = object::content_id(&obj);
+        repo.write_everywhere(&format!("snapshots/{id}"), obj).map_err(|e| e.context("writing the snapshot"))?;
+        let head = Head {
+            repo_id: repo.config.id,
+            writer: outcome.writer,
+            seq: outcome.head_seq,
+            extent: outcome.last_extent,
+            snapshot: Some(id.clone()),
+            time: chrono::Utc::now().timestamp(),
+        };
+        repo.write_everywhere(&head.path(), Bytes::from(head.to_object(&signer)?))
+            .map_err(|e| e.context("writing the head"))?;
+        report.short_id = Some(id[..8].to_string());
+        report.snapshot_id = Some(id);
+    }
+    report.duration_secs = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// The newest snapshot of the same host and the same set of paths.
+fn find_parent(repo: &Repository, host: &str, paths: &[String]) -> Result<Option<(String, Snapshot)>> {
+    let mut all = repo.snapshots()?;
+    all.retain(|(_, s)| s.host == host && s.paths == paths);
+    Ok(all.pop())
+}
+
+/// Stats gathered by the tree builder.
+#[derive(Default, Debug)]
+pub(crate) struct TreeStats {
+    pub files_new: u64,
+    pub files_changed: u64,
+    pub files_unchanged: u64,
+    pub dirs: u64,
+    pub others: u64,
+    pub bytes_read: u64,
+    pub bytes_total: u64,
+}

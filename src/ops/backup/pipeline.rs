@@ -1,0 +1,476 @@
+//! The concurrent stages of a backup and how they are wired (see the diagram in mod.rs).
+
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use crossbeam_channel::{bounded, Receiver, Sender};
+use futures::future::try_join_all;
+
+use super::sources::{Excludes, Sources};
+use super::walker::{Content, Event, FileJob, FileResult, Walker};
+use super::TreeStats;
+use crate::content::chunker::{chunk_reader, chunk_slice};
+use crate::content::index::ExtentBlobs;
+use crate::content::{encode_blob, BlobId, BlobKind, ChunkerParams, Index, Node, Tree};
+use crate::crypto::MasterKey;
+use crate::error::{Error, Result};
+use crate::extent::{genesis_verifier, ExtentBuilder, ExtentName, SealContext, SealedExtent};
+use crate::ops::Progress;
+use crate::remote::DynRemote;
+use crate::repo::Repository;
+
+pub struct Outcome {
+    pub root: BlobId,
+    pub stats: TreeStats,
+    pub extents: Vec<ExtentBlobs>,
+    pub blobs_added: u64,
+    pub bytes_added: u64,
+    pub bytes_stored: u64,
+    pub writer: [u8; 16],
+    pub head_seq: u64,
+    pub last_extent: Option<(ExtentName, u64)>,
+}
+
+/// A blob ready to be compressed and encrypted.
+struct PlainBlob {
+    id: BlobId,
+    kind: BlobKind,
+    data: Vec<u8>,
+}
+
+/// A blob ready to be appended to the extent log.
+struct StoredBlob {
+    id: BlobId,
+    kind: BlobKind,
+    raw_len: u32,
+    data: Vec<u8>,
+}
+
+/// Which blobs exist or are being stored in this run; `claim` is true exactly once per
+/// new id, so concurrent readers never store the same chunk twice.
+struct Dedup<'a> {
+    index: &'a Index,
+    pending: Mutex<HashSet<BlobId>>,
+}
+
+impl Dedup<'_> {
+    fn claim(&self, id: &BlobId) -> bool {
+        !self.index.contains(id) && self.pending.lock().unwrap_or_else(|p| p.into_inner()).insert(*id)
+    }
+}
+
+/// Files smaller than this are read whole and chunked in memory; bigger ones stream.
+const WHOLE_FILE_LIMIT: u64 = 16 << 20;
+/// Sealed extents being uploaded at once (each is about extent_size * 1.75 of memory).
+const EXTENTS_IN_FLIGHT: usize = 3;
+
+pub fn run(
+    repo: &Repository,
+    sources: &Sources,
+    excludes: &Excludes,
+    parent: Option<&Tree>,
+    dry_run: bool,
+    progress: &Progress,
+    errors: &Mutex<Vec<String>>,
+) -> Result<Outcome> {
+    let key = repo.key()?;
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let dedup = Dedup { index: repo.index(), pending: Mutex::new(HashSet::new()) };
+    let (job_tx, job_rx) = bounded::<FileJob>(256);
+    let (event_tx, event_rx) = bounded::<Event>(4096);
+    let (plain_tx, plain_rx) = bounded::<PlainBlob>(cores * 2);
+    let (stored_tx, stored_rx) = bounded::<StoredBlob>(cores * 2);
+    let fatal: Mutex<Option<Error>> = Mutex::new(None);
+    let blobs_added = AtomicU64::new(0);
+
+    let writer = repo.writer_id()?;
+    let last_head = repo.latest_head(&writer)?;
+    let mut appender = Appender::new(repo, writer, last_head.as_ref().and_then(|h| h.extent), dry_run)?;
+
+    let scan = std::thread::scope(|s| -> Result<(TreeStats, BlobId)> {
+        // Totals for the progress display, counted ahead by a cheap stat-only pass.
+        s.spawn(|| count_totals(sources, excludes, progress));
+        s.spawn(|| {
+            let walker = Walker {
+                repo,
+                excludes,
+                events: event_tx,
+                jobs: job_tx,
+                errors,
+                seen_inodes: HashSet::new(),
+            };
+            let _ = walker.run(sources, parent);
+        });
+        for _ in 0..cores.max(2) {
+            let (job_rx, plain_tx) = (job_rx.clone(), plain_tx.clone());
+            let (dedup, chunker) = (&dedup, repo.config.chunker);
+            s.spawn(move || {
+                for job in job_rx {
+                    let result = read_file(&job.path, key, &chunker, dedup, &plain_tx, progress);
+                    Progress::add(&progress.files_done, 1);
+                    let _ = job.reply.send(result);
+                }
+            });
+        }
+        drop(job_rx);
+        for _ in 0..cores {
+            let (plain_rx, stored_tx, fatal) = (plain_rx.clone(), stored_tx.clone(), &fatal);
+            s.spawn(move || {
+                for b in plain_rx {
+                    match encode_blob(key, b.kind, &b.data) {
+                        Ok(data) => {
+                            let blob = StoredBlob { id: b.id, kind: b.kind, raw_len: b.data.len() as u32, data };
+                            if stored_tx.send(blob).is_err() {
+                                return;
+                            }
+                        }
+                        Err(e) => {
+                            fatal.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+        drop((plain_rx, stored_tx));
+        let appender_thread = s.spawn(|| -> Result<()> {
+            for b in stored_rx {
+                blobs_added.fetch_add(1, Ordering::Relaxed);
+                appender.append(b)?;
+            }
+            appender.finish()
+        });
+
+        let mut builder = TreeBuilder { key, dedup: &dedup, out: plain_tx, stack: Vec::new(), root: Vec::new(), stats: TreeStats::default(), inodes: HashMap::new(), errors };
+        let built = builder.consume(event_rx);
+        drop(builder);
+        let appended = appender_thread.join().map_err(|_| Error::fatal("internal: the extent writer panicked"))?;
+        if let Some(e) = fatal.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            return Err(e);
+        }
+        appended?;
+        built
+    })?;
+
+    let (stats, root) = scan;
+    let bytes_added = appender.bytes_added;
+    let bytes_stored = appender.bytes_stored;
+    let (extents, last_extent) = (std::mem::take(&mut appender.extents), appender.last);
+    Ok(Outcome {
+        root,
+        stats,
+        extents,
+        blobs_added: blobs_added.into_inner(),
+        bytes_added,
+        bytes_stored,
+        writer,
+        head_seq: last_head.map_or(0, |h| h.seq + 1),
+        last_extent,
+    })
+}
+
+fn read_file(
+    path: &Path,
+    key: &MasterKey,
+    chunker: &ChunkerParams,
+    dedup: &Dedup<'_>,
+    out: &Sender<PlainBlob>,
+    progress: &Progress,
+) -> FileResult {
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let mut file = File::open(path).map_err(fail)?;
+    let size = file.metadata().map_err(fail)?.len();
+    let mut ids = Vec::new();
+    let mut emit = |chunk: Vec<u8>| -> Result<()> {
+        let id = key.blob_id(&chunk);
+        ids.push(id);
+        Progress::add(&progress.bytes_done, chunk.len() as u64);
+        if dedup.claim(&id) {
+            out.send(PlainBlob { id, kind: BlobKind::Data, data: chunk })
+                .map_err(|_| Error::fatal("backup stopped"))?;
+        }
+        Ok(())
+    };
+    let read = if size <= WHOLE_FILE_LIMIT {
+        let mut data = Vec::with_capacity(size as usize);
+        file.read_to_end(&mut data).map_err(fail)?;
+        let n = data.len() as u64;
+        if data.len() < chunker.min as usize {
+            if !data.is_empty() {
+                emit(data).map_err(|e| e.to_string())?;
+            }
+        } else {
+            for (off, len) in chunk_slice(&data, chunker) {
+                emit(data[off..off + len].to_vec()).map_err(|e| e.to_string())?;
+            }
+        }
+        n
+    } else {
+        chunk_reader(file, chunker, emit).map_err(|e| format!("{}: {e}", path.display()))?
+    };
+    Ok((ids, read))
+}
+
+/// Consumes walker events in order and writes one tree blob per directory.
+struct TreeBuilder<'a> {
+    key: &'a MasterKey,
+    dedup: &'a Dedup<'a>,
+    out: Sender<PlainBlob>,
+    stack: Vec<(Node, Vec<Node>)>,
+    root: Vec<Node>,
+    stats: TreeStats,
+    /// Blob lists of hard-linked files seen in this run, by (device, inode).
+    inodes: HashMap<(u64, u64), Vec<BlobId>>,
+    errors: &'a Mutex<Vec<String>>,
+}
+
+impl TreeBuilder<'_> {
+    fn consume(&mut self, events: Receiver<Event>) -> Result<(TreeStats, BlobId)> {
+        for event in events {
+            match event {
+                Event::Enter(node) => self.stack.push((node, Vec::new())),
+                Event::Leave => {
+                    let (mut dir, children) =
+                        self.stack.pop().ok_or_else(|| Error::fatal("internal: unbalanced walk"))?;
+                    dir.subtree = Some(self.store_tree(children)?);
+                    self.stats.dirs += 1;
+                    self.push(dir);
+                }
+                Event::Entry(node, content) => {
+                    if let Some(node) = self.resolve(node, content)? {
+                        self.push(node);
+                    }
+                }
+            }
+        }
+        if !self.stack.is_empty() {
+            return Err(Error::fatal("backup stopped before the walk finished"));
+        }
+        let root = std::mem::take(&mut self.root);
+        let id = self.store_tree(root)?;
+        Ok((std::mem::take(&mut self.stats), id))
+    }
+
+    fn push(&mut self, node: Node) {
+        match self.stack.last_mut() {
+            Some((_, children)) => children.push(node),
+            None => self.root.push(node),
+        }
+    }
+
+    fn resolve(&mut self, mut node: Node, content: Content) -> Result<Option<Node>> {
+        use crate::content::NodeKind;
+        match content {
+            Content::Ready { unchanged } => {
+                if node.kind == NodeKind::File {
+                    self.stats.files_unchanged += u64::from(unchanged);
+                    self.stats.bytes_total += node.size;
+                } else {
+                    self.stats.others += 1;
+                }
+            }
+            Content::Pending { reply, existed } => {
+                let result = reply.recv().map_err(|_| Error::fatal("backup stopped"))?;
+                match result {
+                    Ok((ids, read)) => {
+                        node.content = ids;
+                        node.size = read;
+                        self.stats.bytes_read += read;
+                        self.stats.bytes_total += read;
+                        if existed {
+                            self.stats.files_changed += 1;
+                        } else {
+                            self.stats.files_new += 1;
+                        }
+                    }
+                    Err(msg) => {
+                        self.errors.lock().unwrap_or_else(|p| p.into_inner()).push(msg);
+                        return Ok(None);
+                    }
+                }
+            }
+            Content::SameInode { device, inode } => match self.inodes.get(&(device, inode)) {
+                Some(ids) => {
+                    node.content = ids.clone();
+                    self.stats.files_unchanged += 1;
+                    self.stats.bytes_total += node.size;
+                }
+                None => return Ok(None),
+            },
+        }
+        if node.kind == NodeKind::File && node.links > 1 && !self.inodes.contains_key(&(node.device, node.inode)) {
+            self.inodes.insert((node.device, node.inode), node.content.clone());
+        }
+        Ok(Some(node))
+    }
+
+    fn store_tree(&mut self, mut nodes: Vec<Node>) -> Result<BlobId> {
+        nodes.sort_by(|a, b| a.name.cmp(&b.name));
+        let tree = Tree { nodes };
+        let bytes = tree.to_bytes()?;
+        let id = self.key.blob_id(&bytes);
+        if self.dedup.claim(&id) {
+            self.out
+                .send(PlainBlob { id, kind: BlobKind::Tree, data: bytes })
+                .map_err(|_| Error::fatal("backup stopped"))?;
+        }
+        Ok(id)
+    }
+}
+
+/// Appends blobs to the current extent, seals full extents and hands them to uploads.
+struct Appender<'a> {
+    repo: &'a Repository,
+    writer: [u8; 16],
+    builder: ExtentBuilder,
+    seq: u64,
+    prev: Option<ExtentName>,
+    dry_run: bool,
+    uploads: Vec<tokio::task::JoinHandle<Result<()>>>,
+    in_flight: Arc<tokio::sync::Semaphore>,
+    extents: Vec<ExtentBlobs>,
+    last: Option<(ExtentName, u64)>,
+    bytes_added: u64,
+    bytes_stored: u64,
+}
+
+impl<'a> Appender<'a> {
+    fn new(repo: &'a Repository, writer: [u8; 16], last: Option<(ExtentName, u64)>, dry_run: bool) -> Result<Self> {
+        let (start, seq) = match last {
+            Some((name, seq)) => (name.0, seq + 1),
+            None => (genesis_verifier(&repo.config.owner), 0),
+        };
+        Ok(Appender {
+            repo,
+            writer,
+            builder: ExtentBuilder::new(start, repo.config.extent_size as usize + (1 << 20)),
+            seq,
+            prev: last.map(|(n, _)| n),
+            dry_run,
+            uploads: Vec::new(),
+            in_flight: Arc::new(tokio::sync::Semaphore::new(EXTENTS_IN_FLIGHT)),
+            extents: Vec::new(),
+            last,
+            bytes_added: 0,
+            bytes_stored: 0,
+        })
+    }
+
+    fn append(&mut self, blob: StoredBlob) -> Result<()> {
+        self.bytes_added += blob.data.len() as u64;
+        self.builder.append(blob.id, blob.kind, blob.raw_len, &blob.data);
+        if self.builder.len() >= self.repo.config.extent_size as usize {
+            self.seal()?;
+        }
+        Ok(())
+    }
+
+    fn seal(&mut self) -> Result<()> {
+        let next = ExtentBuilder::new([0; 32], self.repo.config.extent_size as usize + (1 << 20));
+        let builder = std::mem::replace(&mut self.builder, next);
+        if self.dry_run {
+            return Ok(());
+        }
+        let signer = self.repo.signer()?;
+        let ctx = SealContext {
+            repo_id: self.repo.config.id,
+            writer: self.writer,
+            seq: self.seq,
+            prev: self.prev,
+            coding: self.repo.config.coding,
+            remotes: self.repo.remotes().len(),
+            signer: &signer,
+        };
+        let sealed = builder.seal(&ctx)?;
+        let name = sealed.name();
+        self.builder = ExtentBuilder::new(name.0, self.repo.config.extent_size as usize + (1 << 20));
+        self.last = Some((name, self.seq));
+        self.prev = Some(name);
+        self.seq += 1;
+        self.bytes_stored += sealed.shards.iter().map(|s| s.len() as u64).sum::<u64>();
+        self.extents.push(sealed.blobs.clone());
+        self.upload(sealed)
+    }
+
+    /// Start writing an extent's shards (each to its remote) and then its certificate
+    /// (to every remote); blocks while too many extents are in flight.
+    fn upload(&mut self, sealed: SealedExtent) -> Result<()> {
+        let permit = self
+            .repo
+            .block_on(self.in_flight.clone().acquire_owned())
+            .map_err(|_| Error::fatal("internal: upload limiter closed"))?;
+        // Fail fast: surface an earlier upload's error instead of queueing more work.
+        self.reap(false)?;
+        let remotes: Vec<DynRemote> = self.repo.remotes().to_vec();
+        let task = async move {
+            let name = sealed.name();
+            let shard_puts = sealed.shards.iter().enumerate().map(|(i, data)| {
+                let remote = remotes[sealed.cert.shards[i].remote as usize].clone();
+                let (path, data) = (name.shard_path(i), data.clone());
+                async move { remote.put(&path, data).await }
+            });
+            try_join_all(shard_puts).await?;
+            let cert_puts = remotes.iter().map(|r| {
+                let (path, data): (String, Bytes) = (name.cert_path(), sealed.cert_object.clone());
+                async move { r.put(&path, data).await }
+            });
+            try_join_all(cert_puts).await?;
+            drop(permit);
+            Ok(())
+        };
+        self.uploads.push(self.repo.runtime().spawn(task));
+        Ok(())
+    }
+
+    /// Collect finished uploads (all of them if `wait`), returning the first error.
+    fn reap(&mut self, wait: bool) -> Result<()> {
+        let mut pending = Vec::new();
+        for h in self.uploads.drain(..) {
+            if wait || h.is_finished() {
+                self.repo
+                    .block_on(h)
+                    .map_err(|e| Error::fatal(format!("internal: upload task failed: {e}")))?
+                    .map_err(|e| e.context("uploading an extent"))?;
+            } else {
+                pending.push(h);
+            }
+        }
+        self.uploads = pending;
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        if !self.builder.is_empty() {
+            self.seal()?;
+        }
+        self.reap(true)
+    }
+}
+
+/// Count files and bytes ahead of the walker so progress can show totals and an ETA.
+fn count_totals(sources: &Sources, excludes: &Excludes, progress: &Progress) {
+    let mut stack: Vec<std::path::PathBuf> = sources.paths.clone();
+    while let Some(p) = stack.pop() {
+        let Ok(md) = std::fs::symlink_metadata(&p) else { continue };
+        if md.is_dir() {
+            if let Ok(rd) = std::fs::read_dir(&p) {
+                for e in rd.flatten() {
+                    let path = e.path();
+                    use std::os::unix::ffi::OsStrExt;
+                    if !excludes.excluded(&path, e.file_name().as_bytes()) {
+                        stack.push(path);
+                    }
+                }
+            }
+        } else if md.is_file() {
+            Progress::add(&progress.files_total, 1);
+            Progress::add(&progress.bytes_total, md.len());
+        }
+    }
+    progress.totals_known.store(true, Ordering::Relaxed);
+}

@@ -1,0 +1,85 @@
+//! `tangle ls`: the paths in a snapshot, recursively.
+
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::snapshots::{locate, Located};
+use crate::content::{Node, NodeKind, Tree};
+use crate::error::Result;
+use crate::repo::Repository;
+
+#[derive(Serialize, Debug)]
+pub struct Entry {
+    pub path: String,
+    /// The path's exact bytes (names need not be UTF-8).
+    #[serde(skip)]
+    pub raw_path: Vec<u8>,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub size: u64,
+    pub mode: u32,
+    pub mtime: String,
+    pub uid: u32,
+    pub gid: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+}
+
+pub fn kind_name(k: NodeKind) -> &'static str {
+    match k {
+        NodeKind::File => "file",
+        NodeKind::Dir => "dir",
+        NodeKind::Symlink => "symlink",
+        NodeKind::CharDevice => "chardev",
+        NodeKind::BlockDevice => "blockdev",
+        NodeKind::Fifo => "fifo",
+        NodeKind::Socket => "socket",
+    }
+}
+
+fn entry(path: &[u8], n: &Node) -> Entry {
+    Entry {
+        path: String::from_utf8_lossy(path).into_owned(),
+        raw_path: path.to_vec(),
+        kind: kind_name(n.kind),
+        size: n.size,
+        mode: n.mode,
+        mtime: chrono::DateTime::from_timestamp(n.mtime, n.mtime_nsec)
+            .map(|t| t.with_timezone(&chrono::Local).to_rfc3339_opts(chrono::SecondsFormat::Secs, false))
+            .unwrap_or_default(),
+        uid: n.uid,
+        gid: n.gid,
+        target: (n.kind == NodeKind::Symlink).then(|| String::from_utf8_lossy(&n.target).into_owned()),
+    }
+}
+
+/// Visit every entry at or below `path` in the snapshot, in order.
+pub fn walk(repo: &Repository, spec: &str, path: Option<&Path>, visit: &mut dyn FnMut(Entry)) -> Result<()> {
+    let (_, snap) = repo.find_snapshot(spec)?;
+    let start = path.unwrap_or(Path::new("/"));
+    match locate(repo, &snap, start)? {
+        Located::Root(tree) => walk_tree(repo, b"", &tree, visit),
+        Located::Node(node) => {
+            let p = start.as_os_str().as_bytes().to_vec();
+            let p = if p.len() > 1 && p.ends_with(b"/") { p[..p.len() - 1].to_vec() } else { p };
+            visit(entry(&p, &node));
+            if let (NodeKind::Dir, Some(id)) = (node.kind, node.subtree) {
+                walk_tree(repo, &p, &repo.load_tree(&id)?, visit)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn walk_tree(repo: &Repository, prefix: &[u8], tree: &Tree, visit: &mut dyn FnMut(Entry)) -> Result<()> {
+    for n in &tree.nodes {
+        let p = [prefix, b"/", &n.name].concat();
+        visit(entry(&p, n));
+        if let (NodeKind::Dir, Some(id)) = (n.kind, n.subtree) {
+            walk_tree(repo, &p, &repo.load_tree(&id)?, visit)?;
+        }
+    }
+    Ok(())
+}

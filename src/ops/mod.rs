@@ -1,0 +1,30 @@
+//! Operations: one module per command, each a library function that returns a typed,
+//! serialisable report and prints nothing (the CLI renders reports).
+
+pub mod backup;
+pub mod dump;
+pub mod ls;
+pub mod restore;
+pub mod snapshots;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Live counters a caller may poll to draw progress (files and bytes done / known).
+#[derive(Default)]
+pub struct Progress {
+    pub files_done: AtomicU64,
+    pub bytes_done: AtomicU64,
+    pub files_total: AtomicU64,
+    pub bytes_total: AtomicU64,
+    /// Set once the totals are final.
+    pub totals_known: std::sync::atomic::AtomicBool,
+}
+
+impl Progress {
+    pub fn add(counter: &AtomicU64, n: u64) {
+        counter.fetch_add(n, Ordering::Relaxed);
+    }
+    pub fn get(counter: &AtomicU64) -> u64 {
+        counter.load(Ordering::Relaxed)
+    }
+}

@@ -1,0 +1,313 @@
+//! `tangle restore`: recreate a snapshot (or part of it) under a target directory, at
+//! `TARGET/<absolute path as backed up>`.
+//!
+//! The tree is walked once, in order: directories, symlinks and special files are made
+//! right away; file contents go to a pool of workers that fetch blobs (from whichever
+//! remotes hold the data shards, so all remotes are read in parallel), skip all-zero
+//! blobs so holes stay holes, and write at their offsets. Directory metadata is applied
+//! last, deepest first, because creating entries changes a directory's mtime.
+
+use std::collections::HashMap;
+use std::ffi::OsStr;
+use std::fs::{File, OpenOptions};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use crossbeam_channel::bounded;
+use globset::{GlobSet, GlobSetBuilder};
+use serde::Serialize;
+
+use super::snapshots::{locate, split_spec, Located};
+use super::Progress;
+use crate::content::{BlobKind, Node, NodeKind, Tree};
+use crate::error::{Error, Result, ResultExt};
+use crate::fsmeta;
+use crate::repo::Repository;
+
+pub struct RestoreOptions {
+    /// `SNAPSHOT[:PATH]`.
+    pub spec: String,
+    pub target: PathBuf,
+    pub includes: Vec<String>,
+    pub excludes: Vec<String>,
+    /// Read every restored file back and compare it with the snapshot.
+    pub verify: bool,
+}
+
+#[derive(Serialize, Default, Debug)]
+pub struct RestoreReport {
+    pub snapshot_id: String,
+    pub files: u64,
+    pub dirs: u64,
+    pub others: u64,
+    pub bytes: u64,
+    pub verified: Option<u64>,
+    pub duration_secs: f64,
+    pub errors: Vec<String>,
+}
+
+struct Filter {
+    include: Option<GlobSet>,
+    exclude: GlobSet,
+}
+
+fn globs(patterns: &[String]) -> Result<GlobSet> {
+    let mut b = GlobSetBuilder::new();
+    for p in patterns {
+        let pat = if p.contains('/') { p.trim_end_matches('/').to_string() } else { format!("**/{p}") };
+        b.add(
+            globset::GlobBuilder::new(&pat)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| Error::usage(format!("invalid pattern {p:?}: {e}")))?,
+        );
+    }
+    b.build().map_err(|e| Error::usage(format!("invalid patterns: {e}")))
+}
+
+/// A file whose contents a worker must write.
+struct FileJob {
+    path: PathBuf,
+    node: Node,
+}
+
+pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Result<RestoreReport> {
+    let started = Instant::now();
+    let (snap_spec, sub) = split_spec(&opts.spec);
+    let (id, snap) = repo.find_snapshot(snap_spec)?;
+    let filter = Filter {
+        include: if opts.includes.is_empty() { None } else { Some(globs(&opts.includes)?) },
+        exclude: globs(&opts.excludes)?,
+    };
+    std::fs::create_dir_all(&opts.target).ctx(format!("creating target {}", opts.target.display()))?;
+    let chown = fsmeta::is_root();
+    let errors = Mutex::new(Vec::new());
+    let mut report = RestoreReport { snapshot_id: id, ..Default::default() };
+
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
+    let (tx, rx) = bounded::<FileJob>(workers * 4);
+    let mut dirs: Vec<(PathBuf, Node)> = Vec::new();
+    let verified = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|s| -> Result<()> {
+        for _ in 0..workers {
+            let (rx, errors, verified) = (rx.clone(), &errors, &verified);
+            s.spawn(move || {
+                for job in rx {
+                    let result = write_file(repo, &job.path, &job.node, progress)
+                        .and_then(|_| fsmeta::apply_metadata(&job.path, &job.node, chown))
+                        .and_then(|_| if opts.verify { verify_file(repo, &job.path, &job.node) } else { Ok(()) });
+                    match result {
+                        Ok(()) if opts.verify => {
+                            verified.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        Ok(()) => {}
+                        Err(e) => errors.lock().unwrap_or_else(|p| p.into_inner()).push(e.to_string()),
+                    }
+                    Progress::add(&progress.files_done, 1);
+                }
+            });
+        }
+        drop(rx);
+        let mut planner = Planner {
+            repo,
+            filter: &filter,
+            tx,
+            dirs: &mut dirs,
+            report: &mut report,
+            errors: &errors,
+            chown,
+            links: HashMap::new(),
+            progress,
+        };
+        let start = sub.map(Path::new).unwrap_or(Path::new("/"));
+        let result = match locate(repo, &snap, start)? {
+            Located::Root(tree) => planner.tree(&tree, &opts.target, Path::new("/"), false),
+            Located::Node(node) => {
+                let parent_dir = start.parent().unwrap_or(Path::new("/"));
+                let dest_dir = opts.target.join(parent_dir.strip_prefix("/").unwrap_or(parent_dir));
+                std::fs::create_dir_all(&dest_dir).ctx(format!("creating {}", dest_dir.display()))?;
+                planner.node(node, &dest_dir, parent_dir, false)
+            }
+        };
+        drop(planner);
+        progress.totals_known.store(true, std::sync::atomic::Ordering::Relaxed);
+        result
+    })?;
+
+    // Deepest first, so setting a parent's mtime comes after all changes inside it.
+    dirs.sort_by(|a, b| b.0.as_os_str().len().cmp(&a.0.as_os_str().len()));
+    for (path, node) in &dirs {
+        if let Err(e) = fsmeta::apply_metadata(path, node, chown) {
+            errors.lock().unwrap_or_else(|p| p.into_inner()).push(e.to_string());
+        }
+    }
+    report.verified = opts.verify.then(|| verified.into_inner());
+    report.errors = errors.into_inner().unwrap_or_else(|p| p.into_inner());
+    report.duration_secs = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+struct Planner<'a> {
+    repo: &'a Repository,
+    filter: &'a Filter,
+    tx: crossbeam_channel::Sender<FileJob>,
+    dirs: &'a mut Vec<(PathBuf, Node)>,
+    report: &'a mut RestoreReport,
+    errors: &'a Mutex<Vec<String>>,
+    chown: bool,
+    /// First restored path of each hard-linked inode.
+    links: HashMap<(u64, u64), PathBuf>,
+    progress: &'a Progress,
+}
+
+impl Planner<'_> {
+    fn error(&self, e: Error) {
+        self.errors.lock().unwrap_or_else(|p| p.into_inner()).push(e.to_string());
+    }
+
+    /// Restore the entries of `tree`; `dest` is where they go, `orig` where they were.
+    /// `included` is set once an ancestor matched an include pattern.
+    fn tree(&mut self, tree: &Tree, dest: &Path, orig: &Path, included: bool) -> Result<()> {
+        for node in &tree.nodes {
+            self.node(node.clone(), dest, orig, included)?;
+        }
+        Ok(())
+    }
+
+    fn node(&mut self, node: Node, dest_dir: &Path, orig_dir: &Path, included: bool) -> Result<()> {
+        let name = OsStr::from_bytes(&node.name);
+        let orig = orig_dir.join(name);
+        let dest = dest_dir.join(name);
+        if self.filter.exclude.is_match(&orig) {
+            return Ok(());
+        }
+        let included = included || self.filter.include.as_ref().is_none_or(|g| g.is_match(&orig));
+        match node.kind {
+            NodeKind::Dir => {
+                let subtree = match node.subtree {
+                    Some(id) => self.repo.load_tree(&id)?,
+                    None => Tree::default(),
+                };
+                if !included && !self.subtree_has_match(&subtree, &orig)? {
+                    return Ok(());
+                }
+                if let Err(e) = make_dir(&dest) {
+                    self.error(e);
+                    return Ok(());
+                }
+                self.tree(&subtree, &dest, &orig, included)?;
+                self.report.dirs += 1;
+                self.dirs.push((dest, node));
+            }
+            _ if !included => {}
+            NodeKind::File => {
+                self.report.files += 1;
+                self.report.bytes += node.size;
+                Progress::add(&self.progress.files_total, 1);
+                Progress::add(&self.progress.bytes_total, node.size);
+                if node.links > 1 {
+                    if let Some(first) = self.links.get(&(node.device, node.inode)) {
+                        let _ = std::fs::remove_file(&dest);
+                        if let Err(e) = std::fs::hard_link(first, &dest) {
+                            self.error(Error::from(e).context(format!("linking {}", dest.display())));
+                        }
+                        Progress::add(&self.progress.files_done, 1);
+                        return Ok(());
+                    }
+                    self.links.insert((node.device, node.inode), dest.clone());
+                }
+                self.tx.send(FileJob { path: dest, node }).map_err(|_| Error::fatal("restore workers stopped"))?;
+            }
+            _ => {
+                self.report.others += 1;
+                let _ = std::fs::remove_file(&dest);
+                if node.kind == NodeKind::Socket {
+                    return Ok(());
+                }
+                let r = fsmeta::create_special(&dest, &node).and_then(|_| fsmeta::apply_metadata(&dest, &node, self.chown));
+                if let Err(e) = r {
+                    self.error(e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether anything below a directory matches the include patterns.
+    fn subtree_has_match(&self, tree: &Tree, orig: &Path) -> Result<bool> {
+        let Some(inc) = &self.filter.include else { return Ok(true) };
+        for n in &tree.nodes {
+            let p = orig.join(OsStr::from_bytes(&n.name));
+            if inc.is_match(&p) {
+                return Ok(true);
+            }
+            if let (NodeKind::Dir, Some(id)) = (n.kind, n.subtree) {
+                if self.subtree_has_match(&self.repo.load_tree(&id)?, &p)? {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+}
+
+fn make_dir(path: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(md) if md.is_dir() => Ok(()),
+        Ok(_) => {
+            std::fs::remove_file(path).ctx(format!("replacing {}", path.display()))?;
+            std::fs::create_dir(path).ctx(format!("creating {}", path.display()))
+        }
+        Err(_) => std::fs::create_dir_all(path).ctx(format!("creating {}", path.display())),
+    }
+}
+
+fn write_file(repo: &Repository, path: &Path, node: &Node, progress: &Progress) -> Result<()> {
+    if std::fs::symlink_metadata(path).is_ok_and(|md| !md.is_file()) {
+        let _ = std::fs::remove_file(path);
+    }
+    let file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(path)
+        .ctx(format!("creating {}", path.display()))?;
+    // Length first: blocks never written (all-zero blobs) stay holes.
+    file.set_len(node.size).ctx(format!("sizing {}", path.display()))?;
+    let mut offset = 0u64;
+    for id in &node.content {
+        let data = repo.read_blob(id, BlobKind::Data).map_err(|e| e.context(format!("restoring {}", path.display())))?;
+        if data.iter().any(|&b| b != 0) {
+            file.write_all_at(&data, offset).ctx(format!("writing {}", path.display()))?;
+        }
+        offset += data.len() as u64;
+        Progress::add(&progress.bytes_done, data.len() as u64);
+    }
+    if offset != node.size {
+        return Err(Error::corrupt(format!(
+            "{}: snapshot says {} bytes but its blobs hold {offset}",
+            path.display(),
+            node.size
+        )));
+    }
+    Ok(())
+}
+
+fn verify_file(repo: &Repository, path: &Path, node: &Node) -> Result<()> {
+    let key = repo.key()?;
+    let file = File::open(path).ctx(format!("verifying {}", path.display()))?;
+    let mut offset = 0u64;
+    for id in &node.content {
+        let (_, loc) = repo.index().get(id).ok_or_else(|| Error::corrupt("blob missing from index"))?;
+        let mut buf = vec![0u8; loc.raw_len as usize];
+        file.read_exact_at(&mut buf, offset).ctx(format!("verifying {}", path.display()))?;
+        if key.blob_id(&buf) != *id {
+            return Err(Error::corrupt(format!("{}: restored content differs at offset {offset}", path.display())));
+        }
+        offset += buf.len() as u64;
+    }
+    Ok(())
+}

@@ -1,0 +1,201 @@
+//! A directory on a local (or mounted) file system. Writes go to a temp file in the
+//! target directory, are fsynced and renamed into place, and the directory is fsynced,
+//! so a crash leaves either the old state or the new object, never a torn one.
+
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use async_trait::async_trait;
+use bytes::Bytes;
+
+use super::{ObjectInfo, Remote};
+use crate::error::{Error, Kind, Result};
+
+pub const TEMP_PREFIX: &str = ".tmp-";
+
+pub struct LocalRemote {
+    root: PathBuf,
+    url: String,
+}
+
+impl LocalRemote {
+    pub fn new(root: impl Into<PathBuf>, url: &str) -> Self {
+        LocalRemote { root: root.into(), url: url.to_string() }
+    }
+
+    fn full(&self, path: &str) -> Result<PathBuf> {
+        if path.split('/').any(|c| c.is_empty() || c == "." || c == "..") {
+            return Err(Error::fatal(format!("invalid object path {path:?}")));
+        }
+        Ok(self.root.join(path))
+    }
+
+    fn err(&self, path: &str, e: std::io::Error) -> Error {
+        let kind = match e.kind() {
+            std::io::ErrorKind::NotFound => Kind::NotFound,
+            _ => Kind::Fatal,
+        };
+        Error::new(kind, format!("remote {}: {path}: {e}", self.url))
+    }
+
+    fn write_atomic(&self, path: &str, data: &[u8], create_only: bool) -> Result<bool> {
+        let full = self.full(path)?;
+        let dir = full.parent().unwrap_or(&self.root).to_path_buf();
+        std::fs::create_dir_all(&dir).map_err(|e| self.err(path, e))?;
+        let tmp = dir.join(format!("{TEMP_PREFIX}{}", hex::encode(crate::crypto::random_bytes::<8>()?)));
+        let result = (|| -> std::io::Result<bool> {
+            let mut f = std::fs::File::create(&tmp)?;
+            f.write_all(data)?;
+            f.sync_all()?;
+            drop(f);
+            if create_only {
+                // link(2) fails if the target exists: an atomic create-only rename.
+                match std::fs::hard_link(&tmp, &full) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                        std::fs::remove_file(&tmp)?;
+                        return Ok(false);
+                    }
+                    Err(e) => return Err(e),
+                }
+                std::fs::remove_file(&tmp)?;
+            } else {
+                std::fs::rename(&tmp, &full)?;
+            }
+            std::fs::File::open(&dir)?.sync_all()?;
+            Ok(true)
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result.map_err(|e| self.err(path, e))
+    }
+
+    fn list_sync(&self, prefix: &str) -> Result<Vec<ObjectInfo>> {
+        let mut out = Vec::new();
+        let start = if prefix.is_empty() { self.root.clone() } else { self.full(prefix.trim_end_matches('/'))? };
+        let mut stack = vec![start];
+        while let Some(dir) = stack.pop() {
+            let rd = match std::fs::read_dir(&dir) {
+                Ok(rd) => rd,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(self.err(prefix, e)),
+            };
+            for entry in rd {
+                let entry = entry.map_err(|e| self.err(prefix, e))?;
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                if name.starts_with(TEMP_PREFIX) {
+                    continue;
+                }
+                let ft = entry.file_type().map_err(|e| self.err(prefix, e))?;
+                if ft.is_dir() {
+                    stack.push(entry.path());
+                } else if ft.is_file() {
+                    let size = entry.metadata().map_err(|e| self.err(prefix, e))?.len();
+                    out.push(ObjectInfo { path: rel(&self.root, &entry.path()), size });
+                }
+            }
+        }
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(out)
+    }
+}
+
+fn rel(root: &Path, p: &Path) -> String {
+    p.strip_prefix(root).unwrap_or(p).to_string_lossy().replace(std::path::MAIN_SEPARATOR, "/")
+}
+
+/// Run blocking file-system work off the async executor threads.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| Error::fatal(format!("I/O task failed: {e}")))?
+}
+
+#[async_trait]
+impl Remote for LocalRemote {
+    fn url(&self) -> &str {
+        &self.url
+    }
+
+    async fn put(&self, path: &str, data: Bytes) -> Result<()> {
+        let me = self.clone_handle();
+        let path = path.to_string();
+        blocking(move || me.write_atomic(&path, &data, false).map(|_| ())).await
+    }
+
+    async fn put_new(&self, path: &str, data: Bytes) -> Result<bool> {
+        let me = self.clone_handle();
+        let path = path.to_string();
+        blocking(move || me.write_atomic(&path, &data, true)).await
+    }
+
+    async fn get(&self, path: &str) -> Result<Bytes> {
+        let full = self.full(path)?;
+        let me = self.clone_handle();
+        let path = path.to_string();
+        blocking(move || std::fs::read(&full).map(Bytes::from).map_err(|e| me.err(&path, e))).await
+    }
+
+    async fn get_range(&self, path: &str, offset: u64, len: u64) -> Result<Bytes> {
+        let full = self.full(path)?;
+        let me = self.clone_handle();
+        let path = path.to_string();
+        blocking(move || {
+            let mut f = std::fs::File::open(&full).map_err(|e| me.err(&path, e))?;
+            let mut buf = vec![0u8; len as usize];
+            f.seek(SeekFrom::Start(offset)).map_err(|e| me.err(&path, e))?;
+            let mut got = 0;
+            while got < buf.len() {
+                match f.read(&mut buf[got..]) {
+                    Ok(0) => {
+                        return Err(Error::corrupt(format!(
+                            "remote {}: {path}: object is shorter than expected",
+                            me.url
+                        )));
+                    }
+                    Ok(n) => got += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(me.err(&path, e)),
+                }
+            }
+            Ok(Bytes::from(buf))
+        })
+        .await
+    }
+
+    async fn stat(&self, path: &str) -> Result<ObjectInfo> {
+        let full = self.full(path)?;
+        let md = std::fs::metadata(&full).map_err(|e| self.err(path, e))?;
+        if !md.is_file() {
+            return Err(Error::new(Kind::NotFound, format!("remote {}: {path}: not a file", self.url)));
+        }
+        Ok(ObjectInfo { path: path.to_string(), size: md.len() })
+    }
+
+    async fn list(&self, prefix: &str) -> Result<Vec<ObjectInfo>> {
+        let me = self.clone_handle();
+        let prefix = prefix.to_string();
+        blocking(move || me.list_sync(&prefix)).await
+    }
+
+    async fn delete(&self, path: &str) -> Result<()> {
+        match std::fs::remove_file(self.full(path)?) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(self.err(path, e)),
+            _ => Ok(()),
+        }
+    }
+
+    async fn exists(&self) -> Result<bool> {
+        Ok(self.root.is_dir())
+    }
+
+    async fn create(&self) -> Result<()> {
+        std::fs::create_dir_all(&self.root).map_err(|e| self.err("", e))
+    }
+}
+
+impl LocalRemote {
+    fn clone_handle(&self) -> LocalRemote {
+        LocalRemote { root: self.root.clone(), url: self.url.clone() }
+    }
+}

@@ -1,0 +1,130 @@
+//! `tangle init`: create a repository over a set of remotes.
+
+use bytes::Bytes;
+use futures::future::join_all;
+use serde::Serialize;
+
+use super::config::{Config, DEFAULT_EXTENT_SIZE, FORMAT_VERSION};
+use super::object::{self, ObjectKind};
+use crate::codec::Coding;
+use crate::content::ChunkerParams;
+use crate::crypto::{fingerprint, KdfParams, KeyFile, MasterKey};
+use crate::error::{Error, Result};
+use crate::remote;
+
+pub struct InitOptions {
+    pub remotes: Vec<String>,
+    pub data_shards: Option<u8>,
+    pub parity_shards: Option<u8>,
+    pub pointers: Option<u8>,
+    pub kdf: KdfParams,
+}
+
+#[derive(Serialize)]
+pub struct InitReport {
+    pub id: String,
+    pub owner_fingerprint: String,
+    pub remotes: Vec<String>,
+    pub data_shards: u8,
+    pub parity_shards: u8,
+    pub pointers: u8,
+    pub storage_overhead: f64,
+    /// Whole remotes that can be lost without losing data.
+    pub remote_losses_tolerated: usize,
+}
+
+/// Check URLs and coding parameters; returns canonical URLs and the coding.
+pub fn check_init_options(opts: &InitOptions) -> Result<(Vec<String>, Coding)> {
+    let urls: Vec<String> = opts.remotes.iter().map(|u| remote::canonical_url(u)).collect::<Result<_>>()?;
+    for (i, u) in urls.iter().enumerate() {
+        if urls[..i].contains(u) {
+            return Err(Error::usage(format!("remote {u} is given twice")));
+        }
+        remote::open(u)?;
+    }
+    let mut coding = Coding::default_for(urls.len())?;
+    if let Some(s) = opts.data_shards {
+        coding.data_shards = s;
+    }
+    if let Some(p) = opts.parity_shards {
+        coding.parity_shards = p;
+    }
+    if let Some(t) = opts.pointers {
+        coding.pointers = t;
+    }
+    coding.check(urls.len())?;
+    Ok((urls, coding))
+}
+
+pub fn init(opts: &InitOptions, password: &[u8]) -> Result<InitReport> {
+    let (urls, coding) = check_init_options(opts)?;
+
+    let rt = super::runtime()?;
+    let remotes: Vec<_> = urls.iter().map(|u| remote::open(u)).collect::<Result<_>>()?;
+    // Check every remote before writing anything: init must not half-create.
+    for r in &remotes {
+        if rt.block_on(r.exists())? && rt.block_on(r.stat("config")).is_ok() {
+            return Err(Error::fatal(format!("remote {} already holds a tangle repository; refusing to init over it", r.url())));
+        }
+    }
+    for r in &remotes {
+        rt.block_on(r.create()).map_err(|e| e.context(format!("creating remote {}", r.url())))?;
+    }
+
+    let master = MasterKey::generate()?;
+    let signer = master.signer();
+    let config = Config {
+        format_version: FORMAT_VERSION,
+        id: crate::crypto::random_bytes()?,
+        owner: signer.public(),
+        coding,
+        extent_size: DEFAULT_EXTENT_SIZE,
+        chunker: ChunkerParams::default(),
+        remotes: urls.clone(),
+        created: chrono::Utc::now().timestamp(),
+        revision: 0,
+    };
+    let key = KeyFile::wrap(&master, password, opts.kdf)?;
+    let key_obj = Bytes::from(object::seal(ObjectKind::Key, &postcard::to_stdvec(&key)?, &signer));
+    let key_path = format!("keys/{}", object::content_id(&key_obj));
+    let config_obj = Bytes::from(config.to_object(&signer)?);
+
+    // Keys first, config last: a remote only looks like a repository once it is complete.
+    for r in rt.block_on(join_all(remotes.iter().map(|r| r.put(&key_path, key_obj.clone())))) {
+        r?;
+    }
+    for (r, written) in remotes.iter().zip(rt.block_on(join_all(remotes.iter().map(|r| r.put_new("config", config_obj.clone()))))) {
+        if !written? {
+            return Err(Error::fatal(format!("remote {} got a config from someone else while initialising", r.url())));
+        }
+    }
+
+    Ok(InitReport {
+        id: config.id_hex(),
+        owner_fingerprint: fingerprint(&config.owner),
+        remotes: urls,
+        data_shards: coding.data_shards,
+        parity_shards: coding.parity_shards,
+        pointers: coding.pointers,
+        storage_overhead: coding.overhead(),
+        remote_losses_tolerated: remote_losses_tolerated(&coding, config.remotes.len()),
+    })
+}
+
+/// How many whole remotes can go without losing any extent, given round-robin placement.
+pub fn remote_losses_tolerated(coding: &Coding, remotes: usize) -> usize {
+    let width = coding.width();
+    let per_remote = width.div_ceil(remotes);
+    // Worst case: the k fullest remotes are the ones lost.
+    let full = width % remotes;
+    let mut lost = 0;
+    for k in 1..remotes {
+        let worst = (0..k).map(|i| if full == 0 || i < full { per_remote } else { per_remote - 1 }).sum::<usize>();
+        if worst <= coding.parity_shards as usize {
+            lost = k;
+        } else {
+            break;
+        }
+    }
+    lost
+}

@@ -1,0 +1,297 @@
+//! A repository: the config, the remotes it spans, the unlocked key, and typed access to
+//! the objects on the remotes (metadata replicated everywhere, shards spread out).
+//!
+//! Reads try the remote the user named first and fall back to the others; an object is
+//! only accepted after its checks (signature, content address, decryption) pass, so one
+//! bad copy never hides a good one.
+
+pub mod config;
+mod init;
+pub mod object;
+mod reader;
+
+pub use config::Config;
+pub use init::{check_init_options, init, InitOptions, InitReport};
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use futures::future::join_all;
+
+use crate::content::{Index, IndexSegment, Snapshot};
+use crate::crypto::{KeyFile, MasterKey, Signer};
+use crate::error::{Error, Kind, Result};
+use crate::extent::{Certificate, ExtentName, Head};
+use crate::remote::{self, DynRemote};
+use object::ObjectKind;
+
+pub struct Repository {
+    pub config: Config,
+    remotes: Vec<DynRemote>,
+    /// The remote the user named with `-r`, read first.
+    primary: usize,
+    rt: tokio::runtime::Runtime,
+    key: Option<MasterKey>,
+    cache_dir: Option<PathBuf>,
+    index: Index,
+    certs: Mutex<HashMap<ExtentName, Arc<Certificate>>>,
+    decoded: reader::DecodedCache,
+}
+
+pub fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(4)
+        .thread_name("tangle-io")
+        .enable_all()
+        .build()
+        .map_err(|e| Error::fatal(format!("cannot start the I/O runtime: {e}")))
+}
+
+/// Where per-repository local state lives: `--cache-dir`, else `$XDG_CACHE_HOME/tangle`,
+/// else `~/.cache/tangle`.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
+        return Some(PathBuf::from(x).join("tangle"));
+    }
+    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".cache").join("tangle"))
+}
+
+impl Repository {
+    /// Open the repository that `url` (any one of its remotes) belongs to.
+    pub fn open(url: &str, cache_dir: Option<PathBuf>) -> Result<Repository> {
+        let rt = runtime()?;
+        let canonical = remote::canonical_url(url)?;
+        let first = remote::open(&canonical)?;
+        if !rt.block_on(first.exists())? {
+            return Err(Error::new(Kind::RepoNotFound, format!("no repository at {url}: the location does not exist")));
+        }
+        let bytes = rt.block_on(first.get("config")).map_err(|e| match e.kind() {
+            Kind::NotFound => Error::new(Kind::RepoNotFound, format!("no repository at {url}: there is no config")),
+            _ => e.context(format!("reading the config of {url}")),
+        })?;
+        let config = Config::from_object(&bytes)
+            .map_err(|e| e.context(format!("the config at {url} is unusable")).with_kind(Kind::Fatal))?;
+        let mut primary = 0;
+        let mut remotes = Vec::with_capacity(config.remotes.len());
+        for (i, u) in config.remotes.iter().enumerate() {
+            if *u == canonical {
+                primary = i;
+                remotes.push(first.clone());
+            } else {
+                remotes.push(remote::open(u)?);
+            }
+        }
+        let cache_dir = cache_dir.or_else(default_cache_dir).map(|d| d.join(config.id_hex()));
+        Ok(Repository {
+            config,
+            remotes,
+            primary,
+            rt,
+            key: None,
+            cache_dir,
+            index: Index::default(),
+            certs: Mutex::new(HashMap::new()),
+            decoded: reader::DecodedCache::new(4),
+        })
+    }
+
+    pub fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
+        self.rt.block_on(f)
+    }
+
+    pub fn runtime(&self) -> &tokio::runtime::Runtime {
+        &self.rt
+    }
+
+    pub fn remotes(&self) -> &[DynRemote] {
+        &self.remotes
+    }
+
+    /// Remotes in read order: the one the user named first.
+    fn read_order(&self) -> impl Iterator<Item = &DynRemote> {
+        let n = self.remotes.len();
+        (0..n).map(move |i| &self.remotes[(self.primary + i) % n])
+    }
+
+    pub fn key(&self) -> Result<&MasterKey> {
+        self.key.as_ref().ok_or_else(|| Error::fatal("internal: repository is not unlocked"))
+    }
+
+    pub fn signer(&self) -> Result<Signer> {
+        Ok(self.key()?.signer())
+    }
+
+    /// Find a key file that `password` opens.
+    pub fn unlock(&mut self, password: &[u8]) -> Result<()> {
+        let names = self.list_union("keys")?;
+        if names.is_empty() {
+            return Err(Error::fatal("the repository has no key files (keys/ is empty on every remote)"));
+        }
+        for path in names {
+            let owner = self.config.owner;
+            let kf = match self.read_object(&path, |b| {
+                Ok(postcard::from_bytes::<KeyFile>(object::open(ObjectKind::Key, b, &owner)?)?)
+            }) {
+                Ok(kf) => kf,
+                Err(_) => continue,
+            };
+            match kf.unwrap(password) {
+                Ok(master) => {
+                    if master.signer().public() != self.config.owner {
+                        return Err(Error::corrupt(format!("key {path} does not belong to this repository's owner")));
+                    }
+                    self.key = Some(master);
+                    return Ok(());
+                }
+                Err(e) if e.kind() == Kind::WrongPassword => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Err(Error::new(Kind::WrongPassword, "wrong password: no key of the repository opens with it"))
+    }
+
+    /// Paths of all objects below `prefix` on any reachable remote.
+    pub fn list_union(&self, prefix: &str) -> Result<Vec<String>> {
+        let results = self.rt.block_on(join_all(self.remotes.iter().map(|r| r.list(prefix))));
+        let mut names = BTreeSet::new();
+        let mut last_err = None;
+        let mut ok = 0;
+        for r in results {
+            match r {
+                Ok(list) => {
+                    ok += 1;
+                    names.extend(list.into_iter().map(|o| o.path));
+                }
+                Err(e) => last_err = Some(e),
+            }
+        }
+        match (ok, last_err) {
+            (0, Some(e)) => Err(e.context(format!("listing {prefix} on every remote failed"))),
+            _ => Ok(names.into_iter().collect()),
+        }
+    }
+
+    /// Read `path` from the first remote whose copy passes `parse`.
+    pub fn read_object<T>(&self, path: &str, parse: impl Fn(&[u8]) -> Result<T>) -> Result<T> {
+        let mut errors = Vec::new();
+        for r in self.read_order() {
+            match self.rt.block_on(r.get(path)).and_then(|b| parse(&b)) {
+                Ok(v) => return Ok(v),
+                Err(e) => errors.push((r.url().to_string(), e)),
+            }
+        }
+        let all_missing = errors.iter().all(|(_, e)| e.kind() == Kind::NotFound);
+        let detail: Vec<String> = errors.iter().map(|(u, e)| format!("{u}: {e}")).collect();
+        let kind = if all_missing { Kind::NotFound } else { Kind::Corrupt };
+        Err(Error::new(kind, format!("no good copy of {path} ({})", detail.join("; "))))
+    }
+
+    /// Write a metadata object to every remote.
+    pub fn write_everywhere(&self, path: &str, bytes: Bytes) -> Result<()> {
+        let results = self.rt.block_on(join_all(self.remotes.iter().map(|r| r.put(path, bytes.clone()))));
+        results.into_iter().collect::<Result<Vec<()>>>().map(|_| ())
+    }
+
+    /// Load every index segment (needs the key).
+    pub fn load_index(&mut self) -> Result<()> {
+        let key = self.key()?.clone();
+        let owner = self.config.owner;
+        let mut index = Index::default();
+        for path in self.list_union("index")? {
+            let seg = self.read_object(&path, |b| {
+                check_content_address(&path, b)?;
+                IndexSegment::decrypt(&key, object::open(ObjectKind::Index, b, &owner)?)
+            })?;
+            index.add_segment(&seg);
+        }
+        self.index = index;
+        Ok(())
+    }
+
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+
+    /// Every snapshot, oldest first.
+    pub fn snapshots(&self) -> Result<Vec<(String, Snapshot)>> {
+        let key = self.key()?;
+        let owner = self.config.owner;
+        let mut out = Vec::new();
+        for path in self.list_union("snapshots")? {
+            let snap = self.read_object(&path, |b| {
+                check_content_address(&path, b)?;
+                Snapshot::decrypt(key, object::open(ObjectKind::Snapshot, b, &owner)?)
+            })?;
+            let id = path.trim_start_matches("snapshots/").to_string();
+            out.push((id, snap));
+        }
+        out.sort_by(|a, b| a.1.time_ns.cmp(&b.1.time_ns).then(a.0.cmp(&b.0)));
+        Ok(out)
+    }
+
+    /// `latest` or a unique id prefix.
+    pub fn find_snapshot(&self, spec: &str) -> Result<(String, Snapshot)> {
+        let mut all = self.snapshots()?;
+        if spec == "latest" {
+            return all.pop().ok_or_else(|| Error::fatal("the repository has no snapshots yet"));
+        }
+        let matches: Vec<_> = all.into_iter().filter(|(id, _)| id.starts_with(&spec.to_ascii_lowercase())).collect();
+        match matches.len() {
+            0 => Err(Error::fatal(format!("no snapshot matches {spec:?}"))),
+            1 => Ok(matches.into_iter().next().unwrap_or_else(|| unreachable!())),
+            n => Err(Error::fatal(format!("{n} snapshots match {spec:?}; give more of the id"))),
+        }
+    }
+
+    pub fn certificate(&self, name: &ExtentName) -> Result<Arc<Certificate>> {
+        if let Some(c) = self.certs.lock().unwrap_or_else(|p| p.into_inner()).get(name) {
+            return Ok(c.clone());
+        }
+        let owner = self.config.owner;
+        let cert = Arc::new(self.read_object(&name.cert_path(), |b| Certificate::from_object(b, &owner, name))?);
+        self.certs.lock().unwrap_or_else(|p| p.into_inner()).insert(*name, cert.clone());
+        Ok(cert)
+    }
+
+    /// The newest head of `writer`, if any.
+    pub fn latest_head(&self, writer: &[u8; 16]) -> Result<Option<Head>> {
+        let dir = format!("heads/{}", hex::encode(writer));
+        let owner = self.config.owner;
+        for path in self.list_union(&dir)?.into_iter().rev() {
+            match self.read_object(&path, |b| Head::from_object(b, &owner, &path)) {
+                Ok(h) => return Ok(Some(h)),
+                Err(_) => continue,
+            }
+        }
+        Ok(None)
+    }
+
+    /// This client's writer id for the repository, kept in the cache directory.
+    pub fn writer_id(&self) -> Result<[u8; 16]> {
+        let Some(dir) = &self.cache_dir else {
+            return crate::crypto::random_bytes();
+        };
+        let path = dir.join("writer");
+        if let Ok(s) = std::fs::read_to_string(&path) {
+            let mut id = [0u8; 16];
+            if hex::decode_to_slice(s.trim(), &mut id).is_ok() {
+                return Ok(id);
+            }
+        }
+        let id = crate::crypto::random_bytes()?;
+        // Without a writable cache every run is a new writer: allowed, chains just get shorter.
+        let _ = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, hex::encode(id)));
+        Ok(id)
+    }
+}
+
+/// Snapshot and index objects are named by the BLAKE3 of their bytes.
+fn check_content_address(path: &str, bytes: &[u8]) -> Result<()> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if object::content_id(bytes) != name {
+        return Err(Error::corrupt(format!("{path} does not match its content hash")));
+    }
+    Ok(())
+}
