@@ -90,6 +90,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
     let (tx, rx) = bounded::<FileJob>(workers * 4);
     let mut dirs: Vec<(PathBuf, Node)> = Vec::new();
+    let mut hard_links: Vec<(PathBuf, PathBuf)> = Vec::new();
     let verified = std::sync::atomic::AtomicU64::new(0);
     std::thread::scope(|s| -> Result<()> {
         for _ in 0..workers {
@@ -120,6 +121,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
             errors: &errors,
             chown,
             links: HashMap::new(),
+            hard_links: &mut hard_links,
             progress,
         };
         let start = sub.map(Path::new).unwrap_or(Path::new("/"));
@@ -137,8 +139,14 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
         result
     })?;
 
+    for (first, dest) in &hard_links {
+        let _ = std::fs::remove_file(dest);
+        if let Err(e) = std::fs::hard_link(first, dest) {
+            errors.lock().unwrap_or_else(|p| p.into_inner()).push(format!("linking {}: {e}", dest.display()));
+        }
+    }
     // Deepest first, so setting a parent's mtime comes after all changes inside it.
-    dirs.sort_by(|a, b| b.0.as_os_str().len().cmp(&a.0.as_os_str().len()));
+    dirs.sort_by_key(|d| std::cmp::Reverse(d.0.as_os_str().len()));
     for (path, node) in &dirs {
         if let Err(e) = fsmeta::apply_metadata(path, node, chown) {
             errors.lock().unwrap_or_else(|p| p.into_inner()).push(e.to_string());
@@ -160,6 +168,8 @@ struct Planner<'a> {
     chown: bool,
     /// First restored path of each hard-linked inode.
     links: HashMap<(u64, u64), PathBuf>,
+    /// (existing, new) pairs to link after all contents are written.
+    hard_links: &'a mut Vec<(PathBuf, PathBuf)>,
     progress: &'a Progress,
 }
 
@@ -210,10 +220,8 @@ impl Planner<'_> {
                 Progress::add(&self.progress.bytes_total, node.size);
                 if node.links > 1 {
                     if let Some(first) = self.links.get(&(node.device, node.inode)) {
-                        let _ = std::fs::remove_file(&dest);
-                        if let Err(e) = std::fs::hard_link(first, &dest) {
-                            self.error(Error::from(e).context(format!("linking {}", dest.display())));
-                        }
+                        // Linked once the workers are done: the first path may not exist yet.
+                        self.hard_links.push((first.clone(), dest));
                         Progress::add(&self.progress.files_done, 1);
                         return Ok(());
                     }
