@@ -1,0 +1,349 @@
+#compdef tangle
+
+autoload -U is-at-least
+
+_tangle() {
+    typeset -A opt_args
+    typeset -a _arguments_options
+    local ret=1
+
+    if is-at-least 5.2; then
+        _arguments_options=(-s -S -C)
+    else
+        _arguments_options=(-s -C)
+    fi
+
+    local context curcontext="$curcontext" state line
+    _arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+":: :_tangle_commands" \
+"*::: :->tangle" \
+&& ret=0
+    case $state in
+    (tangle)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-command-$line[1]:"
+        case $line[1] in
+            (init)
+_arguments "${_arguments_options[@]}" : \
+'*--remote=[A remote of the new repository (give it once per remote; 3 are recommended)]:URL:_default' \
+'--data-shards=[Data shards per extent (default from the number of remotes)]:DATA_SHARDS:_default' \
+'--parity-shards=[Parity shards per extent]:PARITY_SHARDS:_default' \
+'--pointers=[Pointer shards (entanglement with older extents) per extent; 0 is plain Reed-Solomon]:POINTERS:_default' \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+&& ret=0
+;;
+(backup)
+_arguments "${_arguments_options[@]}" : \
+'*-e+[Skip paths matching GLOB (a name like \`*.o\`, or an absolute path pattern)]:GLOB:_default' \
+'*--exclude=[Skip paths matching GLOB (a name like \`*.o\`, or an absolute path pattern)]:GLOB:_default' \
+'*--exclude-file=[Read exclude patterns from a file (one per line, # comments)]:FILE:_files' \
+'*--tag=[Tag the snapshot (repeatable)]:TAG:_default' \
+'--host=[Host name to record (default\: this machine'\''s)]:HOST:_default' \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'-n[Do everything except write to the repository]' \
+'--dry-run[Do everything except write to the repository]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'*::paths -- Files and directories to back up:_files' \
+&& ret=0
+;;
+(snapshots)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+&& ret=0
+;;
+(ls)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'-l[Show type, mode, size and time]' \
+'--long[Show type, mode, size and time]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':snapshot -- Snapshot id (prefix) or `latest`:_default' \
+'::path -- Only list this path (as backed up) and what is below it:_files' \
+&& ret=0
+;;
+(restore)
+_arguments "${_arguments_options[@]}" : \
+'-t+[Directory to restore into; paths are recreated below it as they were backed up]:DIR:_files' \
+'--target=[Directory to restore into; paths are recreated below it as they were backed up]:DIR:_files' \
+'*-i+[Restore only paths matching GLOB (repeatable)]:GLOB:_default' \
+'*--include=[Restore only paths matching GLOB (repeatable)]:GLOB:_default' \
+'*-e+[Skip paths matching GLOB (repeatable)]:GLOB:_default' \
+'*--exclude=[Skip paths matching GLOB (repeatable)]:GLOB:_default' \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--verify[Read the restored files back and check them against the snapshot]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':snapshot -- Snapshot id (prefix) or `latest`, optionally with `\:PATH` to restore only that path:_default' \
+&& ret=0
+;;
+(dump)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':snapshot -- Snapshot id (prefix) or `latest`:_default' \
+':file -- Absolute path of the file, as backed up:_files' \
+&& ret=0
+;;
+(completions)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':shell -- bash, zsh, fish, elvish or powershell:(bash elvish fish powershell zsh)' \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+":: :_tangle__subcmd__help_commands" \
+"*::: :->help" \
+&& ret=0
+
+    case $state in
+    (help)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-help-command-$line[1]:"
+        case $line[1] in
+            (init)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(backup)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(snapshots)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(ls)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(restore)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(dump)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(completions)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+        esac
+    ;;
+esac
+}
+
+(( $+functions[_tangle_commands] )) ||
+_tangle_commands() {
+    local commands; commands=(
+'init:Create a repository over one or more remotes' \
+'backup:Back up files and directories into a new snapshot' \
+'snapshots:List snapshots' \
+'ls:List the files in a snapshot' \
+'restore:Restore a snapshot (or a path in it) under a target directory' \
+'dump:Write one file of a snapshot to standard output' \
+'completions:Print a shell completion script' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'tangle commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__backup_commands] )) ||
+_tangle__subcmd__backup_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle backup commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__completions_commands] )) ||
+_tangle__subcmd__completions_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle completions commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__dump_commands] )) ||
+_tangle__subcmd__dump_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle dump commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help_commands] )) ||
+_tangle__subcmd__help_commands() {
+    local commands; commands=(
+'init:Create a repository over one or more remotes' \
+'backup:Back up files and directories into a new snapshot' \
+'snapshots:List snapshots' \
+'ls:List the files in a snapshot' \
+'restore:Restore a snapshot (or a path in it) under a target directory' \
+'dump:Write one file of a snapshot to standard output' \
+'completions:Print a shell completion script' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'tangle help commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__backup_commands] )) ||
+_tangle__subcmd__help__subcmd__backup_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help backup commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__completions_commands] )) ||
+_tangle__subcmd__help__subcmd__completions_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help completions commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__dump_commands] )) ||
+_tangle__subcmd__help__subcmd__dump_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help dump commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__help_commands] )) ||
+_tangle__subcmd__help__subcmd__help_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help help commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__init_commands] )) ||
+_tangle__subcmd__help__subcmd__init_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help init commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__ls_commands] )) ||
+_tangle__subcmd__help__subcmd__ls_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help ls commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__restore_commands] )) ||
+_tangle__subcmd__help__subcmd__restore_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help restore commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__snapshots_commands] )) ||
+_tangle__subcmd__help__subcmd__snapshots_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help snapshots commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__init_commands] )) ||
+_tangle__subcmd__init_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle init commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__ls_commands] )) ||
+_tangle__subcmd__ls_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle ls commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__restore_commands] )) ||
+_tangle__subcmd__restore_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle restore commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__snapshots_commands] )) ||
+_tangle__subcmd__snapshots_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle snapshots commands' commands "$@"
+}
+
+if [ "$funcstack[1]" = "_tangle" ]; then
+    _tangle "$@"
+else
+    compdef _tangle tangle
+fi
