@@ -46,13 +46,18 @@ pub fn node_from_metadata(name: &[u8], path: &Path, md: &std::fs::Metadata) -> R
         n.size = md.len();
     }
     if kind == NodeKind::Symlink {
-        n.target = std::fs::read_link(path).ctx(format!("reading symlink {}", path.display()))?.as_os_str().as_bytes().to_vec();
+        n.target = std::fs::read_link(path)
+            .ctx(format!("reading symlink {}", path.display()))?
+            .as_os_str()
+            .as_bytes()
+            .to_vec();
     }
     Ok(n)
 }
 
 fn cpath(path: &Path) -> Result<CString> {
-    CString::new(path.as_os_str().as_bytes()).map_err(|_| Error::fatal(format!("path contains NUL: {}", path.display())))
+    CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| Error::fatal(format!("path contains NUL: {}", path.display())))
 }
 
 /// Create a non-regular, non-directory node (symlink, FIFO, device; sockets are skipped).
@@ -68,14 +73,23 @@ pub fn create_special(path: &Path, node: &Node) -> Result<()> {
             };
             let c = cpath(path)?;
             // SAFETY: c is a valid NUL-terminated path.
-            let rc = unsafe { libc::mknod(c.as_ptr(), fmt | (node.mode & 0o777) as libc::mode_t, node.rdev as libc::dev_t) };
+            let rc = unsafe {
+                libc::mknod(
+                    c.as_ptr(),
+                    fmt | (node.mode & 0o777) as libc::mode_t,
+                    node.rdev as libc::dev_t,
+                )
+            };
             if rc != 0 {
-                return Err(Error::from(std::io::Error::last_os_error()).context(format!("creating {}", path.display())));
+                return Err(Error::from(std::io::Error::last_os_error())
+                    .context(format!("creating {}", path.display())));
             }
             Ok(())
         }
         NodeKind::Socket => Ok(()),
-        NodeKind::File | NodeKind::Dir => Err(Error::fatal("internal: create_special on a file or directory")),
+        NodeKind::File | NodeKind::Dir => Err(Error::fatal(
+            "internal: create_special on a file or directory",
+        )),
     }
 }
 
@@ -84,7 +98,8 @@ pub fn create_special(path: &Path, node: &Node) -> Result<()> {
 pub fn apply_metadata(path: &Path, node: &Node, chown: bool) -> Result<()> {
     let is_link = node.kind == NodeKind::Symlink;
     if chown {
-        std::os::unix::fs::lchown(path, Some(node.uid), Some(node.gid)).ctx(format!("chown {}", path.display()))?;
+        std::os::unix::fs::lchown(path, Some(node.uid), Some(node.gid))
+            .ctx(format!("chown {}", path.display()))?;
     }
     if !is_link {
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(node.mode))
@@ -92,7 +107,8 @@ pub fn apply_metadata(path: &Path, node: &Node, chown: bool) -> Result<()> {
     }
     let atime = FileTime::from_unix_time(node.atime, node.atime_nsec);
     let mtime = FileTime::from_unix_time(node.mtime, node.mtime_nsec);
-    filetime::set_symlink_file_times(path, atime, mtime).ctx(format!("setting times of {}", path.display()))
+    filetime::set_symlink_file_times(path, atime, mtime)
+        .ctx(format!("setting times of {}", path.display()))
 }
 
 /// Whether we run as root (and so restore ownership).

@@ -16,7 +16,10 @@ fn main() -> ExitCode {
             let code = e.kind().exit_code();
             eprintln!("tangle: error: {e}");
             if json {
-                eprintln!("{}", serde_json::json!({ "error": e.to_string(), "exit_code": code }));
+                eprintln!(
+                    "{}",
+                    serde_json::json!({ "error": e.to_string(), "exit_code": code })
+                );
             }
             ExitCode::from(code as u8)
         }

@@ -12,10 +12,12 @@ pub fn hostname() -> String {
 }
 
 pub fn username() -> String {
-    std::env::var("USER").or_else(|_| std::env::var("LOGNAME")).unwrap_or_else(|_| {
-        // SAFETY: geteuid has no preconditions.
-        format!("uid {}", unsafe { libc::geteuid() })
-    })
+    std::env::var("USER")
+        .or_else(|_| std::env::var("LOGNAME"))
+        .unwrap_or_else(|_| {
+            // SAFETY: geteuid has no preconditions.
+            format!("uid {}", unsafe { libc::geteuid() })
+        })
 }
 
 /// `1.5 MiB`-style sizes for humans.
@@ -27,7 +29,11 @@ pub fn human_bytes(n: u64) -> String {
         v /= 1024.0;
         u += 1;
     }
-    if u == 0 { format!("{n} B") } else { format!("{v:.2} {}", UNITS[u]) }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.2} {}", UNITS[u])
+    }
 }
 
 /// Round `n` up to a multiple of `m` (m > 0).

@@ -4,12 +4,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
-use tangle::ops::backup::{self, BackupOptions};
-use tangle::ops::Progress;
-use tangle::util::human_bytes;
 use tangle::Result;
+use tangle::ops::Progress;
+use tangle::ops::backup::{self, BackupOptions};
+use tangle::util::human_bytes;
 
-use super::{progress::Bar, warn, Global};
+use super::{Global, progress::Bar, warn};
 
 #[derive(Args)]
 pub struct BackupArgs {
@@ -37,7 +37,10 @@ pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
     // A missing source path is an error before anything else happens (even the password).
     for p in &a.paths {
         if let Err(e) = std::fs::symlink_metadata(p) {
-            return Err(tangle::Error::fatal(format!("source path {} cannot be backed up: {e}", p.display())));
+            return Err(tangle::Error::fatal(format!(
+                "source path {} cannot be backed up: {e}",
+                p.display()
+            )));
         }
     }
     let repo = g.open_unlocked()?;
@@ -61,7 +64,10 @@ pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
         g.print_json(&r)?;
     } else {
         if let Some(p) = &r.parent {
-            g.say(format_args!("using parent snapshot {}", &p[..8.min(p.len())]));
+            g.say(format_args!(
+                "using parent snapshot {}",
+                &p[..8.min(p.len())]
+            ));
         }
         g.say(format_args!(
             "Files:  {:>8} new, {:>8} changed, {:>8} unchanged",

@@ -11,6 +11,11 @@ pub struct CompletionsArgs {
 }
 
 pub fn run(a: &CompletionsArgs) -> Result<u8> {
-    clap_complete::generate(a.shell, &mut super::Cli::command(), "tangle", &mut std::io::stdout());
+    clap_complete::generate(
+        a.shell,
+        &mut super::Cli::command(),
+        "tangle",
+        &mut std::io::stdout(),
+    );
     Ok(0)
 }

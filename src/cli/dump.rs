@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use tangle::ops::dump;
 use tangle::Result;
+use tangle::ops::dump;
 
 use super::Global;
 

@@ -1,11 +1,11 @@
 //! `tangle init --remote URL...`
 
 use clap::Args;
-use tangle::crypto::KdfParams;
-use tangle::repo::{init, InitOptions};
 use tangle::Result;
+use tangle::crypto::KdfParams;
+use tangle::repo::{InitOptions, init};
 
-use super::{password, Global};
+use super::{Global, password};
 
 #[derive(Args)]
 pub struct InitArgs {
@@ -39,7 +39,10 @@ pub fn run(g: &Global, a: &InitArgs) -> Result<u8> {
         return g.print_json(&r).map(|_| 0);
     }
     g.say(format_args!("created tangle repository {}", r.id));
-    g.say(format_args!("owner key fingerprint:   {}", r.owner_fingerprint));
+    g.say(format_args!(
+        "owner key fingerprint:   {}",
+        r.owner_fingerprint
+    ));
     for (i, u) in r.remotes.iter().enumerate() {
         g.say(format_args!("remote {i}: {u}"));
     }

@@ -31,9 +31,14 @@ pub fn run(g: &Global, a: &LsArgs) -> Result<u8> {
             return;
         }
         let r = if a.long {
-            writeln!(out, "{:<8} {:>6o} {:>12} {}  {}", e.kind, e.mode, e.size, e.mtime, e.path)
+            writeln!(
+                out,
+                "{:<8} {:>6o} {:>12} {}  {}",
+                e.kind, e.mode, e.size, e.mtime, e.path
+            )
         } else {
-            out.write_all(&e.raw_path).and_then(|_| out.write_all(b"\n"))
+            out.write_all(&e.raw_path)
+                .and_then(|_| out.write_all(b"\n"))
         };
         if let Err(err) = r {
             failed.get_or_insert(err);

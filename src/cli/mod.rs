@@ -18,7 +18,11 @@ use tangle::repo::Repository;
 use tangle::{Error, Kind, Result};
 
 #[derive(Parser)]
-#[command(name = "tangle", version, about = "Archival backups: signed, hash-chained extents entangled across several remotes")]
+#[command(
+    name = "tangle",
+    version,
+    about = "Archival backups: signed, hash-chained extents entangled across several remotes"
+)]
 pub struct Cli {
     #[command(flatten)]
     pub global: Global,
@@ -90,9 +94,13 @@ impl Global {
     /// Open the repository named by `-r`/`TANGLE_REPO` and unlock it with the password.
     pub fn open_unlocked(&self) -> Result<Repository> {
         let url = self.repo.as_deref().ok_or_else(|| {
-            Error::new(Kind::RepoNotFound, "no repository given: use -r/--repo or set TANGLE_REPO")
+            Error::new(
+                Kind::RepoNotFound,
+                "no repository given: use -r/--repo or set TANGLE_REPO",
+            )
         })?;
         let mut repo = Repository::open(url, self.cache_dir.clone())?;
+        repo.set_warning_handler(|m| warn(m));
         let pw = password::read(self, false)?;
         repo.unlock(pw.as_bytes())?;
         repo.load_index()?;
@@ -112,7 +120,8 @@ impl Global {
     }
 
     pub fn print_json<T: serde::Serialize>(&self, value: &T) -> Result<()> {
-        let s = serde_json::to_string_pretty(value).map_err(|e| Error::fatal(format!("JSON output: {e}")))?;
+        let s = serde_json::to_string_pretty(value)
+            .map_err(|e| Error::fatal(format!("JSON output: {e}")))?;
         println!("{s}");
         Ok(())
     }

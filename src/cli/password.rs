@@ -19,9 +19,14 @@ pub fn read(g: &Global, confirm: bool) -> Result<String> {
             .output()
             .map_err(|e| Error::fatal(format!("running password command: {e}")))?;
         if !out.status.success() {
-            return Err(Error::fatal(format!("password command failed ({})", out.status)));
+            return Err(Error::fatal(format!(
+                "password command failed ({})",
+                out.status
+            )));
         }
-        String::from_utf8_lossy(&out.stdout).trim_end_matches(['\r', '\n']).to_string()
+        String::from_utf8_lossy(&out.stdout)
+            .trim_end_matches(['\r', '\n'])
+            .to_string()
     } else if let Some(pw) = std::env::var_os("TANGLE_PASSWORD") {
         pw.to_string_lossy().into_owned()
     } else if std::io::stdin().is_terminal() {

@@ -1,7 +1,7 @@
 //! A progress bar on stderr, drawn from an operation's live counters.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -34,13 +34,23 @@ impl Bar {
                 bar.set_length(total.max(Progress::get(&progress.bytes_done)));
                 bar.set_position(Progress::get(&progress.bytes_done));
                 let files_total = Progress::get(&progress.files_total);
-                let suffix = if progress.totals_known.load(Ordering::Relaxed) { "" } else { "+" };
-                bar.set_message(format!("{}/{files_total}{suffix} files", Progress::get(&progress.files_done)));
+                let suffix = if progress.totals_known.load(Ordering::Relaxed) {
+                    ""
+                } else {
+                    "+"
+                };
+                bar.set_message(format!(
+                    "{}/{files_total}{suffix} files",
+                    Progress::get(&progress.files_done)
+                ));
                 std::thread::sleep(Duration::from_millis(100));
             }
             bar.finish_and_clear();
         });
-        Bar { stop, thread: Some(thread) }
+        Bar {
+            stop,
+            thread: Some(thread),
+        }
     }
 
     pub fn finish(mut self) {

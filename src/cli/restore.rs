@@ -4,12 +4,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
-use tangle::ops::restore::{self, RestoreOptions};
 use tangle::ops::Progress;
+use tangle::ops::restore::{self, RestoreOptions};
 use tangle::util::human_bytes;
 use tangle::{Error, Result};
 
-use super::{progress::Bar, warn, Global};
+use super::{Global, progress::Bar, warn};
 
 #[derive(Args)]
 pub struct RestoreArgs {
@@ -67,6 +67,9 @@ pub fn run(g: &Global, a: &RestoreArgs) -> Result<u8> {
     if r.errors.is_empty() {
         Ok(0)
     } else {
-        Err(Error::fatal(format!("{} errors while restoring (see warnings above)", r.errors.len())))
+        Err(Error::fatal(format!(
+            "{} errors while restoring (see warnings above)",
+            r.errors.len()
+        )))
     }
 }

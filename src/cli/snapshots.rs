@@ -1,8 +1,8 @@
 //! `tangle snapshots`
 
 use clap::Args;
-use tangle::ops::snapshots;
 use tangle::Result;
+use tangle::ops::snapshots;
 
 use super::Global;
 
@@ -15,7 +15,10 @@ pub fn run(g: &Global, _a: &SnapshotsArgs) -> Result<u8> {
     if g.json {
         return g.print_json(&list).map(|_| 0);
     }
-    println!("{:<9} {:<25} {:<16} {:<12} Paths", "ID", "Time", "Host", "Tags");
+    println!(
+        "{:<9} {:<25} {:<16} {:<12} Paths",
+        "ID", "Time", "Host", "Tags"
+    );
     for s in &list {
         println!(
             "{:<9} {:<25} {:<16} {:<12} {}",

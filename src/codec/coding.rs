@@ -39,7 +39,12 @@ impl Coding {
             2 => (2, 2, 0),
             r => ((3 * (r - 1) - 2).min(16), 3, 2),
         };
-        Ok(Coding { data_shards: s as u8, parity_shards: p, pointers: t, strategy: PointerStrategy::default() })
+        Ok(Coding {
+            data_shards: s as u8,
+            parity_shards: p,
+            pointers: t,
+            strategy: PointerStrategy::default(),
+        })
     }
 
     pub fn width(&self) -> usize {
@@ -54,12 +59,20 @@ impl Coding {
     /// Refuse parameters that cannot survive the loss of one whole remote: every remote
     /// may hold at most `p` symbols of a codeword, pointers included.
     pub fn check(&self, remotes: usize) -> Result<()> {
-        let (s, p, t) = (self.data_shards as usize, self.parity_shards as usize, self.pointers as usize);
+        let (s, p, t) = (
+            self.data_shards as usize,
+            self.parity_shards as usize,
+            self.pointers as usize,
+        );
         if s == 0 || p == 0 {
-            return Err(Error::usage("data and parity shards must each be at least 1"));
+            return Err(Error::usage(
+                "data and parity shards must each be at least 1",
+            ));
         }
         if s + t + p > 255 {
-            return Err(Error::usage("at most 255 shards per codeword (data + pointers + parity)"));
+            return Err(Error::usage(
+                "at most 255 shards per codeword (data + pointers + parity)",
+            ));
         }
         if remotes < 2 {
             return Err(Error::usage(

@@ -12,7 +12,7 @@ mod coding;
 mod rs;
 
 pub use coding::{Coding, PointerStrategy};
-pub use rs::{encode_parity, reconstruct, shard_size_for, STRIPE};
+pub use rs::{STRIPE, encode_parity, reconstruct, shard_size_for};
 
 /// Which remote holds shard `index` of the extent with sequence number `seq`:
 /// round-robin from a per-extent rotation so load spreads evenly and no remote holds
@@ -34,7 +34,10 @@ mod tests {
                 for i in 0..c.data_shards as usize + c.parity_shards as usize {
                     count[place(seq, i, remotes)] += 1;
                 }
-                assert!(count.iter().all(|&n| n <= c.parity_shards as usize), "{remotes} remotes: {count:?}");
+                assert!(
+                    count.iter().all(|&n| n <= c.parity_shards as usize),
+                    "{remotes} remotes: {count:?}"
+                );
             }
         }
     }

@@ -21,17 +21,25 @@ fn rs_err(e: reed_solomon_simd::Error) -> Error {
 }
 
 fn stripes(shard_size: usize) -> impl Iterator<Item = (usize, usize)> {
-    (0..shard_size).step_by(STRIPE).map(move |off| (off, (shard_size - off).min(STRIPE)))
+    (0..shard_size)
+        .step_by(STRIPE)
+        .map(move |off| (off, (shard_size - off).min(STRIPE)))
 }
 
 /// Parity shards for `inputs` (data shards then pointer shards, all `shard_size` long).
 pub fn encode_parity(inputs: &[&[u8]], parity: usize) -> Result<Vec<Vec<u8>>> {
     let shard_size = inputs.first().map_or(0, |s| s.len());
-    if shard_size == 0 || shard_size % SHARD_ALIGN != 0 || inputs.iter().any(|s| s.len() != shard_size) {
-        return Err(Error::fatal("codec: inputs must be non-empty, equally long and 64-byte aligned"));
+    if shard_size == 0
+        || shard_size % SHARD_ALIGN != 0
+        || inputs.iter().any(|s| s.len() != shard_size)
+    {
+        return Err(Error::fatal(
+            "codec: inputs must be non-empty, equally long and 64-byte aligned",
+        ));
     }
     let mut out = vec![vec![0u8; shard_size]; parity];
-    let mut enc = ReedSolomonEncoder::new(inputs.len(), parity, STRIPE.min(shard_size)).map_err(rs_err)?;
+    let mut enc =
+        ReedSolomonEncoder::new(inputs.len(), parity, STRIPE.min(shard_size)).map_err(rs_err)?;
     for (off, len) in stripes(shard_size) {
         enc.reset(inputs.len(), parity, len).map_err(rs_err)?;
         for s in inputs {
@@ -48,7 +56,11 @@ pub fn encode_parity(inputs: &[&[u8]], parity: usize) -> Result<Vec<Vec<u8>>> {
 /// Fill in missing inputs: `shards` holds `originals` inputs followed by the parities,
 /// `None` where missing (present ones must already be verified against the certificate).
 /// Afterwards every input is `Some`; missing parities are recomputed too.
-pub fn reconstruct(shards: &mut [Option<Vec<u8>>], originals: usize, shard_size: usize) -> Result<()> {
+pub fn reconstruct(
+    shards: &mut [Option<Vec<u8>>],
+    originals: usize,
+    shard_size: usize,
+) -> Result<()> {
     let parity = shards.len() - originals;
     let present = shards.iter().filter(|s| s.is_some()).count();
     if present < originals {
@@ -60,15 +72,18 @@ pub fn reconstruct(shards: &mut [Option<Vec<u8>>], originals: usize, shard_size:
     let missing: Vec<usize> = (0..originals).filter(|&i| shards[i].is_none()).collect();
     if !missing.is_empty() {
         let mut restored: Vec<Vec<u8>> = vec![vec![0u8; shard_size]; missing.len()];
-        let mut dec = ReedSolomonDecoder::new(originals, parity, STRIPE.min(shard_size)).map_err(rs_err)?;
+        let mut dec =
+            ReedSolomonDecoder::new(originals, parity, STRIPE.min(shard_size)).map_err(rs_err)?;
         for (off, len) in stripes(shard_size) {
             dec.reset(originals, parity, len).map_err(rs_err)?;
             for (i, s) in shards.iter().enumerate() {
                 if let Some(s) = s {
                     if i < originals {
-                        dec.add_original_shard(i, &s[off..off + len]).map_err(rs_err)?;
+                        dec.add_original_shard(i, &s[off..off + len])
+                            .map_err(rs_err)?;
                     } else {
-                        dec.add_recovery_shard(i - originals, &s[off..off + len]).map_err(rs_err)?;
+                        dec.add_recovery_shard(i - originals, &s[off..off + len])
+                            .map_err(rs_err)?;
                     }
                 }
             }
@@ -85,7 +100,10 @@ pub fn reconstruct(shards: &mut [Option<Vec<u8>>], originals: usize, shard_size:
         }
     }
     if shards[originals..].iter().any(|s| s.is_none()) {
-        let inputs: Vec<&[u8]> = shards[..originals].iter().map(|s| s.as_deref().unwrap_or_default()).collect();
+        let inputs: Vec<&[u8]> = shards[..originals]
+            .iter()
+            .map(|s| s.as_deref().unwrap_or_default())
+            .collect();
         let parities = encode_parity(&inputs, parity)?;
         for (i, p) in parities.into_iter().enumerate() {
             if shards[originals + i].is_none() {
@@ -101,7 +119,13 @@ mod tests {
     use super::*;
 
     fn data(n: usize, size: usize) -> Vec<Vec<u8>> {
-        (0..n).map(|i| (0..size).map(|j| (i * 31 + j * 7 + j / 251) as u8).collect()).collect()
+        (0..n)
+            .map(|i| {
+                (0..size)
+                    .map(|j| (i * 31 + j * 7 + j / 251) as u8)
+                    .collect()
+            })
+            .collect()
     }
 
     #[test]
@@ -134,6 +158,9 @@ mod tests {
         shards[2] = None;
         assert!(reconstruct(&mut shards, 4, 128).is_err());
         assert!(encode_parity(&[&[1u8; 63][..]], 2).is_err(), "unaligned");
-        assert!(encode_parity(&[&[1u8; 64][..], &[1u8; 128][..]], 2).is_err(), "unequal");
+        assert!(
+            encode_parity(&[&[1u8; 64][..], &[1u8; 128][..]], 2).is_err(),
+            "unequal"
+        );
     }
 }

@@ -48,7 +48,13 @@ pub fn encode_blob(key: &MasterKey, kind: BlobKind, plaintext: &[u8]) -> Result<
 }
 
 /// Decrypt, decompress and check that the plaintext really is blob `id`.
-pub fn decode_blob(key: &MasterKey, kind: BlobKind, id: &BlobId, stored: &[u8], raw_len: usize) -> Result<Vec<u8>> {
+pub fn decode_blob(
+    key: &MasterKey,
+    kind: BlobKind,
+    id: &BlobId,
+    stored: &[u8],
+    raw_len: usize,
+) -> Result<Vec<u8>> {
     let framed = crypto::open(&key.encryption, kind.aad(), stored)?;
     let plaintext = match framed.split_first() {
         Some((&RAW, rest)) => rest.to_vec(),
@@ -69,18 +75,46 @@ mod tests {
     #[test]
     fn round_trip_and_rejection() {
         let key = MasterKey::generate().unwrap();
-        for plain in [vec![], b"abcabcabcabcabcabcabcabc".repeat(100), (0..5000u32).map(|i| (i * 7919 % 251) as u8).collect()] {
+        for plain in [
+            vec![],
+            b"abcabcabcabcabcabcabcabc".repeat(100),
+            (0..5000u32).map(|i| (i * 7919 % 251) as u8).collect(),
+        ] {
             let id = key.blob_id(&plain);
             let stored = encode_blob(&key, BlobKind::Data, &plain).unwrap();
-            assert_eq!(decode_blob(&key, BlobKind::Data, &id, &stored, plain.len()).unwrap(), plain);
-            assert!(decode_blob(&key, BlobKind::Tree, &id, &stored, plain.len()).is_err(), "kind is bound");
-            assert!(decode_blob(&key, BlobKind::Data, &[0; 32], &stored, plain.len()).is_err(), "id is checked");
+            assert_eq!(
+                decode_blob(&key, BlobKind::Data, &id, &stored, plain.len()).unwrap(),
+                plain
+            );
+            assert!(
+                decode_blob(&key, BlobKind::Tree, &id, &stored, plain.len()).is_err(),
+                "kind is bound"
+            );
+            assert!(
+                decode_blob(&key, BlobKind::Data, &[0; 32], &stored, plain.len()).is_err(),
+                "id is checked"
+            );
             let mut bad = stored.clone();
             bad[30] ^= 4;
             assert!(decode_blob(&key, BlobKind::Data, &id, &bad, plain.len()).is_err());
-            assert!(decode_blob(&key, BlobKind::Data, &id, &stored[..stored.len() - 1], plain.len()).is_err());
+            assert!(
+                decode_blob(
+                    &key,
+                    BlobKind::Data,
+                    &id,
+                    &stored[..stored.len() - 1],
+                    plain.len()
+                )
+                .is_err()
+            );
         }
         let repetitive = vec![0u8; 100_000];
-        assert!(encode_blob(&key, BlobKind::Data, &repetitive).unwrap().len() < 1000, "compresses");
+        assert!(
+            encode_blob(&key, BlobKind::Data, &repetitive)
+                .unwrap()
+                .len()
+                < 1000,
+            "compresses"
+        );
     }
 }

@@ -17,7 +17,11 @@ pub struct ChunkerParams {
 impl Default for ChunkerParams {
     /// restic's sizes: big enough to keep the index small, small enough to dedup well.
     fn default() -> Self {
-        ChunkerParams { min: 512 * 1024, avg: 1024 * 1024, max: 8 * 1024 * 1024 }
+        ChunkerParams {
+            min: 512 * 1024,
+            avg: 1024 * 1024,
+            max: 8 * 1024 * 1024,
+        }
     }
 }
 
@@ -28,7 +32,11 @@ impl ChunkerParams {
             && (1024..=16 << 20).contains(&self.max)
             && self.min <= self.avg
             && self.avg <= self.max;
-        if ok { Ok(()) } else { Err(Error::corrupt("config has invalid chunker sizes")) }
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::corrupt("config has invalid chunker sizes"))
+        }
     }
 }
 
@@ -54,7 +62,9 @@ pub fn chunk_reader<R: Read>(
 
 /// Chunk boundaries of an in-memory buffer as `(offset, length)` pairs.
 pub fn chunk_slice(data: &[u8], params: &ChunkerParams) -> Vec<(usize, usize)> {
-    fastcdc::v2020::FastCDC::new(data, params.min, params.avg, params.max).map(|c| (c.offset, c.length)).collect()
+    fastcdc::v2020::FastCDC::new(data, params.min, params.avg, params.max)
+        .map(|c| (c.offset, c.length))
+        .collect()
 }
 
 #[cfg(test)]
@@ -63,8 +73,14 @@ mod tests {
 
     #[test]
     fn reader_and_slice_agree_and_cover_input() {
-        let params = ChunkerParams { min: 4096, avg: 16384, max: 65536 };
-        let data: Vec<u8> = (0..1_000_000u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+        let params = ChunkerParams {
+            min: 4096,
+            avg: 16384,
+            max: 65536,
+        };
+        let data: Vec<u8> = (0..1_000_000u32)
+            .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+            .collect();
         let mut chunks = Vec::new();
         let n = chunk_reader(&data[..], &params, |c| {
             chunks.push(c);
@@ -74,7 +90,10 @@ mod tests {
         assert_eq!(n, data.len() as u64);
         assert_eq!(chunks.concat(), data);
         let bounds = chunk_slice(&data, &params);
-        assert_eq!(bounds.iter().map(|b| b.1).collect::<Vec<_>>(), chunks.iter().map(|c| c.len()).collect::<Vec<_>>());
+        assert_eq!(
+            bounds.iter().map(|b| b.1).collect::<Vec<_>>(),
+            chunks.iter().map(|c| c.len()).collect::<Vec<_>>()
+        );
         assert!(chunks.len() > 10);
     }
 }

@@ -40,7 +40,8 @@ const AAD: &[u8] = b"tangle index";
 impl IndexSegment {
     pub fn encrypt(&self, key: &MasterKey) -> Result<Vec<u8>> {
         let plain = postcard::to_stdvec(self)?;
-        let compressed = zstd::bulk::compress(&plain, 3).map_err(|e| Error::fatal(format!("zstd: {e}")))?;
+        let compressed =
+            zstd::bulk::compress(&plain, 3).map_err(|e| Error::fatal(format!("zstd: {e}")))?;
         let mut framed = (plain.len() as u32).to_le_bytes().to_vec();
         framed.extend(compressed);
         crypto::seal(&key.encryption, AAD, &framed)
@@ -96,7 +97,9 @@ impl Index {
     }
 
     pub fn get(&self, id: &BlobId) -> Option<(ExtentName, BlobLocation)> {
-        self.blobs.get(id).map(|loc| (self.extents[loc.extent as usize], *loc))
+        self.blobs
+            .get(id)
+            .map(|loc| (self.extents[loc.extent as usize], *loc))
     }
 
     pub fn contains(&self, id: &BlobId) -> bool {
@@ -116,7 +119,9 @@ impl Index {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&BlobId, ExtentName, &BlobLocation)> {
-        self.blobs.iter().map(|(id, loc)| (id, self.extents[loc.extent as usize], loc))
+        self.blobs
+            .iter()
+            .map(|(id, loc)| (id, self.extents[loc.extent as usize], loc))
     }
 }
 
@@ -130,7 +135,13 @@ mod tests {
         let seg = IndexSegment {
             extents: vec![ExtentBlobs {
                 extent: ExtentName([5; 32]),
-                blobs: vec![IndexEntry { id: [1; 32], kind: BlobKind::Tree, offset: 10, length: 20, raw_len: 30 }],
+                blobs: vec![IndexEntry {
+                    id: [1; 32],
+                    kind: BlobKind::Tree,
+                    offset: 10,
+                    length: 20,
+                    raw_len: 30,
+                }],
             }],
         };
         let sealed = seg.encrypt(&key).unwrap();
@@ -141,7 +152,10 @@ mod tests {
         idx.add_segment(&back);
         let (ext, loc) = idx.get(&[1; 32]).unwrap();
         assert_eq!(ext, ExtentName([5; 32]));
-        assert_eq!((loc.offset, loc.length, loc.raw_len, loc.kind), (10, 20, 30, BlobKind::Tree));
+        assert_eq!(
+            (loc.offset, loc.length, loc.raw_len, loc.kind),
+            (10, 20, 30, BlobKind::Tree)
+        );
         assert!(idx.get(&[2; 32]).is_none());
     }
 }

@@ -43,7 +43,11 @@ impl Snapshot {
     }
 
     pub fn decrypt(key: &MasterKey, sealed: &[u8]) -> Result<Snapshot> {
-        Ok(postcard::from_bytes(&crypto::open(&key.encryption, AAD, sealed)?)?)
+        Ok(postcard::from_bytes(&crypto::open(
+            &key.encryption,
+            AAD,
+            sealed,
+        )?)?)
     }
 
     pub fn time(&self) -> chrono::DateTime<chrono::Local> {

@@ -93,7 +93,10 @@ impl Tree {
     }
 
     pub fn find(&self, name: &[u8]) -> Option<&Node> {
-        self.nodes.binary_search_by(|n| n.name.as_slice().cmp(name)).ok().map(|i| &self.nodes[i])
+        self.nodes
+            .binary_search_by(|n| n.name.as_slice().cmp(name))
+            .ok()
+            .map(|i| &self.nodes[i])
     }
 
     /// Serialized form (the plaintext of a tree blob): a version byte, then postcard.
@@ -110,7 +113,9 @@ impl Tree {
                 if t.nodes.windows(2).any(|w| w[0].name >= w[1].name) {
                     return Err(Error::corrupt("tree is not sorted by name"));
                 }
-                if t.nodes.iter().any(|n| n.name.is_empty() || n.name.contains(&b'/') || n.name == b"." || n.name == b"..") {
+                if t.nodes.iter().any(|n| {
+                    n.name.is_empty() || n.name.contains(&b'/') || n.name == b"." || n.name == b".."
+                }) {
                     return Err(Error::corrupt("tree contains an invalid file name"));
                 }
                 Ok(t)

@@ -13,7 +13,13 @@ pub fn seal(key: &[u8; 32], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>> {
     let nonce: [u8; NONCE_LEN] = super::random_bytes()?;
     let cipher = XChaCha20Poly1305::new(key.into());
     let ct = cipher
-        .encrypt(XNonce::from_slice(&nonce), Payload { msg: plaintext, aad })
+        .encrypt(
+            XNonce::from_slice(&nonce),
+            Payload {
+                msg: plaintext,
+                aad,
+            },
+        )
         .map_err(|_| Error::fatal("encryption failed"))?;
     let mut out = Vec::with_capacity(NONCE_LEN + ct.len());
     out.extend_from_slice(&nonce);
@@ -43,8 +49,14 @@ mod tests {
         assert_eq!(open(&key, b"blob", &sealed).unwrap(), b"hello world");
         assert!(open(&key, b"tree", &sealed).is_err(), "wrong aad");
         assert!(open(&[8u8; 32], b"blob", &sealed).is_err(), "wrong key");
-        assert!(open(&key, b"blob", &sealed[..sealed.len() - 1]).is_err(), "truncated");
-        assert!(open(&key, b"blob", &sealed[..10]).is_err(), "very truncated");
+        assert!(
+            open(&key, b"blob", &sealed[..sealed.len() - 1]).is_err(),
+            "truncated"
+        );
+        assert!(
+            open(&key, b"blob", &sealed[..10]).is_err(),
+            "very truncated"
+        );
         for i in [0, NONCE_LEN, sealed.len() - 1] {
             let mut bad = sealed.clone();
             bad[i] ^= 1;

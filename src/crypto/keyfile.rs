@@ -4,7 +4,7 @@
 use argon2::{Algorithm, Argon2, Params, Version};
 use serde::{Deserialize, Serialize};
 
-use super::{open, random_bytes, seal, MasterKey};
+use super::{MasterKey, open, random_bytes, seal};
 use crate::error::{Error, Kind, Result};
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -19,7 +19,11 @@ impl Default for KdfParams {
     /// About a quarter of a second on one core of a current machine: slow enough to make
     /// guessing expensive, fast enough for cron jobs that open the repository often.
     fn default() -> Self {
-        KdfParams { memory_kib: 64 * 1024, iterations: 2, parallelism: 1 }
+        KdfParams {
+            memory_kib: 64 * 1024,
+            iterations: 2,
+            parallelism: 1,
+        }
     }
 }
 
@@ -76,9 +80,16 @@ mod tests {
     #[test]
     fn wrap_unwrap() {
         let m = MasterKey::generate().unwrap();
-        let kdf = KdfParams { memory_kib: 64, iterations: 1, parallelism: 1 };
+        let kdf = KdfParams {
+            memory_kib: 64,
+            iterations: 1,
+            parallelism: 1,
+        };
         let kf = KeyFile::wrap(&m, b"secret", kdf).unwrap();
         assert_eq!(kf.unwrap(b"secret").unwrap().to_bytes(), m.to_bytes());
-        assert_eq!(kf.unwrap(b"Secret").unwrap_err().kind(), Kind::WrongPassword);
+        assert_eq!(
+            kf.unwrap(b"Secret").unwrap_err().kind(),
+            Kind::WrongPassword
+        );
     }
 }

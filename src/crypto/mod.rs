@@ -12,9 +12,9 @@ mod aead;
 mod keyfile;
 mod owner;
 
-pub use aead::{open, seal, NONCE_LEN, TAG_LEN};
+pub use aead::{NONCE_LEN, TAG_LEN, open, seal};
 pub use keyfile::{KdfParams, KeyFile};
-pub use owner::{fingerprint, OwnerPublicKey, Signature, SIGNATURE_LEN};
+pub use owner::{OwnerPublicKey, SIGNATURE_LEN, Signature, fingerprint};
 
 use crate::error::{Error, Result};
 
@@ -62,7 +62,11 @@ impl MasterKey {
             a.copy_from_slice(&b[r]);
             a
         };
-        Ok(MasterKey { encryption: part(0..32), id_key: part(32..64), signing_seed: part(64..96) })
+        Ok(MasterKey {
+            encryption: part(0..32),
+            id_key: part(32..64),
+            signing_seed: part(64..96),
+        })
     }
 
     pub fn signer(&self) -> owner::Signer {

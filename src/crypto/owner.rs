@@ -14,7 +14,9 @@ pub struct Signer {
 
 impl Signer {
     pub fn from_seed(seed: &[u8; 32]) -> Self {
-        Signer { key: SigningKey::from_bytes(seed) }
+        Signer {
+            key: SigningKey::from_bytes(seed),
+        }
     }
     pub fn public(&self) -> OwnerPublicKey {
         OwnerPublicKey(self.key.verifying_key().to_bytes())
@@ -31,7 +33,9 @@ impl OwnerPublicKey {
     pub fn verify(&self, msg: &[u8], sig: &[u8]) -> Result<()> {
         let key = VerifyingKey::from_bytes(&self.0)
             .map_err(|_| Error::corrupt("the owner public key is not a valid ed25519 key"))?;
-        let sig: Signature = sig.try_into().map_err(|_| Error::corrupt("signature has the wrong length"))?;
+        let sig: Signature = sig
+            .try_into()
+            .map_err(|_| Error::corrupt("signature has the wrong length"))?;
         key.verify(msg, &ed25519_dalek::Signature::from_bytes(&sig))
             .map_err(|_| Error::corrupt("bad signature"))
     }

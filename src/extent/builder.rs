@@ -2,7 +2,7 @@
 
 use bytes::Bytes;
 
-use super::{chain, Certificate, ExtentName, ShardInfo};
+use super::{Certificate, ExtentName, ShardInfo, chain};
 use crate::codec::{self, Coding};
 use crate::content::index::{ExtentBlobs, IndexEntry};
 use crate::content::{BlobId, BlobKind};
@@ -87,7 +87,9 @@ impl ExtentBuilder {
         let mut data = self.data;
         data.resize(shard_size * s, 0);
         let data = Bytes::from(data);
-        let mut shards: Vec<Bytes> = (0..s).map(|i| data.slice(i * shard_size..(i + 1) * shard_size)).collect();
+        let mut shards: Vec<Bytes> = (0..s)
+            .map(|i| data.slice(i * shard_size..(i + 1) * shard_size))
+            .collect();
         let inputs: Vec<&[u8]> = shards.iter().map(|b| b.as_ref()).collect();
         let parity = codec::encode_parity(&inputs, p)?;
         shards.extend(parity.into_iter().map(Bytes::from));
@@ -116,8 +118,16 @@ impl ExtentBuilder {
             shards: infos,
         };
         let cert_object = Bytes::from(cert.to_object(ctx.signer)?);
-        let blobs = ExtentBlobs { extent: cert.name(), blobs: self.blobs };
-        Ok(SealedExtent { cert, cert_object, shards, blobs })
+        let blobs = ExtentBlobs {
+            extent: cert.name(),
+            blobs: self.blobs,
+        };
+        Ok(SealedExtent {
+            cert,
+            cert_object,
+            shards,
+            blobs,
+        })
     }
 }
 
@@ -132,9 +142,18 @@ mod tests {
         b.append([1; 32], BlobKind::Data, 5, b"hello");
         b.append([2; 32], BlobKind::Data, 3, b"abc");
         let coding = Coding::default_for(3).unwrap();
-        let ctx = SealContext { repo_id: [0; 16], writer: [0; 16], seq: 1, prev: None, coding, remotes: 3, signer: &signer };
+        let ctx = SealContext {
+            repo_id: [0; 16],
+            writer: [0; 16],
+            seq: 1,
+            prev: None,
+            coding,
+            remotes: 3,
+            signer: &signer,
+        };
         let sealed = b.seal(&ctx).unwrap();
-        let cert = Certificate::from_object(&sealed.cert_object, &signer.public(), &sealed.name()).unwrap();
+        let cert = Certificate::from_object(&sealed.cert_object, &signer.public(), &sealed.name())
+            .unwrap();
         assert_eq!(cert.size, 8);
         assert_eq!(sealed.shards.len(), 7);
         assert_eq!(cert.verifier, chain(&chain(&[0; 32], b"hello"), b"abc"));

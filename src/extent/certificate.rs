@@ -51,12 +51,21 @@ impl Certificate {
     }
 
     pub fn to_object(&self, signer: &Signer) -> Result<Vec<u8>> {
-        Ok(object::seal(ObjectKind::Extent, &postcard::to_stdvec(self)?, signer))
+        Ok(object::seal(
+            ObjectKind::Extent,
+            &postcard::to_stdvec(self)?,
+            signer,
+        ))
     }
 
     /// Parse, check the signature and internal consistency, and that it is `expected`.
-    pub fn from_object(bytes: &[u8], owner: &OwnerPublicKey, expected: &ExtentName) -> Result<Certificate> {
-        let cert: Certificate = postcard::from_bytes(object::open(ObjectKind::Extent, bytes, owner)?)?;
+    pub fn from_object(
+        bytes: &[u8],
+        owner: &OwnerPublicKey,
+        expected: &ExtentName,
+    ) -> Result<Certificate> {
+        let cert: Certificate =
+            postcard::from_bytes(object::open(ObjectKind::Extent, bytes, owner)?)?;
         cert.check()?;
         if cert.name() != *expected {
             return Err(Error::corrupt(format!(
@@ -70,8 +79,13 @@ impl Certificate {
 
     fn check(&self) -> Result<()> {
         let s = self.data_shards as usize;
-        let bad = |what: &str| Err(Error::corrupt(format!("extent certificate is inconsistent: {what}")));
-        if s == 0 || self.parity_shards == 0 || self.shards.len() != s + self.parity_shards as usize {
+        let bad = |what: &str| {
+            Err(Error::corrupt(format!(
+                "extent certificate is inconsistent: {what}"
+            )))
+        };
+        if s == 0 || self.parity_shards == 0 || self.shards.len() != s + self.parity_shards as usize
+        {
             return bad("shard counts");
         }
         if self.shard_size == 0 || self.shard_size % 64 != 0 {
@@ -122,7 +136,13 @@ mod tests {
             parity_shards: 1,
             shard_size: 64,
             pointers: vec![],
-            shards: vec![ShardInfo { hash: [0; 32], remote: 0 }; 3],
+            shards: vec![
+                ShardInfo {
+                    hash: [0; 32],
+                    remote: 0
+                };
+                3
+            ],
         }
     }
 
@@ -131,8 +151,14 @@ mod tests {
         let s = Signer::from_seed(&[1; 32]);
         let c = sample(&s);
         let obj = c.to_object(&s).unwrap();
-        assert_eq!(Certificate::from_object(&obj, &s.public(), &c.name()).unwrap(), c);
-        assert!(Certificate::from_object(&obj, &s.public(), &ExtentName([0; 32])).is_err(), "wrong name");
+        assert_eq!(
+            Certificate::from_object(&obj, &s.public(), &c.name()).unwrap(),
+            c
+        );
+        assert!(
+            Certificate::from_object(&obj, &s.public(), &ExtentName([0; 32])).is_err(),
+            "wrong name"
+        );
         assert!(Certificate::from_object(&obj[..obj.len() - 5], &s.public(), &c.name()).is_err());
         let mut inconsistent = c.clone();
         inconsistent.size = 129;

@@ -28,13 +28,20 @@ impl Head {
     }
 
     pub fn to_object(&self, signer: &Signer) -> Result<Vec<u8>> {
-        Ok(object::seal(ObjectKind::Head, &postcard::to_stdvec(self)?, signer))
+        Ok(object::seal(
+            ObjectKind::Head,
+            &postcard::to_stdvec(self)?,
+            signer,
+        ))
     }
 
     pub fn from_object(bytes: &[u8], owner: &OwnerPublicKey, path: &str) -> Result<Head> {
         let head: Head = postcard::from_bytes(object::open(ObjectKind::Head, bytes, owner)?)?;
         if head.path() != path {
-            return Err(Error::corrupt(format!("head stored at {path} claims to be {}", head.path())));
+            return Err(Error::corrupt(format!(
+                "head stored at {path} claims to be {}",
+                head.path()
+            )));
         }
         Ok(head)
     }
@@ -47,7 +54,14 @@ mod tests {
     #[test]
     fn round_trip_and_rejection() {
         let s = Signer::from_seed(&[1; 32]);
-        let h = Head { repo_id: [1; 16], writer: [2; 16], seq: 7, extent: Some((ExtentName([3; 32]), 4)), snapshot: None, time: 9 };
+        let h = Head {
+            repo_id: [1; 16],
+            writer: [2; 16],
+            seq: 7,
+            extent: Some((ExtentName([3; 32]), 4)),
+            snapshot: None,
+            time: 9,
+        };
         let obj = h.to_object(&s).unwrap();
         assert_eq!(Head::from_object(&obj, &s.public(), &h.path()).unwrap(), h);
         assert!(Head::from_object(&obj, &s.public(), "heads/x/0").is_err());

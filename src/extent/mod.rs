@@ -27,7 +27,8 @@ impl ExtentName {
     }
     pub fn parse(s: &str) -> Result<ExtentName> {
         let mut b = [0u8; 32];
-        hex::decode_to_slice(s, &mut b).map_err(|_| Error::corrupt(format!("invalid extent name {s:?}")))?;
+        hex::decode_to_slice(s, &mut b)
+            .map_err(|_| Error::corrupt(format!("invalid extent name {s:?}")))?;
         Ok(ExtentName(b))
     }
     pub fn short(&self) -> String {

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::snapshots::{locate, Located};
+use super::snapshots::{Located, locate};
 use crate::content::{Node, NodeKind, Tree};
 use crate::error::Result;
 use crate::repo::Repository;
@@ -47,23 +47,36 @@ fn entry(path: &[u8], n: &Node) -> Entry {
         size: n.size,
         mode: n.mode,
         mtime: chrono::DateTime::from_timestamp(n.mtime, n.mtime_nsec)
-            .map(|t| t.with_timezone(&chrono::Local).to_rfc3339_opts(chrono::SecondsFormat::Secs, false))
+            .map(|t| {
+                t.with_timezone(&chrono::Local)
+                    .to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
+            })
             .unwrap_or_default(),
         uid: n.uid,
         gid: n.gid,
-        target: (n.kind == NodeKind::Symlink).then(|| String::from_utf8_lossy(&n.target).into_owned()),
+        target: (n.kind == NodeKind::Symlink)
+            .then(|| String::from_utf8_lossy(&n.target).into_owned()),
     }
 }
 
 /// Visit every entry at or below `path` in the snapshot, in order.
-pub fn walk(repo: &Repository, spec: &str, path: Option<&Path>, visit: &mut dyn FnMut(Entry)) -> Result<()> {
+pub fn walk(
+    repo: &Repository,
+    spec: &str,
+    path: Option<&Path>,
+    visit: &mut dyn FnMut(Entry),
+) -> Result<()> {
     let (_, snap) = repo.find_snapshot(spec)?;
     let start = path.unwrap_or(Path::new("/"));
     match locate(repo, &snap, start)? {
         Located::Root(tree) => walk_tree(repo, b"", &tree, visit),
         Located::Node(node) => {
             let p = start.as_os_str().as_bytes().to_vec();
-            let p = if p.len() > 1 && p.ends_with(b"/") { p[..p.len() - 1].to_vec() } else { p };
+            let p = if p.len() > 1 && p.ends_with(b"/") {
+                p[..p.len() - 1].to_vec()
+            } else {
+                p
+            };
             visit(entry(&p, &node));
             if let (NodeKind::Dir, Some(id)) = (node.kind, node.subtree) {
                 walk_tree(repo, &p, &repo.load_tree(&id)?, visit)?;
@@ -73,7 +86,12 @@ pub fn walk(repo: &Repository, spec: &str, path: Option<&Path>, visit: &mut dyn 
     }
 }
 
-fn walk_tree(repo: &Repository, prefix: &[u8], tree: &Tree, visit: &mut dyn FnMut(Entry)) -> Result<()> {
+fn walk_tree(
+    repo: &Repository,
+    prefix: &[u8],
+    tree: &Tree,
+    visit: &mut dyn FnMut(Entry),
+) -> Result<()> {
     for n in &tree.nodes {
         let p = [prefix, b"/", &n.name].concat();
         visit(entry(&p, n));

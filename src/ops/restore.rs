@@ -20,8 +20,8 @@ use crossbeam_channel::bounded;
 use globset::{GlobSet, GlobSetBuilder};
 use serde::Serialize;
 
-use super::snapshots::{locate, split_spec, Located};
 use super::Progress;
+use super::snapshots::{Located, locate, split_spec};
 use crate::content::{BlobKind, Node, NodeKind, Tree};
 use crate::error::{Error, Result, ResultExt};
 use crate::fsmeta;
@@ -57,7 +57,11 @@ struct Filter {
 fn globs(patterns: &[String]) -> Result<GlobSet> {
     let mut b = GlobSetBuilder::new();
     for p in patterns {
-        let pat = if p.contains('/') { p.trim_end_matches('/').to_string() } else { format!("**/{p}") };
+        let pat = if p.contains('/') {
+            p.trim_end_matches('/').to_string()
+        } else {
+            format!("**/{p}")
+        };
         b.add(
             globset::GlobBuilder::new(&pat)
                 .literal_separator(true)
@@ -65,7 +69,8 @@ fn globs(patterns: &[String]) -> Result<GlobSet> {
                 .map_err(|e| Error::usage(format!("invalid pattern {p:?}: {e}")))?,
         );
     }
-    b.build().map_err(|e| Error::usage(format!("invalid patterns: {e}")))
+    b.build()
+        .map_err(|e| Error::usage(format!("invalid patterns: {e}")))
 }
 
 /// A file whose contents a worker must write.
@@ -79,13 +84,21 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
     let (snap_spec, sub) = split_spec(&opts.spec);
     let (id, snap) = repo.find_snapshot(snap_spec)?;
     let filter = Filter {
-        include: if opts.includes.is_empty() { None } else { Some(globs(&opts.includes)?) },
+        include: if opts.includes.is_empty() {
+            None
+        } else {
+            Some(globs(&opts.includes)?)
+        },
         exclude: globs(&opts.excludes)?,
     };
-    std::fs::create_dir_all(&opts.target).ctx(format!("creating target {}", opts.target.display()))?;
+    std::fs::create_dir_all(&opts.target)
+        .ctx(format!("creating target {}", opts.target.display()))?;
     let chown = fsmeta::is_root();
     let errors = Mutex::new(Vec::new());
-    let mut report = RestoreReport { snapshot_id: id, ..Default::default() };
+    let mut report = RestoreReport {
+        snapshot_id: id,
+        ..Default::default()
+    };
 
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
     let (tx, rx) = bounded::<FileJob>(workers * 4);
@@ -99,13 +112,22 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
                 for job in rx {
                     let result = write_file(repo, &job.path, &job.node, progress)
                         .and_then(|_| fsmeta::apply_metadata(&job.path, &job.node, chown))
-                        .and_then(|_| if opts.verify { verify_file(repo, &job.path, &job.node) } else { Ok(()) });
+                        .and_then(|_| {
+                            if opts.verify {
+                                verify_file(repo, &job.path, &job.node)
+                            } else {
+                                Ok(())
+                            }
+                        });
                     match result {
                         Ok(()) if opts.verify => {
                             verified.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         }
                         Ok(()) => {}
-                        Err(e) => errors.lock().unwrap_or_else(|p| p.into_inner()).push(e.to_string()),
+                        Err(e) => errors
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .push(e.to_string()),
                     }
                     Progress::add(&progress.files_done, 1);
                 }
@@ -129,27 +151,38 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
             Located::Root(tree) => planner.tree(&tree, &opts.target, Path::new("/"), false),
             Located::Node(node) => {
                 let parent_dir = start.parent().unwrap_or(Path::new("/"));
-                let dest_dir = opts.target.join(parent_dir.strip_prefix("/").unwrap_or(parent_dir));
-                std::fs::create_dir_all(&dest_dir).ctx(format!("creating {}", dest_dir.display()))?;
+                let dest_dir = opts
+                    .target
+                    .join(parent_dir.strip_prefix("/").unwrap_or(parent_dir));
+                std::fs::create_dir_all(&dest_dir)
+                    .ctx(format!("creating {}", dest_dir.display()))?;
                 planner.node(node, &dest_dir, parent_dir, false)
             }
         };
         drop(planner);
-        progress.totals_known.store(true, std::sync::atomic::Ordering::Relaxed);
+        progress
+            .totals_known
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         result
     })?;
 
     for (first, dest) in &hard_links {
         let _ = std::fs::remove_file(dest);
         if let Err(e) = std::fs::hard_link(first, dest) {
-            errors.lock().unwrap_or_else(|p| p.into_inner()).push(format!("linking {}: {e}", dest.display()));
+            errors
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(format!("linking {}: {e}", dest.display()));
         }
     }
     // Deepest first, so setting a parent's mtime comes after all changes inside it.
     dirs.sort_by_key(|d| std::cmp::Reverse(d.0.as_os_str().len()));
     for (path, node) in &dirs {
         if let Err(e) = fsmeta::apply_metadata(path, node, chown) {
-            errors.lock().unwrap_or_else(|p| p.into_inner()).push(e.to_string());
+            errors
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(e.to_string());
         }
     }
     report.verified = opts.verify.then(|| verified.into_inner());
@@ -175,7 +208,10 @@ struct Planner<'a> {
 
 impl Planner<'_> {
     fn error(&self, e: Error) {
-        self.errors.lock().unwrap_or_else(|p| p.into_inner()).push(e.to_string());
+        self.errors
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(e.to_string());
     }
 
     /// Restore the entries of `tree`; `dest` is where they go, `orig` where they were.
@@ -194,7 +230,12 @@ impl Planner<'_> {
         if self.filter.exclude.is_match(&orig) {
             return Ok(());
         }
-        let included = included || self.filter.include.as_ref().is_none_or(|g| g.is_match(&orig));
+        let included = included
+            || self
+                .filter
+                .include
+                .as_ref()
+                .is_none_or(|g| g.is_match(&orig));
         match node.kind {
             NodeKind::Dir => {
                 let subtree = match node.subtree {
@@ -227,7 +268,9 @@ impl Planner<'_> {
                     }
                     self.links.insert((node.device, node.inode), dest.clone());
                 }
-                self.tx.send(FileJob { path: dest, node }).map_err(|_| Error::fatal("restore workers stopped"))?;
+                self.tx
+                    .send(FileJob { path: dest, node })
+                    .map_err(|_| Error::fatal("restore workers stopped"))?;
             }
             _ => {
                 self.report.others += 1;
@@ -235,7 +278,8 @@ impl Planner<'_> {
                 if node.kind == NodeKind::Socket {
                     return Ok(());
                 }
-                let r = fsmeta::create_special(&dest, &node).and_then(|_| fsmeta::apply_metadata(&dest, &node, self.chown));
+                let r = fsmeta::create_special(&dest, &node)
+                    .and_then(|_| fsmeta::apply_metadata(&dest, &node, self.chown));
                 if let Err(e) = r {
                     self.error(e);
                 }
@@ -246,7 +290,9 @@ impl Planner<'_> {
 
     /// Whether anything below a directory matches the include patterns.
     fn subtree_has_match(&self, tree: &Tree, orig: &Path) -> Result<bool> {
-        let Some(inc) = &self.filter.include else { return Ok(true) };
+        let Some(inc) = &self.filter.include else {
+            return Ok(true);
+        };
         for n in &tree.nodes {
             let p = orig.join(OsStr::from_bytes(&n.name));
             if inc.is_match(&p) {
@@ -284,12 +330,16 @@ fn write_file(repo: &Repository, path: &Path, node: &Node, progress: &Progress) 
         .open(path)
         .ctx(format!("creating {}", path.display()))?;
     // Length first: blocks never written (all-zero blobs) stay holes.
-    file.set_len(node.size).ctx(format!("sizing {}", path.display()))?;
+    file.set_len(node.size)
+        .ctx(format!("sizing {}", path.display()))?;
     let mut offset = 0u64;
     for id in &node.content {
-        let data = repo.read_blob(id, BlobKind::Data).map_err(|e| e.context(format!("restoring {}", path.display())))?;
+        let data = repo
+            .read_blob(id, BlobKind::Data)
+            .map_err(|e| e.context(format!("restoring {}", path.display())))?;
         if data.iter().any(|&b| b != 0) {
-            file.write_all_at(&data, offset).ctx(format!("writing {}", path.display()))?;
+            file.write_all_at(&data, offset)
+                .ctx(format!("writing {}", path.display()))?;
         }
         offset += data.len() as u64;
         Progress::add(&progress.bytes_done, data.len() as u64);
@@ -309,11 +359,18 @@ fn verify_file(repo: &Repository, path: &Path, node: &Node) -> Result<()> {
     let file = File::open(path).ctx(format!("verifying {}", path.display()))?;
     let mut offset = 0u64;
     for id in &node.content {
-        let (_, loc) = repo.index().get(id).ok_or_else(|| Error::corrupt("blob missing from index"))?;
+        let (_, loc) = repo
+            .index()
+            .get(id)
+            .ok_or_else(|| Error::corrupt("blob missing from index"))?;
         let mut buf = vec![0u8; loc.raw_len as usize];
-        file.read_exact_at(&mut buf, offset).ctx(format!("verifying {}", path.display()))?;
+        file.read_exact_at(&mut buf, offset)
+            .ctx(format!("verifying {}", path.display()))?;
         if key.blob_id(&buf) != *id {
-            return Err(Error::corrupt(format!("{}: restored content differs at offset {offset}", path.display())));
+            return Err(Error::corrupt(format!(
+                "{}: restored content differs at offset {offset}",
+                path.display()
+            )));
         }
         offset += buf.len() as u64;
     }

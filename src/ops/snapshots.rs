@@ -44,7 +44,11 @@ impl SnapshotInfo {
 }
 
 pub fn list(repo: &Repository) -> Result<Vec<SnapshotInfo>> {
-    Ok(repo.snapshots()?.iter().map(|(id, s)| SnapshotInfo::new(id, s)).collect())
+    Ok(repo
+        .snapshots()?
+        .iter()
+        .map(|(id, s)| SnapshotInfo::new(id, s))
+        .collect())
 }
 
 /// Split `SNAPSHOT[:PATH]`.

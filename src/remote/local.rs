@@ -20,11 +20,17 @@ pub struct LocalRemote {
 
 impl LocalRemote {
     pub fn new(root: impl Into<PathBuf>, url: &str) -> Self {
-        LocalRemote { root: root.into(), url: url.to_string() }
+        LocalRemote {
+            root: root.into(),
+            url: url.to_string(),
+        }
     }
 
     fn full(&self, path: &str) -> Result<PathBuf> {
-        if path.split('/').any(|c| c.is_empty() || c == "." || c == "..") {
+        if path
+            .split('/')
+            .any(|c| c.is_empty() || c == "." || c == "..")
+        {
             return Err(Error::fatal(format!("invalid object path {path:?}")));
         }
         Ok(self.root.join(path))
@@ -42,7 +48,10 @@ impl LocalRemote {
         let full = self.full(path)?;
         let dir = full.parent().unwrap_or(&self.root).to_path_buf();
         std::fs::create_dir_all(&dir).map_err(|e| self.err(path, e))?;
-        let tmp = dir.join(format!("{TEMP_PREFIX}{}", hex::encode(crate::crypto::random_bytes::<8>()?)));
+        let tmp = dir.join(format!(
+            "{TEMP_PREFIX}{}",
+            hex::encode(crate::crypto::random_bytes::<8>()?)
+        ));
         let result = (|| -> std::io::Result<bool> {
             let mut f = std::fs::File::create(&tmp)?;
             f.write_all(data)?;
@@ -73,7 +82,11 @@ impl LocalRemote {
 
     fn list_sync(&self, prefix: &str) -> Result<Vec<ObjectInfo>> {
         let mut out = Vec::new();
-        let start = if prefix.is_empty() { self.root.clone() } else { self.full(prefix.trim_end_matches('/'))? };
+        let start = if prefix.is_empty() {
+            self.root.clone()
+        } else {
+            self.full(prefix.trim_end_matches('/'))?
+        };
         let mut stack = vec![start];
         while let Some(dir) = stack.pop() {
             let rd = match std::fs::read_dir(&dir) {
@@ -93,7 +106,10 @@ impl LocalRemote {
                     stack.push(entry.path());
                 } else if ft.is_file() {
                     let size = entry.metadata().map_err(|e| self.err(prefix, e))?.len();
-                    out.push(ObjectInfo { path: rel(&self.root, &entry.path()), size });
+                    out.push(ObjectInfo {
+                        path: rel(&self.root, &entry.path()),
+                        size,
+                    });
                 }
             }
         }
@@ -103,12 +119,17 @@ impl LocalRemote {
 }
 
 fn rel(root: &Path, p: &Path) -> String {
-    p.strip_prefix(root).unwrap_or(p).to_string_lossy().replace(std::path::MAIN_SEPARATOR, "/")
+    p.strip_prefix(root)
+        .unwrap_or(p)
+        .to_string_lossy()
+        .replace(std::path::MAIN_SEPARATOR, "/")
 }
 
 /// Run blocking file-system work off the async executor threads.
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| Error::fatal(format!("I/O task failed: {e}")))?
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| Error::fatal(format!("I/O task failed: {e}")))?
 }
 
 #[async_trait]
@@ -133,7 +154,12 @@ impl Remote for LocalRemote {
         let full = self.full(path)?;
         let me = self.clone_handle();
         let path = path.to_string();
-        blocking(move || std::fs::read(&full).map(Bytes::from).map_err(|e| me.err(&path, e))).await
+        blocking(move || {
+            std::fs::read(&full)
+                .map(Bytes::from)
+                .map_err(|e| me.err(&path, e))
+        })
+        .await
     }
 
     async fn get_range(&self, path: &str, offset: u64, len: u64) -> Result<Bytes> {
@@ -143,7 +169,8 @@ impl Remote for LocalRemote {
         blocking(move || {
             let mut f = std::fs::File::open(&full).map_err(|e| me.err(&path, e))?;
             let mut buf = vec![0u8; len as usize];
-            f.seek(SeekFrom::Start(offset)).map_err(|e| me.err(&path, e))?;
+            f.seek(SeekFrom::Start(offset))
+                .map_err(|e| me.err(&path, e))?;
             let mut got = 0;
             while got < buf.len() {
                 match f.read(&mut buf[got..]) {
@@ -167,9 +194,15 @@ impl Remote for LocalRemote {
         let full = self.full(path)?;
         let md = std::fs::metadata(&full).map_err(|e| self.err(path, e))?;
         if !md.is_file() {
-            return Err(Error::new(Kind::NotFound, format!("remote {}: {path}: not a file", self.url)));
+            return Err(Error::new(
+                Kind::NotFound,
+                format!("remote {}: {path}: not a file", self.url),
+            ));
         }
-        Ok(ObjectInfo { path: path.to_string(), size: md.len() })
+        Ok(ObjectInfo {
+            path: path.to_string(),
+            size: md.len(),
+        })
     }
 
     async fn list(&self, prefix: &str) -> Result<Vec<ObjectInfo>> {
@@ -196,6 +229,9 @@ impl Remote for LocalRemote {
 
 impl LocalRemote {
     fn clone_handle(&self) -> LocalRemote {
-        LocalRemote { root: self.root.clone(), url: self.url.clone() }
+        LocalRemote {
+            root: self.root.clone(),
+            url: self.url.clone(),
+        }
     }
 }

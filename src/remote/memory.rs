@@ -16,7 +16,10 @@ pub struct MemoryRemote {
 
 impl MemoryRemote {
     pub fn new(url: &str) -> Self {
-        MemoryRemote { url: url.to_string(), objects: Mutex::new(BTreeMap::new()) }
+        MemoryRemote {
+            url: url.to_string(),
+            objects: Mutex::new(BTreeMap::new()),
+        }
     }
 
     fn objects(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Bytes>> {
@@ -47,27 +50,47 @@ impl Remote for MemoryRemote {
         Ok(true)
     }
     async fn get(&self, path: &str) -> Result<Bytes> {
-        self.objects().get(path).cloned().ok_or_else(|| self.missing(path))
+        self.objects()
+            .get(path)
+            .cloned()
+            .ok_or_else(|| self.missing(path))
     }
     async fn get_range(&self, path: &str, offset: u64, len: u64) -> Result<Bytes> {
         let data = self.get(path).await?;
         let (start, end) = (offset as usize, (offset + len) as usize);
         if end > data.len() {
-            return Err(Error::corrupt(format!("remote {}: {path}: object is shorter than expected", self.url)));
+            return Err(Error::corrupt(format!(
+                "remote {}: {path}: object is shorter than expected",
+                self.url
+            )));
         }
         Ok(data.slice(start..end))
     }
     async fn stat(&self, path: &str) -> Result<ObjectInfo> {
-        let size = self.objects().get(path).map(|d| d.len() as u64).ok_or_else(|| self.missing(path))?;
-        Ok(ObjectInfo { path: path.to_string(), size })
+        let size = self
+            .objects()
+            .get(path)
+            .map(|d| d.len() as u64)
+            .ok_or_else(|| self.missing(path))?;
+        Ok(ObjectInfo {
+            path: path.to_string(),
+            size,
+        })
     }
     async fn list(&self, prefix: &str) -> Result<Vec<ObjectInfo>> {
-        let dir = if prefix.is_empty() { String::new() } else { format!("{}/", prefix.trim_end_matches('/')) };
+        let dir = if prefix.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", prefix.trim_end_matches('/'))
+        };
         Ok(self
             .objects()
             .iter()
             .filter(|(k, _)| k.starts_with(&dir))
-            .map(|(k, v)| ObjectInfo { path: k.clone(), size: v.len() as u64 })
+            .map(|(k, v)| ObjectInfo {
+                path: k.clone(),
+                size: v.len() as u64,
+            })
             .collect())
     }
     async fn delete(&self, path: &str) -> Result<()> {

@@ -74,7 +74,11 @@ pub fn canonical_url(url: &str) -> Result<String> {
         return Ok(url.to_string());
     }
     let p = std::path::Path::new(url);
-    let abs = if p.is_absolute() { p.to_path_buf() } else { std::env::current_dir()?.join(p) };
+    let abs = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir()?.join(p)
+    };
     Ok(normalize(&abs).to_string_lossy().into_owned())
 }
 

@@ -34,7 +34,11 @@ impl Config {
     }
 
     pub fn to_object(&self, signer: &Signer) -> Result<Vec<u8>> {
-        Ok(object::seal(ObjectKind::Config, &postcard::to_stdvec(self)?, signer))
+        Ok(object::seal(
+            ObjectKind::Config,
+            &postcard::to_stdvec(self)?,
+            signer,
+        ))
     }
 
     /// Parse and check the self-signature. (Whether the key is the one the user expects
@@ -86,6 +90,11 @@ mod tests {
         let mut flipped = obj.clone();
         flipped[20] ^= 1;
         assert!(Config::from_object(&flipped).is_err());
-        assert!(Config::from_object(b"not a config at all, just some garbage bytes here........................").is_err());
+        assert!(
+            Config::from_object(
+                b"not a config at all, just some garbage bytes here........................"
+            )
+            .is_err()
+        );
     }
 }

@@ -8,7 +8,7 @@ use super::config::{Config, DEFAULT_EXTENT_SIZE, FORMAT_VERSION};
 use super::object::{self, ObjectKind};
 use crate::codec::Coding;
 use crate::content::ChunkerParams;
-use crate::crypto::{fingerprint, KdfParams, KeyFile, MasterKey};
+use crate::crypto::{KdfParams, KeyFile, MasterKey, fingerprint};
 use crate::error::{Error, Result};
 use crate::remote;
 
@@ -35,7 +35,11 @@ pub struct InitReport {
 
 /// Check URLs and coding parameters; returns canonical URLs and the coding.
 pub fn check_init_options(opts: &InitOptions) -> Result<(Vec<String>, Coding)> {
-    let urls: Vec<String> = opts.remotes.iter().map(|u| remote::canonical_url(u)).collect::<Result<_>>()?;
+    let urls: Vec<String> = opts
+        .remotes
+        .iter()
+        .map(|u| remote::canonical_url(u))
+        .collect::<Result<_>>()?;
     for (i, u) in urls.iter().enumerate() {
         if urls[..i].contains(u) {
             return Err(Error::usage(format!("remote {u} is given twice")));
@@ -60,15 +64,22 @@ pub fn init(opts: &InitOptions, password: &[u8]) -> Result<InitReport> {
     let (urls, coding) = check_init_options(opts)?;
 
     let rt = super::runtime()?;
-    let remotes: Vec<_> = urls.iter().map(|u| remote::open(u)).collect::<Result<_>>()?;
+    let remotes: Vec<_> = urls
+        .iter()
+        .map(|u| remote::open(u))
+        .collect::<Result<_>>()?;
     // Check every remote before writing anything: init must not half-create.
     for r in &remotes {
         if rt.block_on(r.exists())? && rt.block_on(r.stat("config")).is_ok() {
-            return Err(Error::fatal(format!("remote {} already holds a tangle repository; refusing to init over it", r.url())));
+            return Err(Error::fatal(format!(
+                "remote {} already holds a tangle repository; refusing to init over it",
+                r.url()
+            )));
         }
     }
     for r in &remotes {
-        rt.block_on(r.create()).map_err(|e| e.context(format!("creating remote {}", r.url())))?;
+        rt.block_on(r.create())
+            .map_err(|e| e.context(format!("creating remote {}", r.url())))?;
     }
 
     let master = MasterKey::generate()?;
@@ -85,17 +96,32 @@ pub fn init(opts: &InitOptions, password: &[u8]) -> Result<InitReport> {
         revision: 0,
     };
     let key = KeyFile::wrap(&master, password, opts.kdf)?;
-    let key_obj = Bytes::from(object::seal(ObjectKind::Key, &postcard::to_stdvec(&key)?, &signer));
+    let key_obj = Bytes::from(object::seal(
+        ObjectKind::Key,
+        &postcard::to_stdvec(&key)?,
+        &signer,
+    ));
     let key_path = format!("keys/{}", object::content_id(&key_obj));
     let config_obj = Bytes::from(config.to_object(&signer)?);
 
     // Keys first, config last: a remote only looks like a repository once it is complete.
-    for r in rt.block_on(join_all(remotes.iter().map(|r| r.put(&key_path, key_obj.clone())))) {
+    for r in rt.block_on(join_all(
+        remotes.iter().map(|r| r.put(&key_path, key_obj.clone())),
+    )) {
         r?;
     }
-    for (r, written) in remotes.iter().zip(rt.block_on(join_all(remotes.iter().map(|r| r.put_new("config", config_obj.clone()))))) {
+    for (r, written) in remotes.iter().zip(
+        rt.block_on(join_all(
+            remotes
+                .iter()
+                .map(|r| r.put_new("config", config_obj.clone())),
+        )),
+    ) {
         if !written? {
-            return Err(Error::fatal(format!("remote {} got a config from someone else while initialising", r.url())));
+            return Err(Error::fatal(format!(
+                "remote {} got a config from someone else while initialising",
+                r.url()
+            )));
         }
     }
 
@@ -119,7 +145,15 @@ pub fn remote_losses_tolerated(coding: &Coding, remotes: usize) -> usize {
     let full = width % remotes;
     let mut lost = 0;
     for k in 1..remotes {
-        let worst = (0..k).map(|i| if full == 0 || i < full { per_remote } else { per_remote - 1 }).sum::<usize>();
+        let worst = (0..k)
+            .map(|i| {
+                if full == 0 || i < full {
+                    per_remote
+                } else {
+                    per_remote - 1
+                }
+            })
+            .sum::<usize>();
         if worst <= coding.parity_shards as usize {
             lost = k;
         } else {

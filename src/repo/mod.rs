@@ -11,7 +11,7 @@ pub mod object;
 mod reader;
 
 pub use config::Config;
-pub use init::{check_init_options, init, InitOptions, InitReport};
+pub use init::{InitOptions, InitReport, check_init_options, init};
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
@@ -38,6 +38,7 @@ pub struct Repository {
     index: Index,
     certs: Mutex<HashMap<ExtentName, Arc<Certificate>>>,
     decoded: reader::DecodedCache,
+    on_warning: Box<dyn Fn(&str) + Send + Sync>,
 }
 
 pub fn runtime() -> Result<tokio::runtime::Runtime> {
@@ -55,7 +56,9 @@ pub fn default_cache_dir() -> Option<PathBuf> {
     if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
         return Some(PathBuf::from(x).join("tangle"));
     }
-    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".cache").join("tangle"))
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(|h| PathBuf::from(h).join(".cache").join("tangle"))
 }
 
 impl Repository {
@@ -65,14 +68,24 @@ impl Repository {
         let canonical = remote::canonical_url(url)?;
         let first = remote::open(&canonical)?;
         if !rt.block_on(first.exists())? {
-            return Err(Error::new(Kind::RepoNotFound, format!("no repository at {url}: the location does not exist")));
+            return Err(Error::new(
+                Kind::RepoNotFound,
+                format!("no repository at {url}: the location does not exist"),
+            ));
         }
-        let bytes = rt.block_on(first.get("config")).map_err(|e| match e.kind() {
-            Kind::NotFound => Error::new(Kind::RepoNotFound, format!("no repository at {url}: there is no config")),
-            _ => e.context(format!("reading the config of {url}")),
+        let bytes = rt
+            .block_on(first.get("config"))
+            .map_err(|e| match e.kind() {
+                Kind::NotFound => Error::new(
+                    Kind::RepoNotFound,
+                    format!("no repository at {url}: there is no config"),
+                ),
+                _ => e.context(format!("reading the config of {url}")),
+            })?;
+        let config = Config::from_object(&bytes).map_err(|e| {
+            e.context(format!("the config at {url} is unusable"))
+                .with_kind(Kind::Fatal)
         })?;
-        let config = Config::from_object(&bytes)
-            .map_err(|e| e.context(format!("the config at {url} is unusable")).with_kind(Kind::Fatal))?;
         let mut primary = 0;
         let mut remotes = Vec::with_capacity(config.remotes.len());
         for (i, u) in config.remotes.iter().enumerate() {
@@ -83,7 +96,9 @@ impl Repository {
                 remotes.push(remote::open(u)?);
             }
         }
-        let cache_dir = cache_dir.or_else(default_cache_dir).map(|d| d.join(config.id_hex()));
+        let cache_dir = cache_dir
+            .or_else(default_cache_dir)
+            .map(|d| d.join(config.id_hex()));
         Ok(Repository {
             config,
             remotes,
@@ -94,7 +109,18 @@ impl Repository {
             index: Index::default(),
             certs: Mutex::new(HashMap::new()),
             decoded: reader::DecodedCache::new(4),
+            on_warning: Box::new(|_| {}),
         })
+    }
+
+    /// Where to send warnings about damage that an operation worked around (the CLI
+    /// prints them; the library never prints).
+    pub fn set_warning_handler(&mut self, f: impl Fn(&str) + Send + Sync + 'static) {
+        self.on_warning = Box::new(f);
+    }
+
+    pub fn warn(&self, msg: &str) {
+        (self.on_warning)(msg);
     }
 
     pub fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
@@ -116,7 +142,9 @@ impl Repository {
     }
 
     pub fn key(&self) -> Result<&MasterKey> {
-        self.key.as_ref().ok_or_else(|| Error::fatal("internal: repository is not unlocked"))
+        self.key
+            .as_ref()
+            .ok_or_else(|| Error::fatal("internal: repository is not unlocked"))
     }
 
     pub fn signer(&self) -> Result<Signer> {
@@ -127,12 +155,18 @@ impl Repository {
     pub fn unlock(&mut self, password: &[u8]) -> Result<()> {
         let names = self.list_union("keys")?;
         if names.is_empty() {
-            return Err(Error::fatal("the repository has no key files (keys/ is empty on every remote)"));
+            return Err(Error::fatal(
+                "the repository has no key files (keys/ is empty on every remote)",
+            ));
         }
         for path in names {
             let owner = self.config.owner;
             let kf = match self.read_object(&path, |b| {
-                Ok(postcard::from_bytes::<KeyFile>(object::open(ObjectKind::Key, b, &owner)?)?)
+                Ok(postcard::from_bytes::<KeyFile>(object::open(
+                    ObjectKind::Key,
+                    b,
+                    &owner,
+                )?)?)
             }) {
                 Ok(kf) => kf,
                 Err(_) => continue,
@@ -140,7 +174,9 @@ impl Repository {
             match kf.unwrap(password) {
                 Ok(master) => {
                     if master.signer().public() != self.config.owner {
-                        return Err(Error::corrupt(format!("key {path} does not belong to this repository's owner")));
+                        return Err(Error::corrupt(format!(
+                            "key {path} does not belong to this repository's owner"
+                        )));
                     }
                     self.key = Some(master);
                     return Ok(());
@@ -149,12 +185,17 @@ impl Repository {
                 Err(e) => return Err(e),
             }
         }
-        Err(Error::new(Kind::WrongPassword, "wrong password: no key of the repository opens with it"))
+        Err(Error::new(
+            Kind::WrongPassword,
+            "wrong password: no key of the repository opens with it",
+        ))
     }
 
     /// Paths of all objects below `prefix` on any reachable remote.
     pub fn list_union(&self, prefix: &str) -> Result<Vec<String>> {
-        let results = self.rt.block_on(join_all(self.remotes.iter().map(|r| r.list(prefix))));
+        let results = self
+            .rt
+            .block_on(join_all(self.remotes.iter().map(|r| r.list(prefix))));
         let mut names = BTreeSet::new();
         let mut last_err = None;
         let mut ok = 0;
@@ -184,13 +225,22 @@ impl Repository {
         }
         let all_missing = errors.iter().all(|(_, e)| e.kind() == Kind::NotFound);
         let detail: Vec<String> = errors.iter().map(|(u, e)| format!("{u}: {e}")).collect();
-        let kind = if all_missing { Kind::NotFound } else { Kind::Corrupt };
-        Err(Error::new(kind, format!("no good copy of {path} ({})", detail.join("; "))))
+        let kind = if all_missing {
+            Kind::NotFound
+        } else {
+            Kind::Corrupt
+        };
+        Err(Error::new(
+            kind,
+            format!("no good copy of {path} ({})", detail.join("; ")),
+        ))
     }
 
     /// Write a metadata object to every remote.
     pub fn write_everywhere(&self, path: &str, bytes: Bytes) -> Result<()> {
-        let results = self.rt.block_on(join_all(self.remotes.iter().map(|r| r.put(path, bytes.clone()))));
+        let results = self.rt.block_on(join_all(
+            self.remotes.iter().map(|r| r.put(path, bytes.clone())),
+        ));
         results.into_iter().collect::<Result<Vec<()>>>().map(|_| ())
     }
 
@@ -200,11 +250,14 @@ impl Repository {
         let owner = self.config.owner;
         let mut index = Index::default();
         for path in self.list_union("index")? {
-            let seg = self.read_object(&path, |b| {
+            match self.read_object(&path, |b| {
                 check_content_address(&path, b)?;
                 IndexSegment::decrypt(&key, object::open(ObjectKind::Index, b, &owner)?)
-            })?;
-            index.add_segment(&seg);
+            }) {
+                Ok(seg) => index.add_segment(&seg),
+                // Its blobs become unreachable; `repair --rebuild-index` recovers them.
+                Err(e) => self.warn(&format!("skipping index segment: {e}")),
+            }
         }
         self.index = index;
         Ok(())
@@ -220,12 +273,13 @@ impl Repository {
         let owner = self.config.owner;
         let mut out = Vec::new();
         for path in self.list_union("snapshots")? {
-            let snap = self.read_object(&path, |b| {
+            match self.read_object(&path, |b| {
                 check_content_address(&path, b)?;
                 Snapshot::decrypt(key, object::open(ObjectKind::Snapshot, b, &owner)?)
-            })?;
-            let id = path.trim_start_matches("snapshots/").to_string();
-            out.push((id, snap));
+            }) {
+                Ok(snap) => out.push((path.trim_start_matches("snapshots/").to_string(), snap)),
+                Err(e) => self.warn(&format!("skipping snapshot: {e}")),
+            }
         }
         out.sort_by(|a, b| a.1.time_ns.cmp(&b.1.time_ns).then(a.0.cmp(&b.0)));
         Ok(out)
@@ -235,23 +289,40 @@ impl Repository {
     pub fn find_snapshot(&self, spec: &str) -> Result<(String, Snapshot)> {
         let mut all = self.snapshots()?;
         if spec == "latest" {
-            return all.pop().ok_or_else(|| Error::fatal("the repository has no snapshots yet"));
+            return all
+                .pop()
+                .ok_or_else(|| Error::fatal("the repository has no snapshots yet"));
         }
-        let matches: Vec<_> = all.into_iter().filter(|(id, _)| id.starts_with(&spec.to_ascii_lowercase())).collect();
+        let matches: Vec<_> = all
+            .into_iter()
+            .filter(|(id, _)| id.starts_with(&spec.to_ascii_lowercase()))
+            .collect();
         match matches.len() {
             0 => Err(Error::fatal(format!("no snapshot matches {spec:?}"))),
             1 => Ok(matches.into_iter().next().unwrap_or_else(|| unreachable!())),
-            n => Err(Error::fatal(format!("{n} snapshots match {spec:?}; give more of the id"))),
+            n => Err(Error::fatal(format!(
+                "{n} snapshots match {spec:?}; give more of the id"
+            ))),
         }
     }
 
     pub fn certificate(&self, name: &ExtentName) -> Result<Arc<Certificate>> {
-        if let Some(c) = self.certs.lock().unwrap_or_else(|p| p.into_inner()).get(name) {
+        if let Some(c) = self
+            .certs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(name)
+        {
             return Ok(c.clone());
         }
         let owner = self.config.owner;
-        let cert = Arc::new(self.read_object(&name.cert_path(), |b| Certificate::from_object(b, &owner, name))?);
-        self.certs.lock().unwrap_or_else(|p| p.into_inner()).insert(*name, cert.clone());
+        let cert = Arc::new(self.read_object(&name.cert_path(), |b| {
+            Certificate::from_object(b, &owner, name)
+        })?);
+        self.certs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(*name, cert.clone());
         Ok(cert)
     }
 
@@ -291,7 +362,9 @@ impl Repository {
 fn check_content_address(path: &str, bytes: &[u8]) -> Result<()> {
     let name = path.rsplit('/').next().unwrap_or(path);
     if object::content_id(bytes) != name {
-        return Err(Error::corrupt(format!("{path} does not match its content hash")));
+        return Err(Error::corrupt(format!(
+            "{path} does not match its content hash"
+        )));
     }
     Ok(())
 }

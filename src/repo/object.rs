@@ -9,7 +9,7 @@
 //! public key can authenticate an object (the payload of snapshots and index segments is
 //! encrypted, the rest is plaintext).
 
-use crate::crypto::{OwnerPublicKey, Signer, SIGNATURE_LEN};
+use crate::crypto::{OwnerPublicKey, SIGNATURE_LEN, Signer};
 use crate::error::{Error, Result};
 
 pub const MAGIC: &[u8; 4] = b"TNGL";
@@ -57,7 +57,9 @@ pub fn seal(kind: ObjectKind, payload: &[u8], signer: &Signer) -> Vec<u8> {
 /// Check structure and signature; return the payload.
 pub fn open<'a>(kind: ObjectKind, bytes: &'a [u8], owner: &OwnerPublicKey) -> Result<&'a [u8]> {
     let (payload, signed, sig) = split(kind, bytes)?;
-    owner.verify(signed, sig).map_err(|_| Error::corrupt(format!("{} has a bad signature", kind.name())))?;
+    owner
+        .verify(signed, sig)
+        .map_err(|_| Error::corrupt(format!("{} has a bad signature", kind.name())))?;
     Ok(payload)
 }
 
@@ -70,20 +72,34 @@ pub fn open_unverified(kind: ObjectKind, bytes: &[u8]) -> Result<&[u8]> {
 fn split(kind: ObjectKind, bytes: &[u8]) -> Result<(&[u8], &[u8], &[u8])> {
     let what = kind.name();
     if bytes.len() < HEADER_LEN + SIGNATURE_LEN || &bytes[..4] != MAGIC {
-        return Err(Error::corrupt(format!("{what} is not a tangle object (bad header or too short)")));
+        return Err(Error::corrupt(format!(
+            "{what} is not a tangle object (bad header or too short)"
+        )));
     }
     if bytes[4] != kind as u8 {
-        return Err(Error::corrupt(format!("{what} has the wrong object type {}", bytes[4])));
+        return Err(Error::corrupt(format!(
+            "{what} has the wrong object type {}",
+            bytes[4]
+        )));
     }
     if bytes[5] != VERSION {
-        return Err(Error::corrupt(format!("{what} has unsupported format version {}", bytes[5])));
+        return Err(Error::corrupt(format!(
+            "{what} has unsupported format version {}",
+            bytes[5]
+        )));
     }
     let len = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
     if bytes.len() != HEADER_LEN + len + SIGNATURE_LEN {
-        return Err(Error::corrupt(format!("{what} is truncated or has trailing bytes")));
+        return Err(Error::corrupt(format!(
+            "{what} is truncated or has trailing bytes"
+        )));
     }
     let signed = &bytes[..HEADER_LEN + len];
-    Ok((&bytes[HEADER_LEN..HEADER_LEN + len], signed, &bytes[HEADER_LEN + len..]))
+    Ok((
+        &bytes[HEADER_LEN..HEADER_LEN + len],
+        signed,
+        &bytes[HEADER_LEN + len..],
+    ))
 }
 
 /// Content address of an object: hex BLAKE3 of its bytes.
@@ -99,16 +115,31 @@ mod tests {
     fn round_trip_and_rejection() {
         let s = Signer::from_seed(&[3; 32]);
         let obj = seal(ObjectKind::Head, b"payload", &s);
-        assert_eq!(open(ObjectKind::Head, &obj, &s.public()).unwrap(), b"payload");
-        assert!(open(ObjectKind::Config, &obj, &s.public()).is_err(), "wrong kind");
-        assert!(open(ObjectKind::Head, &obj[..obj.len() - 1], &s.public()).is_err(), "truncated");
+        assert_eq!(
+            open(ObjectKind::Head, &obj, &s.public()).unwrap(),
+            b"payload"
+        );
+        assert!(
+            open(ObjectKind::Config, &obj, &s.public()).is_err(),
+            "wrong kind"
+        );
+        assert!(
+            open(ObjectKind::Head, &obj[..obj.len() - 1], &s.public()).is_err(),
+            "truncated"
+        );
         assert!(open(ObjectKind::Head, b"garbage", &s.public()).is_err());
         for i in 0..obj.len() {
             let mut bad = obj.clone();
             bad[i] ^= 0x40;
-            assert!(open(ObjectKind::Head, &bad, &s.public()).is_err(), "flip at {i}");
+            assert!(
+                open(ObjectKind::Head, &bad, &s.public()).is_err(),
+                "flip at {i}"
+            );
         }
         let other = Signer::from_seed(&[4; 32]);
-        assert!(open(ObjectKind::Head, &obj, &other.public()).is_err(), "foreign key");
+        assert!(
+            open(ObjectKind::Head, &obj, &other.public()).is_err(),
+            "foreign key"
+        );
     }
 }

@@ -11,7 +11,7 @@ use futures::future::join_all;
 
 use super::Repository;
 use crate::codec;
-use crate::content::{decode_blob, BlobId, BlobKind, Tree};
+use crate::content::{BlobId, BlobKind, Tree, decode_blob};
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, ExtentName};
 
@@ -25,7 +25,10 @@ pub(super) struct DecodedCache {
 
 impl DecodedCache {
     pub(super) fn new(capacity: usize) -> Self {
-        DecodedCache { capacity, entries: Mutex::new(VecDeque::new()) }
+        DecodedCache {
+            capacity,
+            entries: Mutex::new(VecDeque::new()),
+        }
     }
 
     fn slot(&self, name: &ExtentName) -> Decoded {
@@ -45,15 +48,20 @@ impl DecodedCache {
 impl Repository {
     /// The plaintext of a blob, checked against its id.
     pub fn read_blob(&self, id: &BlobId, kind: BlobKind) -> Result<Vec<u8>> {
-        let (extent, loc) = self
-            .index
-            .get(id)
-            .ok_or_else(|| Error::corrupt(format!("blob {} is not in the index", hex::encode(&id[..4]))))?;
+        let (extent, loc) = self.index.get(id).ok_or_else(|| {
+            Error::corrupt(format!(
+                "blob {} is not in the index",
+                hex::encode(&id[..4])
+            ))
+        })?;
         let key = self.key()?;
         let cert = self.certificate(&extent)?;
         let (offset, len) = (loc.offset as u64, loc.length as u64);
         if offset + len > cert.size {
-            return Err(Error::corrupt(format!("index points past the end of extent {}", extent.short())));
+            return Err(Error::corrupt(format!(
+                "index points past the end of extent {}",
+                extent.short()
+            )));
         }
         if let Ok(stored) = self.read_range_fast(&cert, offset, len) {
             if let Ok(plain) = decode_blob(key, kind, id, &stored, loc.raw_len as usize) {
@@ -61,8 +69,20 @@ impl Repository {
             }
         }
         let data = self.rebuilt_extent(&cert)?;
-        decode_blob(key, kind, id, &data[offset as usize..(offset + len) as usize], loc.raw_len as usize)
-            .map_err(|e| e.context(format!("blob {} in extent {}", hex::encode(&id[..4]), extent.short())))
+        decode_blob(
+            key,
+            kind,
+            id,
+            &data[offset as usize..(offset + len) as usize],
+            loc.raw_len as usize,
+        )
+        .map_err(|e| {
+            e.context(format!(
+                "blob {} in extent {}",
+                hex::encode(&id[..4]),
+                extent.short()
+            ))
+        })
     }
 
     pub fn load_tree(&self, id: &BlobId) -> Result<Tree> {
@@ -87,7 +107,8 @@ impl Repository {
     /// The extent's data, from any `s` shards that pass their certified hash.
     pub fn rebuilt_extent(&self, cert: &Certificate) -> Result<Arc<Vec<u8>>> {
         let slot = self.decoded.slot(&cert.name());
-        slot.get_or_init(|| self.rebuild(cert).map(Arc::new)).clone()
+        slot.get_or_init(|| self.rebuild(cert).map(Arc::new))
+            .clone()
     }
 
     fn rebuild(&self, cert: &Certificate) -> Result<Vec<u8>> {
@@ -107,7 +128,10 @@ impl Repository {
         // Pointer inputs are not stored with this extent; until entanglement reads them,
         // an extent with pointers decodes only from its own shards when no input is lost.
         if !cert.pointers.is_empty() {
-            return Err(Error::corrupt(format!("extent {} needs pointer shards to rebuild", name.short())));
+            return Err(Error::corrupt(format!(
+                "extent {} needs pointer shards to rebuild",
+                name.short()
+            )));
         }
         codec::reconstruct(&mut shards, s, cert.shard_size as usize)
             .map_err(|e| e.context(format!("extent {} cannot be rebuilt", name.short())))?;

@@ -28,8 +28,8 @@ use crate::content::snapshot::SnapshotSummary;
 use crate::content::{IndexSegment, Snapshot};
 use crate::error::Result;
 use crate::extent::Head;
-use crate::repo::object::{self, ObjectKind};
 use crate::repo::Repository;
+use crate::repo::object::{self, ObjectKind};
 
 pub struct BackupOptions {
     pub paths: Vec<PathBuf>,
@@ -81,7 +81,15 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
     };
 
     let errors = Mutex::new(Vec::new());
-    let outcome = pipeline::run(repo, &sources, &excludes, parent_tree.as_ref(), opts.dry_run, progress, &errors)?;
+    let outcome = pipeline::run(
+        repo,
+        &sources,
+        &excludes,
+        parent_tree.as_ref(),
+        opts.dry_run,
+        progress,
+        &errors,
+    )?;
 
     let mut report = BackupReport {
         parent: parent.as_ref().map(|(id, _)| id.clone()),
@@ -105,7 +113,9 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
         let key = repo.key()?;
         let signer = repo.signer()?;
         if !outcome.extents.is_empty() {
-            let seg = IndexSegment { extents: outcome.extents };
+            let seg = IndexSegment {
+                extents: outcome.extents,
+            };
             let obj = Bytes::from(object::seal(ObjectKind::Index, &seg.encrypt(key)?, &signer));
             repo.write_everywhere(&format!("index/{}", object::content_id(&obj)), obj)
                 .map_err(|e| e.context("writing the index"))?;
@@ -129,9 +139,14 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
                 bytes_added: report.bytes_added,
             },
         };
-        let obj = Bytes::from(object::seal(ObjectKind::Snapshot, &snapshot.encrypt(key)?, &signer));
+        let obj = Bytes::from(object::seal(
+            ObjectKind::Snapshot,
+            &snapshot.encrypt(key)?,
+            &signer,
+        ));
         let id = object::content_id(&obj);
-        repo.write_everywhere(&format!("snapshots/{id}"), obj).map_err(|e| e.context("writing the snapshot"))?;
+        repo.write_everywhere(&format!("snapshots/{id}"), obj)
+            .map_err(|e| e.context("writing the snapshot"))?;
         let head = Head {
             repo_id: repo.config.id,
             writer: outcome.writer,
@@ -150,7 +165,11 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
 }
 
 /// The newest snapshot of the same host and the same set of paths.
-fn find_parent(repo: &Repository, host: &str, paths: &[String]) -> Result<Option<(String, Snapshot)>> {
+fn find_parent(
+    repo: &Repository,
+    host: &str,
+    paths: &[String],
+) -> Result<Option<(String, Snapshot)>> {
     let mut all = repo.snapshots()?;
     all.retain(|(_, s)| s.host == host && s.paths == paths);
     Ok(all.pop())

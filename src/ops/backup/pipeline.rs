@@ -8,18 +8,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
-use crossbeam_channel::{bounded, Receiver, Sender};
+use crossbeam_channel::{Receiver, Sender, bounded};
 use futures::future::try_join_all;
 
+use super::TreeStats;
 use super::sources::{Excludes, Sources};
 use super::walker::{Content, Event, FileJob, FileResult, Walker};
-use super::TreeStats;
 use crate::content::chunker::{chunk_reader, chunk_slice};
 use crate::content::index::ExtentBlobs;
-use crate::content::{encode_blob, BlobId, BlobKind, ChunkerParams, Index, Node, Tree};
+use crate::content::{BlobId, BlobKind, ChunkerParams, Index, Node, Tree, encode_blob};
 use crate::crypto::MasterKey;
 use crate::error::{Error, Result};
-use crate::extent::{genesis_verifier, ExtentBuilder, ExtentName, SealContext, SealedExtent};
+use crate::extent::{ExtentBuilder, ExtentName, SealContext, SealedExtent, genesis_verifier};
 use crate::ops::Progress;
 use crate::remote::DynRemote;
 use crate::repo::Repository;
@@ -60,7 +60,12 @@ struct Dedup<'a> {
 
 impl Dedup<'_> {
     fn claim(&self, id: &BlobId) -> bool {
-        !self.index.contains(id) && self.pending.lock().unwrap_or_else(|p| p.into_inner()).insert(*id)
+        !self.index.contains(id)
+            && self
+                .pending
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(*id)
     }
 }
 
@@ -80,7 +85,10 @@ pub fn run(
 ) -> Result<Outcome> {
     let key = repo.key()?;
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let dedup = Dedup { index: repo.index(), pending: Mutex::new(HashSet::new()) };
+    let dedup = Dedup {
+        index: repo.index(),
+        pending: Mutex::new(HashSet::new()),
+    };
     let (job_tx, job_rx) = bounded::<FileJob>(256);
     let (event_tx, event_rx) = bounded::<Event>(4096);
     let (plain_tx, plain_rx) = bounded::<PlainBlob>(cores * 2);
@@ -90,7 +98,12 @@ pub fn run(
 
     let writer = repo.writer_id()?;
     let last_head = repo.latest_head(&writer)?;
-    let mut appender = Appender::new(repo, writer, last_head.as_ref().and_then(|h| h.extent), dry_run)?;
+    let mut appender = Appender::new(
+        repo,
+        writer,
+        last_head.as_ref().and_then(|h| h.extent),
+        dry_run,
+    )?;
 
     let scan = std::thread::scope(|s| -> Result<(TreeStats, BlobId)> {
         // Totals for the progress display, counted ahead by a cheap stat-only pass.
@@ -124,13 +137,21 @@ pub fn run(
                 for b in plain_rx {
                     match encode_blob(key, b.kind, &b.data) {
                         Ok(data) => {
-                            let blob = StoredBlob { id: b.id, kind: b.kind, raw_len: b.data.len() as u32, data };
+                            let blob = StoredBlob {
+                                id: b.id,
+                                kind: b.kind,
+                                raw_len: b.data.len() as u32,
+                                data,
+                            };
                             if stored_tx.send(blob).is_err() {
                                 return;
                             }
                         }
                         Err(e) => {
-                            fatal.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+                            fatal
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .get_or_insert(e);
                             return;
                         }
                     }
@@ -146,10 +167,21 @@ pub fn run(
             appender.finish()
         });
 
-        let mut builder = TreeBuilder { key, dedup: &dedup, out: plain_tx, stack: Vec::new(), root: Vec::new(), stats: TreeStats::default(), inodes: HashMap::new(), errors };
+        let mut builder = TreeBuilder {
+            key,
+            dedup: &dedup,
+            out: plain_tx,
+            stack: Vec::new(),
+            root: Vec::new(),
+            stats: TreeStats::default(),
+            inodes: HashMap::new(),
+            errors,
+        };
         let built = builder.consume(event_rx);
         drop(builder);
-        let appended = appender_thread.join().map_err(|_| Error::fatal("internal: the extent writer panicked"))?;
+        let appended = appender_thread
+            .join()
+            .map_err(|_| Error::fatal("internal: the extent writer panicked"))?;
         if let Some(e) = fatal.lock().unwrap_or_else(|p| p.into_inner()).take() {
             return Err(e);
         }
@@ -191,8 +223,12 @@ fn read_file(
         ids.push(id);
         Progress::add(&progress.bytes_done, chunk.len() as u64);
         if dedup.claim(&id) {
-            out.send(PlainBlob { id, kind: BlobKind::Data, data: chunk })
-                .map_err(|_| Error::fatal("backup stopped"))?;
+            out.send(PlainBlob {
+                id,
+                kind: BlobKind::Data,
+                data: chunk,
+            })
+            .map_err(|_| Error::fatal("backup stopped"))?;
         }
         Ok(())
     };
@@ -235,8 +271,10 @@ impl TreeBuilder<'_> {
             match event {
                 Event::Enter(node) => self.stack.push((node, Vec::new())),
                 Event::Leave => {
-                    let (mut dir, children) =
-                        self.stack.pop().ok_or_else(|| Error::fatal("internal: unbalanced walk"))?;
+                    let (mut dir, children) = self
+                        .stack
+                        .pop()
+                        .ok_or_else(|| Error::fatal("internal: unbalanced walk"))?;
                     dir.subtree = Some(self.store_tree(children)?);
                     self.stats.dirs += 1;
                     self.push(dir);
@@ -289,7 +327,10 @@ impl TreeBuilder<'_> {
                         }
                     }
                     Err(msg) => {
-                        self.errors.lock().unwrap_or_else(|p| p.into_inner()).push(msg);
+                        self.errors
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .push(msg);
                         return Ok(None);
                     }
                 }
@@ -303,8 +344,12 @@ impl TreeBuilder<'_> {
                 None => return Ok(None),
             },
         }
-        if node.kind == NodeKind::File && node.links > 1 && !self.inodes.contains_key(&(node.device, node.inode)) {
-            self.inodes.insert((node.device, node.inode), node.content.clone());
+        if node.kind == NodeKind::File
+            && node.links > 1
+            && !self.inodes.contains_key(&(node.device, node.inode))
+        {
+            self.inodes
+                .insert((node.device, node.inode), node.content.clone());
         }
         Ok(Some(node))
     }
@@ -316,7 +361,11 @@ impl TreeBuilder<'_> {
         let id = self.key.blob_id(&bytes);
         if self.dedup.claim(&id) {
             self.out
-                .send(PlainBlob { id, kind: BlobKind::Tree, data: bytes })
+                .send(PlainBlob {
+                    id,
+                    kind: BlobKind::Tree,
+                    data: bytes,
+                })
                 .map_err(|_| Error::fatal("backup stopped"))?;
         }
         Ok(id)
@@ -340,7 +389,12 @@ struct Appender<'a> {
 }
 
 impl<'a> Appender<'a> {
-    fn new(repo: &'a Repository, writer: [u8; 16], last: Option<(ExtentName, u64)>, dry_run: bool) -> Result<Self> {
+    fn new(
+        repo: &'a Repository,
+        writer: [u8; 16],
+        last: Option<(ExtentName, u64)>,
+        dry_run: bool,
+    ) -> Result<Self> {
         let (start, seq) = match last {
             Some((name, seq)) => (name.0, seq + 1),
             None => (genesis_verifier(&repo.config.owner), 0),
@@ -363,7 +417,8 @@ impl<'a> Appender<'a> {
 
     fn append(&mut self, blob: StoredBlob) -> Result<()> {
         self.bytes_added += blob.data.len() as u64;
-        self.builder.append(blob.id, blob.kind, blob.raw_len, &blob.data);
+        self.builder
+            .append(blob.id, blob.kind, blob.raw_len, &blob.data);
         if self.builder.len() >= self.repo.config.extent_size as usize {
             self.seal()?;
         }
@@ -388,7 +443,8 @@ impl<'a> Appender<'a> {
         };
         let sealed = builder.seal(&ctx)?;
         let name = sealed.name();
-        self.builder = ExtentBuilder::new(name.0, self.repo.config.extent_size as usize + (1 << 20));
+        self.builder =
+            ExtentBuilder::new(name.0, self.repo.config.extent_size as usize + (1 << 20));
         self.last = Some((name, self.seq));
         self.prev = Some(name);
         self.seq += 1;
@@ -456,7 +512,9 @@ impl<'a> Appender<'a> {
 fn count_totals(sources: &Sources, excludes: &Excludes, progress: &Progress) {
     let mut stack: Vec<std::path::PathBuf> = sources.paths.clone();
     while let Some(p) = stack.pop() {
-        let Ok(md) = std::fs::symlink_metadata(&p) else { continue };
+        let Ok(md) = std::fs::symlink_metadata(&p) else {
+            continue;
+        };
         if md.is_dir() {
             if let Ok(rd) = std::fs::read_dir(&p) {
                 for e in rd.flatten() {

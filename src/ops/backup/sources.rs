@@ -42,14 +42,21 @@ impl Sources {
         for p in given {
             let abs = normalize(&cwd.join(p));
             std::fs::symlink_metadata(&abs).map_err(|e| {
-                Error::fatal(format!("source path {} cannot be backed up: {}", p.display(), e))
+                Error::fatal(format!(
+                    "source path {} cannot be backed up: {}",
+                    p.display(),
+                    e
+                ))
             })?;
             paths.push(abs);
         }
         paths.sort();
         paths.dedup();
-        let kept: Vec<PathBuf> =
-            paths.iter().filter(|p| !paths.iter().any(|q| q != *p && p.starts_with(q))).cloned().collect();
+        let kept: Vec<PathBuf> = paths
+            .iter()
+            .filter(|p| !paths.iter().any(|q| q != *p && p.starts_with(q)))
+            .cloned()
+            .collect();
         let mut root = VirtualDir::default();
         let mut whole = false;
         for p in &kept {
@@ -70,18 +77,27 @@ impl Sources {
                     dir.children.insert(c.to_vec(), VirtualEntry::Source);
                     break;
                 }
-                let entry = dir.children.entry(c.to_vec()).or_insert_with(|| VirtualEntry::Dir(VirtualDir::default()));
+                let entry = dir
+                    .children
+                    .entry(c.to_vec())
+                    .or_insert_with(|| VirtualEntry::Dir(VirtualDir::default()));
                 dir = match entry {
                     VirtualEntry::Dir(d) => d,
                     VirtualEntry::Source => break,
                 };
             }
         }
-        Ok(Sources { paths: kept, root: if whole { None } else { Some(root) } })
+        Ok(Sources {
+            paths: kept,
+            root: if whole { None } else { Some(root) },
+        })
     }
 
     pub fn display_paths(&self) -> Vec<String> {
-        self.paths.iter().map(|p| p.to_string_lossy().into_owned()).collect()
+        self.paths
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect()
     }
 }
 
@@ -111,9 +127,13 @@ impl Excludes {
     pub fn new(patterns: &[String], files: &[PathBuf]) -> Result<Excludes> {
         let mut all: Vec<String> = patterns.to_vec();
         for f in files {
-            let text = std::fs::read_to_string(f).ctx(format!("reading exclude file {}", f.display()))?;
+            let text =
+                std::fs::read_to_string(f).ctx(format!("reading exclude file {}", f.display()))?;
             all.extend(
-                text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(String::from),
+                text.lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                    .map(String::from),
             );
         }
         let (mut by_path, mut by_name) = (GlobSetBuilder::new(), GlobSetBuilder::new());
@@ -125,21 +145,32 @@ impl Excludes {
                     .map_err(|e| Error::usage(format!("invalid exclude pattern {pat:?}: {e}")))
             };
             if pat.contains('/') {
-                let anchored = if pat.starts_with('/') || pat.starts_with("**") { pat.clone() } else { format!("**/{pat}") };
+                let anchored = if pat.starts_with('/') || pat.starts_with("**") {
+                    pat.clone()
+                } else {
+                    format!("**/{pat}")
+                };
                 by_path.add(glob(anchored.trim_end_matches('/'))?);
             } else {
                 by_name.add(glob(pat)?);
             }
         }
-        let build = |b: GlobSetBuilder| b.build().map_err(|e| Error::usage(format!("invalid exclude patterns: {e}")));
-        Ok(Excludes { by_path: build(by_path)?, by_name: build(by_name)? })
+        let build = |b: GlobSetBuilder| {
+            b.build()
+                .map_err(|e| Error::usage(format!("invalid exclude patterns: {e}")))
+        };
+        Ok(Excludes {
+            by_path: build(by_path)?,
+            by_name: build(by_name)?,
+        })
     }
 
     pub fn excluded(&self, path: &Path, name: &[u8]) -> bool {
-        self.by_name.is_match(Path::new(std::ffi::OsStr::from_bytes(name))) || self.by_path.is_match(path)
+        self.by_name
+            .is_match(Path::new(std::ffi::OsStr::from_bytes(name)))
+            || self.by_path.is_match(path)
     }
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -147,7 +178,11 @@ mod tests {
 
     #[test]
     fn excludes_by_name_and_path() {
-        let ex = Excludes::new(&["*.log".into(), "/tmp/cache".into(), "build/out".into()], &[]).unwrap();
+        let ex = Excludes::new(
+            &["*.log".into(), "/tmp/cache".into(), "build/out".into()],
+            &[],
+        )
+        .unwrap();
         assert!(ex.excluded(Path::new("/a/b/x.log"), b"x.log"));
         assert!(!ex.excluded(Path::new("/a/b/x.txt"), b"x.txt"));
         assert!(ex.excluded(Path::new("/tmp/cache"), b"cache"));

@@ -27,7 +27,10 @@ pub enum Content {
     /// Nothing to wait for: not a file, or a file whose content was reused.
     Ready { unchanged: bool },
     /// A reader is working on it; `existed` says whether the parent snapshot had it.
-    Pending { reply: Receiver<FileResult>, existed: bool },
+    Pending {
+        reply: Receiver<FileResult>,
+        existed: bool,
+    },
     /// Another hard link to a file already emitted in this run.
     SameInode { device: u64, inode: u64 },
 }
@@ -59,7 +62,10 @@ impl Walker<'_> {
     }
 
     fn error(&self, msg: String) {
-        self.errors.lock().unwrap_or_else(|p| p.into_inner()).push(msg);
+        self.errors
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(msg);
     }
 
     fn emit(&self, e: Event) -> Result<(), Stopped> {
@@ -72,7 +78,12 @@ impl Walker<'_> {
         self.repo.load_tree(&id).ok()
     }
 
-    fn walk_virtual(&mut self, dir: &VirtualDir, path: &Path, parent: Option<&Tree>) -> Result<(), Stopped> {
+    fn walk_virtual(
+        &mut self,
+        dir: &VirtualDir,
+        path: &Path,
+        parent: Option<&Tree>,
+    ) -> Result<(), Stopped> {
         for (name, entry) in &dir.children {
             let child = path.join(std::ffi::OsStr::from_bytes(name));
             let parent_node = parent.and_then(|t| t.find(name));
@@ -83,8 +94,9 @@ impl Walker<'_> {
                     // still reached), and only their own metadata is recorded.
                     let node = match std::fs::metadata(&child)
                         .map_err(|e| e.to_string())
-                        .and_then(|md| fsmeta::node_from_metadata(name, &child, &md).map_err(|e| e.to_string()))
-                    {
+                        .and_then(|md| {
+                            fsmeta::node_from_metadata(name, &child, &md).map_err(|e| e.to_string())
+                        }) {
                         Ok(n) => n,
                         Err(e) => {
                             self.error(format!("{}: {e}", child.display()));
@@ -103,7 +115,10 @@ impl Walker<'_> {
 
     fn walk_children(&mut self, path: &Path, parent: Option<&Tree>) -> Result<(), Stopped> {
         let mut names: Vec<Vec<u8>> = match std::fs::read_dir(path) {
-            Ok(rd) => rd.filter_map(|e| e.ok()).map(|e| e.file_name().as_bytes().to_vec()).collect(),
+            Ok(rd) => rd
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().as_bytes().to_vec())
+                .collect(),
             Err(e) => {
                 self.error(format!("{}: cannot list directory: {e}", path.display()));
                 return Ok(());
@@ -156,8 +171,19 @@ impl Walker<'_> {
             }
         }
         let (reply, rx) = crossbeam_channel::bounded(1);
-        self.jobs.send(FileJob { path: path.to_path_buf(), reply }).map_err(|_| Stopped)?;
-        self.emit(Event::Entry(node, Content::Pending { reply: rx, existed: parent.is_some() }))
+        self.jobs
+            .send(FileJob {
+                path: path.to_path_buf(),
+                reply,
+            })
+            .map_err(|_| Stopped)?;
+        self.emit(Event::Entry(
+            node,
+            Content::Pending {
+                reply: rx,
+                existed: parent.is_some(),
+            },
+        ))
     }
 }
 
