@@ -10,6 +10,7 @@ pub mod error;
 pub mod extent;
 pub mod fsmeta;
 pub mod ops;
+pub mod pathmatch;
 pub mod remote;
 pub mod repo;
 pub mod util;

@@ -9,6 +9,7 @@
 //! reading needs no decoding unless something is missing or corrupt.
 
 mod coding;
+pub mod pointers;
 mod rs;
 
 pub use coding::{Coding, PointerStrategy};

@@ -55,7 +55,8 @@ pub fn encode_parity(inputs: &[&[u8]], parity: usize) -> Result<Vec<Vec<u8>>> {
 
 /// Fill in missing inputs: `shards` holds `originals` inputs followed by the parities,
 /// `None` where missing (present ones must already be verified against the certificate).
-/// Afterwards every input is `Some`; missing parities are recomputed too.
+/// Afterwards every input is `Some` (parities stay as they were: re-encode the inputs
+/// with [`encode_parity`] to restore them).
 pub fn reconstruct(
     shards: &mut [Option<Vec<u8>>],
     originals: usize,
@@ -99,18 +100,6 @@ pub fn reconstruct(
             shards[i] = Some(std::mem::take(&mut restored[k]));
         }
     }
-    if shards[originals..].iter().any(|s| s.is_none()) {
-        let inputs: Vec<&[u8]> = shards[..originals]
-            .iter()
-            .map(|s| s.as_deref().unwrap_or_default())
-            .collect();
-        let parities = encode_parity(&inputs, parity)?;
-        for (i, p) in parities.into_iter().enumerate() {
-            if shards[originals + i].is_none() {
-                shards[originals + i] = Some(p);
-            }
-        }
-    }
     Ok(())
 }
 
@@ -141,8 +130,14 @@ mod tests {
                     shards[l] = None;
                 }
                 reconstruct(&mut shards, 6, size).unwrap();
-                let got: Vec<Vec<u8>> = shards.into_iter().map(|s| s.unwrap()).collect();
-                assert_eq!(got, all, "size {size} lost {lost:?}");
+                let got: Vec<Vec<u8>> = shards[..6].iter().map(|s| s.clone().unwrap()).collect();
+                assert_eq!(got, all[..6], "size {size} lost {lost:?}");
+                let refs: Vec<&[u8]> = got.iter().map(|v| v.as_slice()).collect();
+                assert_eq!(
+                    encode_parity(&refs, 3).unwrap(),
+                    all[6..],
+                    "parity re-encodes"
+                );
             }
         }
     }

@@ -31,7 +31,7 @@ impl Default for KdfParams {
 pub struct KeyFile {
     pub kdf: KdfParams,
     pub salt: [u8; 16],
-    /// `seal(argon2id(password, salt), "key", master key bytes)`.
+    /// `seal(argon2id(password, salt), "tangle key", master key bytes)`.
     pub wrapped: Vec<u8>,
     pub created: i64,
     pub host: String,

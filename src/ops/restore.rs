@@ -17,7 +17,6 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crossbeam_channel::bounded;
-use globset::{GlobSet, GlobSetBuilder};
 use serde::Serialize;
 
 use super::Progress;
@@ -25,6 +24,7 @@ use super::snapshots::{Located, locate, split_spec};
 use crate::content::{BlobKind, Node, NodeKind, Tree};
 use crate::error::{Error, Result, ResultExt};
 use crate::fsmeta;
+use crate::pathmatch::PathMatcher;
 use crate::repo::Repository;
 
 pub struct RestoreOptions {
@@ -50,27 +50,8 @@ pub struct RestoreReport {
 }
 
 struct Filter {
-    include: Option<GlobSet>,
-    exclude: GlobSet,
-}
-
-fn globs(patterns: &[String]) -> Result<GlobSet> {
-    let mut b = GlobSetBuilder::new();
-    for p in patterns {
-        let pat = if p.contains('/') {
-            p.trim_end_matches('/').to_string()
-        } else {
-            format!("**/{p}")
-        };
-        b.add(
-            globset::GlobBuilder::new(&pat)
-                .literal_separator(true)
-                .build()
-                .map_err(|e| Error::usage(format!("invalid pattern {p:?}: {e}")))?,
-        );
-    }
-    b.build()
-        .map_err(|e| Error::usage(format!("invalid patterns: {e}")))
+    include: PathMatcher,
+    exclude: PathMatcher,
 }
 
 /// A file whose contents a worker must write.
@@ -84,12 +65,8 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
     let (snap_spec, sub) = split_spec(&opts.spec);
     let (id, snap) = repo.find_snapshot(snap_spec)?;
     let filter = Filter {
-        include: if opts.includes.is_empty() {
-            None
-        } else {
-            Some(globs(&opts.includes)?)
-        },
-        exclude: globs(&opts.excludes)?,
+        include: PathMatcher::new(&opts.includes, &[])?,
+        exclude: PathMatcher::new(&opts.excludes, &[])?,
     };
     std::fs::create_dir_all(&opts.target)
         .ctx(format!("creating target {}", opts.target.display()))?;
@@ -227,15 +204,12 @@ impl Planner<'_> {
         let name = OsStr::from_bytes(&node.name);
         let orig = orig_dir.join(name);
         let dest = dest_dir.join(name);
-        if self.filter.exclude.is_match(&orig) {
+        if self.filter.exclude.matches(&orig, &node.name) {
             return Ok(());
         }
         let included = included
-            || self
-                .filter
-                .include
-                .as_ref()
-                .is_none_or(|g| g.is_match(&orig));
+            || self.filter.include.is_empty()
+            || self.filter.include.matches(&orig, &node.name);
         match node.kind {
             NodeKind::Dir => {
                 let subtree = match node.subtree {
@@ -290,12 +264,13 @@ impl Planner<'_> {
 
     /// Whether anything below a directory matches the include patterns.
     fn subtree_has_match(&self, tree: &Tree, orig: &Path) -> Result<bool> {
-        let Some(inc) = &self.filter.include else {
+        let inc = &self.filter.include;
+        if inc.is_empty() {
             return Ok(true);
-        };
+        }
         for n in &tree.nodes {
             let p = orig.join(OsStr::from_bytes(&n.name));
-            if inc.is_match(&p) {
+            if inc.matches(&p, &n.name) {
                 return Ok(true);
             }
             if let (NodeKind::Dir, Some(id)) = (n.kind, n.subtree) {
@@ -337,10 +312,7 @@ fn write_file(repo: &Repository, path: &Path, node: &Node, progress: &Progress) 
         let data = repo
             .read_blob(id, BlobKind::Data)
             .map_err(|e| e.context(format!("restoring {}", path.display())))?;
-        if data.iter().any(|&b| b != 0) {
-            file.write_all_at(&data, offset)
-                .ctx(format!("writing {}", path.display()))?;
-        }
+        write_sparse(&file, &data, offset).ctx(format!("writing {}", path.display()))?;
         offset += data.len() as u64;
         Progress::add(&progress.bytes_done, data.len() as u64);
     }
@@ -350,6 +322,30 @@ fn write_file(repo: &Repository, path: &Path, node: &Node, progress: &Progress) 
             path.display(),
             node.size
         )));
+    }
+    Ok(())
+}
+
+/// Write `data` at `offset`, skipping whole file-system blocks of zeros so they stay holes
+/// (the file was sized first, so skipped ranges read back as zeros).
+fn write_sparse(file: &File, data: &[u8], offset: u64) -> std::io::Result<()> {
+    const BLOCK: u64 = 4096;
+    // End (relative to `data`) of the file block that contains data[from].
+    let block_end = |from: usize| (((offset + from as u64) / BLOCK + 1) * BLOCK - offset) as usize;
+    let is_zero = |from: usize| {
+        data[from..block_end(from).min(data.len())]
+            .iter()
+            .all(|&b| b == 0)
+    };
+    let mut pos = 0;
+    while pos < data.len() {
+        let (start, zero) = (pos, is_zero(pos));
+        while pos < data.len() && is_zero(pos) == zero {
+            pos = block_end(pos).min(data.len());
+        }
+        if !zero {
+            file.write_all_at(&data[start..pos], offset + start as u64)?;
+        }
     }
     Ok(())
 }

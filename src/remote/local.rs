@@ -2,7 +2,7 @@
 //! target directory, are fsynced and renamed into place, and the directory is fsynced,
 //! so a crash leaves either the old state or the new object, never a torn one.
 
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
@@ -37,8 +37,11 @@ impl LocalRemote {
     }
 
     fn err(&self, path: &str, e: std::io::Error) -> Error {
+        // A directory or a path through a file is "no such object" too.
         let kind = match e.kind() {
-            std::io::ErrorKind::NotFound => Kind::NotFound,
+            std::io::ErrorKind::NotFound
+            | std::io::ErrorKind::IsADirectory
+            | std::io::ErrorKind::NotADirectory => Kind::NotFound,
             _ => Kind::Fatal,
         };
         Error::new(kind, format!("remote {}: {path}: {e}", self.url))
@@ -91,7 +94,14 @@ impl LocalRemote {
         while let Some(dir) = stack.pop() {
             let rd = match std::fs::read_dir(&dir) {
                 Ok(rd) => rd,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                    ) =>
+                {
+                    continue;
+                }
                 Err(e) => return Err(self.err(prefix, e)),
             };
             for entry in rd {
@@ -167,24 +177,25 @@ impl Remote for LocalRemote {
         let me = self.clone_handle();
         let path = path.to_string();
         blocking(move || {
-            let mut f = std::fs::File::open(&full).map_err(|e| me.err(&path, e))?;
-            let mut buf = vec![0u8; len as usize];
-            f.seek(SeekFrom::Start(offset))
-                .map_err(|e| me.err(&path, e))?;
-            let mut got = 0;
-            while got < buf.len() {
-                match f.read(&mut buf[got..]) {
-                    Ok(0) => {
-                        return Err(Error::corrupt(format!(
-                            "remote {}: {path}: object is shorter than expected",
-                            me.url
-                        )));
-                    }
-                    Ok(n) => got += n,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(me.err(&path, e)),
-                }
+            let f = std::fs::File::open(&full).map_err(|e| me.err(&path, e))?;
+            let size = f.metadata().map_err(|e| me.err(&path, e))?.len();
+            if !f.metadata().map_err(|e| me.err(&path, e))?.is_file() {
+                return Err(Error::new(
+                    Kind::NotFound,
+                    format!("remote {}: {path}: not an object", me.url),
+                ));
             }
+            super::range_end(&me.url, &path, offset, len, size)?;
+            let mut buf = vec![0u8; len as usize];
+            std::os::unix::fs::FileExt::read_exact_at(&f, &mut buf, offset).map_err(|e| match e
+                .kind()
+            {
+                std::io::ErrorKind::UnexpectedEof => Error::corrupt(format!(
+                    "remote {}: {path}: object is shorter than expected",
+                    me.url
+                )),
+                _ => me.err(&path, e),
+            })?;
             Ok(Bytes::from(buf))
         })
         .await

@@ -38,10 +38,12 @@ impl Remote for MemoryRemote {
         &self.url
     }
     async fn put(&self, path: &str, data: Bytes) -> Result<()> {
+        super::check_path(&self.url, path)?;
         self.objects().insert(path.to_string(), data);
         Ok(())
     }
     async fn put_new(&self, path: &str, data: Bytes) -> Result<bool> {
+        super::check_path(&self.url, path)?;
         let mut o = self.objects();
         if o.contains_key(path) {
             return Ok(false);
@@ -50,6 +52,7 @@ impl Remote for MemoryRemote {
         Ok(true)
     }
     async fn get(&self, path: &str) -> Result<Bytes> {
+        super::check_path(&self.url, path)?;
         self.objects()
             .get(path)
             .cloned()
@@ -57,13 +60,8 @@ impl Remote for MemoryRemote {
     }
     async fn get_range(&self, path: &str, offset: u64, len: u64) -> Result<Bytes> {
         let data = self.get(path).await?;
-        let (start, end) = (offset as usize, (offset + len) as usize);
-        if end > data.len() {
-            return Err(Error::corrupt(format!(
-                "remote {}: {path}: object is shorter than expected",
-                self.url
-            )));
-        }
+        let end = super::range_end(&self.url, path, offset, len, data.len() as u64)?;
+        let (start, end) = (offset as usize, end as usize);
         Ok(data.slice(start..end))
     }
     async fn stat(&self, path: &str) -> Result<ObjectInfo> {

@@ -10,9 +10,14 @@
 
 mod local;
 mod memory;
+pub mod retry;
+mod s3;
+mod sftp;
 
 pub use local::LocalRemote;
 pub use memory::MemoryRemote;
+pub use s3::S3Remote;
+pub use sftp::SftpRemote;
 
 use std::sync::Arc;
 
@@ -51,7 +56,10 @@ pub trait Remote: Send + Sync {
 
 pub type DynRemote = Arc<dyn Remote>;
 
-/// Open a remote from its URL: a plain path or `file://path` (more kinds in later work).
+/// Open a remote from its URL: a plain path or `file://path`, `s3://bucket/prefix`
+/// (configured by the `AWS_*` variables), `sftp://[user@]host[:port]/path` (through the
+/// system `ssh`, or `TANGLE_SSH_COMMAND`), `memory://name`. Network remotes connect on
+/// first use.
 pub fn open(url: &str) -> Result<DynRemote> {
     if let Some(path) = url.strip_prefix("file://") {
         return Ok(Arc::new(LocalRemote::new(path, url)));
@@ -59,12 +67,44 @@ pub fn open(url: &str) -> Result<DynRemote> {
     if url.starts_with("memory://") {
         return Ok(Arc::new(MemoryRemote::new(url)));
     }
+    if url.starts_with("s3://") {
+        return Ok(Arc::new(S3Remote::open(url)?));
+    }
+    if url.starts_with("sftp://") {
+        return Ok(Arc::new(SftpRemote::open(url)?));
+    }
     if let Some((scheme, _)) = url.split_once("://") {
         return Err(Error::usage(format!(
-            "remote {url}: unsupported URL scheme {scheme}:// (use a path or file://)"
+            "remote {url}: unsupported URL scheme {scheme}:// (use a path, file://, s3:// or sftp://)"
         )));
     }
     Ok(Arc::new(LocalRemote::new(url, url)))
+}
+
+/// Object paths are relative, slash-separated, without empty, `.` or `..` components;
+/// every backend refuses anything else instead of resolving it.
+pub fn check_path(url: &str, path: &str) -> Result<()> {
+    if path.is_empty()
+        || path
+            .split('/')
+            .any(|c| c.is_empty() || c == "." || c == "..")
+    {
+        return Err(Error::fatal(format!(
+            "remote {url}: invalid object path {path:?}"
+        )));
+    }
+    Ok(())
+}
+
+/// The end of `len` bytes from `offset` within an object of `size` bytes, or `Corrupt`
+/// (the object is shorter than the caller was promised).
+pub fn range_end(url: &str, path: &str, offset: u64, len: u64, size: u64) -> Result<u64> {
+    match offset.checked_add(len) {
+        Some(end) if end <= size => Ok(end),
+        _ => Err(Error::corrupt(format!(
+            "remote {url}: {path}: object is shorter than expected ({size} bytes, wanted {len} at {offset})"
+        ))),
+    }
 }
 
 /// Normalise a user-given remote URL for storing in the config: local paths become

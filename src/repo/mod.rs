@@ -216,9 +216,17 @@ impl Repository {
 
     /// Read `path` from the first remote whose copy passes `parse`.
     pub fn read_object<T>(&self, path: &str, parse: impl Fn(&[u8]) -> Result<T>) -> Result<T> {
+        self.rt.block_on(self.read_object_async(path, parse))
+    }
+
+    pub async fn read_object_async<T>(
+        &self,
+        path: &str,
+        parse: impl Fn(&[u8]) -> Result<T>,
+    ) -> Result<T> {
         let mut errors = Vec::new();
         for r in self.read_order() {
-            match self.rt.block_on(r.get(path)).and_then(|b| parse(&b)) {
+            match r.get(path).await.and_then(|b| parse(&b)) {
                 Ok(v) => return Ok(v),
                 Err(e) => errors.push((r.url().to_string(), e)),
             }
@@ -307,6 +315,11 @@ impl Repository {
     }
 
     pub fn certificate(&self, name: &ExtentName) -> Result<Arc<Certificate>> {
+        self.rt.block_on(self.certificate_async(name))
+    }
+
+    /// A verified certificate (cached for the life of the process).
+    pub async fn certificate_async(&self, name: &ExtentName) -> Result<Arc<Certificate>> {
         if let Some(c) = self
             .certs
             .lock()
@@ -315,10 +328,19 @@ impl Repository {
         {
             return Ok(c.clone());
         }
-        let owner = self.config.owner;
-        let cert = Arc::new(self.read_object(&name.cert_path(), |b| {
-            Certificate::from_object(b, &owner, name)
-        })?);
+        let (owner, remotes) = (self.config.owner, self.remotes.len());
+        let cert = self
+            .read_object_async(&name.cert_path(), |b| {
+                let c = Certificate::from_object(b, &owner, name)?;
+                if c.shards.iter().any(|s| s.remote as usize >= remotes) {
+                    return Err(Error::corrupt(
+                        "certificate places shards on remotes the config does not have",
+                    ));
+                }
+                Ok(c)
+            })
+            .await?;
+        let cert = Arc::new(cert);
         self.certs
             .lock()
             .unwrap_or_else(|p| p.into_inner())

@@ -31,6 +31,13 @@ impl DecodedCache {
         }
     }
 
+    fn forget(&self, name: &ExtentName) {
+        self.entries
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|(n, _)| n != name);
+    }
+
     fn slot(&self, name: &ExtentName) -> Decoded {
         let mut e = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((_, d)) = e.iter().find(|(n, _)| n == name) {
@@ -93,9 +100,16 @@ impl Repository {
         let name = cert.name();
         let parts = cert.locate(offset, len);
         let reads = parts.iter().map(|&(shard, within, n)| {
-            let remote = &self.remotes[cert.shards[shard].remote as usize];
+            let remote = self.remotes.get(cert.shards[shard].remote as usize);
             let path = name.shard_path(shard);
-            async move { remote.get_range(&path, within, n).await }
+            async move {
+                match remote {
+                    Some(r) => r.get_range(&path, within, n).await,
+                    None => Err(Error::corrupt(
+                        "certificate names a remote the config does not have",
+                    )),
+                }
+            }
         });
         let mut out = Vec::with_capacity(len as usize);
         for r in self.rt.block_on(join_all(reads)) {
@@ -104,42 +118,82 @@ impl Repository {
         Ok(out)
     }
 
-    /// The extent's data, from any `s` shards that pass their certified hash.
+    /// The extent's data, from any `s + t` symbols of its codeword that pass their
+    /// certified hashes. Failures are not cached: a remote may be back next time.
     pub fn rebuilt_extent(&self, cert: &Certificate) -> Result<Arc<Vec<u8>>> {
-        let slot = self.decoded.slot(&cert.name());
-        slot.get_or_init(|| self.rebuild(cert).map(Arc::new))
-            .clone()
+        let name = cert.name();
+        let slot = self.decoded.slot(&name);
+        let result = slot
+            .get_or_init(|| self.rebuild(cert).map(Arc::new))
+            .clone();
+        if result.is_err() {
+            self.decoded.forget(&name);
+        }
+        result
+    }
+
+    /// Fetch a shard and accept it only if it matches `hash`.
+    async fn fetch_verified(&self, remote: u16, path: String, hash: [u8; 32]) -> Option<Vec<u8>> {
+        let remote = self.remotes.get(remote as usize)?;
+        match remote.get(&path).await {
+            Ok(b) if blake3::hash(&b).as_bytes() == &hash => Some(b.to_vec()),
+            _ => None,
+        }
     }
 
     fn rebuild(&self, cert: &Certificate) -> Result<Vec<u8>> {
         let name = cert.name();
-        let fetches = cert.shards.iter().enumerate().map(|(i, info)| {
-            let remote = &self.remotes[info.remote as usize];
-            let path = name.shard_path(i);
-            async move {
-                match remote.get(&path).await {
-                    Ok(b) if blake3::hash(&b).as_bytes() == &info.hash => Some(b.to_vec()),
-                    _ => None,
-                }
+        let (s, ss) = (cert.data_shards as usize, cert.shard_size as usize);
+        let fetch = |range: std::ops::Range<usize>| {
+            let futs = range.map(|i| {
+                self.fetch_verified(
+                    cert.shards[i].remote,
+                    name.shard_path(i),
+                    cert.shards[i].hash,
+                )
+            });
+            self.rt.block_on(join_all(futs))
+        };
+        // Data shards first: if they are all good nothing needs decoding.
+        let mut data = fetch(0..s);
+        if data.iter().any(|d| d.is_none()) {
+            let pointers = self.pointer_inputs(cert);
+            let parity = fetch(s..cert.shards.len());
+            let originals = s + pointers.len();
+            let mut shards: Vec<Option<Vec<u8>>> =
+                data.into_iter().chain(pointers).chain(parity).collect();
+            codec::reconstruct(&mut shards, originals, ss)
+                .map_err(|e| e.context(format!("extent {} cannot be rebuilt", name.short())))?;
+            shards.truncate(s);
+            data = shards;
+        }
+        let mut out = Vec::with_capacity(s * ss);
+        for d in &data {
+            out.extend_from_slice(d.as_deref().unwrap_or_default());
+        }
+        out.truncate(cert.size as usize);
+        Ok(out)
+    }
+
+    /// The pointer inputs of a codeword, zero-padded to its shard size (`None` where a
+    /// pointer cannot be fetched intact: it then counts as an erasure).
+    pub(crate) fn pointer_inputs(&self, cert: &Certificate) -> Vec<Option<Vec<u8>>> {
+        let futs = cert.pointers.iter().map(|ptr| async move {
+            let target = self.certificate_async(&ptr.extent).await.ok()?;
+            let info = target.shards.get(ptr.shard as usize)?;
+            if ptr.shard >= target.data_shards || target.shard_size > cert.shard_size {
+                return None;
             }
+            let mut b = self
+                .fetch_verified(
+                    info.remote,
+                    ptr.extent.shard_path(ptr.shard as usize),
+                    info.hash,
+                )
+                .await?;
+            b.resize(cert.shard_size as usize, 0);
+            Some(b)
         });
-        let mut shards: Vec<Option<Vec<u8>>> = self.rt.block_on(join_all(fetches));
-        let s = cert.data_shards as usize;
-        // Pointer inputs are not stored with this extent; until entanglement reads them,
-        // an extent with pointers decodes only from its own shards when no input is lost.
-        if !cert.pointers.is_empty() {
-            return Err(Error::corrupt(format!(
-                "extent {} needs pointer shards to rebuild",
-                name.short()
-            )));
-        }
-        codec::reconstruct(&mut shards, s, cert.shard_size as usize)
-            .map_err(|e| e.context(format!("extent {} cannot be rebuilt", name.short())))?;
-        let mut data = Vec::with_capacity(s * cert.shard_size as usize);
-        for sh in shards.iter().take(s) {
-            data.extend_from_slice(sh.as_deref().unwrap_or_default());
-        }
-        data.truncate(cert.size as usize);
-        Ok(data)
+        self.rt.block_on(join_all(futs))
     }
 }

@@ -70,9 +70,9 @@ impl Dedup<'_> {
 }
 
 /// Files smaller than this are read whole and chunked in memory; bigger ones stream.
-const WHOLE_FILE_LIMIT: u64 = 16 << 20;
+const WHOLE_FILE_LIMIT: u64 = 8 << 20;
 /// Sealed extents being uploaded at once (each is about extent_size * 1.75 of memory).
-const EXTENTS_IN_FLIGHT: usize = 3;
+const EXTENTS_IN_FLIGHT: usize = 2;
 
 pub fn run(
     repo: &Repository,
@@ -252,6 +252,13 @@ fn read_file(
     Ok((ids, read))
 }
 
+#[derive(Clone, Copy)]
+enum FileState {
+    New,
+    Changed,
+    Unchanged,
+}
+
 /// Consumes walker events in order and writes one tree blob per directory.
 struct TreeBuilder<'a> {
     key: &'a MasterKey,
@@ -260,8 +267,9 @@ struct TreeBuilder<'a> {
     stack: Vec<(Node, Vec<Node>)>,
     root: Vec<Node>,
     stats: TreeStats,
-    /// Blob lists of hard-linked files seen in this run, by (device, inode).
-    inodes: HashMap<(u64, u64), Vec<BlobId>>,
+    /// Blob lists of hard-linked files seen in this run, by (device, inode), and how the
+    /// first name was counted (further names count the same way).
+    inodes: HashMap<(u64, u64), (Vec<BlobId>, FileState)>,
     errors: &'a Mutex<Vec<String>>,
 }
 
@@ -303,28 +311,19 @@ impl TreeBuilder<'_> {
 
     fn resolve(&mut self, mut node: Node, content: Content) -> Result<Option<Node>> {
         use crate::content::NodeKind;
-        match content {
-            Content::Ready { unchanged } => {
-                if node.kind == NodeKind::File {
-                    self.stats.files_unchanged += u64::from(unchanged);
-                    self.stats.bytes_total += node.size;
-                } else {
-                    self.stats.others += 1;
-                }
+        let state = match content {
+            Content::Ready { .. } if node.kind != NodeKind::File => {
+                self.stats.others += 1;
+                return Ok(Some(node));
             }
+            Content::Ready { unchanged: true } => FileState::Unchanged,
+            Content::Ready { unchanged: false } => FileState::New,
             Content::Pending { reply, existed } => {
-                let result = reply.recv().map_err(|_| Error::fatal("backup stopped"))?;
-                match result {
+                match reply.recv().map_err(|_| Error::fatal("backup stopped"))? {
                     Ok((ids, read)) => {
                         node.content = ids;
                         node.size = read;
                         self.stats.bytes_read += read;
-                        self.stats.bytes_total += read;
-                        if existed {
-                            self.stats.files_changed += 1;
-                        } else {
-                            self.stats.files_new += 1;
-                        }
                     }
                     Err(msg) => {
                         self.errors
@@ -334,22 +333,40 @@ impl TreeBuilder<'_> {
                         return Ok(None);
                     }
                 }
+                if existed {
+                    FileState::Changed
+                } else {
+                    FileState::New
+                }
             }
             Content::SameInode { device, inode } => match self.inodes.get(&(device, inode)) {
-                Some(ids) => {
+                Some((ids, state)) => {
                     node.content = ids.clone();
-                    self.stats.files_unchanged += 1;
-                    self.stats.bytes_total += node.size;
+                    *state
                 }
-                None => return Ok(None),
+                None => {
+                    let msg = format!(
+                        "{}: skipped, another link to it could not be read",
+                        node.name_lossy()
+                    );
+                    self.errors
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(msg);
+                    return Ok(None);
+                }
             },
+        };
+        match state {
+            FileState::New => self.stats.files_new += 1,
+            FileState::Changed => self.stats.files_changed += 1,
+            FileState::Unchanged => self.stats.files_unchanged += 1,
         }
-        if node.kind == NodeKind::File
-            && node.links > 1
-            && !self.inodes.contains_key(&(node.device, node.inode))
-        {
+        self.stats.bytes_total += node.size;
+        if node.links > 1 {
             self.inodes
-                .insert((node.device, node.inode), node.content.clone());
+                .entry((node.device, node.inode))
+                .or_insert_with(|| (node.content.clone(), state));
         }
         Ok(Some(node))
     }

@@ -5,9 +5,8 @@ use std::collections::BTreeMap;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
 
-use globset::{GlobSet, GlobSetBuilder};
-
 use crate::error::{Error, Result, ResultExt};
+pub use crate::pathmatch::PathMatcher as Excludes;
 
 /// The directories between `/` and the source paths. Only the sources themselves are
 /// walked in full; their ancestors contribute just their own metadata.
@@ -116,80 +115,9 @@ fn normalize(p: &Path) -> PathBuf {
     out
 }
 
-/// Exclude patterns. A pattern containing `/` matches the whole absolute path;
-/// otherwise it matches the file name anywhere (like restic and .gitignore).
-pub struct Excludes {
-    by_path: GlobSet,
-    by_name: GlobSet,
-}
-
-impl Excludes {
-    pub fn new(patterns: &[String], files: &[PathBuf]) -> Result<Excludes> {
-        let mut all: Vec<String> = patterns.to_vec();
-        for f in files {
-            let text =
-                std::fs::read_to_string(f).ctx(format!("reading exclude file {}", f.display()))?;
-            all.extend(
-                text.lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                    .map(String::from),
-            );
-        }
-        let (mut by_path, mut by_name) = (GlobSetBuilder::new(), GlobSetBuilder::new());
-        for pat in &all {
-            let glob = |p: &str| {
-                globset::GlobBuilder::new(p)
-                    .literal_separator(true)
-                    .build()
-                    .map_err(|e| Error::usage(format!("invalid exclude pattern {pat:?}: {e}")))
-            };
-            if pat.contains('/') {
-                let anchored = if pat.starts_with('/') || pat.starts_with("**") {
-                    pat.clone()
-                } else {
-                    format!("**/{pat}")
-                };
-                by_path.add(glob(anchored.trim_end_matches('/'))?);
-            } else {
-                by_name.add(glob(pat)?);
-            }
-        }
-        let build = |b: GlobSetBuilder| {
-            b.build()
-                .map_err(|e| Error::usage(format!("invalid exclude patterns: {e}")))
-        };
-        Ok(Excludes {
-            by_path: build(by_path)?,
-            by_name: build(by_name)?,
-        })
-    }
-
-    pub fn excluded(&self, path: &Path, name: &[u8]) -> bool {
-        self.by_name
-            .is_match(Path::new(std::ffi::OsStr::from_bytes(name)))
-            || self.by_path.is_match(path)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn excludes_by_name_and_path() {
-        let ex = Excludes::new(
-            &["*.log".into(), "/tmp/cache".into(), "build/out".into()],
-            &[],
-        )
-        .unwrap();
-        assert!(ex.excluded(Path::new("/a/b/x.log"), b"x.log"));
-        assert!(!ex.excluded(Path::new("/a/b/x.txt"), b"x.txt"));
-        assert!(ex.excluded(Path::new("/tmp/cache"), b"cache"));
-        assert!(!ex.excluded(Path::new("/tmp/cachex"), b"cachex"));
-        assert!(ex.excluded(Path::new("/src/build/out"), b"out"));
-        assert!(Excludes::new(&["[".into()], &[]).is_err());
-    }
 
     #[test]
     fn sources_nest_and_require_existence() {

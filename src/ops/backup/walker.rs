@@ -114,11 +114,19 @@ impl Walker<'_> {
     }
 
     fn walk_children(&mut self, path: &Path, parent: Option<&Tree>) -> Result<(), Stopped> {
-        let mut names: Vec<Vec<u8>> = match std::fs::read_dir(path) {
-            Ok(rd) => rd
-                .filter_map(|e| e.ok())
-                .map(|e| e.file_name().as_bytes().to_vec())
-                .collect(),
+        let mut names: Vec<Vec<u8>> = Vec::new();
+        match std::fs::read_dir(path) {
+            Ok(rd) => {
+                for entry in rd {
+                    match entry {
+                        Ok(e) => names.push(e.file_name().as_bytes().to_vec()),
+                        Err(e) => self.error(format!(
+                            "{}: error while listing directory: {e}",
+                            path.display()
+                        )),
+                    }
+                }
+            }
             Err(e) => {
                 self.error(format!("{}: cannot list directory: {e}", path.display()));
                 return Ok(());

@@ -1,0 +1,164 @@
+//! End-to-end: backup options --exclude, --exclude-file, --tag, --host, --dry-run, -q.
+
+mod common;
+
+use std::fs;
+
+use common::*;
+
+/// `--exclude '*.log'` and `--exclude-file` (a glob and an absolute directory path):
+/// excluded entries are absent from the snapshot, everything else restores identical.
+#[test]
+fn exclude_and_exclude_file() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    build_simple_tree(&src);
+    write_file(&src.join("notes.tmp"), b"tmp");
+    write_file(&src.join("sub/deep/x.tmp"), b"tmp 2");
+    write_file(&src.join("skipdir/inner/f.txt"), b"skipped");
+    write_file(&src.join("skipdir/g.txt"), b"skipped too");
+    write_file(
+        &src.join("keepdir/skipdir.txt"),
+        b"kept: only the name starts like skipdir",
+    );
+    let full = manifest(&src);
+
+    let exclude_file = repo.path("excludes");
+    fs::write(
+        &exclude_file,
+        format!("*.tmp\n{}\n", src.join("skipdir").display()),
+    )
+    .unwrap();
+    let r = repo.backup(
+        &[&src],
+        &[
+            "--exclude",
+            "*.log",
+            "--exclude-file",
+            exclude_file.to_str().unwrap(),
+        ],
+    );
+    assert!(r.errors.is_empty(), "errors: {:?}", r.errors);
+
+    let excluded = |p: &[u8]| {
+        p.ends_with(b".log")
+            || p.ends_with(b".tmp")
+            || p == b"skipdir"
+            || p.starts_with(b"skipdir/")
+    };
+    let want: Vec<Entry> = full
+        .iter()
+        .filter(|e| !excluded(&e.path))
+        .cloned()
+        .collect();
+    let kept_files = want.iter().filter(|e| e.kind == Kind::File).count() as u64;
+    assert_eq!(
+        r.files_new, kept_files,
+        "files_new counts excluded files?\n{:#}",
+        r.json
+    );
+
+    let t = repo.dir("t");
+    repo.restore(&r.snapshot_id, &t);
+    assert_tree_matches(
+        &want,
+        &restored_path(&t, &src),
+        "restore of a backup with excludes",
+    );
+}
+
+/// `--tag` (repeatable) and `--host` are recorded; without them: no tags, system host.
+/// `-q` prints nothing on stdout.
+#[test]
+fn tag_and_host_are_recorded() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("f"), b"data");
+
+    let tagged = repo.backup(
+        &[&src],
+        &["--tag", "daily", "--tag", "manual", "--host", "test-host-1"],
+    );
+    let o = run_ok(
+        repo.cmd()
+            .arg("-q")
+            .arg("backup")
+            .arg("--no-progress")
+            .arg(&src),
+    );
+    assert!(
+        stdout_str(&o).trim().is_empty(),
+        "`-q backup` printed:\n{}",
+        stdout_str(&o)
+    );
+
+    let snaps = repo.snapshots();
+    assert_eq!(snaps.len(), 2, "{snaps:#?}");
+    let t = snaps
+        .iter()
+        .find(|s| s["id"] == tagged.snapshot_id.as_str())
+        .expect("tagged snapshot listed");
+    let mut tags: Vec<&str> = t["tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    tags.sort();
+    assert_eq!(tags, vec!["daily", "manual"], "{t:#}");
+    assert_eq!(t["host"], "test-host-1", "{t:#}");
+
+    let plain = snaps
+        .iter()
+        .find(|s| s["id"] != tagged.snapshot_id.as_str())
+        .unwrap();
+    assert_eq!(plain["tags"].as_array().map(Vec::len), Some(0), "{plain:#}");
+    assert_eq!(plain["host"], system_hostname().as_str(), "{plain:#}");
+}
+
+/// `--dry-run` writes nothing to any remote and no snapshot, but exits 0.
+#[test]
+fn dry_run_writes_nothing() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    build_simple_tree(&src);
+
+    // On an empty repository.
+    let before = repo.remote_state();
+    run_ok(
+        repo.cmd()
+            .arg("backup")
+            .arg("--dry-run")
+            .arg("--no-progress")
+            .arg(&src),
+    );
+    assert_remotes_unchanged(
+        &before,
+        &repo.remote_state(),
+        "backup --dry-run on an empty repository",
+    );
+    assert!(repo.snapshots().is_empty(), "dry run wrote a snapshot");
+
+    // After a real backup, with a new file.
+    let r = repo.backup(&[&src], &[]);
+    write_file(&src.join("new.bin"), &pseudo_random(9, 2_000_000));
+    let before = repo.remote_state();
+    run_ok(
+        repo.cmd()
+            .arg("backup")
+            .arg("--dry-run")
+            .arg("--json")
+            .arg("--no-progress")
+            .arg(&src),
+    );
+    assert_remotes_unchanged(
+        &before,
+        &repo.remote_state(),
+        "backup --dry-run after a backup",
+    );
+    assert_eq!(
+        repo.snapshot_ids(),
+        vec![r.snapshot_id],
+        "dry run wrote a snapshot"
+    );
+}
