@@ -2,7 +2,7 @@
 
 use bytes::Bytes;
 
-use super::{Certificate, ExtentName, ShardInfo, chain};
+use super::{Certificate, ExtentName, Pointer, ShardInfo, chain};
 use crate::codec::{self, Coding};
 use crate::content::index::{ExtentBlobs, IndexEntry};
 use crate::content::{BlobId, BlobKind};
@@ -79,18 +79,44 @@ impl ExtentBuilder {
         self.verifier
     }
 
-    pub fn seal(self, ctx: &SealContext<'_>) -> Result<SealedExtent> {
+    /// Shard size the extent needs for its own data (pointers may make it larger).
+    pub fn own_shard_size(&self, data_shards: usize) -> usize {
+        codec::shard_size_for(self.data.len(), data_shards)
+    }
+
+    /// Pad, split, code with `pointers` (data shards of older extents, each at most the
+    /// codeword's shard size, zero-padded to it), hash and sign.
+    pub fn seal(
+        self,
+        ctx: &SealContext<'_>,
+        pointers: Vec<(Pointer, Bytes)>,
+    ) -> Result<SealedExtent> {
         let s = ctx.coding.data_shards as usize;
         let p = ctx.coding.parity_shards as usize;
         let size = self.data.len();
-        let shard_size = codec::shard_size_for(size, s);
+        let shard_size = pointers
+            .iter()
+            .map(|(_, b)| b.len())
+            .fold(self.own_shard_size(s), usize::max);
         let mut data = self.data;
         data.resize(shard_size * s, 0);
         let data = Bytes::from(data);
         let mut shards: Vec<Bytes> = (0..s)
             .map(|i| data.slice(i * shard_size..(i + 1) * shard_size))
             .collect();
-        let inputs: Vec<&[u8]> = shards.iter().map(|b| b.as_ref()).collect();
+        let padded: Vec<Vec<u8>> = pointers
+            .iter()
+            .map(|(_, b)| {
+                let mut v = b.to_vec();
+                v.resize(shard_size, 0);
+                v
+            })
+            .collect();
+        let inputs: Vec<&[u8]> = shards
+            .iter()
+            .map(|b| b.as_ref())
+            .chain(padded.iter().map(|v| v.as_slice()))
+            .collect();
         let parity = codec::encode_parity(&inputs, p)?;
         shards.extend(parity.into_iter().map(Bytes::from));
         let infos = shards
@@ -114,7 +140,7 @@ impl ExtentBuilder {
             data_shards: s as u8,
             parity_shards: p as u8,
             shard_size: shard_size as u32,
-            pointers: Vec::new(),
+            pointers: pointers.iter().map(|(ptr, _)| *ptr).collect(),
             shards: infos,
         };
         let cert_object = Bytes::from(cert.to_object(ctx.signer)?);
@@ -151,7 +177,7 @@ mod tests {
             remotes: 3,
             signer: &signer,
         };
-        let sealed = b.seal(&ctx).unwrap();
+        let sealed = b.seal(&ctx, Vec::new()).unwrap();
         let cert = Certificate::from_object(&sealed.cert_object, &signer.public(), &sealed.name())
             .unwrap();
         assert_eq!(cert.size, 8);

@@ -523,18 +523,17 @@ async fn write_file(c: &Conn, path: &str, data: &Bytes) -> OpResult<()> {
 /// ends before.
 async fn read_range(c: &Conn, handle: &str, offset: u64, len: u64) -> OpResult<Option<Vec<u8>>> {
     let step = c.chunk as u64;
-    let pieces: Vec<Option<Vec<u8>>> =
-        futures::stream::iter((0..len).step_by(step as usize).map(|rel| {
-            let n = step.min(len - rel);
-            read_exact(c, handle, offset + rel, n)
-        }))
-        .buffered(PIPELINE)
-        .try_collect()
-        .await?;
-    let mut out = Vec::with_capacity(len as usize);
-    for p in pieces {
-        match p {
+    let mut pieces = futures::stream::iter((0..len).step_by(c.chunk).map(|rel| {
+        let n = step.min(len - rel);
+        read_exact(c, handle, offset + rel, n)
+    }))
+    .buffered(PIPELINE);
+    // Grow as data arrives: `len` comes from the caller and may exceed the file.
+    let mut out = Vec::with_capacity(len.min(64 << 20) as usize);
+    while let Some(piece) = pieces.next().await {
+        match piece? {
             Some(p) => out.extend_from_slice(&p),
+            // Dropping the stream abandons the reads still in flight.
             None => return Ok(None),
         }
     }

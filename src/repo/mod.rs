@@ -348,6 +348,40 @@ impl Repository {
         Ok(cert)
     }
 
+    /// Every extent certificate in the repository, oldest first (by time, then writer and
+    /// chain position). Certificates that cannot be read anywhere are skipped with a warning.
+    pub fn load_catalog(&self) -> Result<Vec<Arc<Certificate>>> {
+        use futures::stream::{self, StreamExt};
+        let names: Vec<ExtentName> = self
+            .list_union("extents")?
+            .iter()
+            .filter_map(|p| ExtentName::parse(p.trim_start_matches("extents/")).ok())
+            .collect();
+        let results: Vec<Result<Arc<Certificate>>> = self.rt.block_on(
+            stream::iter(names.iter().map(|n| self.certificate_async(n)))
+                .buffer_unordered(32)
+                .collect(),
+        );
+        let mut certs = Vec::with_capacity(results.len());
+        for r in results {
+            match r {
+                Ok(c) => certs.push(c),
+                Err(e) => self.warn(&format!("skipping extent certificate: {e}")),
+            }
+        }
+        certs.sort_by(|a, b| (a.timestamp, a.writer, a.seq).cmp(&(b.timestamp, b.writer, b.seq)));
+        Ok(certs)
+    }
+
+    /// Shard `index` of an extent, checked against its certified hash (`None` if no
+    /// intact copy can be read).
+    pub fn fetch_shard(&self, cert: &Certificate, index: usize) -> Option<Bytes> {
+        let info = cert.shards.get(index)?;
+        self.rt
+            .block_on(self.fetch_verified(info.remote, cert.name().shard_path(index), info.hash))
+            .map(Bytes::from)
+    }
+
     /// The newest head of `writer`, if any.
     pub fn latest_head(&self, writer: &[u8; 16]) -> Result<Option<Head>> {
         let dir = format!("heads/{}", hex::encode(writer));

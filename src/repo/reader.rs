@@ -133,7 +133,12 @@ impl Repository {
     }
 
     /// Fetch a shard and accept it only if it matches `hash`.
-    async fn fetch_verified(&self, remote: u16, path: String, hash: [u8; 32]) -> Option<Vec<u8>> {
+    pub(crate) async fn fetch_verified(
+        &self,
+        remote: u16,
+        path: String,
+        hash: [u8; 32],
+    ) -> Option<Vec<u8>> {
         let remote = self.remotes.get(remote as usize)?;
         match remote.get(&path).await {
             Ok(b) if blake3::hash(&b).as_bytes() == &hash => Some(b.to_vec()),

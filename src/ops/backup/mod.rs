@@ -61,6 +61,10 @@ pub struct BackupReport {
     /// What was written to the remotes for data: data + parity shards.
     pub bytes_stored: u64,
     pub extents: u64,
+    /// Pointer shards entangled into the new extents, and the bytes read to get the ones
+    /// that were no longer in memory.
+    pub pointers: u64,
+    pub pointer_bytes_fetched: u64,
     pub duration_secs: f64,
     /// Files and directories that could not be read (the backup skipped them).
     pub errors: Vec<String>,
@@ -105,6 +109,8 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
         bytes_added: outcome.bytes_added,
         bytes_stored: outcome.bytes_stored,
         extents: outcome.extents.len() as u64,
+        pointers: outcome.pointers,
+        pointer_bytes_fetched: outcome.pointer_bytes_fetched,
         errors: errors.into_inner().unwrap_or_else(|p| p.into_inner()),
         ..Default::default()
     };

@@ -1,6 +1,6 @@
 //! The concurrent stages of a backup and how they are wired (see the diagram in mod.rs).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
@@ -10,16 +10,22 @@ use std::sync::{Arc, Mutex};
 use bytes::Bytes;
 use crossbeam_channel::{Receiver, Sender, bounded};
 use futures::future::try_join_all;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
 
 use super::TreeStats;
 use super::sources::{Excludes, Sources};
 use super::walker::{Content, Event, FileJob, FileResult, Walker};
+use crate::codec;
+use crate::codec::pointers::{self, Candidate};
 use crate::content::chunker::{chunk_reader, chunk_slice};
 use crate::content::index::ExtentBlobs;
 use crate::content::{BlobId, BlobKind, ChunkerParams, Index, Node, Tree, encode_blob};
 use crate::crypto::MasterKey;
 use crate::error::{Error, Result};
-use crate::extent::{ExtentBuilder, ExtentName, SealContext, SealedExtent, genesis_verifier};
+use crate::extent::{
+    ExtentBuilder, ExtentName, Pointer, SealContext, SealedExtent, genesis_verifier,
+};
 use crate::ops::Progress;
 use crate::remote::DynRemote;
 use crate::repo::Repository;
@@ -34,6 +40,8 @@ pub struct Outcome {
     pub writer: [u8; 16],
     pub head_seq: u64,
     pub last_extent: Option<(ExtentName, u64)>,
+    pub pointers: u64,
+    pub pointer_bytes_fetched: u64,
 }
 
 /// A blob ready to be compressed and encrypted.
@@ -203,6 +211,8 @@ pub fn run(
         writer,
         head_seq: last_head.map_or(0, |h| h.seq + 1),
         last_extent,
+        pointers: appender.pointers_used,
+        pointer_bytes_fetched: appender.pointer_bytes_fetched,
     })
 }
 
@@ -403,7 +413,18 @@ struct Appender<'a> {
     last: Option<(ExtentName, u64)>,
     bytes_added: u64,
     bytes_stored: u64,
+    /// Older extents pointers may use, oldest first (grows as this run seals extents).
+    catalog: Vec<Candidate>,
+    catalog_names: Vec<ExtentName>,
+    /// Data shards of the last few extents sealed in this run: pointers to them cost no I/O.
+    recent: VecDeque<(ExtentName, Vec<Bytes>)>,
+    rng: StdRng,
+    pointers_used: u64,
+    pointer_bytes_fetched: u64,
 }
+
+/// Extents whose data shards stay in memory for cheap pointers.
+const RECENT_EXTENTS: usize = 4;
 
 impl<'a> Appender<'a> {
     fn new(
@@ -416,10 +437,33 @@ impl<'a> Appender<'a> {
             Some((name, seq)) => (name.0, seq + 1),
             None => (genesis_verifier(&repo.config.owner), 0),
         };
+        let certs = if dry_run {
+            Vec::new()
+        } else {
+            repo.load_catalog()?
+        };
+        let s = repo.config.coding.data_shards as usize;
         Ok(Appender {
+            catalog: certs
+                .iter()
+                .map(|c| Candidate {
+                    shard_size: c.shard_size,
+                    data_remotes: c
+                        .shards
+                        .iter()
+                        .take(s.min(c.data_shards as usize))
+                        .map(|i| i.remote)
+                        .collect(),
+                })
+                .collect(),
+            catalog_names: certs.iter().map(|c| c.name()).collect(),
+            recent: VecDeque::new(),
+            rng: StdRng::from_rng(&mut rand::rng()),
+            pointers_used: 0,
+            pointer_bytes_fetched: 0,
             repo,
             writer,
-            builder: ExtentBuilder::new(start, repo.config.extent_size as usize + (1 << 20)),
+            builder: ExtentBuilder::new(start, repo.config.extent_size as usize),
             seq,
             prev: last.map(|(n, _)| n),
             dry_run,
@@ -443,7 +487,7 @@ impl<'a> Appender<'a> {
     }
 
     fn seal(&mut self) -> Result<()> {
-        let next = ExtentBuilder::new([0; 32], self.repo.config.extent_size as usize + (1 << 20));
+        let next = ExtentBuilder::new([0; 32], 0);
         let builder = std::mem::replace(&mut self.builder, next);
         if self.dry_run {
             return Ok(());
@@ -458,16 +502,91 @@ impl<'a> Appender<'a> {
             remotes: self.repo.remotes().len(),
             signer: &signer,
         };
-        let sealed = builder.seal(&ctx)?;
+        let pointers = self.choose_pointers(&builder);
+        let sealed = builder.seal(&ctx, pointers)?;
         let name = sealed.name();
-        self.builder =
-            ExtentBuilder::new(name.0, self.repo.config.extent_size as usize + (1 << 20));
+        self.builder = ExtentBuilder::new(name.0, self.repo.config.extent_size as usize);
         self.last = Some((name, self.seq));
         self.prev = Some(name);
         self.seq += 1;
         self.bytes_stored += sealed.shards.iter().map(|s| s.len() as u64).sum::<u64>();
+        self.pointers_used += sealed.cert.pointers.len() as u64;
         self.extents.push(sealed.blobs.clone());
+        let s = sealed.cert.data_shards as usize;
+        self.catalog.push(Candidate {
+            shard_size: sealed.cert.shard_size,
+            data_remotes: sealed.cert.shards[..s].iter().map(|i| i.remote).collect(),
+        });
+        self.catalog_names.push(name);
+        self.recent.push_back((name, sealed.shards[..s].to_vec()));
+        if self.recent.len() > RECENT_EXTENTS {
+            self.recent.pop_front();
+        }
         self.upload(sealed)
+    }
+
+    /// Entangle: pick up to `t` data shards of older extents under the remote rule and
+    /// get their bytes (from memory if recent, else from their remote, hash-checked).
+    /// A pointer that cannot be read is dropped: fewer pointers, never a wrong one.
+    fn choose_pointers(&mut self, builder: &ExtentBuilder) -> Vec<(Pointer, Bytes)> {
+        let coding = self.repo.config.coding;
+        let (s, p, t) = (
+            coding.data_shards as usize,
+            coding.parity_shards as usize,
+            coding.pointers as usize,
+        );
+        let remotes = self.repo.remotes().len();
+        if t == 0 {
+            return Vec::new();
+        }
+        let mut symbols_on = vec![0usize; remotes];
+        for i in 0..s + p {
+            symbols_on[codec::place(self.seq, i, remotes)] += 1;
+        }
+        let own = builder.own_shard_size(s) as u32;
+        let chosen = pointers::choose(
+            &mut self.rng,
+            coding.strategy,
+            t,
+            p,
+            own,
+            &mut symbols_on,
+            &self.catalog,
+        );
+        let mut out = Vec::with_capacity(chosen.len());
+        for c in chosen {
+            let extent = self.catalog_names[c.extent];
+            let shard = c.shard as usize;
+            let in_memory = self
+                .recent
+                .iter()
+                .find(|(n, _)| *n == extent)
+                .and_then(|(_, d)| d.get(shard).cloned());
+            let data = match in_memory {
+                Some(d) => Some(d),
+                None => {
+                    let fetched = self
+                        .repo
+                        .certificate(&extent)
+                        .ok()
+                        .and_then(|cert| self.repo.fetch_shard(&cert, shard));
+                    if let Some(d) = &fetched {
+                        self.pointer_bytes_fetched += d.len() as u64;
+                    }
+                    fetched
+                }
+            };
+            if let Some(d) = data {
+                out.push((
+                    Pointer {
+                        extent,
+                        shard: c.shard,
+                    },
+                    d,
+                ));
+            }
+        }
+        out
     }
 
     /// Start writing an extent's shards (each to its remote) and then its certificate
