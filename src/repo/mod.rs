@@ -369,7 +369,7 @@ impl Repository {
                 Err(e) => self.warn(&format!("skipping extent certificate: {e}")),
             }
         }
-        certs.sort_by(|a, b| (a.timestamp, a.writer, a.seq).cmp(&(b.timestamp, b.writer, b.seq)));
+        certs.sort_by_key(|c| (c.timestamp, c.writer, c.seq));
         Ok(certs)
     }
 
