@@ -8,8 +8,10 @@ mod init;
 mod ls;
 mod password;
 mod progress;
+mod repair;
 mod restore;
 mod snapshots;
+mod verify;
 
 use std::path::PathBuf;
 
@@ -72,6 +74,10 @@ pub enum Command {
     Restore(restore::RestoreArgs),
     /// Write one file of a snapshot to standard output
     Dump(dump::DumpArgs),
+    /// Check the repository on every remote (needs no password)
+    Verify(verify::VerifyArgs),
+    /// Rebuild missing or damaged shards and metadata copies (needs no password)
+    Repair(repair::RepairArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
 }
@@ -86,6 +92,8 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Ls(a) => ls::run(g, a),
         Command::Restore(a) => restore::run(g, a),
         Command::Dump(a) => dump::run(g, a),
+        Command::Verify(a) => verify::run(g, a),
+        Command::Repair(a) => repair::run(g, a),
         Command::Completions(a) => completions::run(a),
     }
 }
@@ -104,6 +112,24 @@ impl Global {
         let pw = password::read(self, false)?;
         repo.unlock(pw.as_bytes())?;
         repo.load_index()?;
+        Ok(repo)
+    }
+
+    /// Open the repository; unlock it only if a password is given non-interactively.
+    pub fn open_maybe_unlocked(&self) -> Result<Repository> {
+        let url = self.repo.as_deref().ok_or_else(|| {
+            Error::new(
+                Kind::RepoNotFound,
+                "no repository given: use -r/--repo or set TANGLE_REPO",
+            )
+        })?;
+        let mut repo = Repository::open(url, self.cache_dir.clone())?;
+        repo.set_warning_handler(|m| warn(m));
+        if password::given(self) {
+            let pw = password::read(self, false)?;
+            repo.unlock(pw.as_bytes())?;
+            repo.load_index()?;
+        }
         Ok(repo)
     }
 

@@ -7,6 +7,13 @@ use tangle::{Error, Result};
 
 use super::Global;
 
+/// Whether a password source other than the terminal is configured.
+pub fn given(g: &Global) -> bool {
+    g.password_file.is_some()
+        || g.password_command.is_some()
+        || std::env::var_os("TANGLE_PASSWORD").is_some()
+}
+
 pub fn read(g: &Global, confirm: bool) -> Result<String> {
     let pw = if let Some(f) = &g.password_file {
         let text = std::fs::read_to_string(f)

@@ -9,6 +9,7 @@
 //! reading needs no decoding unless something is missing or corrupt.
 
 mod coding;
+pub mod peel;
 pub mod pointers;
 mod rs;
 

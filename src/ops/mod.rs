@@ -4,8 +4,11 @@
 pub mod backup;
 pub mod dump;
 pub mod ls;
+pub mod repair;
 pub mod restore;
 pub mod snapshots;
+pub mod survey;
+pub mod verify;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 

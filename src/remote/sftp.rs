@@ -51,12 +51,16 @@ use super::{ObjectInfo, Remote};
 use crate::error::{Error, Result};
 
 /// Operations (put, get, list, ...) of one remote in flight at once. Each holds at most
-/// [`LIST_PARALLEL`] open handles, which keeps OpenSSH's handle numbers small.
+/// [`LIST_PARALLEL`] open handles. Keep `MAX_OPERATIONS * LIST_PARALLEL` below 128:
+/// OpenSSH's handles are 4-byte big-endian slot numbers (reused, so never above the
+/// number open at once) and russh-sftp keeps handles as UTF-8 strings, which carries
+/// bytes below 0x80 unchanged but would mangle larger ones.
 pub const MAX_OPERATIONS: usize = 16;
 /// Reads or writes of one file in flight at once.
 pub const PIPELINE: usize = 16;
 /// Directories read at once by one listing.
 const LIST_PARALLEL: usize = 4;
+const _: () = assert!(MAX_OPERATIONS * LIST_PARALLEL < 128);
 /// Bytes per read or write request (OpenSSH accepts up to 255 KiB).
 const CHUNK: usize = 128 * 1024;
 /// How long ssh may take to connect and authenticate, and one request to be answered.
@@ -469,14 +473,19 @@ impl SftpRemote {
     async fn write_temp(c: &Conn, full: &str, data: &Bytes) -> OpResult<String> {
         let dir = parent(full).unwrap_or(".");
         let tmp = join(dir, &format!("{TEMP_PREFIX}{}", random_hex()?));
-        match write_file(c, &tmp, data).await {
+        let result = match write_file(c, &tmp, data).await {
             Err(e) if op_status_is(&e, StatusCode::NoSuchFile) => {
                 mkdirs(c, dir).await?;
-                write_file(c, &tmp, data).await?;
+                write_file(c, &tmp, data).await
             }
-            r => r?,
+            r => r,
+        };
+        if let Err(OpError::Sftp(SftpError::Status(_))) = &result {
+            // The server refused (e.g. disk full): do not leave the partial file behind.
+            // (After a lost connection it stays, named .tmp-*, for prune to clean.)
+            let _ = c.sftp.remove(tmp.as_str()).await;
         }
-        Ok(tmp)
+        result.map(|()| tmp)
     }
 }
 

@@ -395,6 +395,32 @@ impl Repository {
         Ok(None)
     }
 
+    /// The newest head sequence number this client has seen per writer (its memory
+    /// against rollbacks of every remote at once), from the local cache.
+    pub fn known_heads(&self) -> HashMap<String, u64> {
+        self.cache_dir
+            .as_ref()
+            .and_then(|d| std::fs::read(d.join("heads.json")).ok())
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    /// Remember heads (only ever raising the known sequence numbers).
+    pub fn remember_heads(&self, seen: &HashMap<String, u64>) {
+        let Some(dir) = &self.cache_dir else { return };
+        let mut known = self.known_heads();
+        for (w, &seq) in seen {
+            let e = known.entry(w.clone()).or_insert(seq);
+            *e = (*e).max(seq);
+        }
+        if let Ok(json) = serde_json::to_vec(&known) {
+            let tmp = dir.join(".heads.json.tmp");
+            let _ = std::fs::create_dir_all(dir)
+                .and_then(|_| std::fs::write(&tmp, json))
+                .and_then(|_| std::fs::rename(&tmp, dir.join("heads.json")));
+        }
+    }
+
     /// This client's writer id for the repository, kept in the cache directory.
     pub fn writer_id(&self) -> Result<[u8; 16]> {
         let Some(dir) = &self.cache_dir else {

@@ -183,6 +183,10 @@ impl Repository {
     /// The pointer inputs of a codeword, zero-padded to its shard size (`None` where a
     /// pointer cannot be fetched intact: it then counts as an erasure).
     pub(crate) fn pointer_inputs(&self, cert: &Certificate) -> Vec<Option<Vec<u8>>> {
+        self.rt.block_on(self.pointer_inputs_async(cert))
+    }
+
+    pub(crate) async fn pointer_inputs_async(&self, cert: &Certificate) -> Vec<Option<Vec<u8>>> {
         let futs = cert.pointers.iter().map(|ptr| async move {
             let target = self.certificate_async(&ptr.extent).await.ok()?;
             let info = target.shards.get(ptr.shard as usize)?;
@@ -199,6 +203,6 @@ impl Repository {
             b.resize(cert.shard_size as usize, 0);
             Some(b)
         });
-        self.rt.block_on(join_all(futs))
+        join_all(futs).await
     }
 }

@@ -1,0 +1,66 @@
+//! `tangle repair [--dry-run]`
+
+use clap::Args;
+use tangle::Result;
+use tangle::ops::repair::{self, RepairOptions};
+use tangle::util::human_bytes;
+
+use super::{Global, warn};
+
+#[derive(Args)]
+pub struct RepairArgs {
+    /// Print the plan and the bytes it would move; change nothing
+    #[arg(short = 'n', long)]
+    pub dry_run: bool,
+    /// First download and hash every shard, to also find corruption a listing cannot see
+    #[arg(long)]
+    pub read_data: bool,
+}
+
+pub fn run(g: &Global, a: &RepairArgs) -> Result<u8> {
+    let repo = g.open_maybe_unlocked()?;
+    let r = repair::run(
+        &repo,
+        &RepairOptions {
+            dry_run: a.dry_run,
+            read_data: a.read_data,
+        },
+    )?;
+    if g.json {
+        g.print_json(&r)?;
+        return Ok(r.exit_code);
+    }
+    for act in &r.actions {
+        if a.dry_run || g.verbose > 0 {
+            println!(
+                "{}{}: {} on {} ({})",
+                if a.dry_run { "would " } else { "" },
+                act.kind,
+                act.path,
+                act.remote,
+                human_bytes(act.bytes)
+            );
+        }
+    }
+    for u in &r.unrepaired {
+        warn(u);
+    }
+    let moved: u64 = r.actions.iter().map(|x| x.bytes).sum();
+    if r.actions.is_empty() {
+        g.say("nothing to repair");
+    } else if a.dry_run {
+        g.say(format_args!(
+            "dry run: {} actions would write {} (nothing changed)",
+            r.actions.len(),
+            human_bytes(moved)
+        ));
+    } else {
+        g.say(format_args!(
+            "repaired: {} objects rewritten ({} written, {} read)",
+            r.actions.len(),
+            human_bytes(r.bytes_written),
+            human_bytes(r.bytes_read)
+        ));
+    }
+    Ok(r.exit_code)
+}

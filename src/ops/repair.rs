@@ -1,0 +1,247 @@
+//! `tangle repair`: rewrite missing or damaged metadata copies from authentic ones, and
+//! rebuild missing or corrupt shards by peeling (oldest codewords first, so pointers are
+//! back before the codewords that need them). Every shard used is checked against its
+//! certificate first and every rebuilt shard is checked again before it is written.
+//! Needs no password. A second run after a successful one does nothing.
+
+use serde::Serialize;
+
+use super::survey::{Copy, ShardState, Survey};
+use crate::codec::{self, peel::peel};
+use crate::error::Result;
+use crate::repo::Repository;
+
+#[derive(Serialize, Debug, Clone)]
+pub struct Action {
+    pub kind: &'static str,
+    pub remote: String,
+    pub path: String,
+    pub bytes: u64,
+}
+
+#[derive(Serialize, Debug, Default)]
+pub struct RepairReport {
+    pub dry_run: bool,
+    pub actions: Vec<Action>,
+    pub bytes_read: u64,
+    pub bytes_written: u64,
+    /// What could not be repaired (lost data, forks, unreachable remotes...).
+    pub unrepaired: Vec<String>,
+    pub exit_code: u8,
+}
+
+pub struct RepairOptions {
+    pub dry_run: bool,
+    /// Hash every shard first (finds corruption a listing cannot see).
+    pub read_data: bool,
+}
+
+pub fn run(repo: &Repository, opts: &RepairOptions) -> Result<RepairReport> {
+    let mut survey = Survey::take(repo)?;
+    let mut report = RepairReport {
+        dry_run: opts.dry_run,
+        ..Default::default()
+    };
+    if opts.read_data {
+        let (bytes, _, _) = survey.read_data(repo, &|_| true);
+        report.bytes_read += bytes;
+    }
+    for (r, l) in survey.listings.iter().enumerate() {
+        if let Err(e) = l {
+            report.unrepaired.push(format!(
+                "remote {} is unreachable ({e}); run repair again when it is back",
+                survey.urls[r]
+            ));
+        }
+    }
+    repair_metadata(repo, &survey, opts.dry_run, &mut report)?;
+    repair_shards(repo, &survey, opts.dry_run, &mut report)?;
+    report.exit_code = if report.unrepaired.is_empty() { 0 } else { 21 };
+    Ok(report)
+}
+
+fn repair_metadata(
+    repo: &Repository,
+    survey: &Survey,
+    dry_run: bool,
+    report: &mut RepairReport,
+) -> Result<()> {
+    for (path, m) in &survey.meta {
+        if m.conflicting {
+            report.unrepaired.push(format!(
+                "{path}: remotes hold different authentic versions (a fork): not touched"
+            ));
+            continue;
+        }
+        let Some(good) = &m.good else {
+            report
+                .unrepaired
+                .push(format!("{path}: no authentic copy anywhere"));
+            continue;
+        };
+        for (r, copy) in m.copies.iter().enumerate() {
+            if !matches!(copy, Copy::Missing | Copy::Bad(_)) {
+                continue;
+            }
+            let remote = &repo.remotes()[r];
+            report.actions.push(Action {
+                kind: "copy-metadata",
+                remote: remote.url().to_string(),
+                path: path.clone(),
+                bytes: good.len() as u64,
+            });
+            if !dry_run {
+                repo.block_on(remote.put(path, good.clone()))
+                    .map_err(|e| e.context(format!("repairing {path}")))?;
+                report.bytes_written += good.len() as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn repair_shards(
+    repo: &Repository,
+    survey: &Survey,
+    dry_run: bool,
+    report: &mut RepairReport,
+) -> Result<()> {
+    let (codewords, mut present, offset) = survey.graph();
+    let before = present.clone();
+    let plan = peel(&codewords, &mut present);
+    // Which extent and shard a symbol id is.
+    let locate = |sym: usize| -> Option<(usize, usize)> {
+        let e = offset.partition_point(|&o| o <= sym).checked_sub(1)?;
+        let i = sym - offset[e];
+        (i < survey.certs[e].shards.len()).then_some((e, i))
+    };
+    for e in plan {
+        let cw = &codewords[e];
+        let cert = &survey.certs[e];
+        let (s, t) = (cert.data_shards as usize, cert.pointers.len());
+        let missing: Vec<usize> = cw.symbols.iter().copied().filter(|&x| !before[x]).collect();
+        // Symbols this codeword will write: each missing one that is a real shard on a
+        // reachable remote (pointers belong to their own extent).
+        let targets: Vec<(usize, usize)> = missing
+            .iter()
+            .filter_map(|&x| locate(x))
+            .filter(|&(pe, pi)| survey.shards[pe][pi] != ShardState::Unreachable)
+            .collect();
+        if dry_run {
+            for &(pe, pi) in &targets {
+                let c = &survey.certs[pe];
+                report.actions.push(Action {
+                    kind: "rebuild-shard",
+                    remote: survey.urls[c.shards[pi].remote as usize].clone(),
+                    path: c.name().shard_path(pi),
+                    bytes: c.shard_size as u64,
+                });
+            }
+            continue;
+        }
+        // Gather the codeword: own data, pointers, parity; None where lost.
+        let ok = |x: usize| before[x] || present_now(repo, survey, &locate, x);
+        let mut symbols: Vec<Option<Vec<u8>>> = Vec::with_capacity(cw.symbols.len());
+        for (k, &x) in cw.symbols.iter().enumerate() {
+            let got = if !ok(x) {
+                None
+            } else if (s..s + t).contains(&k) {
+                let p = cert.pointers[k - s];
+                repo.certificate(&p.extent)
+                    .ok()
+                    .and_then(|pc| repo.fetch_shard(&pc, p.shard as usize))
+                    .map(|b| {
+                        let mut v = b.to_vec();
+                        v.resize(cert.shard_size as usize, 0);
+                        v
+                    })
+            } else {
+                let i = if k < s { k } else { k - t };
+                repo.fetch_shard(cert, i).map(|b| b.to_vec())
+            };
+            report.bytes_read += got.as_ref().map_or(0, |g| g.len() as u64);
+            symbols.push(got);
+        }
+        let originals = s + t;
+        if let Err(e) = codec::reconstruct(&mut symbols, originals, cert.shard_size as usize) {
+            report
+                .unrepaired
+                .push(format!("extent {}: {e}", cert.name().short()));
+            continue;
+        }
+        let inputs: Vec<&[u8]> = symbols[..originals]
+            .iter()
+            .map(|v| v.as_deref().unwrap_or_default())
+            .collect();
+        let parity = codec::encode_parity(&inputs, cert.parity_shards as usize)?;
+        for &(pe, pi) in &targets {
+            let c = &survey.certs[pe];
+            let mut bytes: Vec<u8> = if pe == e {
+                if pi < s {
+                    symbols[pi].clone().unwrap_or_default()
+                } else {
+                    parity[pi - s].clone()
+                }
+            } else {
+                // A pointer: data shard `pi` of an older extent, padded here.
+                let k = cert
+                    .pointers
+                    .iter()
+                    .position(|p| p.extent == c.name() && p.shard as usize == pi);
+                match k {
+                    Some(k) => symbols[s + k].clone().unwrap_or_default(),
+                    None => continue,
+                }
+            };
+            bytes.truncate(c.shard_size as usize);
+            let info = c.shards[pi];
+            if blake3::hash(&bytes).as_bytes() != &info.hash {
+                report.unrepaired.push(format!(
+                    "extent {} shard {pi}: rebuilt bytes do not match the certificate (inputs inconsistent)",
+                    c.name().short()
+                ));
+                continue;
+            }
+            let remote = &repo.remotes()[info.remote as usize];
+            let path = c.name().shard_path(pi);
+            repo.block_on(remote.put(&path, bytes.clone().into()))
+                .map_err(|e| e.context(format!("writing {path}")))?;
+            report.bytes_written += bytes.len() as u64;
+            report.actions.push(Action {
+                kind: "rebuild-shard",
+                remote: remote.url().to_string(),
+                path,
+                bytes: bytes.len() as u64,
+            });
+        }
+    }
+    for (e, c) in survey.certs.iter().enumerate() {
+        let lost = (0..c.shards.len())
+            .filter(|&i| !present[offset[e] + i])
+            .count();
+        if lost > 0 {
+            report.unrepaired.push(format!(
+                "extent {}: {lost} shards cannot be rebuilt",
+                c.name().short()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether a symbol that was missing before has been rebuilt by an earlier step.
+fn present_now(
+    repo: &Repository,
+    survey: &Survey,
+    locate: &dyn Fn(usize) -> Option<(usize, usize)>,
+    sym: usize,
+) -> bool {
+    let Some((e, i)) = locate(sym) else {
+        return false;
+    };
+    let c = &survey.certs[e];
+    let remote = &repo.remotes()[c.shards[i].remote as usize];
+    repo.block_on(remote.stat(&c.name().shard_path(i)))
+        .is_ok_and(|o| o.size == c.shard_size as u64)
+        && survey.shards[e][i] != ShardState::Corrupt
+}

@@ -1,0 +1,389 @@
+//! A survey of the repository's storage layer as it is on every remote: which objects each
+//! remote lists, which metadata copies are authentic, which certificates exist, and the
+//! state of every shard. `verify` reports it; `repair` plans from it. Needs no password:
+//! everything is checked against the owner's public key and the signed certificates.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use bytes::Bytes;
+use futures::stream::{self, StreamExt};
+
+use crate::codec::peel::Codeword;
+use crate::error::{Error, Result};
+use crate::extent::{Certificate, ExtentName, Head};
+use crate::repo::object::{self, ObjectKind};
+use crate::repo::{Config, Repository};
+
+/// One remote's copy of a metadata object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Copy {
+    Missing,
+    /// Authentic; the BLAKE3 of its bytes.
+    Good([u8; 32]),
+    /// Present but not authentic (garbage, truncated, bad signature...).
+    Bad(String),
+    /// The remote could not be asked.
+    Unreachable,
+}
+
+#[derive(Debug)]
+pub struct MetaObject {
+    pub copies: Vec<Copy>,
+    /// Bytes of one authentic copy (what repair re-replicates).
+    pub good: Option<Bytes>,
+    /// Authentic copies that differ from each other (a fork, for objects that are not
+    /// content-addressed).
+    pub conflicting: bool,
+    /// Present somewhere but authentic nowhere, though well-formed: possibly forged.
+    pub forged: bool,
+}
+
+/// The state of one shard on the remote that should hold it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShardState {
+    Ok,
+    Missing,
+    WrongSize(u64),
+    /// Read and hashed: does not match the certificate.
+    Corrupt,
+    Unreachable,
+}
+
+pub struct Survey {
+    pub urls: Vec<String>,
+    /// Per remote: its listing (path → size), or why it could not be listed.
+    pub listings: Vec<std::result::Result<HashMap<String, u64>, String>>,
+    pub meta: BTreeMap<String, MetaObject>,
+    /// Authentic certificates, oldest first.
+    pub certs: Vec<Arc<Certificate>>,
+    pub cert_pos: HashMap<ExtentName, usize>,
+    /// `shards[e][i]`: state of shard `i` of `certs[e]`.
+    pub shards: Vec<Vec<ShardState>>,
+}
+
+pub const META_PREFIXES: [&str; 5] = ["keys/", "heads/", "extents/", "snapshots/", "index/"];
+
+fn is_meta(path: &str) -> bool {
+    path == "config" || META_PREFIXES.iter().any(|p| path.starts_with(p))
+}
+
+/// Check a metadata object's authenticity by the rules of its kind.
+pub fn check_meta(repo: &Repository, path: &str, bytes: &[u8]) -> Result<()> {
+    let owner = repo.config.owner;
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let content_addressed = |kind| -> Result<()> {
+        object::open(kind, bytes, &owner)?;
+        if object::content_id(bytes) != name {
+            return Err(Error::corrupt("does not match its content hash"));
+        }
+        Ok(())
+    };
+    if path == "config" {
+        let c = Config::from_object(bytes)?;
+        if c.owner != owner || c.id != repo.config.id {
+            return Err(Error::corrupt("config of another repository or owner"));
+        }
+        return Ok(());
+    }
+    match path.split('/').next() {
+        Some("keys") => content_addressed(ObjectKind::Key),
+        Some("snapshots") => content_addressed(ObjectKind::Snapshot),
+        Some("index") => content_addressed(ObjectKind::Index),
+        Some("heads") => Head::from_object(bytes, &owner, path).map(|_| ()),
+        Some("extents") => {
+            let c = Certificate::from_object(bytes, &owner, &ExtentName::parse(name)?)?;
+            if c.repo_id != repo.config.id {
+                return Err(Error::corrupt("certificate of another repository"));
+            }
+            if c.shards
+                .iter()
+                .any(|s| s.remote as usize >= repo.remotes().len())
+            {
+                return Err(Error::corrupt(
+                    "certificate names remotes the config does not have",
+                ));
+            }
+            Ok(())
+        }
+        _ => Err(Error::corrupt("not a metadata object")),
+    }
+}
+
+/// Whether a copy that failed `check_meta` is well-formed but signed by someone else.
+fn looks_forged(repo: &Repository, path: &str, bytes: &[u8]) -> bool {
+    let kind = match path.split('/').next() {
+        Some("extents") => ObjectKind::Extent,
+        Some("heads") => ObjectKind::Head,
+        Some("keys") => ObjectKind::Key,
+        Some("snapshots") => ObjectKind::Snapshot,
+        Some("index") => ObjectKind::Index,
+        _ => ObjectKind::Config,
+    };
+    let well_formed = object::open_unverified(kind, bytes).is_ok();
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let hash_ok = !matches!(
+        kind,
+        ObjectKind::Key | ObjectKind::Snapshot | ObjectKind::Index
+    ) || object::content_id(bytes) == name;
+    well_formed && hash_ok && object::open(kind, bytes, &repo.config.owner).is_err()
+}
+
+impl Survey {
+    /// List every remote, fetch and check every metadata copy, and stat every shard.
+    pub fn take(repo: &Repository) -> Result<Survey> {
+        let remotes = repo.remotes();
+        let urls: Vec<String> = remotes.iter().map(|r| r.url().to_string()).collect();
+        let listings: Vec<std::result::Result<HashMap<String, u64>, String>> = repo
+            .block_on(futures::future::join_all(
+                remotes.iter().map(|r| r.list("")),
+            ))
+            .into_iter()
+            .map(|l| {
+                l.map(|v| v.into_iter().map(|o| (o.path, o.size)).collect())
+                    .map_err(|e| e.to_string())
+            })
+            .collect();
+
+        // Every metadata path any remote has.
+        let mut paths: Vec<String> = listings
+            .iter()
+            .flatten()
+            .flat_map(|l| l.keys().filter(|p| is_meta(p)).cloned())
+            .collect();
+        paths.sort();
+        paths.dedup();
+        if !paths.iter().any(|p| p == "config") {
+            paths.insert(0, "config".into());
+        }
+
+        let fetches = paths
+            .iter()
+            .flat_map(|p| (0..remotes.len()).map(move |r| (p.clone(), r)));
+        let results: Vec<(String, usize, Copy, Option<Bytes>)> = repo.block_on(
+            stream::iter(fetches.map(|(path, r)| {
+                let listing = &listings[r];
+                async move {
+                    match listing {
+                        Err(_) => (path, r, Copy::Unreachable, None),
+                        Ok(l) if !l.contains_key(&path) => (path, r, Copy::Missing, None),
+                        Ok(_) => match repo.remotes()[r].get(&path).await {
+                            Ok(b) => match check_meta(repo, &path, &b) {
+                                Ok(()) => {
+                                    (path, r, Copy::Good(*blake3::hash(&b).as_bytes()), Some(b))
+                                }
+                                Err(e) => {
+                                    let forged = looks_forged(repo, &path, &b);
+                                    let msg = if forged {
+                                        format!("FORGED: {e}")
+                                    } else {
+                                        e.to_string()
+                                    };
+                                    (path, r, Copy::Bad(msg), None)
+                                }
+                            },
+                            Err(e) if e.kind() == crate::Kind::NotFound => {
+                                (path, r, Copy::Missing, None)
+                            }
+                            Err(e) => (path, r, Copy::Bad(e.to_string()), None),
+                        },
+                    }
+                }
+            }))
+            .buffer_unordered(32)
+            .collect(),
+        );
+        let mut meta: BTreeMap<String, MetaObject> = BTreeMap::new();
+        for (path, r, copy, bytes) in results {
+            let m = meta.entry(path).or_insert_with(|| MetaObject {
+                copies: vec![Copy::Missing; remotes.len()],
+                good: None,
+                conflicting: false,
+                forged: false,
+            });
+            if let Copy::Bad(msg) = &copy {
+                m.forged |= msg.starts_with("FORGED");
+            }
+            m.copies[r] = copy;
+            if let Some(b) = bytes {
+                if m.good.is_none() {
+                    m.good = Some(b);
+                }
+            }
+        }
+        for m in meta.values_mut() {
+            let mut goods = m.copies.iter().filter_map(|c| {
+                if let Copy::Good(h) = c {
+                    Some(*h)
+                } else {
+                    None
+                }
+            });
+            if let Some(first) = goods.next() {
+                m.conflicting = goods.any(|h| h != first);
+                m.forged = false;
+            }
+        }
+
+        // Authentic certificates, oldest first.
+        let mut certs: Vec<Arc<Certificate>> = Vec::new();
+        for (path, m) in &meta {
+            if let (Some(name), Some(b)) = (path.strip_prefix("extents/"), &m.good) {
+                let c = Certificate::from_object(b, &repo.config.owner, &ExtentName::parse(name)?)?;
+                certs.push(Arc::new(c));
+            }
+        }
+        certs.sort_by_key(|c| (c.timestamp, c.writer, c.seq));
+        let cert_pos: HashMap<ExtentName, usize> = certs
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.name(), i))
+            .collect();
+
+        // Shards: listing first, then (optionally) content.
+        let shards: Vec<Vec<ShardState>> = certs
+            .iter()
+            .map(|c| {
+                (0..c.shards.len())
+                    .map(|i| match &listings[c.shards[i].remote as usize] {
+                        Err(_) => ShardState::Unreachable,
+                        Ok(l) => match l.get(&c.name().shard_path(i)) {
+                            None => ShardState::Missing,
+                            Some(&size) if size != c.shard_size as u64 => {
+                                ShardState::WrongSize(size)
+                            }
+                            Some(_) => ShardState::Ok,
+                        },
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(Survey {
+            urls,
+            listings,
+            meta,
+            certs,
+            cert_pos,
+            shards,
+        })
+    }
+
+    /// Download the shards of the extents `pick` selects, check each against its
+    /// certified hash (marking bad ones `Corrupt`), and where all inputs are intact check
+    /// that the stored parity is what the data and pointers encode to. Returns the bytes
+    /// read, the shards checked, and the extents whose parity is inconsistent.
+    pub fn read_data(
+        &mut self,
+        repo: &Repository,
+        pick: &dyn Fn(usize) -> bool,
+    ) -> (u64, u64, Vec<usize>) {
+        let jobs: Vec<usize> = (0..self.certs.len()).filter(|&e| pick(e)).collect();
+        let certs = &self.certs;
+        let shards = &self.shards;
+        let results: Vec<(usize, Vec<bool>, u64, bool)> = repo.block_on(
+            stream::iter(jobs.into_iter().map(|e| async move {
+                let c = &certs[e];
+                let fetches = (0..c.shards.len()).map(|i| {
+                    let info = c.shards[i];
+                    let listed = shards[e][i] == ShardState::Ok;
+                    async move {
+                        if !listed {
+                            return None;
+                        }
+                        repo.fetch_verified(info.remote, c.name().shard_path(i), info.hash)
+                            .await
+                    }
+                });
+                let got: Vec<Option<Vec<u8>>> = futures::future::join_all(fetches).await;
+                let bytes: u64 = got.iter().flatten().map(|b| b.len() as u64).sum();
+                let ok: Vec<bool> = got.iter().map(|g| g.is_some()).collect();
+                let s = c.data_shards as usize;
+                let mut consistent = true;
+                if got.iter().all(|g| g.is_some()) {
+                    let pointers = repo.pointer_inputs_async(c).await;
+                    if pointers.iter().all(|p| p.is_some()) {
+                        let inputs: Vec<&[u8]> = got[..s]
+                            .iter()
+                            .chain(pointers.iter())
+                            .map(|g| g.as_deref().unwrap_or_default())
+                            .collect();
+                        consistent =
+                            match crate::codec::encode_parity(&inputs, c.parity_shards as usize) {
+                                Ok(parity) => parity
+                                    .iter()
+                                    .zip(&c.shards[s..])
+                                    .all(|(p, info)| blake3::hash(p).as_bytes() == &info.hash),
+                                Err(_) => false,
+                            };
+                    }
+                }
+                (e, ok, bytes, consistent)
+            }))
+            .buffer_unordered(2)
+            .collect(),
+        );
+        let (mut bytes, mut checked, mut inconsistent) = (0, 0, Vec::new());
+        for (e, ok, b, consistent) in results {
+            bytes += b;
+            for (i, good) in ok.into_iter().enumerate() {
+                if self.shards[e][i] == ShardState::Ok {
+                    checked += 1;
+                    if !good {
+                        self.shards[e][i] = ShardState::Corrupt;
+                    }
+                }
+            }
+            if !consistent {
+                inconsistent.push(e);
+            }
+        }
+        (bytes, checked, inconsistent)
+    }
+
+    /// The storage graph for peeling: symbol ids are `offset[e] + i` for shard `i` of
+    /// extent `e`; returns the codewords and which symbols are present and intact.
+    /// A pointer to an extent without an authentic certificate counts as a lost symbol.
+    pub fn graph(&self) -> (Vec<Codeword>, Vec<bool>, Vec<usize>) {
+        let mut offset = Vec::with_capacity(self.certs.len());
+        let mut n = 0;
+        for c in &self.certs {
+            offset.push(n);
+            n += c.shards.len();
+        }
+        let unknown = n; // one always-missing symbol for pointers into the void
+        let mut present: Vec<bool> = self
+            .shards
+            .iter()
+            .flatten()
+            .map(|s| *s == ShardState::Ok)
+            .collect();
+        present.push(false);
+        let codewords = self
+            .certs
+            .iter()
+            .enumerate()
+            .map(|(e, c)| {
+                let s = c.data_shards as usize;
+                let mut symbols: Vec<usize> = (0..s).map(|i| offset[e] + i).collect();
+                symbols.extend(
+                    c.pointers
+                        .iter()
+                        .map(|p| match self.cert_pos.get(&p.extent) {
+                            Some(&pe)
+                                if (p.shard as usize) < self.certs[pe].data_shards as usize =>
+                            {
+                                offset[pe] + p.shard as usize
+                            }
+                            _ => unknown,
+                        }),
+                );
+                symbols.extend((s..c.shards.len()).map(|i| offset[e] + i));
+                Codeword {
+                    symbols,
+                    parity: c.parity_shards as usize,
+                }
+            })
+            .collect();
+        (codewords, present, offset)
+    }
+}
