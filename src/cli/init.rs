@@ -26,6 +26,8 @@ pub struct InitArgs {
 pub fn run(g: &Global, a: &InitArgs) -> Result<u8> {
     let opts = InitOptions {
         remotes: a.remotes.clone(),
+        extent_size: None,
+        chunker: None,
         data_shards: a.data_shards,
         parity_shards: a.parity_shards,
         pointers: a.pointers,

@@ -10,10 +10,14 @@ use crate::codec::Coding;
 use crate::content::ChunkerParams;
 use crate::crypto::{KdfParams, KeyFile, MasterKey, fingerprint};
 use crate::error::{Error, Result};
-use crate::remote;
+use crate::remote::{self, DynRemote};
 
+#[derive(Clone)]
 pub struct InitOptions {
     pub remotes: Vec<String>,
+    /// Target extent size (default 16 MiB) and chunk sizes; tests use small ones.
+    pub extent_size: Option<u32>,
+    pub chunker: Option<ChunkerParams>,
     pub data_shards: Option<u8>,
     pub parity_shards: Option<u8>,
     pub pointers: Option<u8>,
@@ -61,13 +65,26 @@ pub fn check_init_options(opts: &InitOptions) -> Result<(Vec<String>, Coding)> {
 }
 
 pub fn init(opts: &InitOptions, password: &[u8]) -> Result<InitReport> {
-    let (urls, coding) = check_init_options(opts)?;
-
-    let rt = super::runtime()?;
-    let remotes: Vec<_> = urls
+    let (urls, _) = check_init_options(opts)?;
+    let remotes: Vec<DynRemote> = urls
         .iter()
         .map(|u| remote::open(u))
         .collect::<Result<_>>()?;
+    init_remotes(remotes, opts, password)
+}
+
+/// Create a repository over remotes the caller built (their URLs go into the config).
+pub fn init_remotes(
+    remotes: Vec<DynRemote>,
+    opts: &InitOptions,
+    password: &[u8],
+) -> Result<InitReport> {
+    let urls: Vec<String> = remotes.iter().map(|r| r.url().to_string()).collect();
+    let (_, coding) = check_init_options(&InitOptions {
+        remotes: urls.clone(),
+        ..opts.clone()
+    })?;
+    let rt = super::runtime()?;
     // Check every remote before writing anything: init must not half-create.
     for r in &remotes {
         if rt.block_on(r.exists())? && rt.block_on(r.stat("config")).is_ok() {
@@ -89,8 +106,8 @@ pub fn init(opts: &InitOptions, password: &[u8]) -> Result<InitReport> {
         id: crate::crypto::random_bytes()?,
         owner: signer.public(),
         coding,
-        extent_size: DEFAULT_EXTENT_SIZE,
-        chunker: ChunkerParams::default(),
+        extent_size: opts.extent_size.unwrap_or(DEFAULT_EXTENT_SIZE),
+        chunker: opts.chunker.unwrap_or_default(),
         remotes: urls.clone(),
         created: chrono::Utc::now().timestamp(),
         revision: 0,

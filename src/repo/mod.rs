@@ -11,7 +11,7 @@ pub mod object;
 mod reader;
 
 pub use config::Config;
-pub use init::{InitOptions, InitReport, check_init_options, init};
+pub use init::{InitOptions, InitReport, check_init_options, init, init_remotes};
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
@@ -67,25 +67,7 @@ impl Repository {
         let rt = runtime()?;
         let canonical = remote::canonical_url(url)?;
         let first = remote::open(&canonical)?;
-        if !rt.block_on(first.exists())? {
-            return Err(Error::new(
-                Kind::RepoNotFound,
-                format!("no repository at {url}: the location does not exist"),
-            ));
-        }
-        let bytes = rt
-            .block_on(first.get("config"))
-            .map_err(|e| match e.kind() {
-                Kind::NotFound => Error::new(
-                    Kind::RepoNotFound,
-                    format!("no repository at {url}: there is no config"),
-                ),
-                _ => e.context(format!("reading the config of {url}")),
-            })?;
-        let config = Config::from_object(&bytes).map_err(|e| {
-            e.context(format!("the config at {url} is unusable"))
-                .with_kind(Kind::Fatal)
-        })?;
+        let config = read_config(&rt, &first, url)?;
         let mut primary = 0;
         let mut remotes = Vec::with_capacity(config.remotes.len());
         for (i, u) in config.remotes.iter().enumerate() {
@@ -96,6 +78,37 @@ impl Repository {
                 remotes.push(remote::open(u)?);
             }
         }
+        Self::assemble(rt, config, remotes, primary, cache_dir)
+    }
+
+    /// Open over remotes the caller built (e.g. wrapped for fault injection in tests),
+    /// in the order of the config's remote list; the config is read from `primary`.
+    pub fn open_with_remotes(
+        remotes: Vec<DynRemote>,
+        primary: usize,
+        cache_dir: Option<PathBuf>,
+    ) -> Result<Repository> {
+        let rt = runtime()?;
+        let first = remotes
+            .get(primary)
+            .ok_or_else(|| Error::usage("no such remote"))?
+            .clone();
+        let config = read_config(&rt, &first, first.url())?;
+        if config.remotes.len() != remotes.len() {
+            return Err(Error::usage(
+                "the config lists a different number of remotes",
+            ));
+        }
+        Self::assemble(rt, config, remotes, primary, cache_dir)
+    }
+
+    fn assemble(
+        rt: tokio::runtime::Runtime,
+        config: Config,
+        remotes: Vec<DynRemote>,
+        primary: usize,
+        cache_dir: Option<PathBuf>,
+    ) -> Result<Repository> {
         let cache_dir = cache_dir
             .or_else(default_cache_dir)
             .map(|d| d.join(config.id_hex()));
@@ -438,6 +451,28 @@ impl Repository {
         let _ = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, hex::encode(id)));
         Ok(id)
     }
+}
+
+fn read_config(rt: &tokio::runtime::Runtime, first: &DynRemote, url: &str) -> Result<Config> {
+    if !rt.block_on(first.exists())? {
+        return Err(Error::new(
+            Kind::RepoNotFound,
+            format!("no repository at {url}: the location does not exist"),
+        ));
+    }
+    let bytes = rt
+        .block_on(first.get("config"))
+        .map_err(|e| match e.kind() {
+            Kind::NotFound => Error::new(
+                Kind::RepoNotFound,
+                format!("no repository at {url}: there is no config"),
+            ),
+            _ => e.context(format!("reading the config of {url}")),
+        })?;
+    Config::from_object(&bytes).map_err(|e| {
+        e.context(format!("the config at {url} is unusable"))
+            .with_kind(Kind::Fatal)
+    })
 }
 
 /// Snapshot and index objects are named by the BLAKE3 of their bytes.
