@@ -31,6 +31,9 @@ pub struct BackupArgs {
     /// Do everything except write to the repository
     #[arg(short = 'n', long)]
     pub dry_run: bool,
+    /// Back up even if the repository is older than this client last saw it (rollback)
+    #[arg(long)]
+    pub allow_stale: bool,
 }
 
 pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
@@ -51,6 +54,7 @@ pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
         tags: a.tags.clone(),
         host: a.host.clone(),
         dry_run: a.dry_run,
+        allow_stale: a.allow_stale,
     };
     let progress = Arc::new(Progress::default());
     let bar = Bar::start(g.show_progress(), progress.clone(), "backing up");

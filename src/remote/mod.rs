@@ -8,6 +8,7 @@
 //!   never the temp files of unfinished writes;
 //! * a missing object is an error of kind [`Kind::NotFound`](crate::error::Kind).
 
+pub mod faulty;
 mod local;
 mod memory;
 pub mod retry;

@@ -38,6 +38,8 @@ pub struct BackupOptions {
     pub tags: Vec<String>,
     pub host: Option<String>,
     pub dry_run: bool,
+    /// Back up even if the repository looks older than this client last saw it.
+    pub allow_stale: bool,
 }
 
 #[derive(Serialize, Default, Debug)]
@@ -77,6 +79,9 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
     let excludes = sources::Excludes::new(&opts.excludes, &opts.exclude_files)?;
     let host = opts.host.clone().unwrap_or_else(crate::util::hostname);
     let paths = sources.display_paths();
+    if !opts.allow_stale {
+        refuse_stale(repo)?;
+    }
 
     let parent = find_parent(repo, &host, &paths)?;
     let parent_tree = match &parent {
@@ -163,11 +168,44 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
         };
         repo.write_everywhere(&head.path(), Bytes::from(head.to_object(&signer)?))
             .map_err(|e| e.context("writing the head"))?;
+        repo.remember_heads(&[(hex::encode(head.writer), head.seq)].into_iter().collect());
         report.short_id = Some(id[..8].to_string());
         report.snapshot_id = Some(id);
     }
     report.duration_secs = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Refuse to build on a state older than this client has seen: a remote (or all of
+/// them) may have been rolled back, and new data would be chained to a stale head.
+fn refuse_stale(repo: &Repository) -> Result<()> {
+    let known = repo.known_heads();
+    if known.is_empty() {
+        return Ok(());
+    }
+    let mut newest: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
+    for path in repo.list_union("heads")? {
+        let mut parts = path.split('/').skip(1);
+        if let (Some(w), Some(seq)) = (
+            parts.next(),
+            parts.next().and_then(|s| u64::from_str_radix(s, 16).ok()),
+        ) {
+            let e = newest.entry(w.to_string()).or_insert(seq);
+            *e = (*e).max(seq);
+        }
+    }
+    for (writer, &seen) in &known {
+        let have = newest.get(writer).copied();
+        if have.is_none_or(|h| h < seen) {
+            return Err(crate::Error::fatal(format!(
+                "the repository is older than this client last saw it (writer {}: head {seen} seen, remotes have {}); \
+                 a remote may have been rolled back. Run `tangle verify`; pass --allow-stale to back up anyway",
+                &writer[..8.min(writer.len())],
+                have.map_or("none".into(), |h| h.to_string())
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The newest snapshot of the same host and the same set of paths.
