@@ -8,6 +8,7 @@ mod init;
 mod ls;
 mod password;
 mod progress;
+mod remote;
 mod repair;
 mod restore;
 mod snapshots;
@@ -78,6 +79,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Rebuild missing or damaged shards and metadata copies (needs no password)
     Repair(repair::RepairArgs),
+    /// List, add or replace remotes
+    Remote(remote::RemoteArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
 }
@@ -94,6 +97,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Dump(a) => dump::run(g, a),
         Command::Verify(a) => verify::run(g, a),
         Command::Repair(a) => repair::run(g, a),
+        Command::Remote(a) => remote::run(g, a),
         Command::Completions(a) => completions::run(a),
     }
 }

@@ -84,6 +84,12 @@ pub fn check_meta(repo: &Repository, path: &str, bytes: &[u8]) -> Result<()> {
         if c.owner != owner || c.id != repo.config.id {
             return Err(Error::corrupt("config of another repository or owner"));
         }
+        if c.revision < repo.config.revision {
+            return Err(Error::corrupt(format!(
+                "stale config (revision {}, the newest is {})",
+                c.revision, repo.config.revision
+            )));
+        }
         return Ok(());
     }
     match path.split('/').next() {

@@ -67,7 +67,24 @@ impl Repository {
         let rt = runtime()?;
         let canonical = remote::canonical_url(url)?;
         let first = remote::open(&canonical)?;
-        let config = read_config(&rt, &first, url)?;
+        let mut config = read_config(&rt, &first, url)?;
+        // Adopt the newest authentic revision any listed remote has: after `remote
+        // replace` a remote that missed the change still opens the repository right.
+        for u in config.remotes.clone() {
+            if u == canonical {
+                continue;
+            }
+            let newer = remote::open(&u)
+                .ok()
+                .and_then(|r| rt.block_on(r.get("config")).ok())
+                .and_then(|b| Config::from_object(&b).ok())
+                .filter(|c| {
+                    c.id == config.id && c.owner == config.owner && c.revision > config.revision
+                });
+            if let Some(c) = newer {
+                config = c;
+            }
+        }
         let mut primary = 0;
         let mut remotes = Vec::with_capacity(config.remotes.len());
         for (i, u) in config.remotes.iter().enumerate() {

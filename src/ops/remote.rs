@@ -1,0 +1,161 @@
+//! `tangle remote list | add | replace`: change which remotes the repository spans. The
+//! config is re-signed with a higher revision and written everywhere; `repair` then
+//! fills a new or replacement remote from the others.
+
+use bytes::Bytes;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::remote::{self, DynRemote};
+use crate::repo::Repository;
+
+#[derive(Serialize, Debug)]
+pub struct RemoteInfo {
+    pub index: usize,
+    pub url: String,
+    pub reachable: bool,
+    pub objects: u64,
+    pub bytes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+pub fn list(repo: &Repository) -> Result<Vec<RemoteInfo>> {
+    let listings = repo.block_on(futures::future::join_all(
+        repo.remotes().iter().map(|r| r.list("")),
+    ));
+    Ok(repo
+        .remotes()
+        .iter()
+        .zip(listings)
+        .enumerate()
+        .map(|(index, (r, l))| match l {
+            Ok(objs) => RemoteInfo {
+                index,
+                url: r.url().to_string(),
+                reachable: true,
+                objects: objs.len() as u64,
+                bytes: objs.iter().map(|o| o.size).sum(),
+                error: None,
+            },
+            Err(e) => RemoteInfo {
+                index,
+                url: r.url().to_string(),
+                reachable: false,
+                objects: 0,
+                bytes: 0,
+                error: Some(e.to_string()),
+            },
+        })
+        .collect())
+}
+
+#[derive(Serialize, Debug)]
+pub struct ChangeReport {
+    pub revision: u64,
+    pub remotes: Vec<String>,
+    /// Remotes the new config could not be written to (they get it from `repair`).
+    pub not_updated: Vec<String>,
+}
+
+/// Find a configured remote by URL (as given or canonical) or by its index.
+fn position(repo: &Repository, which: &str) -> Result<usize> {
+    let canonical = remote::canonical_url(which)?;
+    repo.config
+        .remotes
+        .iter()
+        .position(|u| *u == which || *u == canonical)
+        .or_else(|| {
+            which
+                .parse::<usize>()
+                .ok()
+                .filter(|&i| i < repo.config.remotes.len())
+        })
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "{which} is not a remote of this repository (see `tangle remote list`)"
+            ))
+        })
+}
+
+/// Replace remote `old` (dead or retired) with the new, empty location `new`.
+pub fn replace(repo: &Repository, old: &str, new: &str) -> Result<ChangeReport> {
+    let i = position(repo, old)?;
+    let new_url = remote::canonical_url(new)?;
+    if repo.config.remotes.contains(&new_url) {
+        return Err(Error::usage(format!(
+            "{new} is already a remote of this repository"
+        )));
+    }
+    let mut remotes = repo.config.remotes.clone();
+    remotes[i] = new_url;
+    change(repo, remotes, Some(i))
+}
+
+/// Add a remote. Existing extents keep their placement; new extents use all remotes.
+pub fn add(repo: &Repository, url: &str) -> Result<ChangeReport> {
+    let new_url = remote::canonical_url(url)?;
+    if repo.config.remotes.contains(&new_url) {
+        return Err(Error::usage(format!(
+            "{url} is already a remote of this repository"
+        )));
+    }
+    let mut remotes = repo.config.remotes.clone();
+    remotes.push(new_url);
+    repo.config.coding.check(remotes.len())?;
+    change(repo, remotes, None)
+}
+
+fn change(
+    repo: &Repository,
+    remotes: Vec<String>,
+    replaced: Option<usize>,
+) -> Result<ChangeReport> {
+    let signer = repo.signer()?;
+    let mut config = repo.config.clone();
+    config.remotes = remotes;
+    config.revision += 1;
+    let bytes = Bytes::from(config.to_object(&signer)?);
+    let targets: Vec<DynRemote> = config
+        .remotes
+        .iter()
+        .map(|u| remote::open(u))
+        .collect::<Result<_>>()?;
+    // The new remote must be empty or hold this very repository.
+    for (i, r) in targets.iter().enumerate() {
+        if repo.config.remotes.get(i) == Some(&config.remotes[i]) {
+            continue;
+        }
+        if repo.block_on(r.exists())? {
+            if let Ok(b) = repo.block_on(r.get("config")) {
+                let other = crate::repo::Config::from_object(&b).ok();
+                if other.is_none_or(|c| c.id != config.id) {
+                    return Err(Error::fatal(format!(
+                        "{} already holds another repository",
+                        r.url()
+                    )));
+                }
+            }
+        }
+        repo.block_on(r.create())
+            .map_err(|e| e.context(format!("creating {}", r.url())))?;
+    }
+    let mut not_updated = Vec::new();
+    let mut written = 0;
+    for r in targets.iter().chain(replaced.map(|i| &repo.remotes()[i])) {
+        match repo.block_on(r.put("config", bytes.clone())) {
+            Ok(()) => written += 1,
+            Err(e) => not_updated.push(format!("{}: {e}", r.url())),
+        }
+    }
+    if written == 0 {
+        return Err(Error::fatal(
+            "the new config could not be written to any remote",
+        ));
+    }
+    Ok(ChangeReport {
+        revision: config.revision,
+        remotes: config.remotes,
+        not_updated,
+    })
+}
