@@ -64,6 +64,11 @@ pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
     for e in &r.errors {
         warn(format_args!("{e}"));
     }
+    for d in &r.degraded_remotes {
+        warn(format_args!(
+            "remote not written, the new data has reduced redundancy there until `tangle repair` runs: {d}"
+        ));
+    }
     if g.json {
         g.print_json(&r)?;
     } else {

@@ -155,7 +155,7 @@ pub fn init_remotes(
 }
 
 /// How many whole remotes can go without losing any extent, given round-robin placement.
-pub fn remote_losses_tolerated(coding: &Coding, remotes: usize) -> usize {
+pub(crate) fn remote_losses_tolerated(coding: &Coding, remotes: usize) -> usize {
     let width = coding.width();
     let per_remote = width.div_ceil(remotes);
     // Worst case: the k fullest remotes are the ones lost.

@@ -39,6 +39,57 @@ pub struct Repository {
     certs: Mutex<HashMap<ExtentName, Arc<Certificate>>>,
     decoded: reader::DecodedCache,
     on_warning: Box<dyn Fn(&str) + Send + Sync>,
+    health: Arc<WriteHealth>,
+}
+
+/// Remotes that failed a write: later writes skip them instead of waiting for the same
+/// failure again, and the backup reports them as having reduced redundancy.
+#[derive(Default)]
+pub struct WriteHealth {
+    failed: Mutex<std::collections::BTreeMap<usize, String>>,
+}
+
+impl WriteHealth {
+    /// Put an object unless the remote already failed; false if it was not written.
+    pub async fn put(&self, index: usize, remote: &DynRemote, path: &str, data: Bytes) -> bool {
+        if self
+            .failed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains_key(&index)
+        {
+            return false;
+        }
+        match remote.put(path, data).await {
+            Ok(()) => true,
+            Err(e) => {
+                self.failed
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .entry(index)
+                    .or_insert_with(|| e.to_string());
+                false
+            }
+        }
+    }
+
+    /// `(remote index, first error)` of every remote that failed.
+    pub fn failures(&self) -> Vec<(usize, String)> {
+        self.failed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .map(|(i, e)| (*i, e.clone()))
+            .collect()
+    }
+
+    pub fn describe(&self, remotes: &[DynRemote]) -> String {
+        self.failures()
+            .iter()
+            .map(|(i, e)| format!("{}: {e}", remotes.get(*i).map_or("?", |r| r.url())))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
 }
 
 pub fn runtime() -> Result<tokio::runtime::Runtime> {
@@ -140,6 +191,7 @@ impl Repository {
             certs: Mutex::new(HashMap::new()),
             decoded: reader::DecodedCache::new(4),
             on_warning: Box::new(|_| {}),
+            health: Arc::default(),
         })
     }
 
@@ -274,12 +326,35 @@ impl Repository {
         ))
     }
 
-    /// Write a metadata object to every remote.
-    pub fn write_everywhere(&self, path: &str, bytes: Bytes) -> Result<()> {
-        let results = self.rt.block_on(join_all(
-            self.remotes.iter().map(|r| r.put(path, bytes.clone())),
+    /// Write a metadata object to every remote that still takes writes; succeed if no
+    /// more remotes failed than the coding tolerates (the rest is for `repair` later).
+    pub fn write_replicated(&self, path: &str, bytes: Bytes) -> Result<()> {
+        let health = &self.health;
+        let oks = self.rt.block_on(join_all(
+            self.remotes
+                .iter()
+                .enumerate()
+                .map(|(i, r)| health.put(i, r, path, bytes.clone())),
         ));
-        results.into_iter().collect::<Result<Vec<()>>>().map(|_| ())
+        let failed = oks.iter().filter(|ok| !**ok).count();
+        if failed > self.losses_tolerated() {
+            return Err(Error::fatal(format!(
+                "could not write {path} to enough remotes ({failed} of {} failed): {}",
+                self.remotes.len(),
+                health.describe(&self.remotes)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Whole remotes that can be lost without losing data, with this coding.
+    pub fn losses_tolerated(&self) -> usize {
+        init::remote_losses_tolerated(&self.config.coding, self.remotes.len())
+    }
+
+    /// Which remotes failed writes in this process (shared with upload tasks).
+    pub fn health(&self) -> Arc<WriteHealth> {
+        self.health.clone()
     }
 
     /// Load every index segment (needs the key).

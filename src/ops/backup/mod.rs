@@ -70,6 +70,9 @@ pub struct BackupReport {
     pub duration_secs: f64,
     /// Files and directories that could not be read (the backup skipped them).
     pub errors: Vec<String>,
+    /// Remotes that could not be written: the backup is complete and recoverable, with
+    /// less redundancy there until `repair` runs.
+    pub degraded_remotes: Vec<String>,
 }
 
 pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Result<BackupReport> {
@@ -128,7 +131,7 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
                 extents: outcome.extents,
             };
             let obj = Bytes::from(object::seal(ObjectKind::Index, &seg.encrypt(key)?, &signer));
-            repo.write_everywhere(&format!("index/{}", object::content_id(&obj)), obj)
+            repo.write_replicated(&format!("index/{}", object::content_id(&obj)), obj)
                 .map_err(|e| e.context("writing the index"))?;
         }
         let snapshot = Snapshot {
@@ -156,7 +159,7 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
             &signer,
         ));
         let id = object::content_id(&obj);
-        repo.write_everywhere(&format!("snapshots/{id}"), obj)
+        repo.write_replicated(&format!("snapshots/{id}"), obj)
             .map_err(|e| e.context("writing the snapshot"))?;
         let head = Head {
             repo_id: repo.config.id,
@@ -166,12 +169,18 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
             snapshot: Some(id.clone()),
             time: chrono::Utc::now().timestamp(),
         };
-        repo.write_everywhere(&head.path(), Bytes::from(head.to_object(&signer)?))
+        repo.write_replicated(&head.path(), Bytes::from(head.to_object(&signer)?))
             .map_err(|e| e.context("writing the head"))?;
         repo.remember_heads(&[(hex::encode(head.writer), head.seq)].into_iter().collect());
         report.short_id = Some(id[..8].to_string());
         report.snapshot_id = Some(id);
     }
+    report.degraded_remotes = repo
+        .health()
+        .failures()
+        .into_iter()
+        .map(|(i, e)| format!("{}: {e}", repo.remotes()[i].url()))
+        .collect();
     report.duration_secs = started.elapsed().as_secs_f64();
     Ok(report)
 }

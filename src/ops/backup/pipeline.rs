@@ -9,7 +9,6 @@ use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use crossbeam_channel::{Receiver, Sender, bounded};
-use futures::future::try_join_all;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -424,7 +423,7 @@ struct Appender<'a> {
 }
 
 /// Extents whose data shards stay in memory for cheap pointers.
-const RECENT_EXTENTS: usize = 4;
+const RECENT_EXTENTS: usize = 2;
 
 impl<'a> Appender<'a> {
     fn new(
@@ -599,19 +598,48 @@ impl<'a> Appender<'a> {
         // Fail fast: surface an earlier upload's error instead of queueing more work.
         self.reap(false)?;
         let remotes: Vec<DynRemote> = self.repo.remotes().to_vec();
+        let health = self.repo.health();
+        let (parity, tolerated) = (
+            sealed.cert.parity_shards as usize,
+            self.repo.losses_tolerated(),
+        );
         let task = async move {
             let name = sealed.name();
             let shard_puts = sealed.shards.iter().enumerate().map(|(i, data)| {
-                let remote = remotes[sealed.cert.shards[i].remote as usize].clone();
-                let (path, data) = (name.shard_path(i), data.clone());
-                async move { remote.put(&path, data).await }
+                let r = sealed.cert.shards[i].remote as usize;
+                let (path, data, health, remotes) =
+                    (name.shard_path(i), data.clone(), &health, &remotes);
+                async move { health.put(r, &remotes[r], &path, data).await }
             });
-            try_join_all(shard_puts).await?;
-            let cert_puts = remotes.iter().map(|r| {
-                let (path, data): (String, Bytes) = (name.cert_path(), sealed.cert_object.clone());
-                async move { r.put(&path, data).await }
+            // Decodable as long as no more than `p` of its own shards are missing.
+            let failed = futures::future::join_all(shard_puts)
+                .await
+                .iter()
+                .filter(|ok| !**ok)
+                .count();
+            if failed > parity {
+                return Err(Error::fatal(format!(
+                    "extent {}: {failed} of its shards could not be written, more than the {parity} it can lose ({})",
+                    name.short(),
+                    health.describe(&remotes)
+                )));
+            }
+            let cert_puts = remotes.iter().enumerate().map(|(i, r)| {
+                let (path, data, health) = (name.cert_path(), sealed.cert_object.clone(), &health);
+                async move { health.put(i, r, &path, data).await }
             });
-            try_join_all(cert_puts).await?;
+            let failed = futures::future::join_all(cert_puts)
+                .await
+                .iter()
+                .filter(|ok| !**ok)
+                .count();
+            if failed > tolerated {
+                return Err(Error::fatal(format!(
+                    "extent {}: its certificate reached too few remotes ({})",
+                    name.short(),
+                    health.describe(&remotes)
+                )));
+            }
             drop(permit);
             Ok(())
         };
