@@ -11,6 +11,7 @@ pub mod extent;
 pub mod fsmeta;
 pub mod ops;
 pub mod pathmatch;
+pub mod profile;
 pub mod remote;
 pub mod repo;
 pub mod util;

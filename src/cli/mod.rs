@@ -38,6 +38,9 @@ pub struct Global {
     /// Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)
     #[arg(short = 'r', long = "repo", env = "TANGLE_REPO", global = true)]
     pub repo: Option<String>,
+    /// Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml
+    #[arg(short = 'P', long = "profile", value_name = "NAME", global = true)]
+    pub profile: Option<String>,
     /// Read the password from this file (first line)
     #[arg(long, global = true, value_name = "FILE")]
     pub password_file: Option<PathBuf>,
@@ -86,7 +89,22 @@ pub enum Command {
 }
 
 /// Run a command; `Ok(code)` carries non-fatal exit codes such as 3 (some files unreadable).
-pub fn run(cli: Cli) -> Result<u8> {
+pub fn run(mut cli: Cli) -> Result<u8> {
+    if let Some(name) = cli.global.profile.clone() {
+        let p = tangle::profile::Profile::load(&name)?;
+        let g = &mut cli.global;
+        // The command line and the environment win over the profile.
+        g.repo = g.repo.take().or(p.repo.clone());
+        if g.password_file.is_none()
+            && g.password_command.is_none()
+            && std::env::var_os("TANGLE_PASSWORD").is_none()
+        {
+            g.password_file = p.password_file.clone();
+            g.password_command = p.password_command.clone();
+        }
+        g.cache_dir = g.cache_dir.take().or(p.cache_dir.clone());
+        tangle::remote::set_settings(p.remote_settings()?);
+    }
     let g = &cli.global;
     match &cli.command {
         Command::Init(a) => init::run(g, a),

@@ -57,11 +57,25 @@ pub trait Remote: Send + Sync {
 
 pub type DynRemote = Arc<dyn Remote>;
 
+static SETTINGS: std::sync::OnceLock<
+    std::collections::BTreeMap<String, crate::profile::RemoteSettings>,
+> = std::sync::OnceLock::new();
+
+/// Per-remote settings (from a profile) that [`open`] applies; set once, at start-up.
+pub fn set_settings(settings: std::collections::BTreeMap<String, crate::profile::RemoteSettings>) {
+    let _ = SETTINGS.set(settings);
+}
+
 /// Open a remote from its URL: a plain path or `file://path`, `s3://bucket/prefix`
 /// (configured by the `AWS_*` variables), `sftp://[user@]host[:port]/path` (through the
 /// system `ssh`, or `TANGLE_SSH_COMMAND`), `memory://name`. Network remotes connect on
 /// first use.
 pub fn open(url: &str) -> Result<DynRemote> {
+    let settings = SETTINGS
+        .get()
+        .and_then(|m| m.get(url))
+        .cloned()
+        .unwrap_or_default();
     if let Some(path) = url.strip_prefix("file://") {
         return Ok(Arc::new(LocalRemote::new(path, url)));
     }
@@ -69,10 +83,18 @@ pub fn open(url: &str) -> Result<DynRemote> {
         return Ok(Arc::new(MemoryRemote::new(url)));
     }
     if url.starts_with("s3://") {
-        return Ok(Arc::new(S3Remote::open(url)?));
+        let overrides: Vec<(&str, &str)> = settings
+            .aws
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        return Ok(Arc::new(S3Remote::open_with(url, &overrides)?));
     }
     if url.starts_with("sftp://") {
-        return Ok(Arc::new(SftpRemote::open(url)?));
+        return Ok(Arc::new(match settings.ssh_command {
+            Some(cmd) => SftpRemote::open_with_ssh_command(url, Some(cmd))?,
+            None => SftpRemote::open(url)?,
+        }));
     }
     if let Some((scheme, _)) = url.split_once("://") {
         return Err(Error::usage(format!(
