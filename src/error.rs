@@ -1,5 +1,5 @@
 //! One error type for the whole crate. Every error carries a [`Kind`] that maps to the
-//! exit codes of the command-line contract (docs/DESIGN.md §5), plus a human message
+//! exit codes of the command-line contract (shared DESIGN.md §5, docs/DESIGN.md), plus a human message
 //! built from the innermost cause outwards ("reading snapshot 1a2b: remote /x: not found").
 
 use std::fmt;

@@ -42,7 +42,7 @@ pub fn run(g: &Global, a: &RepairArgs) -> Result<u8> {
             );
         }
     }
-    for u in &r.unrepaired {
+    for u in r.unrepaired.iter().chain(&r.pending) {
         warn(u);
     }
     let moved: u64 = r.actions.iter().map(|x| x.bytes).sum();

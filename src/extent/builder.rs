@@ -190,4 +190,56 @@ mod tests {
         assert_eq!(&sealed.shards[0][..8], b"helloabc");
         assert_eq!(sealed.blobs.blobs[1].offset, 5);
     }
+
+    #[test]
+    fn seal_with_pointers_pads_and_codes_them() {
+        let signer = Signer::from_seed(&[1; 32]);
+        let mut b = ExtentBuilder::new([0; 32], 0);
+        b.append([1; 32], BlobKind::Data, 100, &[7u8; 100]);
+        let coding = Coding::default_for(3).unwrap();
+        let ctx = SealContext {
+            repo_id: [0; 16],
+            writer: [0; 16],
+            seq: 2,
+            prev: None,
+            coding,
+            remotes: 3,
+            signer: &signer,
+        };
+        // One pointer larger than the extent's own shards: the codeword grows to it.
+        let big = Bytes::from(vec![9u8; 256]);
+        let small = Bytes::from(vec![5u8; 64]);
+        let ptrs = vec![
+            (
+                Pointer {
+                    extent: ExtentName([8; 32]),
+                    shard: 1,
+                },
+                big.clone(),
+            ),
+            (
+                Pointer {
+                    extent: ExtentName([9; 32]),
+                    shard: 0,
+                },
+                small.clone(),
+            ),
+        ];
+        let sealed = b.seal(&ctx, ptrs).unwrap();
+        assert_eq!(sealed.cert.shard_size, 256);
+        assert_eq!(sealed.cert.pointers.len(), 2);
+        assert_eq!(sealed.shards.len(), 7);
+        // Lose three own data shards; rebuild from the rest plus the (padded) pointers.
+        let mut padded_small = small.to_vec();
+        padded_small.resize(256, 0);
+        let mut symbols: Vec<Option<Vec<u8>>> =
+            vec![None, None, None, Some(sealed.shards[3].to_vec())];
+        symbols.push(Some(big.to_vec()));
+        symbols.push(Some(padded_small));
+        symbols.extend(sealed.shards[4..].iter().map(|s| Some(s.to_vec())));
+        codec::reconstruct(&mut symbols, 6, 256).unwrap();
+        for i in 0..3 {
+            assert_eq!(symbols[i].as_deref(), Some(&sealed.shards[i][..]));
+        }
+    }
 }

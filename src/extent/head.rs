@@ -19,6 +19,9 @@ pub struct Head {
     pub extent: Option<(ExtentName, u64)>,
     /// Snapshot written by the run that wrote this head, if any.
     pub snapshot: Option<String>,
+    /// Remotes (config indices) this run could not write to: they lack its objects
+    /// legitimately, until `repair` copies them (verify then does not call it a rollback).
+    pub skipped: Vec<u16>,
     pub time: i64,
 }
 
@@ -60,6 +63,7 @@ mod tests {
             seq: 7,
             extent: Some((ExtentName([3; 32]), 4)),
             snapshot: None,
+            skipped: vec![],
             time: 9,
         };
         let obj = h.to_object(&s).unwrap();

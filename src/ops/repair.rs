@@ -25,8 +25,10 @@ pub struct RepairReport {
     pub actions: Vec<Action>,
     pub bytes_read: u64,
     pub bytes_written: u64,
-    /// What could not be repaired (lost data, forks, unreachable remotes...).
+    /// What could not be repaired (lost data, forks...).
     pub unrepaired: Vec<String>,
+    /// What a later run can do once unreachable remotes are back.
+    pub pending: Vec<String>,
     pub exit_code: u8,
 }
 
@@ -48,7 +50,7 @@ pub fn run(repo: &Repository, opts: &RepairOptions) -> Result<RepairReport> {
     }
     for (r, l) in survey.listings.iter().enumerate() {
         if let Err(e) = l {
-            report.unrepaired.push(format!(
+            report.pending.push(format!(
                 "remote {} is unreachable ({e}); run repair again when it is back",
                 survey.urls[r]
             ));
@@ -56,7 +58,13 @@ pub fn run(repo: &Repository, opts: &RepairOptions) -> Result<RepairReport> {
     }
     repair_metadata(repo, &survey, opts.dry_run, &mut report)?;
     repair_shards(repo, &survey, opts.dry_run, &mut report)?;
-    report.exit_code = if report.unrepaired.is_empty() { 0 } else { 21 };
+    report.exit_code = if !report.unrepaired.is_empty() {
+        21
+    } else if !report.pending.is_empty() {
+        20
+    } else {
+        0
+    };
     Ok(report)
 }
 
@@ -115,6 +123,8 @@ fn repair_shards(
         let i = sym - offset[e];
         (i < survey.certs[e].shards.len()).then_some((e, i))
     };
+    // Symbols written back so far: later codewords may use them.
+    let mut rebuilt: std::collections::HashSet<usize> = std::collections::HashSet::new();
     for e in plan {
         let cw = &codewords[e];
         let cert = &survey.certs[e];
@@ -140,7 +150,7 @@ fn repair_shards(
             continue;
         }
         // Gather the codeword: own data, pointers, parity; None where lost.
-        let ok = |x: usize| before[x] || present_now(repo, survey, &locate, x);
+        let ok = |x: usize| before[x] || rebuilt.contains(&x);
         let mut symbols: Vec<Option<Vec<u8>>> = Vec::with_capacity(cw.symbols.len());
         for (k, &x) in cw.symbols.iter().enumerate() {
             let got = if !ok(x) {
@@ -207,6 +217,7 @@ fn repair_shards(
             repo.block_on(remote.put(&path, bytes.clone().into()))
                 .map_err(|e| e.context(format!("writing {path}")))?;
             report.bytes_written += bytes.len() as u64;
+            rebuilt.insert(offset[pe] + pi);
             report.actions.push(Action {
                 kind: "rebuild-shard",
                 remote: remote.url().to_string(),
@@ -227,21 +238,4 @@ fn repair_shards(
         }
     }
     Ok(())
-}
-
-/// Whether a symbol that was missing before has been rebuilt by an earlier step.
-fn present_now(
-    repo: &Repository,
-    survey: &Survey,
-    locate: &dyn Fn(usize) -> Option<(usize, usize)>,
-    sym: usize,
-) -> bool {
-    let Some((e, i)) = locate(sym) else {
-        return false;
-    };
-    let c = &survey.certs[e];
-    let remote = &repo.remotes()[c.shards[i].remote as usize];
-    repo.block_on(remote.stat(&c.name().shard_path(i)))
-        .is_ok_and(|o| o.size == c.shard_size as u64)
-        && survey.shards[e][i] != ShardState::Corrupt
 }

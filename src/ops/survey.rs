@@ -356,40 +356,36 @@ impl Survey {
             offset.push(n);
             n += c.shards.len();
         }
-        let unknown = n; // one always-missing symbol for pointers into the void
         let mut present: Vec<bool> = self
             .shards
             .iter()
             .flatten()
             .map(|s| *s == ShardState::Ok)
             .collect();
-        present.push(false);
-        let codewords = self
-            .certs
-            .iter()
-            .enumerate()
-            .map(|(e, c)| {
-                let s = c.data_shards as usize;
-                let mut symbols: Vec<usize> = (0..s).map(|i| offset[e] + i).collect();
-                symbols.extend(
-                    c.pointers
-                        .iter()
-                        .map(|p| match self.cert_pos.get(&p.extent) {
-                            Some(&pe)
-                                if (p.shard as usize) < self.certs[pe].data_shards as usize =>
-                            {
-                                offset[pe] + p.shard as usize
-                            }
-                            _ => unknown,
-                        }),
-                );
-                symbols.extend((s..c.shards.len()).map(|i| offset[e] + i));
-                Codeword {
-                    symbols,
-                    parity: c.parity_shards as usize,
+        let mut codewords = Vec::with_capacity(self.certs.len());
+        for (e, c) in self.certs.iter().enumerate() {
+            let s = c.data_shards as usize;
+            let mut symbols: Vec<usize> = (0..s).map(|i| offset[e] + i).collect();
+            for p in &c.pointers {
+                match self.cert_pos.get(&p.extent) {
+                    Some(&pe) if (p.shard as usize) < self.certs[pe].data_shards as usize => {
+                        symbols.push(offset[pe] + p.shard as usize)
+                    }
+                    // A pointer into an extent nobody can certify: a symbol of its own
+                    // that is lost for good (decoding this codeword may "restore" it,
+                    // but there is nowhere to write it).
+                    _ => {
+                        symbols.push(present.len());
+                        present.push(false);
+                    }
                 }
-            })
-            .collect();
+            }
+            symbols.extend((s..c.shards.len()).map(|i| offset[e] + i));
+            codewords.push(Codeword {
+                symbols,
+                parity: c.parity_shards as usize,
+            });
+        }
         (codewords, present, offset)
     }
 }

@@ -151,7 +151,7 @@ pub fn run(repo: &Repository, read: ReadData) -> Result<VerifyReport> {
             let name = survey.certs[e].name();
             findings.push(
                 Finding::new(
-                    Severity::Repairable,
+                    Severity::Trust,
                     "parity-inconsistent",
                     format!(
                         "extent {}: stored parity is not what its data and pointers encode to",
@@ -159,7 +159,7 @@ pub fn run(repo: &Repository, read: ReadData) -> Result<VerifyReport> {
                     ),
                 )
                 .extent(&name, None)
-                .repair("re-encode the parity from data and pointers"),
+                .repair("none: the signed certificate disagrees with its own data (writer bug or stolen key); back up the data again"),
             );
         }
         if let ReadData::Subset(pct, seed) = read {
@@ -284,59 +284,63 @@ fn freshness(
     findings: &mut Vec<Finding>,
 ) -> HashSet<ExtentName> {
     let owner = repo.config.owner;
-    // writer -> newest authentic head over all remotes.
-    let mut newest: HashMap<String, Head> = HashMap::new();
+    // Every authentic head, by writer.
+    let mut heads: HashMap<String, Vec<Head>> = HashMap::new();
     for (path, m) in survey.meta.range("heads/".to_string()..) {
         if !path.starts_with("heads/") {
             break;
         }
         let Some(b) = &m.good else { continue };
-        let Ok(h) = Head::from_object(b, &owner, path) else {
-            continue;
-        };
-        let w = hex::encode(h.writer);
-        if newest.get(&w).is_none_or(|n| n.seq < h.seq) {
-            newest.insert(w, h);
+        if let Ok(h) = Head::from_object(b, &owner, path) {
+            heads.entry(hex::encode(h.writer)).or_default().push(h);
         }
     }
-    for (w, head) in &newest {
-        let path = head.path();
-        let Some(m) = survey.meta.get(&path) else {
-            continue;
-        };
-        for (r, copy) in m.copies.iter().enumerate() {
-            if *copy != Copy::Missing {
+    let mut newest: HashMap<String, Head> = HashMap::new();
+    for (w, list) in &heads {
+        if let Some(h) = list.iter().max_by_key(|h| h.seq) {
+            newest.insert(w.clone(), h.clone());
+        }
+    }
+    // A remote that has some head of a writer but lacks a newer one *and* what that one
+    // commits to serves an older state: a rollback. Exceptions: the head says the run
+    // could not write to that remote (a backup with the remote down), and a remote with
+    // no head of the writer at all (wiped or new: repairable). Lacking only the head
+    // itself is an interrupted write.
+    let mut rolled_back: HashSet<usize> = HashSet::new();
+    for (w, list) in &heads {
+        for (r, listing) in survey.listings.iter().enumerate() {
+            let Ok(listing) = listing else { continue };
+            let prefix = format!("heads/{w}/");
+            if !listing.keys().any(|p| p.starts_with(&prefix)) || rolled_back.contains(&r) {
                 continue;
             }
-            // Missing the newest head alone is an interrupted write; missing what it
-            // commits to as well is an older state of the repository: a rollback.
-            // A remote with no head of this writer at all was wiped or lost, not rolled back.
-            let Ok(listing) = &survey.listings[r] else {
-                continue;
-            };
             let lacks = |p: &str| !listing.contains_key(p);
-            let has_older_head = listing
-                .keys()
-                .any(|p| p.starts_with(&format!("heads/{w}/")));
-            let older = has_older_head
-                && (head
-                    .snapshot
-                    .as_ref()
-                    .is_some_and(|s| lacks(&format!("snapshots/{s}")))
-                    || head
-                        .extent
+            let culprit = list.iter().find(|h| {
+                lacks(&h.path())
+                    && !h.skipped.contains(&(r as u16))
+                    && (h
+                        .snapshot
                         .as_ref()
-                        .is_some_and(|(e, _)| lacks(&e.cert_path())));
-            if older {
+                        .is_some_and(|s| lacks(&format!("snapshots/{s}")))
+                        || h.extent
+                            .as_ref()
+                            .is_some_and(|(e, _)| lacks(&e.cert_path())))
+            });
+            if let Some(h) = culprit {
+                rolled_back.insert(r);
                 let url = &survey.urls[r];
                 findings.push(
                     Finding::new(
                         Severity::Trust,
                         "rollback",
-                        format!("remote {url} serves an older state: writer {}'s head {} and what it commits to are missing", &w[..8], head.seq),
+                        format!(
+                            "remote {url} serves an older state: writer {}'s head {} and what it commits to are missing",
+                            &w[..8.min(w.len())],
+                            h.seq
+                        ),
                     )
                     .remote(url)
-                    .path(&path),
+                    .path(&h.path()),
                 );
             }
         }
@@ -568,7 +572,7 @@ fn leftovers(survey: &Survey, findings: &mut Vec<Finding>) {
             findings.push(
                 Finding::new(Severity::Info, "leftover", format!("{unknown} shard objects on {url} belong to no certified extent (left by interrupted runs)"))
                     .remote(url)
-                    .repair("none needed; `delete`/prune removes them"),
+                    .repair("none needed (a future prune removes them)"),
             );
         }
     }

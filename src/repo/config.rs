@@ -41,8 +41,8 @@ impl Config {
         ))
     }
 
-    /// Parse and check the self-signature. (Whether the key is the one the user expects
-    /// is checked against the local cache by the caller.)
+    /// Parse and check the self-signature. Nothing pins the owner key yet: a client
+    /// trusts the key of the config it first sees (trust on first use).
     pub fn from_object(bytes: &[u8]) -> Result<Config> {
         let payload = object::open_unverified(ObjectKind::Config, bytes)?;
         let config: Config = postcard::from_bytes(payload)?;

@@ -368,7 +368,7 @@ impl Repository {
                 IndexSegment::decrypt(&key, object::open(ObjectKind::Index, b, &owner)?)
             }) {
                 Ok(seg) => index.add_segment(&seg),
-                // Its blobs become unreachable; `repair --rebuild-index` recovers them.
+                // Its blobs become unreachable until the index is rebuilt from the extents.
                 Err(e) => self.warn(&format!("skipping index segment: {e}")),
             }
         }

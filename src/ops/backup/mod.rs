@@ -167,6 +167,12 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
             seq: outcome.head_seq,
             extent: outcome.last_extent,
             snapshot: Some(id.clone()),
+            skipped: repo
+                .health()
+                .failures()
+                .iter()
+                .map(|(i, _)| *i as u16)
+                .collect(),
             time: chrono::Utc::now().timestamp(),
         };
         repo.write_replicated(&head.path(), Bytes::from(head.to_object(&signer)?))
@@ -192,15 +198,14 @@ fn refuse_stale(repo: &Repository) -> Result<()> {
     if known.is_empty() {
         return Ok(());
     }
+    // Newest *authentic* head per known writer (forged names do not count).
     let mut newest: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
-    for path in repo.list_union("heads")? {
-        let mut parts = path.split('/').skip(1);
-        if let (Some(w), Some(seq)) = (
-            parts.next(),
-            parts.next().and_then(|s| u64::from_str_radix(s, 16).ok()),
-        ) {
-            let e = newest.entry(w.to_string()).or_insert(seq);
-            *e = (*e).max(seq);
+    for writer in known.keys() {
+        let mut id = [0u8; 16];
+        if hex::decode_to_slice(writer, &mut id).is_ok() {
+            if let Some(h) = repo.latest_head(&id)? {
+                newest.insert(writer.clone(), h.seq);
+            }
         }
     }
     for (writer, &seen) in &known {

@@ -475,13 +475,16 @@ impl<'a> Appender<'a> {
         })
     }
 
+    /// Extents never grow past the target size (a blob that does not fit starts the
+    /// next one), so shard sizes stay uniform and most older shards can be pointers.
     fn append(&mut self, blob: StoredBlob) -> Result<()> {
         self.bytes_added += blob.data.len() as u64;
-        self.builder
-            .append(blob.id, blob.kind, blob.raw_len, &blob.data);
-        if self.builder.len() >= self.repo.config.extent_size as usize {
+        let target = self.repo.config.extent_size as usize;
+        if !self.builder.is_empty() && self.builder.len() + blob.data.len() > target {
             self.seal()?;
         }
+        self.builder
+            .append(blob.id, blob.kind, blob.raw_len, &blob.data);
         Ok(())
     }
 
