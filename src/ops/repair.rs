@@ -149,11 +149,13 @@ fn repair_shards(
             }
             continue;
         }
-        // Gather the codeword: own data, pointers, parity; None where lost.
+        // Gather just enough of the codeword to decode it (s + t intact symbols), in the
+        // order own data, pointers, parity; None where lost or not needed.
         let ok = |x: usize| before[x] || rebuilt.contains(&x);
         let mut symbols: Vec<Option<Vec<u8>>> = Vec::with_capacity(cw.symbols.len());
+        let mut have = 0;
         for (k, &x) in cw.symbols.iter().enumerate() {
-            let got = if !ok(x) {
+            let got = if !ok(x) || have == s + t {
                 None
             } else if (s..s + t).contains(&k) {
                 let p = cert.pointers[k - s];
@@ -169,7 +171,10 @@ fn repair_shards(
                 let i = if k < s { k } else { k - t };
                 repo.fetch_shard(cert, i).map(|b| b.to_vec())
             };
-            report.bytes_read += got.as_ref().map_or(0, |g| g.len() as u64);
+            if let Some(g) = &got {
+                report.bytes_read += g.len() as u64;
+                have += 1;
+            }
             symbols.push(got);
         }
         let originals = s + t;
