@@ -13,18 +13,35 @@
 #   --workdir DIR    where the repositories and restores go (default: a fresh temporary
 #                    directory beside the tree, so on the same disk); removed at the end
 #   --keep           keep the work directory
-#   --only TOOL      run only `restic` or only `tangle`
+#   --only TOOL      run only `restic`, only `tangle` (local remotes) or only `remotes`
 #   --no-build       do not run `cargo build --release` (use target/release/tangle, or
 #                    $TANGLE_BIN)
+#   --remote-kinds[=LIST]  (also --remotes) also time tangle over real remote kinds:
+#                    start private test servers (scripts/test-servers.sh: s3s-fs and
+#                    sshd on 127.0.0.1, state under the work directory, stopped at exit)
+#                    and, for each configuration in LIST (default s3,sftp,mixed):
+#                      s3     three S3 remotes  s3://$TANGLE_TEST_S3_BUCKET/bench-N-s3-{a,b,c}
+#                      sftp   three SFTP remotes  $TANGLE_TEST_SFTP_URL/bench-N-sftp-{a,b,c}
+#                      mixed  a local directory, s3://.../bench-N-mixed-b, sftp://.../bench-N-mixed-c
+#                    (N: a per-run id).
+#                    init, back up, restore, and compare the restore with the source.
+#                    Uses the ~200 MiB tree unless --full or --tree is given.
+#                    `--only remotes` runs these alone (no restic, no local tangle).
+#   --full           the ~2.1 GiB tree even with --remote-kinds
 #
 # For each tool, with a fresh repository: init, initial backup, unchanged re-backup,
 # restore, full read check (restic check --read-data / tangle verify --read-data).
+# tangle then loses one of its three remotes (rm -rf of remote 2): `tangle repair`
+# rebuilds it (MB/s = bytes it wrote / seconds) and `tangle verify --read-data` must
+# then pass again.
+# MB/s is 10^6 bytes per second: the tree's (apparent) size over the wall time for the
+# backup, restore and read-data phases, the bytes written for repair.
 # Each phase runs under /usr/bin/time -f '%e %M' (wall seconds, peak RSS), after
 # `sync; echo 3 > /proc/sys/vm/drop_caches` when that is allowed (the report says
-# whether it was). Both restores are compared with the source byte for byte
+# whether it was). Every restore is compared with the source byte for byte
 # (diff -r --no-dereference: file contents, file types, symlink targets).
 # Passwords: $RESTIC_PASSWORD and $TANGLE_PASSWORD (a fixed benchmark password if unset).
-# Exit status: 0 if every phase ran and both restores are identical to the source.
+# Exit status: 0 if every phase ran and every restore is identical to the source.
 set -uo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -39,6 +56,8 @@ WORKDIR=
 KEEP=0
 ONLY=
 BUILD=1
+FULL=0
+REMOTE_KINDS=
 while [ $# -gt 0 ]; do
     case "$1" in
         --small) SMALL=1 ;;
@@ -49,17 +68,34 @@ while [ $# -gt 0 ]; do
         --workdir) WORKDIR=${2:?--workdir needs a directory}; shift ;;
         --workdir=*) WORKDIR=${1#*=} ;;
         --keep) KEEP=1 ;;
-        --only) ONLY=${2:?--only needs restic or tangle}; shift ;;
+        --only) ONLY=${2:?--only needs restic, tangle or remotes}; shift ;;
         --only=*) ONLY=${1#*=} ;;
         --no-build) BUILD=0 ;;
+        --full) FULL=1 ;;
+        --remote-kinds|--remotes) REMOTE_KINDS=s3,sftp,mixed ;;
+        --remote-kinds=*|--remotes=*) REMOTE_KINDS=${1#*=} ;;
         -h|--help) usage ;;
         *) echo "unknown argument: $1" >&2; usage ;;
     esac
     shift
 done
-case "$ONLY" in ""|restic|tangle) ;; *) echo "--only takes restic or tangle" >&2; exit 2 ;; esac
-run_restic() { [ "$ONLY" != tangle ]; }
-run_tangle() { [ "$ONLY" != restic ]; }
+case "$ONLY" in ""|restic|tangle) ;;
+    remotes) [ -n "$REMOTE_KINDS" ] || REMOTE_KINDS=s3,sftp,mixed ;;
+    *) echo "--only takes restic, tangle or remotes" >&2; exit 2 ;;
+esac
+KINDS=()
+if [ -n "$REMOTE_KINDS" ]; then
+    IFS=', ' read -r -a KINDS <<< "$REMOTE_KINDS"
+    for k in "${KINDS[@]}"; do
+        case "$k" in s3|sftp|mixed) ;; *) echo "--remote-kinds: unknown kind $k (s3, sftp, mixed)" >&2; exit 2 ;; esac
+    done
+    # Loopback S3/SFTP is much slower than a local disk: the small tree by default.
+    [ "$FULL" = 1 ] || [ -n "$TREE" ] || SMALL=1
+fi
+[ "$SMALL" = 1 ] && [ "$FULL" = 1 ] && { echo "--small and --full exclude each other" >&2; exit 2; }
+run_restic() { [ "$ONLY" = "" ] || [ "$ONLY" = restic ]; }
+run_tangle() { [ "$ONLY" = "" ] || [ "$ONLY" = tangle ]; }
+run_remotes() { [ "${#KINDS[@]}" -gt 0 ] && [ "$ONLY" != restic ]; }
 
 log() { echo "bench: $*" >&2; }
 
@@ -80,7 +116,7 @@ if run_restic && ! command -v restic >/dev/null; then
 fi
 
 TANGLE_STATUS=ok
-if run_tangle; then
+if run_tangle || run_remotes; then
     if [ "$BUILD" = 1 ]; then
         log "cargo build --release"
         if ! (cd "$ROOT" && cargo build --release --bin tangle >&2); then
@@ -115,7 +151,16 @@ else
     W=$(mktemp -d "$(dirname "$TREE")/tangle-bench-run.XXXXXX")
 fi
 [ -d "$W" ] || { log "cannot make a work directory"; exit 1; }
-cleanup() { if [ "$KEEP" = 1 ]; then log "kept $W"; else rm -rf "$W"; fi; }
+SERVERS_STARTED=0
+stop_servers() {
+    [ "$SERVERS_STARTED" = 1 ] || return 0
+    TANGLE_TEST_STATE="$W/servers" "$HERE/test-servers.sh" stop >&2 || log "could not stop the test servers"
+    SERVERS_STARTED=0
+}
+cleanup() {
+    stop_servers
+    if [ "$KEEP" = 1 ]; then log "kept $W"; else rm -rf "$W"; fi
+}
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$W/logs"
@@ -133,36 +178,66 @@ else
 fi
 
 # ---- running phases -------------------------------------------------------------------
-ROWS=()          # "tool|phase|seconds|rss"
+ROWS=()          # "tool|phase|seconds|MB/s|rss"
 FAILED=0
-# run_phase TOOL PHASE [--tolerate-missing] CMD...: time CMD, add a table row.
-# Returns CMD's exit status. The output of CMD is in $W/logs/.
+LAST_SECS=
+# mbps BYTES SECONDS: 10^6 bytes per second, one decimal ("-" if not computable).
+mbps() {
+    awk -v b="${1:-}" -v s="${2:-}" 'BEGIN {
+        if (b !~ /^[0-9]+$/ || s !~ /^[0-9.]+$/) { print "-"; exit }
+        if (s + 0 <= 0) { print "inf"; exit }
+        printf "%.1f", b / s / 1e6 }'
+}
+# run_phase TOOL PHASE [--bytes N] [--stdout FILE] [--tolerate-missing] CMD...: time CMD,
+# add a table row (MB/s from N bytes if given). CMD's output goes to $W/logs/ (its
+# standard output to FILE instead with --stdout). Returns CMD's exit status; the wall
+# seconds are left in $LAST_SECS.
 run_phase() {
-    local tool=$1 phase=$2 tolerate=0
+    local tool=$1 phase=$2 tolerate=0 bytes='' out=''
     shift 2
-    if [ "${1:-}" = --tolerate-missing ]; then tolerate=1; shift; fi
+    while :; do
+        case "${1:-}" in
+            --tolerate-missing) tolerate=1; shift ;;
+            --bytes) bytes=$2; shift 2 ;;
+            --stdout) out=$2; shift 2 ;;
+            *) break ;;
+        esac
+    done
     local tag logf
     tag=$(echo "$tool-$phase" | tr -c 'a-zA-Z0-9\n-' '_')
     logf="$W/logs/$tag.log"
+    [ -n "$out" ] || out=$logf
     [ "$CAN_DROP" = 1 ] && drop_caches
     log "$tool: $phase"
-    /usr/bin/time -f '%e %M' -o "$W/time.out" "$@" > "$logf" 2>&1
+    if [ "$out" = "$logf" ]; then
+        /usr/bin/time -f '%e %M' -o "$W/time.out" "$@" > "$logf" 2>&1
+    else
+        /usr/bin/time -f '%e %M' -o "$W/time.out" "$@" > "$out" 2> "$logf"
+    fi
     local rc=$?
     local secs rss
     read -r secs rss < <(tail -n 1 "$W/time.out")
+    LAST_SECS=$secs
     if [ "$rc" = 0 ]; then
-        ROWS+=("$tool|$phase|$secs|$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')")
+        ROWS+=("$tool|$phase|$secs|$(if [ -n "$bytes" ]; then mbps "$bytes" "$secs"; else echo -; fi)|$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')")
     elif [ "$tolerate" = 1 ] && grep -qiE "unrecognized subcommand|unexpected argument|unknown (command|subcommand)|invalid subcommand|unrecognized (argument|option)|not (yet )?implemented" "$logf"; then
         log "$tool: $phase is not available yet: n/a"
-        ROWS+=("$tool|$phase|n/a|n/a")
+        ROWS+=("$tool|$phase|n/a|-|n/a")
         return 0
     else
         log "$tool: $phase FAILED (exit $rc); last lines of its output:"
-        tail -n 15 "$logf" | sed 's/^/    /' >&2
-        ROWS+=("$tool|$phase|FAILED (exit $rc)|-")
+        { tail -n 15 "$logf"; [ "$out" = "$logf" ] || tail -n 5 "$out"; } | sed 's/^/    /' >&2
+        ROWS+=("$tool|$phase|FAILED (exit $rc)|-|-")
         FAILED=1
     fi
     return "$rc"
+}
+# set_last_mbps BYTES: fill in the MB/s of the last row (known only after the phase).
+set_last_mbps() {
+    local i=$((${#ROWS[@]} - 1)) a b c d e
+    IFS='|' read -r a b c d e <<< "${ROWS[$i]}"
+    case "$c" in ""|n/a*|FAILED*) return ;; esac
+    ROWS[i]="$a|$b|$c|$(mbps "$1" "$c")|$e"
 }
 
 # compare SRC RESTORED: byte-for-byte contents, types and symlink targets. Also counts
@@ -175,11 +250,12 @@ compare_trees() {
         FAILED=1
         return
     fi
-    local d
-    if diff -r --no-dereference -q "$src" "$got" > "$W/logs/$tool-diff.log" 2>&1; then
+    local d dl
+    dl="$W/logs/$(echo "$tool" | tr -c 'a-zA-Z0-9\n-' '_')-diff.log"
+    if diff -r --no-dereference -q "$src" "$got" > "$dl" 2>&1; then
         d="$tool: PASS: restored tree is byte-identical to the source (diff -r --no-dereference)"
     else
-        d="$tool: FAIL: restore differs from the source in $(wc -l < "$W/logs/$tool-diff.log") places; first ones: $(head -n 3 "$W/logs/$tool-diff.log" | tr '\n' ';')"
+        d="$tool: FAIL: restore differs from the source in $(wc -l < "$dl") places; first ones: $(head -n 3 "$dl" | tr '\n' ';')"
         FAILED=1
     fi
     # Metadata, for information only.
@@ -205,14 +281,14 @@ if run_restic; then
     export RESTIC_REPOSITORY="$W/restic-repo"
     export RESTIC_CACHE_DIR="$W/restic-cache"
     if run_phase restic init restic init; then
-        run_phase restic "backup (initial)" restic backup "$TREE"
-        run_phase restic "backup (unchanged)" restic backup "$TREE"
-        if run_phase restic restore restic restore latest --target "$W/restic-restore"; then
+        run_phase restic "backup (initial)" --bytes "$TREE_BYTES" restic backup "$TREE"
+        run_phase restic "backup (unchanged)" --bytes "$TREE_BYTES" restic backup "$TREE"
+        if run_phase restic restore --bytes "$TREE_BYTES" restic restore latest --target "$W/restic-restore"; then
             compare_trees restic "$TREE" "$W/restic-restore$TREE"
         else
             VERIFY+=("restic: FAIL: restore failed")
         fi
-        run_phase restic "check --read-data" restic check --read-data
+        run_phase restic "check --read-data" --bytes "$TREE_BYTES" restic check --read-data
         SIZES+=("restic|repository|$(dir_bytes "$W/restic-repo")")
     fi
     rm -rf "$W/restic-restore"   # free the space before tangle runs
@@ -220,33 +296,117 @@ fi
 
 # ---- tangle --------------------------------------------------------------------------
 TANGLE_VERSION="(not run)"
+NOTES=()
+if [ "$TANGLE_STATUS" = ok ] && { run_tangle || run_remotes; }; then
+    TANGLE_VERSION=$("$TANGLE" --version 2>&1 | head -n 1)
+    export TANGLE_PASSWORD=${TANGLE_PASSWORD:-tangle-bench-password}
+    # Keep any local cache or config of tangle inside the work directory.
+    export XDG_CACHE_HOME="$W/tangle-xdg-cache" XDG_CONFIG_HOME="$W/tangle-xdg-config"
+fi
+# json_field FILE NAME: the first integer value of "NAME" in a JSON file.
+json_field() { sed -n "s/.*\"$2\": *\([0-9][0-9]*\).*/\1/p" "$1" | head -n 1; }
 if run_tangle; then
     if [ "$TANGLE_STATUS" = ok ]; then
-        TANGLE_VERSION=$("$TANGLE" --version 2>&1 | head -n 1)
-        export TANGLE_PASSWORD=${TANGLE_PASSWORD:-tangle-bench-password}
-        # Keep any local cache or config of tangle inside the work directory.
-        export XDG_CACHE_HOME="$W/tangle-xdg-cache" XDG_CONFIG_HOME="$W/tangle-xdg-config"
         R1="$W/tangle-r1" R2="$W/tangle-r2" R3="$W/tangle-r3"
         mkdir -p "$R1" "$R2" "$R3"
         if run_phase tangle init "$TANGLE" init --remote "$R1" --remote "$R2" --remote "$R3"; then
-            run_phase tangle "backup (initial)" "$TANGLE" -r "$R1" backup "$TREE" --no-progress
-            run_phase tangle "backup (unchanged)" "$TANGLE" -r "$R1" backup "$TREE" --no-progress
-            if run_phase tangle restore "$TANGLE" -r "$R1" restore latest --target "$W/tangle-restore" --no-progress; then
+            run_phase tangle "backup (initial)" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" backup "$TREE" --no-progress
+            run_phase tangle "backup (unchanged)" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" backup "$TREE" --no-progress
+            if run_phase tangle restore --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" restore latest --target "$W/tangle-restore" --no-progress; then
                 compare_trees tangle "$TREE" "$W/tangle-restore$TREE"
             else
                 VERIFY+=("tangle: FAIL: restore failed")
             fi
-            run_phase tangle "verify --read-data" --tolerate-missing "$TANGLE" -r "$R1" verify --read-data
+            rm -rf "$W/tangle-restore"
+            run_phase tangle "verify --read-data" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" verify --read-data --no-progress
             SIZES+=("tangle|3 remotes together|$(dir_bytes "$R1" "$R2" "$R3")")
             SIZES+=("tangle|remote 1|$(dir_bytes "$R1")")
+            # Lose a whole remote, rebuild it, check everything again.
+            R2_BYTES=$(dir_bytes "$R2")
+            rm -rf "$R2"
+            if run_phase tangle "repair (remote 2 deleted)" --stdout "$W/logs/tangle-repair.json" \
+                "$TANGLE" -r "$R1" --json repair --no-progress; then
+                written=$(json_field "$W/logs/tangle-repair.json" bytes_written)
+                read_b=$(json_field "$W/logs/tangle-repair.json" bytes_read)
+                set_last_mbps "$written"
+                NOTES+=("tangle repair after \`rm -rf\` of remote 2 ($R2_BYTES bytes before): wrote ${written:-?} bytes, read ${read_b:-?} bytes in $LAST_SECS s; remote 2 now holds $(dir_bytes "$R2") bytes")
+            fi
+            run_phase tangle "verify --read-data (after repair)" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" verify --read-data --no-progress
         fi
-        rm -rf "$W/tangle-restore"
     else
         TANGLE_VERSION="($TANGLE_STATUS)"
-        for p in init "backup (initial)" "backup (unchanged)" restore "verify --read-data"; do
-            ROWS+=("tangle|$p|n/a ($TANGLE_STATUS)|-")
+        for p in init "backup (initial)" "backup (unchanged)" restore "verify --read-data" \
+            "repair (remote 2 deleted)" "verify --read-data (after repair)"; do
+            ROWS+=("tangle|$p|n/a ($TANGLE_STATUS)|-|-")
         done
         FAILED=1
+    fi
+fi
+
+# ---- tangle over S3 and SFTP remotes (--remote-kinds) --------------------------------
+kind_label() {
+    case "$1" in
+        s3) echo "tangle (3× S3)" ;;
+        sftp) echo "tangle (3× SFTP)" ;;
+        mixed) echo "tangle (local+S3+SFTP)" ;;
+    esac
+}
+SERVERS_NOTE=
+if run_remotes; then
+    if [ "$TANGLE_STATUS" != ok ]; then
+        for k in "${KINDS[@]}"; do
+            for p in init "backup (initial)" restore; do
+                ROWS+=("$(kind_label "$k")|$p|n/a ($TANGLE_STATUS)|-|-")
+            done
+        done
+        FAILED=1
+    else
+        # Private servers (own state directory), so servers other runs use are untouched.
+        log "starting the test servers (scripts/test-servers.sh start)"
+        SERVERS_STARTED=1
+        if TANGLE_TEST_STATE="$W/servers" "$HERE/test-servers.sh" start > "$W/logs/servers-start.log" 2>&1 \
+            && servers_env=$(TANGLE_TEST_STATE="$W/servers" "$HERE/test-servers.sh" env) \
+            && eval "$servers_env"; then
+            SERVERS_NOTE="S3: s3s-fs at $AWS_ENDPOINT (bucket $TANGLE_TEST_S3_BUCKET); SFTP: OpenSSH sshd at $TANGLE_TEST_SFTP_URL; both on 127.0.0.1, data under $W/servers (same disk as the local remotes)"
+            RUN_ID="$(date +%s)-$$"
+            for k in "${KINDS[@]}"; do
+                label=$(kind_label "$k")
+                # One name per configuration, so they never share a remote.
+                base="bench-$RUN_ID-$k"
+                s3=(s3://"$TANGLE_TEST_S3_BUCKET"/"$base"-{a,b,c})
+                sftp=("$TANGLE_TEST_SFTP_URL"/"$base"-{a,b,c})
+                case "$k" in
+                    s3) urls=("${s3[@]}") ;;
+                    sftp) urls=("${sftp[@]}") ;;
+                    mixed) mkdir -p "$W/$base-a"; urls=("$W/$base-a" "${s3[1]}" "${sftp[2]}") ;;
+                esac
+                init_args=()
+                for u in "${urls[@]}"; do init_args+=(--remote "$u"); done
+                target="$W/restore-$k"
+                if run_phase "$label" init "$TANGLE" init "${init_args[@]}"; then
+                    if run_phase "$label" "backup (initial)" --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" backup "$TREE" --no-progress \
+                        && run_phase "$label" restore --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" restore latest --target "$target" --no-progress; then
+                        compare_trees "$label" "$TREE" "$target$TREE"
+                    else
+                        VERIFY+=("$label: FAIL: backup or restore failed")
+                    fi
+                fi
+                NOTES+=("$label: remotes ${urls[*]}")
+                rm -rf "$target"
+            done
+            SIZES+=("tangle|S3 bucket (all configurations)|$(dir_bytes "$W/servers/s3")")
+            SIZES+=("tangle|SFTP directory (all configurations)|$(dir_bytes "$W/servers/sftp")")
+        else
+            log "could not start the test servers; see $W/logs/servers-start.log:"
+            tail -n 15 "$W/logs/servers-start.log" | sed 's/^/    /' >&2
+            SERVERS_NOTE="FAILED to start (scripts/test-servers.sh start): $(tail -n 1 "$W/logs/servers-start.log")"
+            for k in "${KINDS[@]}"; do
+                ROWS+=("$(kind_label "$k")|backup (initial)|n/a (no servers)|-|-")
+                ROWS+=("$(kind_label "$k")|restore|n/a (no servers)|-|-")
+            done
+            FAILED=1
+        fi
+        stop_servers
     fi
 fi
 
@@ -262,12 +422,14 @@ REPORT="$W/report.md"
     echo "- repositories under $W; same disk as the tree: $SAME_DISK"
     echo "- page cache dropped between phases: $CACHE_NOTE"
     echo "- tangle: 3 local remotes; restic: one local repository (restic's default compression)"
+    [ -z "$SERVERS_NOTE" ] || echo "- remote kinds: $SERVERS_NOTE"
+    echo "- MB/s: 10^6 bytes per second; the tree's apparent size over the wall time for backup, restore and read-data phases (for an unchanged re-backup: scan rate), bytes written for repair"
     echo
-    echo "| tool | phase | seconds | peak RSS MiB |"
-    echo "| --- | --- | ---: | ---: |"
+    echo "| tool | phase | seconds | MB/s | peak RSS MiB |"
+    echo "| --- | --- | ---: | ---: | ---: |"
     for r in "${ROWS[@]}"; do
-        IFS='|' read -r a b c d <<< "$r"
-        echo "| $a | $b | $c | $d |"
+        IFS='|' read -r a b c d e <<< "$r"
+        echo "| $a | $b | $c | $d | $e |"
     done
     if [ "${#SIZES[@]}" -gt 0 ]; then
         echo
@@ -283,6 +445,12 @@ REPORT="$W/report.md"
     echo
     if [ "${#VERIFY[@]}" -eq 0 ]; then echo "- (no restore was verified)"; fi
     for v in "${VERIFY[@]}"; do echo "- $v"; done
+    if [ "${#NOTES[@]}" -gt 0 ]; then
+        echo
+        echo "Notes:"
+        echo
+        for v in "${NOTES[@]}"; do echo "- $v"; done
+    fi
 } > "$REPORT"
 cat "$REPORT"
 if [ -n "$OUT" ]; then

@@ -123,22 +123,16 @@ pub fn run(mut cli: Cli) -> Result<u8> {
 impl Global {
     /// Open the repository named by `-r`/`TANGLE_REPO` and unlock it with the password.
     pub fn open_unlocked(&self) -> Result<Repository> {
-        let url = self.repo.as_deref().ok_or_else(|| {
-            Error::new(
-                Kind::RepoNotFound,
-                "no repository given: use -r/--repo or set TANGLE_REPO",
-            )
-        })?;
-        let mut repo = Repository::open(url, self.cache_dir.clone())?;
-        repo.set_warning_handler(|m| warn(m));
-        let pw = password::read(self, false)?;
-        repo.unlock(pw.as_bytes())?;
-        repo.load_index()?;
-        Ok(repo)
+        self.open(true)
     }
 
-    /// Open the repository; unlock it only if a password is given non-interactively.
+    /// Open the repository; unlock it only if a password is given non-interactively
+    /// (verify and repair need only the public key and must never prompt).
     pub fn open_maybe_unlocked(&self) -> Result<Repository> {
+        self.open(password::given(self))
+    }
+
+    fn open(&self, unlock: bool) -> Result<Repository> {
         let url = self.repo.as_deref().ok_or_else(|| {
             Error::new(
                 Kind::RepoNotFound,
@@ -147,7 +141,7 @@ impl Global {
         })?;
         let mut repo = Repository::open(url, self.cache_dir.clone())?;
         repo.set_warning_handler(|m| warn(m));
-        if password::given(self) {
+        if unlock {
             let pw = password::read(self, false)?;
             repo.unlock(pw.as_bytes())?;
             repo.load_index()?;

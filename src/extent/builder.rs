@@ -238,8 +238,8 @@ mod tests {
         symbols.push(Some(padded_small));
         symbols.extend(sealed.shards[4..].iter().map(|s| Some(s.to_vec())));
         codec::reconstruct(&mut symbols, 6, 256).unwrap();
-        for i in 0..3 {
-            assert_eq!(symbols[i].as_deref(), Some(&sealed.shards[i][..]));
+        for (got, want) in symbols.iter().zip(&sealed.shards).take(3) {
+            assert_eq!(got.as_deref(), Some(&want[..]));
         }
     }
 }

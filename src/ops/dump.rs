@@ -5,7 +5,7 @@ use std::io::Write;
 use super::snapshots::{Located, locate};
 use crate::content::{BlobKind, NodeKind};
 use crate::error::{Error, Result, ResultExt};
-use crate::repo::Repository;
+use crate::repo::{ReadMode, Repository};
 
 pub fn dump(
     repo: &Repository,
@@ -25,7 +25,7 @@ pub fn dump(
     };
     let mut written = 0u64;
     for id in &node.content {
-        let data = repo.read_blob(id, BlobKind::Data)?;
+        let data = repo.read_blob_with(id, BlobKind::Data, ReadMode::Shard)?;
         out.write_all(&data).ctx("writing output")?;
         written += data.len() as u64;
     }

@@ -132,13 +132,16 @@ fn repair_shards(
         let missing: Vec<usize> = cw.symbols.iter().copied().filter(|&x| !before[x]).collect();
         // Symbols this codeword will write: each missing one that is a real shard on a
         // reachable remote (pointers belong to their own extent).
+        // A shard can be in several codewords (its own, and as a pointer): write it once.
         let targets: Vec<(usize, usize)> = missing
             .iter()
+            .filter(|&&x| !rebuilt.contains(&x))
             .filter_map(|&x| locate(x))
             .filter(|&(pe, pi)| survey.shards[pe][pi] != ShardState::Unreachable)
             .collect();
         if dry_run {
             for &(pe, pi) in &targets {
+                rebuilt.insert(offset[pe] + pi);
                 let c = &survey.certs[pe];
                 report.actions.push(Action {
                     kind: "rebuild-shard",

@@ -25,7 +25,7 @@ use crate::content::{BlobKind, Node, NodeKind, Tree};
 use crate::error::{Error, Result, ResultExt};
 use crate::fsmeta;
 use crate::pathmatch::PathMatcher;
-use crate::repo::Repository;
+use crate::repo::{ReadMode, Repository};
 
 pub struct RestoreOptions {
     /// `SNAPSHOT[:PATH]`.
@@ -310,7 +310,7 @@ fn write_file(repo: &Repository, path: &Path, node: &Node, progress: &Progress) 
     let mut offset = 0u64;
     for id in &node.content {
         let data = repo
-            .read_blob(id, BlobKind::Data)
+            .read_blob_with(id, BlobKind::Data, ReadMode::Shard)
             .map_err(|e| e.context(format!("restoring {}", path.display())))?;
         write_sparse(&file, &data, offset).ctx(format!("writing {}", path.display()))?;
         offset += data.len() as u64;

@@ -513,7 +513,7 @@ fn shards(survey: &Survey, findings: &mut Vec<Finding>) {
         // No spare left: one more loss in this codeword and it no longer decodes alone.
         let cw = &codewords[e];
         let missing = cw.symbols.iter().filter(|&&x| !before[x]).count();
-        if missing > 0 && missing == cw.parity {
+        if missing > 0 && missing >= cw.parity {
             let rescuers: Vec<String> = codewords
                 .iter()
                 .enumerate()
@@ -539,7 +539,12 @@ fn shards(survey: &Survey, findings: &mut Vec<Finding>) {
                 Finding::new(
                     Severity::Info,
                     "at-risk",
-                    format!("extent {} has lost {missing} of its {} symbols and has no spare left; {rescue}", name.short(), cw.symbols.len()),
+                    format!(
+                        "extent {} has lost {missing} of its {} symbols and has no spare left{}; {rescue}",
+                        name.short(),
+                        cw.symbols.len(),
+                        if missing > cw.parity { " (it decodes only with help from other codewords)" } else { "" }
+                    ),
                 )
                 .extent(&name, None),
             );

@@ -53,6 +53,11 @@ pub trait Remote: Send + Sync {
     async fn exists(&self) -> Result<bool>;
     /// Create the remote's root if needed (used by `init`).
     async fn create(&self) -> Result<()>;
+    /// Whether each request costs a network round trip, so that streaming readers should
+    /// fetch whole shards rather than one blob at a time.
+    fn high_latency(&self) -> bool {
+        false
+    }
 }
 
 pub type DynRemote = Arc<dyn Remote>;

@@ -443,6 +443,10 @@ fn short(text: &str) -> String {
 
 #[async_trait]
 impl Remote for S3Remote {
+    fn high_latency(&self) -> bool {
+        true
+    }
+
     fn url(&self) -> &str {
         &self.url
     }

@@ -734,6 +734,10 @@ fn parse_url(url: &str) -> Result<Target> {
 
 #[async_trait]
 impl Remote for SftpRemote {
+    fn high_latency(&self) -> bool {
+        true
+    }
+
     fn url(&self) -> &str {
         &self.url
     }

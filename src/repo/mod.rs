@@ -9,6 +9,7 @@ pub mod config;
 mod init;
 pub mod object;
 mod reader;
+pub use reader::ReadMode;
 
 pub use config::Config;
 pub use init::{InitOptions, InitReport, check_init_options, init, init_remotes};
@@ -38,6 +39,7 @@ pub struct Repository {
     index: Index,
     certs: Mutex<HashMap<ExtentName, Arc<Certificate>>>,
     decoded: reader::DecodedCache,
+    shards: reader::ShardCache,
     on_warning: Box<dyn Fn(&str) + Send + Sync>,
     health: Arc<WriteHealth>,
 }
@@ -190,6 +192,7 @@ impl Repository {
             index: Index::default(),
             certs: Mutex::new(HashMap::new()),
             decoded: reader::DecodedCache::new(4),
+            shards: reader::ShardCache::new(12),
             on_warning: Box::new(|_| {}),
             health: Arc::default(),
         })
@@ -241,6 +244,8 @@ impl Repository {
                 "the repository has no key files (keys/ is empty on every remote)",
             ));
         }
+        let mut damaged = Vec::new();
+        let mut readable = 0;
         for path in names {
             let owner = self.config.owner;
             let kf = match self.read_object(&path, |b| {
@@ -251,8 +256,12 @@ impl Repository {
                 )?)?)
             }) {
                 Ok(kf) => kf,
-                Err(_) => continue,
+                Err(e) => {
+                    damaged.push(e.to_string());
+                    continue;
+                }
             };
+            readable += 1;
             match kf.unwrap(password) {
                 Ok(master) => {
                     if master.signer().public() != self.config.owner {
@@ -266,6 +275,13 @@ impl Repository {
                 Err(e) if e.kind() == Kind::WrongPassword => continue,
                 Err(e) => return Err(e),
             }
+        }
+        if readable == 0 {
+            // Not the user's fault: say so instead of blaming the password.
+            return Err(Error::corrupt(format!(
+                "no key file of the repository can be read on any remote: {}",
+                damaged.join("; ")
+            )));
         }
         Err(Error::new(
             Kind::WrongPassword,

@@ -15,36 +15,37 @@ use crate::content::{BlobId, BlobKind, Tree, decode_blob};
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, ExtentName};
 
-type Decoded = Arc<OnceLock<Result<Arc<Vec<u8>>>>>;
+type Slot<V> = Arc<OnceLock<V>>;
 
-/// Recently rebuilt extents; concurrent readers of one extent share one rebuild.
-pub(super) struct DecodedCache {
+/// A small most-recently-added cache whose entries are computed once: concurrent
+/// readers of the same key share one fetch or rebuild.
+pub(super) struct OnceCache<K, V> {
     capacity: usize,
-    entries: Mutex<VecDeque<(ExtentName, Decoded)>>,
+    entries: Mutex<VecDeque<(K, Slot<V>)>>,
 }
 
-impl DecodedCache {
+impl<K: PartialEq + Copy, V> OnceCache<K, V> {
     pub(super) fn new(capacity: usize) -> Self {
-        DecodedCache {
+        OnceCache {
             capacity,
             entries: Mutex::new(VecDeque::new()),
         }
     }
 
-    fn forget(&self, name: &ExtentName) {
+    fn forget(&self, key: &K) {
         self.entries
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .retain(|(n, _)| n != name);
+            .retain(|(k, _)| k != key);
     }
 
-    fn slot(&self, name: &ExtentName) -> Decoded {
+    fn slot(&self, key: &K) -> Slot<V> {
         let mut e = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((_, d)) = e.iter().find(|(n, _)| n == name) {
+        if let Some((_, d)) = e.iter().find(|(k, _)| k == key) {
             return d.clone();
         }
-        let d: Decoded = Arc::default();
-        e.push_back((*name, d.clone()));
+        let d: Slot<V> = Arc::new(OnceLock::new());
+        e.push_back((*key, d.clone()));
         while e.len() > self.capacity {
             e.pop_front();
         }
@@ -52,9 +53,30 @@ impl DecodedCache {
     }
 }
 
+/// Extents rebuilt from their codeword.
+pub(super) type DecodedCache = OnceCache<ExtentName, Result<Arc<Vec<u8>>>>;
+/// Whole data shards, hash-checked, for streaming reads (restore, dump).
+pub(super) type ShardCache = OnceCache<(ExtentName, usize), Option<bytes::Bytes>>;
+
+/// How to fetch the bytes of a blob when nothing is missing.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ReadMode {
+    /// Just the blob's byte range: best for scattered reads (trees, single files).
+    Range,
+    /// For reading in storage order (restore, dump): from high-latency remotes (S3,
+    /// SFTP) the whole data shard(s) around the blob, cached, instead of one request per
+    /// blob; from local remotes still just the range.
+    Shard,
+}
+
 impl Repository {
     /// The plaintext of a blob, checked against its id.
     pub fn read_blob(&self, id: &BlobId, kind: BlobKind) -> Result<Vec<u8>> {
+        self.read_blob_with(id, kind, ReadMode::Range)
+    }
+
+    /// [`read_blob`](Self::read_blob) with a choice of how the bytes are fetched.
+    pub fn read_blob_with(&self, id: &BlobId, kind: BlobKind, mode: ReadMode) -> Result<Vec<u8>> {
         let (extent, loc) = self.index.get(id).ok_or_else(|| {
             Error::corrupt(format!(
                 "blob {} is not in the index",
@@ -70,7 +92,17 @@ impl Repository {
                 extent.short()
             )));
         }
-        if let Ok(stored) = self.read_range_fast(&cert, offset, len) {
+        let whole_shards = mode == ReadMode::Shard
+            && cert
+                .locate(offset, len)
+                .iter()
+                .any(|&(i, _, _)| self.remotes[cert.shards[i].remote as usize].high_latency());
+        let fast = if whole_shards {
+            self.read_range_from_shards(&cert, offset, len)
+        } else {
+            self.read_range_fast(&cert, offset, len)
+        };
+        if let Ok(stored) = fast {
             if let Ok(plain) = decode_blob(key, kind, id, &stored, loc.raw_len as usize) {
                 return Ok(plain);
             }
@@ -92,8 +124,33 @@ impl Repository {
         })
     }
 
+    /// Trees are read in walk order and cluster in the extents written at the end of
+    /// each directory, so whole-shard reads pay off on high-latency remotes.
     pub fn load_tree(&self, id: &BlobId) -> Result<Tree> {
-        Tree::from_bytes(&self.read_blob(id, BlobKind::Tree)?)
+        Tree::from_bytes(&self.read_blob_with(id, BlobKind::Tree, ReadMode::Shard)?)
+    }
+
+    fn read_range_from_shards(&self, cert: &Certificate, offset: u64, len: u64) -> Result<Vec<u8>> {
+        let name = cert.name();
+        let mut out = Vec::with_capacity(len as usize);
+        for (shard, within, n) in cert.locate(offset, len) {
+            let slot = self.shards.slot(&(name, shard));
+            let data = slot.get_or_init(|| {
+                let info = cert.shards.get(shard)?;
+                self.rt
+                    .block_on(self.fetch_verified(info.remote, name.shard_path(shard), info.hash))
+                    .map(bytes::Bytes::from)
+            });
+            let Some(data) = data else {
+                self.shards.forget(&(name, shard));
+                return Err(Error::corrupt(format!(
+                    "shard {shard} of extent {} is unavailable",
+                    name.short()
+                )));
+            };
+            out.extend_from_slice(&data[within as usize..(within + n) as usize]);
+        }
+        Ok(out)
     }
 
     fn read_range_fast(&self, cert: &Certificate, offset: u64, len: u64) -> Result<Vec<u8>> {
@@ -162,7 +219,7 @@ impl Repository {
         // Data shards first: if they are all good nothing needs decoding.
         let mut data = fetch(0..s);
         if data.iter().any(|d| d.is_none()) {
-            let pointers = self.pointer_inputs(cert);
+            let pointers = self.pointer_inputs_recovering(cert);
             let parity = fetch(s..cert.shards.len());
             let originals = s + pointers.len();
             let mut shards: Vec<Option<Vec<u8>>> =
@@ -182,6 +239,34 @@ impl Repository {
 
     /// The pointer inputs of a codeword, zero-padded to its shard size (`None` where a
     /// pointer cannot be fetched intact: it then counts as an erasure).
+    /// Pointer inputs; one that cannot be fetched intact is rebuilt from its own
+    /// extent's codeword (pointers are strictly older, so this recursion ends).
+    fn pointer_inputs_recovering(&self, cert: &Certificate) -> Vec<Option<Vec<u8>>> {
+        let mut inputs = self.pointer_inputs(cert);
+        for (slot, p) in inputs.iter_mut().zip(&cert.pointers) {
+            if slot.is_some() {
+                continue;
+            }
+            let Ok(pc) = self.certificate(&p.extent) else {
+                continue;
+            };
+            if p.shard >= pc.data_shards || pc.shard_size > cert.shard_size {
+                continue;
+            }
+            if let Ok(data) = self.rebuilt_extent(&pc) {
+                let ss = pc.shard_size as usize;
+                let start = p.shard as usize * ss;
+                let end = (start + ss).min(data.len());
+                let mut b = vec![0u8; cert.shard_size as usize];
+                if start < end {
+                    b[..end - start].copy_from_slice(&data[start..end]);
+                }
+                *slot = Some(b);
+            }
+        }
+        inputs
+    }
+
     pub(crate) fn pointer_inputs(&self, cert: &Certificate) -> Vec<Option<Vec<u8>>> {
         self.rt.block_on(self.pointer_inputs_async(cert))
     }

@@ -1167,3 +1167,104 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+// ---------------------------------------------------------------------------------
+// Test servers, background processes, JSON reports (cli_remotes / cli_interrupt)
+// ---------------------------------------------------------------------------------
+
+/// Environment through which `tangle` reaches the S3 and SFTP test servers (written by
+/// `scripts/test-servers.sh env`); [`pass_env`] copies them into a clean command.
+pub const SERVER_ENV: &[&str] = &[
+    "AWS_ENDPOINT",
+    "AWS_ALLOW_HTTP",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_DEFAULT_REGION",
+    "AWS_REGION",
+    "TANGLE_SSH_COMMAND",
+];
+
+/// Copy `vars` that are set in the test's own environment into `cmd` (whose
+/// environment was cleared).
+pub fn pass_env<'a>(cmd: &'a mut Command, vars: &[&str]) -> &'a mut Command {
+    for v in vars {
+        if let Some(val) = std::env::var_os(v) {
+            cmd.env(v, val);
+        }
+    }
+    cmd
+}
+
+/// Like [`clean_command`] but a `std::process::Command` running `tangle`, for a process
+/// the test spawns and controls itself (e.g. to kill it): clean environment, HOME / XDG
+/// dirs under `home`, the password set. stdin is closed.
+pub fn tangle_std(home: &Path) -> std::process::Command {
+    fs::create_dir_all(home).unwrap();
+    let mut c = std::process::Command::new(bin());
+    c.env_clear();
+    if let Some(p) = std::env::var_os("PATH") {
+        c.env("PATH", p);
+    }
+    c.env("HOME", home)
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("NO_COLOR", "1")
+        .env("TERM", "dumb")
+        .env("TANGLE_PASSWORD", PASSWORD)
+        .stdin(std::process::Stdio::null());
+    c
+}
+
+/// `files` files `f0`, `f1`, ... of `len` pseudo-random bytes each (seeded from `seed`,
+/// so incompressible and different from every other seed) directly under `root`.
+/// Returns the total size.
+pub fn build_random_tree(root: &Path, seed: u64, files: usize, len: usize) -> u64 {
+    fs::create_dir_all(root).unwrap();
+    for i in 0..files {
+        write_file(
+            &root.join(format!("f{i}")),
+            &pseudo_random(seed * 1000 + i as u64, len),
+        );
+    }
+    set_mtime(root, 1_600_000_000 + seed as i64, 123_456_789);
+    (files * len) as u64
+}
+
+/// Run a command that prints one JSON object on stdout (`verify --json`, `repair
+/// --json`, `backup --json`...); returns its exit code, the object and the output.
+/// Fails on a panic, a timeout or output that is not one JSON object.
+pub fn run_json(cmd: &mut Command, what: &str) -> (i32, Value, Output) {
+    let out = run_any(cmd);
+    let err = stderr_str(&out);
+    assert!(
+        !err.contains("panicked") && out.status.code() != Some(101),
+        "{what}: panicked\nstderr:\n{err}"
+    );
+    let code = out
+        .status
+        .code()
+        .unwrap_or_else(|| panic!("{what}: killed by a signal\nstderr:\n{err}"));
+    let text = stdout_str(&out);
+    let v: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| {
+        panic!("{what}: stdout is not one JSON value ({e}); exit {code}\nstdout:\n{text}\nstderr:\n{err}")
+    });
+    (code, v, out)
+}
+
+/// The `findings` of a `verify --json` report.
+pub fn verify_findings(report: &Value) -> Vec<Value> {
+    report["findings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("verify report without a findings array:\n{report:#}"))
+        .clone()
+}
+
+/// Findings of a `verify --json` report that are not information (i.e. damage).
+pub fn verify_damage(report: &Value) -> Vec<Value> {
+    verify_findings(report)
+        .into_iter()
+        .filter(|f| f["severity"] != "info")
+        .collect()
+}
