@@ -14,7 +14,7 @@ pub mod pointers;
 mod rs;
 
 pub use coding::{Coding, PointerStrategy};
-pub use rs::{STRIPE, encode_parity, reconstruct, shard_size_for};
+pub use rs::{SHARD_ALIGN, STRIPE, encode_parity, reconstruct, shard_size_for};
 
 /// Which remote holds shard `index` of the extent with sequence number `seq`:
 /// round-robin from a per-extent rotation so load spreads evenly and no remote holds

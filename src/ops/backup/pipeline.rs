@@ -47,7 +47,8 @@ pub struct Outcome {
 struct PlainBlob {
     id: BlobId,
     kind: BlobKind,
-    data: Vec<u8>,
+    /// A slice of the file buffer it came from (no copy).
+    data: Bytes,
 }
 
 /// A blob ready to be appended to the extent log.
@@ -77,9 +78,9 @@ impl Dedup<'_> {
 }
 
 /// Files smaller than this are read whole and chunked in memory; bigger ones stream.
-const WHOLE_FILE_LIMIT: u64 = 8 << 20;
+const WHOLE_FILE_LIMIT: u64 = 4 << 20;
 /// Sealed extents being uploaded at once (each is about extent_size * 1.75 of memory).
-const EXTENTS_IN_FLIGHT: usize = 2;
+const EXTENTS_IN_FLIGHT: usize = 1;
 
 pub fn run(
     repo: &Repository,
@@ -227,7 +228,7 @@ fn read_file(
     let mut file = File::open(path).map_err(fail)?;
     let size = file.metadata().map_err(fail)?.len();
     let mut ids = Vec::new();
-    let mut emit = |chunk: Vec<u8>| -> Result<()> {
+    let mut emit = |chunk: Bytes| -> Result<()> {
         let id = key.blob_id(&chunk);
         ids.push(id);
         Progress::add(&progress.bytes_done, chunk.len() as u64);
@@ -244,6 +245,7 @@ fn read_file(
     let read = if size <= WHOLE_FILE_LIMIT {
         let mut data = Vec::with_capacity(size as usize);
         file.read_to_end(&mut data).map_err(fail)?;
+        let data = Bytes::from(data);
         let n = data.len() as u64;
         if data.len() < chunker.min as usize {
             if !data.is_empty() {
@@ -251,12 +253,13 @@ fn read_file(
             }
         } else {
             for (off, len) in chunk_slice(&data, chunker) {
-                emit(data[off..off + len].to_vec()).map_err(|e| e.to_string())?;
+                emit(data.slice(off..off + len)).map_err(|e| e.to_string())?;
             }
         }
         n
     } else {
-        chunk_reader(file, chunker, emit).map_err(|e| format!("{}: {e}", path.display()))?
+        chunk_reader(file, chunker, |c| emit(Bytes::from(c)))
+            .map_err(|e| format!("{}: {e}", path.display()))?
     };
     Ok((ids, read))
 }
@@ -390,7 +393,7 @@ impl TreeBuilder<'_> {
                 .send(PlainBlob {
                     id,
                     kind: BlobKind::Tree,
-                    data: bytes,
+                    data: Bytes::from(bytes),
                 })
                 .map_err(|_| Error::fatal("backup stopped"))?;
         }
@@ -423,7 +426,7 @@ struct Appender<'a> {
 }
 
 /// Extents whose data shards stay in memory for cheap pointers.
-const RECENT_EXTENTS: usize = 2;
+const RECENT_EXTENTS: usize = 1;
 
 impl<'a> Appender<'a> {
     fn new(
@@ -462,7 +465,7 @@ impl<'a> Appender<'a> {
             pointer_bytes_fetched: 0,
             repo,
             writer,
-            builder: ExtentBuilder::new(start, repo.config.extent_size as usize),
+            builder: ExtentBuilder::new(start, extent_capacity(&repo.config)),
             seq,
             prev: last.map(|(n, _)| n),
             dry_run,
@@ -507,7 +510,7 @@ impl<'a> Appender<'a> {
         let pointers = self.choose_pointers(&builder);
         let sealed = builder.seal(&ctx, pointers)?;
         let name = sealed.name();
-        self.builder = ExtentBuilder::new(name.0, self.repo.config.extent_size as usize);
+        self.builder = ExtentBuilder::new(name.0, extent_capacity(&self.repo.config));
         self.last = Some((name, self.seq));
         self.prev = Some(name);
         self.seq += 1;
@@ -698,4 +701,10 @@ fn count_totals(sources: &Sources, excludes: &Excludes, progress: &Progress) {
         }
     }
     progress.totals_known.store(true, Ordering::Relaxed);
+}
+
+/// Room for a full extent plus the zero padding sealing adds, so sealing never has to
+/// reallocate (and briefly double) the extent buffer.
+fn extent_capacity(config: &crate::repo::Config) -> usize {
+    config.extent_size as usize + config.coding.data_shards as usize * crate::codec::SHARD_ALIGN
 }
