@@ -46,7 +46,8 @@ pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
             )));
         }
     }
-    let repo = g.open_unlocked()?;
+    let mut repo = g.open_unlocked_without_index()?;
+    backup::prepare(&mut repo)?;
     let opts = BackupOptions {
         paths: a.paths.clone(),
         excludes: a.excludes.clone(),

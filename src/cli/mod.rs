@@ -123,16 +123,23 @@ pub fn run(mut cli: Cli) -> Result<u8> {
 impl Global {
     /// Open the repository named by `-r`/`TANGLE_REPO` and unlock it with the password.
     pub fn open_unlocked(&self) -> Result<Repository> {
-        self.open(true)
+        self.open(true, true)
+    }
+
+    /// Unlocked, with the index left for the command to load (backup loads only the
+    /// committed part).
+    pub fn open_unlocked_without_index(&self) -> Result<Repository> {
+        self.open(true, false)
     }
 
     /// Open the repository; unlock it only if a password is given non-interactively
     /// (verify and repair need only the public key and must never prompt).
     pub fn open_maybe_unlocked(&self) -> Result<Repository> {
-        self.open(password::given(self))
+        let unlock = password::given(self);
+        self.open(unlock, unlock)
     }
 
-    fn open(&self, unlock: bool) -> Result<Repository> {
+    fn open(&self, unlock: bool, load_index: bool) -> Result<Repository> {
         let url = self.repo.as_deref().ok_or_else(|| {
             Error::new(
                 Kind::RepoNotFound,
@@ -144,7 +151,9 @@ impl Global {
         if unlock {
             let pw = password::read(self, false)?;
             repo.unlock(pw.as_bytes())?;
-            repo.load_index()?;
+            if load_index {
+                repo.load_index()?;
+            }
         }
         Ok(repo)
     }

@@ -19,6 +19,8 @@ pub struct Head {
     pub extent: Option<(ExtentName, u64)>,
     /// Snapshot written by the run that wrote this head, if any.
     pub snapshot: Option<String>,
+    /// Index segment written by the run (its content id): committed by this head.
+    pub index: Option<String>,
     /// Remotes (config indices) this run could not write to: they lack its objects
     /// legitimately, until `repair` copies them (verify then does not call it a rollback).
     pub skipped: Vec<u16>,
@@ -63,6 +65,7 @@ mod tests {
             seq: 7,
             extent: Some((ExtentName([3; 32]), 4)),
             snapshot: None,
+            index: None,
             skipped: vec![],
             time: 9,
         };

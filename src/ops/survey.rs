@@ -145,7 +145,13 @@ impl Survey {
                 remotes.iter().map(|r| r.list("")),
             ))
             .into_iter()
-            .map(|l| {
+            .enumerate()
+            .map(|(i, l)| {
+                // Whether a remote answers is decided afresh by each survey.
+                match &l {
+                    Ok(_) => repo.health().mark_up(i),
+                    Err(e) => repo.health().note_list_error(i, e),
+                }
                 l.map(|v| v.into_iter().map(|o| (o.path, o.size)).collect())
                     .map_err(|e| e.to_string())
             })
@@ -335,7 +341,12 @@ impl Survey {
                 if self.shards[e][i] == ShardState::Ok {
                     checked += 1;
                     if !good {
-                        self.shards[e][i] = ShardState::Corrupt;
+                        let remote = self.certs[e].shards[i].remote as usize;
+                        self.shards[e][i] = if repo.health().down(remote).is_some() {
+                            ShardState::Unreachable
+                        } else {
+                            ShardState::Corrupt
+                        };
                     }
                 }
             }

@@ -128,8 +128,8 @@ pub fn run(repo: &Repository, read: ReadData) -> Result<VerifyReport> {
     };
     let mut findings = Vec::new();
     remotes_reachable(&survey, &mut findings);
-    metadata_replicas(&survey, &mut findings);
     let committed = freshness(repo, &survey, &mut findings);
+    metadata_replicas(repo, &survey, &committed, &mut findings);
     chains(repo, &survey, &committed, &mut findings);
 
     let pick: Box<dyn Fn(usize) -> bool> = match read {
@@ -176,7 +176,7 @@ pub fn run(repo: &Repository, read: ReadData) -> Result<VerifyReport> {
             });
         }
     }
-    shards(&survey, &mut findings);
+    shards(&survey, &committed, &mut findings);
     leftovers(&survey, &mut findings);
     if repo.key().is_ok() {
         report.snapshots_checked = snapshots_reachable(repo, &mut findings)?;
@@ -216,8 +216,47 @@ fn remotes_reachable(survey: &Survey, findings: &mut Vec<Finding>) {
     }
 }
 
-fn metadata_replicas(survey: &Survey, findings: &mut Vec<Finding>) {
+/// Copies of every metadata object: missing or damaged ones are repairable damage, except
+/// for certificates and index segments no head commits to: an interrupted run wrote
+/// them, nothing depends on them, and their missing copies are only information.
+fn metadata_replicas(
+    repo: &Repository,
+    survey: &Survey,
+    committed: &HashSet<ExtentName>,
+    findings: &mut Vec<Finding>,
+) {
+    let committed_index: HashSet<String> = survey
+        .meta
+        .iter()
+        .filter(|(p, _)| p.starts_with("heads/"))
+        .filter_map(|(p, m)| Head::from_object(m.good.as_ref()?, &repo.config.owner, p).ok())
+        .filter_map(|h| h.index)
+        .collect();
+    let uncommitted = |path: &str| match path.split_once('/') {
+        Some(("extents", name)) => ExtentName::parse(name).is_ok_and(|n| !committed.contains(&n)),
+        Some(("index", id)) => !committed_index.contains(id),
+        _ => false,
+    };
     for (path, m) in &survey.meta {
+        if m.good.is_some() && !m.conflicting && uncommitted(path) {
+            let lacking = m
+                .copies
+                .iter()
+                .filter(|c| matches!(c, Copy::Missing | Copy::Bad(_)))
+                .count();
+            if lacking > 0 {
+                findings.push(
+                    Finding::new(
+                        Severity::Info,
+                        "leftover",
+                        format!("{path} was written by an interrupted run (no head commits to it); {lacking} copies are missing or damaged"),
+                    )
+                    .path(path)
+                    .repair("none needed (a future prune removes it)"),
+                );
+            }
+            continue;
+        }
         if m.conflicting {
             findings.push(
                 Finding::new(
@@ -457,13 +496,31 @@ fn chains(
     }
 }
 
-fn shards(survey: &Survey, findings: &mut Vec<Finding>) {
+fn shards(survey: &Survey, committed: &HashSet<ExtentName>, findings: &mut Vec<Finding>) {
     let (codewords, mut present, offset) = survey.graph();
     let before = present.clone();
     peel(&codewords, &mut present);
     for (e, c) in survey.certs.iter().enumerate() {
         let name = c.name();
         let s = c.data_shards as usize;
+        if !committed.contains(&name) {
+            // An interrupted run's extent: nothing committed needs it.
+            let bad = survey.shards[e]
+                .iter()
+                .filter(|st| !matches!(st, ShardState::Ok | ShardState::Unreachable))
+                .count();
+            if bad > 0 {
+                findings.push(
+                    Finding::new(
+                        Severity::Info,
+                        "leftover",
+                        format!("extent {} was written by an interrupted run; {bad} of its shards are missing or damaged", name.short()),
+                    )
+                    .extent(&name, None),
+                );
+            }
+            continue;
+        }
         for (i, state) in survey.shards[e].iter().enumerate() {
             let what = match state {
                 ShardState::Ok | ShardState::Unreachable => continue,

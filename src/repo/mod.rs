@@ -49,6 +49,7 @@ pub struct Repository {
 #[derive(Default)]
 pub struct WriteHealth {
     failed: Mutex<std::collections::BTreeMap<usize, String>>,
+    down: Mutex<std::collections::BTreeMap<usize, String>>,
 }
 
 impl WriteHealth {
@@ -72,6 +73,36 @@ impl WriteHealth {
                     .or_insert_with(|| e.to_string());
                 false
             }
+        }
+    }
+
+    /// The error that made remote `i` count as down for reads, if any.
+    pub fn down(&self, i: usize) -> Option<String> {
+        self.down
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&i)
+            .cloned()
+    }
+
+    /// Remote `i` answered again (e.g. a listing succeeded): read from it again.
+    pub fn mark_up(&self, i: usize) {
+        self.down
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&i);
+    }
+
+    /// A remote whose listing failed did not answer at all: skip it for reads for the
+    /// rest of this process (one timeout, not one per object). Single failed reads do
+    /// not count: a remote may lack or garble one object and still serve the rest.
+    pub fn note_list_error(&self, i: usize, e: &Error) {
+        if e.kind() == Kind::Fatal {
+            self.down
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .entry(i)
+                .or_insert_with(|| e.to_string());
         }
     }
 
@@ -221,9 +252,30 @@ impl Repository {
     }
 
     /// Remotes in read order: the one the user named first.
-    fn read_order(&self) -> impl Iterator<Item = &DynRemote> {
+    fn read_order(&self) -> impl Iterator<Item = (usize, &DynRemote)> {
         let n = self.remotes.len();
-        (0..n).map(move |i| &self.remotes[(self.primary + i) % n])
+        (0..n).map(move |i| {
+            (
+                (self.primary + i) % n,
+                &self.remotes[(self.primary + i) % n],
+            )
+        })
+    }
+
+    /// A read from remote `i`, skipped once the remote has failed to answer at all (not
+    /// merely lacked an object), so one dead remote costs one timeout, not one per read.
+    pub(crate) async fn get_from(&self, i: usize, path: &str) -> Result<Bytes> {
+        let remote = self
+            .remotes
+            .get(i)
+            .ok_or_else(|| Error::corrupt("no such remote in the config"))?;
+        if let Some(e) = self.health.down(i) {
+            return Err(Error::fatal(format!(
+                "remote {} is unreachable: {e}",
+                remote.url()
+            )));
+        }
+        remote.get(path).await
     }
 
     pub fn key(&self) -> Result<&MasterKey> {
@@ -293,11 +345,22 @@ impl Repository {
     pub fn list_union(&self, prefix: &str) -> Result<Vec<String>> {
         let results = self
             .rt
-            .block_on(join_all(self.remotes.iter().map(|r| r.list(prefix))));
+            .block_on(join_all(self.remotes.iter().enumerate().map(
+                |(i, r)| async move {
+                    // A remote already known not to answer is not asked again.
+                    match self.health.down(i) {
+                        Some(e) => Err(Error::fatal(e)),
+                        None => r.list(prefix).await,
+                    }
+                },
+            )));
         let mut names = BTreeSet::new();
         let mut last_err = None;
         let mut ok = 0;
-        for r in results {
+        for (i, r) in results.into_iter().enumerate() {
+            if let Err(e) = &r {
+                self.health.note_list_error(i, e);
+            }
             match r {
                 Ok(list) => {
                     ok += 1;
@@ -323,8 +386,8 @@ impl Repository {
         parse: impl Fn(&[u8]) -> Result<T>,
     ) -> Result<T> {
         let mut errors = Vec::new();
-        for r in self.read_order() {
-            match r.get(path).await.and_then(|b| parse(&b)) {
+        for (i, r) in self.read_order() {
+            match self.get_from(i, path).await.and_then(|b| parse(&b)) {
                 Ok(v) => return Ok(v),
                 Err(e) => errors.push((r.url().to_string(), e)),
             }
@@ -375,10 +438,19 @@ impl Repository {
 
     /// Load every index segment (needs the key).
     pub fn load_index(&mut self) -> Result<()> {
+        self.load_index_where(|_| true)
+    }
+
+    /// Load the index segments whose id `keep` accepts (a backup dedups only against
+    /// segments some head commits to, never against an interrupted run's).
+    pub fn load_index_where(&mut self, keep: impl Fn(&str) -> bool) -> Result<()> {
         let key = self.key()?.clone();
         let owner = self.config.owner;
         let mut index = Index::default();
         for path in self.list_union("index")? {
+            if !keep(path.trim_start_matches("index/")) {
+                continue;
+            }
             match self.read_object(&path, |b| {
                 check_content_address(&path, b)?;
                 IndexSegment::decrypt(&key, object::open(ObjectKind::Index, b, &owner)?)
@@ -501,6 +573,18 @@ impl Repository {
         self.rt
             .block_on(self.fetch_verified(info.remote, cert.name().shard_path(index), info.hash))
             .map(Bytes::from)
+    }
+
+    /// Every authentic head of every writer.
+    pub fn heads(&self) -> Result<Vec<Head>> {
+        let owner = self.config.owner;
+        let mut out = Vec::new();
+        for path in self.list_union("heads")? {
+            if let Ok(h) = self.read_object(&path, |b| Head::from_object(b, &owner, &path)) {
+                out.push(h);
+            }
+        }
+        Ok(out)
     }
 
     /// The newest head of `writer`, if any.

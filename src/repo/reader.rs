@@ -157,15 +157,18 @@ impl Repository {
         let name = cert.name();
         let parts = cert.locate(offset, len);
         let reads = parts.iter().map(|&(shard, within, n)| {
-            let remote = self.remotes.get(cert.shards[shard].remote as usize);
+            let i = cert.shards[shard].remote as usize;
             let path = name.shard_path(shard);
             async move {
-                match remote {
-                    Some(r) => r.get_range(&path, within, n).await,
-                    None => Err(Error::corrupt(
+                let Some(r) = self.remotes.get(i) else {
+                    return Err(Error::corrupt(
                         "certificate names a remote the config does not have",
-                    )),
+                    ));
+                };
+                if let Some(e) = self.health.down(i) {
+                    return Err(Error::fatal(e));
                 }
+                r.get_range(&path, within, n).await
             }
         });
         let mut out = Vec::with_capacity(len as usize);
@@ -196,8 +199,7 @@ impl Repository {
         path: String,
         hash: [u8; 32],
     ) -> Option<Vec<u8>> {
-        let remote = self.remotes.get(remote as usize)?;
-        match remote.get(&path).await {
+        match self.get_from(remote as usize, &path).await {
             Ok(b) if blake3::hash(&b).as_bytes() == &hash => Some(b.to_vec()),
             _ => None,
         }

@@ -75,6 +75,41 @@ pub struct BackupReport {
     pub degraded_remotes: Vec<String>,
 }
 
+/// The index segments and extents some authentic head commits to. A backup builds only on
+/// these: blobs and extents of an interrupted run (written, never committed) are neither
+/// deduplicated against nor used as pointers, so nothing committed ever depends on them.
+pub struct Committed {
+    pub index: std::collections::HashSet<String>,
+    pub extents: std::collections::HashSet<crate::extent::ExtentName>,
+}
+
+impl Committed {
+    pub fn load(repo: &Repository) -> Result<Committed> {
+        let heads = repo.heads()?;
+        let mut extents = std::collections::HashSet::new();
+        for h in &heads {
+            let mut next = h.extent.map(|(e, _)| e);
+            while let Some(e) = next {
+                if !extents.insert(e) {
+                    break;
+                }
+                next = repo.certificate(&e).ok().and_then(|c| c.prev);
+            }
+        }
+        Ok(Committed {
+            index: heads.into_iter().filter_map(|h| h.index).collect(),
+            extents,
+        })
+    }
+}
+
+/// Open-time preparation for a backup: load only the committed index.
+pub fn prepare(repo: &mut Repository) -> Result<Committed> {
+    let committed = Committed::load(repo)?;
+    repo.load_index_where(|id| committed.index.contains(id))?;
+    Ok(committed)
+}
+
 pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Result<BackupReport> {
     let started = Instant::now();
     let start_time = chrono::Utc::now();
@@ -126,13 +161,16 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
     if !opts.dry_run {
         let key = repo.key()?;
         let signer = repo.signer()?;
+        let mut index_id = None;
         if !outcome.extents.is_empty() {
             let seg = IndexSegment {
                 extents: outcome.extents,
             };
             let obj = Bytes::from(object::seal(ObjectKind::Index, &seg.encrypt(key)?, &signer));
-            repo.write_replicated(&format!("index/{}", object::content_id(&obj)), obj)
+            let id = object::content_id(&obj);
+            repo.write_replicated(&format!("index/{id}"), obj)
                 .map_err(|e| e.context("writing the index"))?;
+            index_id = Some(id);
         }
         let snapshot = Snapshot {
             time_ns: start_time.timestamp_nanos_opt().unwrap_or(0),
@@ -167,6 +205,7 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
             seq: outcome.head_seq,
             extent: outcome.last_extent,
             snapshot: Some(id.clone()),
+            index: index_id,
             skipped: repo
                 .health()
                 .failures()

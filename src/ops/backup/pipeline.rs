@@ -442,7 +442,11 @@ impl<'a> Appender<'a> {
         let certs = if dry_run {
             Vec::new()
         } else {
-            repo.load_catalog()?
+            // Only committed extents may be pointed at (see `Committed`).
+            let committed = super::Committed::load(repo)?.extents;
+            let mut all = repo.load_catalog()?;
+            all.retain(|c| committed.contains(&c.name()));
+            all
         };
         let s = repo.config.coding.data_shards as usize;
         Ok(Appender {
