@@ -34,17 +34,45 @@ const ZSTD: u8 = 1;
 pub const ZSTD_LEVEL: i32 = 3;
 
 /// Compress if it pays, then encrypt. Returns the stored bytes.
+///
+/// zstd writes into a per-thread scratch buffer (with a reused context); the result is
+/// copied once into an exactly sized buffer that is then encrypted in place.
 pub fn encode_blob(key: &MasterKey, kind: BlobKind, plaintext: &[u8]) -> Result<Vec<u8>> {
-    let mut framed = Vec::with_capacity(plaintext.len() / 2 + 64);
-    framed.push(ZSTD);
-    let compressed = zstd::stream::copy_encode(plaintext, &mut framed, ZSTD_LEVEL).is_ok()
-        && framed.len() < plaintext.len() + 1;
-    if !compressed {
-        framed.clear();
-        framed.push(RAW);
-        framed.extend_from_slice(plaintext);
-    }
-    crypto::seal(&key.encryption, kind.aad(), &framed)
+    let head = crypto::NONCE_LEN + 1;
+    // Compressed output must be smaller than the input to be worth it: give zstd only that
+    // much room (in a reused per-thread scratch buffer); if it does not fit, store raw.
+    let room = plaintext.len().saturating_sub(1);
+    let mut buf = COMPRESSOR
+        .with(|cell| {
+            let (compressor, scratch) = &mut *cell.borrow_mut();
+            scratch.clear();
+            scratch.reserve(room);
+            let n = compressor
+                .as_mut()
+                .and_then(|c| c.compress_to_buffer(plaintext, scratch).ok())?;
+            (room > 0 && n <= room).then(|| {
+                let mut buf = Vec::with_capacity(head + n + crypto::TAG_LEN);
+                buf.resize(head - 1, 0);
+                buf.push(ZSTD);
+                buf.extend_from_slice(&scratch[..n]);
+                buf
+            })
+        })
+        .unwrap_or_else(|| {
+            let mut buf = Vec::with_capacity(head + plaintext.len() + crypto::TAG_LEN);
+            buf.resize(head - 1, 0);
+            buf.push(RAW);
+            buf.extend_from_slice(plaintext);
+            buf
+        });
+    crypto::seal_in_place(&key.encryption, kind.aad(), &mut buf)?;
+    Ok(buf)
+}
+
+thread_local! {
+    /// Reused across blobs: creating a zstd context per chunk costs time and churn.
+    static COMPRESSOR: std::cell::RefCell<(Option<zstd::bulk::Compressor<'static>>, Vec<u8>)> =
+        std::cell::RefCell::new((zstd::bulk::Compressor::new(ZSTD_LEVEL).ok(), Vec::new()));
 }
 
 /// Decrypt, decompress and check that the plaintext really is blob `id`.

@@ -27,6 +27,24 @@ pub fn seal(key: &[u8; 32], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Encrypt in place: `buf` is `NONCE_LEN` placeholder bytes followed by the plaintext;
+/// afterwards it is `nonce || ciphertext || tag`, the same layout [`seal`] produces.
+pub fn seal_in_place(key: &[u8; 32], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
+    use chacha20poly1305::aead::AeadInPlace;
+    if buf.len() < NONCE_LEN {
+        return Err(Error::fatal(
+            "internal: seal_in_place without room for the nonce",
+        ));
+    }
+    let nonce: [u8; NONCE_LEN] = super::random_bytes()?;
+    buf[..NONCE_LEN].copy_from_slice(&nonce);
+    let tag = XChaCha20Poly1305::new(key.into())
+        .encrypt_in_place_detached(XNonce::from_slice(&nonce), aad, &mut buf[NONCE_LEN..])
+        .map_err(|_| Error::fatal("encryption failed"))?;
+    buf.extend_from_slice(&tag);
+    Ok(())
+}
+
 /// Decrypt and authenticate. Any tampering, truncation or wrong key is `Corrupt`.
 pub fn open(key: &[u8; 32], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>> {
     if sealed.len() < NONCE_LEN + TAG_LEN {
@@ -57,6 +75,10 @@ mod tests {
             open(&key, b"blob", &sealed[..10]).is_err(),
             "very truncated"
         );
+        let mut in_place = vec![0u8; NONCE_LEN];
+        in_place.extend_from_slice(b"hello world");
+        seal_in_place(&key, b"blob", &mut in_place).unwrap();
+        assert_eq!(open(&key, b"blob", &in_place).unwrap(), b"hello world");
         for i in [0, NONCE_LEN, sealed.len() - 1] {
             let mut bad = sealed.clone();
             bad[i] ^= 1;

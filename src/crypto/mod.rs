@@ -12,7 +12,7 @@ mod aead;
 mod keyfile;
 mod owner;
 
-pub use aead::{NONCE_LEN, TAG_LEN, open, seal};
+pub use aead::{NONCE_LEN, TAG_LEN, open, seal, seal_in_place};
 pub use keyfile::{KdfParams, KeyFile};
 pub use owner::{OwnerPublicKey, SIGNATURE_LEN, Signature, fingerprint};
 

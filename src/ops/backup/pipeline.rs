@@ -99,8 +99,8 @@ pub fn run(
     };
     let (job_tx, job_rx) = bounded::<FileJob>(256);
     let (event_tx, event_rx) = bounded::<Event>(4096);
-    let (plain_tx, plain_rx) = bounded::<PlainBlob>(cores * 2);
-    let (stored_tx, stored_rx) = bounded::<StoredBlob>(cores * 2);
+    let (plain_tx, plain_rx) = bounded::<PlainBlob>(cores);
+    let (stored_tx, stored_rx) = bounded::<StoredBlob>(cores);
     let fatal: Mutex<Option<Error>> = Mutex::new(None);
     let blobs_added = AtomicU64::new(0);
 
