@@ -306,7 +306,7 @@ impl Survey {
                             .await
                     }
                 });
-                let got: Vec<Option<Vec<u8>>> = futures::future::join_all(fetches).await;
+                let got: Vec<Option<Bytes>> = futures::future::join_all(fetches).await;
                 let bytes: u64 = got.iter().flatten().map(|b| b.len() as u64).sum();
                 let ok: Vec<bool> = got.iter().map(|g| g.is_some()).collect();
                 let s = c.data_shards as usize;
@@ -316,8 +316,8 @@ impl Survey {
                     if pointers.iter().all(|p| p.is_some()) {
                         let inputs: Vec<&[u8]> = got[..s]
                             .iter()
-                            .chain(pointers.iter())
                             .map(|g| g.as_deref().unwrap_or_default())
+                            .chain(pointers.iter().map(|g| g.as_deref().unwrap_or_default()))
                             .collect();
                         consistent =
                             match crate::codec::encode_parity(&inputs, c.parity_shards as usize) {
@@ -331,7 +331,7 @@ impl Survey {
                 }
                 (e, ok, bytes, consistent)
             }))
-            .buffer_unordered(2)
+            .buffer_unordered(1)
             .collect(),
         );
         let (mut bytes, mut checked, mut inconsistent) = (0, 0, Vec::new());

@@ -572,7 +572,6 @@ impl Repository {
         let info = cert.shards.get(index)?;
         self.rt
             .block_on(self.fetch_verified(info.remote, cert.name().shard_path(index), info.hash))
-            .map(Bytes::from)
     }
 
     /// Every authentic head of every writer.

@@ -137,9 +137,11 @@ impl Repository {
             let slot = self.shards.slot(&(name, shard));
             let data = slot.get_or_init(|| {
                 let info = cert.shards.get(shard)?;
-                self.rt
-                    .block_on(self.fetch_verified(info.remote, name.shard_path(shard), info.hash))
-                    .map(bytes::Bytes::from)
+                self.rt.block_on(self.fetch_verified(
+                    info.remote,
+                    name.shard_path(shard),
+                    info.hash,
+                ))
             });
             let Some(data) = data else {
                 self.shards.forget(&(name, shard));
@@ -198,9 +200,9 @@ impl Repository {
         remote: u16,
         path: String,
         hash: [u8; 32],
-    ) -> Option<Vec<u8>> {
+    ) -> Option<bytes::Bytes> {
         match self.get_from(remote as usize, &path).await {
-            Ok(b) if blake3::hash(&b).as_bytes() == &hash => Some(b.to_vec()),
+            Ok(b) if blake3::hash(&b).as_bytes() == &hash => Some(b),
             _ => None,
         }
     }
@@ -216,7 +218,11 @@ impl Repository {
                     cert.shards[i].hash,
                 )
             });
-            self.rt.block_on(join_all(futs))
+            self.rt
+                .block_on(join_all(futs))
+                .into_iter()
+                .map(|b| b.map(|b| b.to_vec()))
+                .collect::<Vec<_>>()
         };
         // Data shards first: if they are all good nothing needs decoding.
         let mut data = fetch(0..s);
@@ -286,7 +292,8 @@ impl Repository {
                     ptr.extent.shard_path(ptr.shard as usize),
                     info.hash,
                 )
-                .await?;
+                .await?
+                .to_vec();
             b.resize(cert.shard_size as usize, 0);
             Some(b)
         });

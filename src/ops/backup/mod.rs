@@ -121,11 +121,7 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
         refuse_stale(repo)?;
     }
 
-    let parent = find_parent(repo, &host, &paths)?;
-    let parent_tree = match &parent {
-        Some((_, snap)) => Some(repo.load_tree(&snap.tree)?),
-        None => None,
-    };
+    let (parent, parent_tree) = find_parent(repo, &host, &paths)?;
 
     let errors = Mutex::new(Vec::new());
     let outcome = pipeline::run(
@@ -262,14 +258,26 @@ fn refuse_stale(repo: &Repository) -> Result<()> {
 }
 
 /// The newest snapshot of the same host and the same set of paths.
+/// The newest snapshot of the same host and paths whose root tree is in the loaded
+/// (committed) index. A snapshot an interrupted run wrote without its head is skipped:
+/// its blobs are not committed, so nothing new may build on them.
+#[allow(clippy::type_complexity)]
 fn find_parent(
     repo: &Repository,
     host: &str,
     paths: &[String],
-) -> Result<Option<(String, Snapshot)>> {
+) -> Result<(Option<(String, Snapshot)>, Option<crate::content::Tree>)> {
     let mut all = repo.snapshots()?;
     all.retain(|(_, s)| s.host == host && s.paths == paths);
-    Ok(all.pop())
+    while let Some((id, snap)) = all.pop() {
+        if !repo.index().contains(&snap.tree) {
+            continue;
+        }
+        if let Ok(tree) = repo.load_tree(&snap.tree) {
+            return Ok((Some((id, snap)), Some(tree)));
+        }
+    }
+    Ok((None, None))
 }
 
 /// Stats gathered by the tree builder.
