@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_tangle_global_optspecs
-    string join \n r/repo= password-file= password-command= json q/quiet v/verbose no-progress cache-dir= h/help V/version
+    string join \n r/repo= P/profile= password-file= password-command= json q/quiet v/verbose no-progress cache-dir= h/help V/version
 end
 
 function __fish_tangle_needs_command
@@ -25,6 +25,7 @@ function __fish_tangle_using_subcommand
 end
 
 complete -c tangle -n "__fish_tangle_needs_command" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_needs_command" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_needs_command" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_needs_command" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_needs_command" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -40,6 +41,9 @@ complete -c tangle -n "__fish_tangle_needs_command" -f -a "snapshots" -d 'List s
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "ls" -d 'List the files in a snapshot'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "restore" -d 'Restore a snapshot (or a path in it) under a target directory'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "dump" -d 'Write one file of a snapshot to standard output'
+complete -c tangle -n "__fish_tangle_needs_command" -f -a "verify" -d 'Check the repository on every remote (needs no password)'
+complete -c tangle -n "__fish_tangle_needs_command" -f -a "repair" -d 'Rebuild missing or damaged shards and metadata copies (needs no password)'
+complete -c tangle -n "__fish_tangle_needs_command" -f -a "remote" -d 'List, add or replace remotes'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l remote -d 'A remote of the new repository (give it once per remote; 3 are recommended)' -r
@@ -47,6 +51,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand init" -l data-shards -d 'D
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l parity-shards -d 'Parity shards per extent' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l pointers -d 'Pointer shards (entanglement with older extents) per extent; 0 is plain Reed-Solomon' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand init" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -60,16 +65,19 @@ complete -c tangle -n "__fish_tangle_using_subcommand backup" -l exclude-file -d
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l tag -d 'Tag the snapshot (repeatable)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l host -d 'Host name to record (default: this machine\'s)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s n -l dry-run -d 'Do everything except write to the repository'
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l allow-stale -d 'Back up even if the repository is older than this client last saw it (rollback)'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -79,6 +87,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s v -l verbose
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand ls" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -92,6 +101,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand restore" -s t -l target -d
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s i -l include -d 'Restore only paths matching GLOB (repeatable)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s e -l exclude -d 'Skip paths matching GLOB (repeatable)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand restore" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -102,6 +112,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand restore" -s v -l verbose -
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand dump" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -110,7 +121,81 @@ complete -c tangle -n "__fish_tangle_using_subcommand dump" -s q -l quiet -d 'Pr
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -l read-data-subset -d 'Read a random sample of extents, e.g. `10%`' -r
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -l seed -d 'Seed of the sample (to reproduce it)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -l read-data -d 'Download every shard, check its hash and that parity matches data and pointers'
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -s n -l dry-run -d 'Print the plan and the bytes it would move; change nothing'
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -l read-data -d 'First download and hash every shard, to also find corruption a listing cannot see'
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace help" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace help" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace help" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace help" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace help" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace help" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace help" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace help" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace help" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace help" -f -a "list" -d 'Show the remotes, whether they answer, and what they hold'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace help" -f -a "add" -d 'Add a remote (new extents use it; run `repair` to copy the metadata there)'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace help" -f -a "replace" -d 'Replace a dead or retired remote by a new empty one; then run `repair` to fill it'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from help" -f -a "list" -d 'Show the remotes, whether they answer, and what they hold'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add a remote (new extents use it; run `repair` to copy the metadata there)'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from help" -f -a "replace" -d 'Replace a dead or retired remote by a new empty one; then run `repair` to fill it'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand completions" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -119,11 +204,17 @@ complete -c tangle -n "__fish_tangle_using_subcommand completions" -s q -l quiet
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump completions help" -f -a "init" -d 'Create a repository over one or more remotes'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump completions help" -f -a "backup" -d 'Back up files and directories into a new snapshot'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump completions help" -f -a "snapshots" -d 'List snapshots'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump completions help" -f -a "ls" -d 'List the files in a snapshot'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump completions help" -f -a "restore" -d 'Restore a snapshot (or a path in it) under a target directory'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump completions help" -f -a "dump" -d 'Write one file of a snapshot to standard output'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair remote completions help" -f -a "init" -d 'Create a repository over one or more remotes'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair remote completions help" -f -a "backup" -d 'Back up files and directories into a new snapshot'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair remote completions help" -f -a "snapshots" -d 'List snapshots'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair remote completions help" -f -a "ls" -d 'List the files in a snapshot'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair remote completions help" -f -a "restore" -d 'Restore a snapshot (or a path in it) under a target directory'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair remote completions help" -f -a "dump" -d 'Write one file of a snapshot to standard output'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair remote completions help" -f -a "verify" -d 'Check the repository on every remote (needs no password)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair remote completions help" -f -a "repair" -d 'Rebuild missing or damaged shards and metadata copies (needs no password)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair remote completions help" -f -a "remote" -d 'List, add or replace remotes'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair remote completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair remote completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from remote" -f -a "list" -d 'Show the remotes, whether they answer, and what they hold'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from remote" -f -a "add" -d 'Add a remote (new extents use it; run `repair` to copy the metadata there)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from remote" -f -a "replace" -d 'Replace a dead or retired remote by a new empty one; then run `repair` to fill it'

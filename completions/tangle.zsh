@@ -17,6 +17,8 @@ _tangle() {
     _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -47,6 +49,8 @@ _arguments "${_arguments_options[@]}" : \
 '--pointers=[Pointer shards (entanglement with older extents) per extent; 0 is plain Reed-Solomon]:POINTERS:_default' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -69,11 +73,14 @@ _arguments "${_arguments_options[@]}" : \
 '--host=[Host name to record (default\: this machine'\''s)]:HOST:_default' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '-n[Do everything except write to the repository]' \
 '--dry-run[Do everything except write to the repository]' \
+'--allow-stale[Back up even if the repository is older than this client last saw it (rollback)]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -89,6 +96,8 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -106,6 +115,8 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -133,6 +144,8 @@ _arguments "${_arguments_options[@]}" : \
 '*--exclude=[Skip paths matching GLOB (repeatable)]:GLOB:_default' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -152,6 +165,8 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -167,10 +182,179 @@ _arguments "${_arguments_options[@]}" : \
 ':file -- Absolute path of the file, as backed up:_files' \
 && ret=0
 ;;
+(verify)
+_arguments "${_arguments_options[@]}" : \
+'--read-data-subset=[Read a random sample of extents, e.g. \`10%\`]:PCT%:_default' \
+'--seed=[Seed of the sample (to reproduce it)]:SEED:_default' \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'(--read-data-subset)--read-data[Download every shard, check its hash and that parity matches data and pointers]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+&& ret=0
+;;
+(repair)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'-n[Print the plan and the bytes it would move; change nothing]' \
+'--dry-run[Print the plan and the bytes it would move; change nothing]' \
+'--read-data[First download and hash every shard, to also find corruption a listing cannot see]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+&& ret=0
+;;
+(remote)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+":: :_tangle__subcmd__remote_commands" \
+"*::: :->remote" \
+&& ret=0
+
+    case $state in
+    (remote)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-remote-command-$line[1]:"
+        case $line[1] in
+            (list)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+&& ret=0
+;;
+(add)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':url -- URL of the new remote:_default' \
+&& ret=0
+;;
+(replace)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':old -- The remote to replace (its URL or index):_default' \
+':new -- The new location:_default' \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+":: :_tangle__subcmd__remote__subcmd__help_commands" \
+"*::: :->help" \
+&& ret=0
+
+    case $state in
+    (help)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-remote-help-command-$line[1]:"
+        case $line[1] in
+            (list)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(add)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(replace)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+        esac
+    ;;
+esac
+;;
 (completions)
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -221,6 +405,42 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(verify)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(repair)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(remote)
+_arguments "${_arguments_options[@]}" : \
+":: :_tangle__subcmd__help__subcmd__remote_commands" \
+"*::: :->remote" \
+&& ret=0
+
+    case $state in
+    (remote)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-help-remote-command-$line[1]:"
+        case $line[1] in
+            (list)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(add)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(replace)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
 (completions)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -247,6 +467,9 @@ _tangle_commands() {
 'ls:List the files in a snapshot' \
 'restore:Restore a snapshot (or a path in it) under a target directory' \
 'dump:Write one file of a snapshot to standard output' \
+'verify:Check the repository on every remote (needs no password)' \
+'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
+'remote:List, add or replace remotes' \
 'completions:Print a shell completion script' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
@@ -276,6 +499,9 @@ _tangle__subcmd__help_commands() {
 'ls:List the files in a snapshot' \
 'restore:Restore a snapshot (or a path in it) under a target directory' \
 'dump:Write one file of a snapshot to standard output' \
+'verify:Check the repository on every remote (needs no password)' \
+'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
+'remote:List, add or replace remotes' \
 'completions:Print a shell completion script' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
@@ -311,6 +537,35 @@ _tangle__subcmd__help__subcmd__ls_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help ls commands' commands "$@"
 }
+(( $+functions[_tangle__subcmd__help__subcmd__remote_commands] )) ||
+_tangle__subcmd__help__subcmd__remote_commands() {
+    local commands; commands=(
+'list:Show the remotes, whether they answer, and what they hold' \
+'add:Add a remote (new extents use it; run \`repair\` to copy the metadata there)' \
+'replace:Replace a dead or retired remote by a new empty one; then run \`repair\` to fill it' \
+    )
+    _describe -t commands 'tangle help remote commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__remote__subcmd__add_commands] )) ||
+_tangle__subcmd__help__subcmd__remote__subcmd__add_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help remote add commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__remote__subcmd__list_commands] )) ||
+_tangle__subcmd__help__subcmd__remote__subcmd__list_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help remote list commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__remote__subcmd__replace_commands] )) ||
+_tangle__subcmd__help__subcmd__remote__subcmd__replace_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help remote replace commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__repair_commands] )) ||
+_tangle__subcmd__help__subcmd__repair_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help repair commands' commands "$@"
+}
 (( $+functions[_tangle__subcmd__help__subcmd__restore_commands] )) ||
 _tangle__subcmd__help__subcmd__restore_commands() {
     local commands; commands=()
@@ -320,6 +575,11 @@ _tangle__subcmd__help__subcmd__restore_commands() {
 _tangle__subcmd__help__subcmd__snapshots_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help snapshots commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__verify_commands] )) ||
+_tangle__subcmd__help__subcmd__verify_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help verify commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__init_commands] )) ||
 _tangle__subcmd__init_commands() {
@@ -331,6 +591,66 @@ _tangle__subcmd__ls_commands() {
     local commands; commands=()
     _describe -t commands 'tangle ls commands' commands "$@"
 }
+(( $+functions[_tangle__subcmd__remote_commands] )) ||
+_tangle__subcmd__remote_commands() {
+    local commands; commands=(
+'list:Show the remotes, whether they answer, and what they hold' \
+'add:Add a remote (new extents use it; run \`repair\` to copy the metadata there)' \
+'replace:Replace a dead or retired remote by a new empty one; then run \`repair\` to fill it' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'tangle remote commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__remote__subcmd__add_commands] )) ||
+_tangle__subcmd__remote__subcmd__add_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle remote add commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__remote__subcmd__help_commands] )) ||
+_tangle__subcmd__remote__subcmd__help_commands() {
+    local commands; commands=(
+'list:Show the remotes, whether they answer, and what they hold' \
+'add:Add a remote (new extents use it; run \`repair\` to copy the metadata there)' \
+'replace:Replace a dead or retired remote by a new empty one; then run \`repair\` to fill it' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'tangle remote help commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__remote__subcmd__help__subcmd__add_commands] )) ||
+_tangle__subcmd__remote__subcmd__help__subcmd__add_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle remote help add commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__remote__subcmd__help__subcmd__help_commands] )) ||
+_tangle__subcmd__remote__subcmd__help__subcmd__help_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle remote help help commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__remote__subcmd__help__subcmd__list_commands] )) ||
+_tangle__subcmd__remote__subcmd__help__subcmd__list_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle remote help list commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__remote__subcmd__help__subcmd__replace_commands] )) ||
+_tangle__subcmd__remote__subcmd__help__subcmd__replace_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle remote help replace commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__remote__subcmd__list_commands] )) ||
+_tangle__subcmd__remote__subcmd__list_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle remote list commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__remote__subcmd__replace_commands] )) ||
+_tangle__subcmd__remote__subcmd__replace_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle remote replace commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__repair_commands] )) ||
+_tangle__subcmd__repair_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle repair commands' commands "$@"
+}
 (( $+functions[_tangle__subcmd__restore_commands] )) ||
 _tangle__subcmd__restore_commands() {
     local commands; commands=()
@@ -340,6 +660,11 @@ _tangle__subcmd__restore_commands() {
 _tangle__subcmd__snapshots_commands() {
     local commands; commands=()
     _describe -t commands 'tangle snapshots commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__verify_commands] )) ||
+_tangle__subcmd__verify_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle verify commands' commands "$@"
 }
 
 if [ "$funcstack[1]" = "_tangle" ]; then

@@ -133,15 +133,7 @@ impl S3Remote {
     }
 
     fn key(&self, path: &str) -> Result<ObjPath> {
-        if path
-            .split('/')
-            .any(|c| c.is_empty() || c == "." || c == "..")
-        {
-            return Err(Error::fatal(format!(
-                "remote {}: invalid object path {path:?}",
-                self.url
-            )));
-        }
+        super::check_path(&self.url, path)?;
         let full = if self.prefix.is_empty() {
             path.to_string()
         } else {

@@ -172,15 +172,7 @@ impl SftpRemote {
 
     /// The remote path of object `path`.
     fn full(&self, path: &str) -> Result<String> {
-        if path
-            .split('/')
-            .any(|c| c.is_empty() || c == "." || c == "..")
-        {
-            return Err(Error::fatal(format!(
-                "remote {}: invalid object path {path:?}",
-                self.url
-            )));
-        }
+        super::check_path(&self.url, path)?;
         Ok(join(&self.target.root, path))
     }
 
