@@ -12,7 +12,6 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -145,20 +144,6 @@ fn setup() -> Fx {
 // ---------------------------------------------------------------------------------
 // Running commands
 // ---------------------------------------------------------------------------------
-
-fn assert_no_panic(o: &Output, what: &str) {
-    let err = stderr_str(o);
-    assert_ne!(
-        o.status.code(),
-        Some(101),
-        "{what}: exit code 101 (panic)\nstderr:\n{err}"
-    );
-    assert!(
-        !err.contains("panicked"),
-        "{what}: panicked\nstderr:\n{err}"
-    );
-    assert!(o.status.code().is_some(), "{what}: killed by a signal");
-}
 
 /// Run a `--json` command: no panic, exactly one JSON object on stdout whose
 /// `exit_code` is the process's exit code. Returns (exit code, object).

@@ -43,9 +43,18 @@ pub fn bin() -> &'static str {
 /// HOME / XDG dirs pointing at `home` (so no user cache, config or profile leaks in).
 /// No password and no repository are set.
 pub fn clean_command(program: &OsStr, pre_args: &[&OsStr], home: &Path) -> Command {
+    let mut std_cmd = clean_std_command(program, home);
+    std_cmd.args(pre_args);
+    let mut c = Command::from_std(std_cmd);
+    c.timeout(CMD_TIMEOUT);
+    c
+}
+
+/// The environment every test command runs in: only PATH, and HOME / XDG dirs under
+/// `home`, so no user cache, config or profile leaks in.
+fn clean_std_command(program: &OsStr, home: &Path) -> std::process::Command {
     fs::create_dir_all(home).unwrap();
-    let mut c = Command::new(program);
-    c.args(pre_args);
+    let mut c = std::process::Command::new(program);
     c.env_clear();
     if let Some(p) = std::env::var_os("PATH") {
         c.env("PATH", p);
@@ -57,7 +66,6 @@ pub fn clean_command(program: &OsStr, pre_args: &[&OsStr], home: &Path) -> Comma
         .env("XDG_STATE_HOME", home.join("state"))
         .env("NO_COLOR", "1")
         .env("TERM", "dumb");
-    c.timeout(CMD_TIMEOUT);
     c
 }
 
@@ -89,14 +97,9 @@ pub fn run_any(cmd: &mut Command) -> Output {
     cmd.output().expect("failed to run tangle (timeout?)")
 }
 
-/// Common checks for a failing command: a message on stderr, no panic.
-pub fn assert_clean_failure(o: &Output, what: &str) {
+/// The binary exited normally (no panic, no signal), whatever its exit code.
+pub fn assert_no_panic(o: &Output, what: &str) {
     let err = stderr_str(o);
-    assert!(
-        !o.status.success(),
-        "{what}: expected failure, got success\nstdout:\n{}\nstderr:\n{err}",
-        stdout_str(o)
-    );
     assert_ne!(
         o.status.code(),
         Some(101),
@@ -106,6 +109,18 @@ pub fn assert_clean_failure(o: &Output, what: &str) {
         !err.contains("panicked"),
         "{what}: binary panicked\nstderr:\n{err}"
     );
+    assert!(o.status.code().is_some(), "{what}: killed by a signal");
+}
+
+/// Common checks for a failing command: a message on stderr, no panic.
+pub fn assert_clean_failure(o: &Output, what: &str) {
+    let err = stderr_str(o);
+    assert!(
+        !o.status.success(),
+        "{what}: expected failure, got success\nstdout:\n{}\nstderr:\n{err}",
+        stdout_str(o)
+    );
+    assert_no_panic(o, what);
     assert!(
         !err.trim().is_empty(),
         "{what}: failed without any message on stderr (exit {:?})",
@@ -1199,20 +1214,8 @@ pub fn pass_env<'a>(cmd: &'a mut Command, vars: &[&str]) -> &'a mut Command {
 /// the test spawns and controls itself (e.g. to kill it): clean environment, HOME / XDG
 /// dirs under `home`, the password set. stdin is closed.
 pub fn tangle_std(home: &Path) -> std::process::Command {
-    fs::create_dir_all(home).unwrap();
-    let mut c = std::process::Command::new(bin());
-    c.env_clear();
-    if let Some(p) = std::env::var_os("PATH") {
-        c.env("PATH", p);
-    }
-    c.env("HOME", home)
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("NO_COLOR", "1")
-        .env("TERM", "dumb")
-        .env("TANGLE_PASSWORD", PASSWORD)
+    let mut c = clean_std_command(OsStr::new(bin()), home);
+    c.env("TANGLE_PASSWORD", PASSWORD)
         .stdin(std::process::Stdio::null());
     c
 }

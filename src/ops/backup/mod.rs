@@ -75,39 +75,15 @@ pub struct BackupReport {
     pub degraded_remotes: Vec<String>,
 }
 
-/// The index segments and extents some authentic head commits to. A backup builds only on
-/// these: blobs and extents of an interrupted run (written, never committed) are neither
-/// deduplicated against nor used as pointers, so nothing committed ever depends on them.
-pub struct Committed {
-    pub index: std::collections::HashSet<String>,
-    pub extents: std::collections::HashSet<crate::extent::ExtentName>,
-}
-
-impl Committed {
-    pub fn load(repo: &Repository) -> Result<Committed> {
-        let heads = repo.heads()?;
-        let mut extents = std::collections::HashSet::new();
-        for h in &heads {
-            let mut next = h.extent.map(|(e, _)| e);
-            while let Some(e) = next {
-                if !extents.insert(e) {
-                    break;
-                }
-                next = repo.certificate(&e).ok().and_then(|c| c.prev);
-            }
-        }
-        Ok(Committed {
-            index: heads.into_iter().filter_map(|h| h.index).collect(),
-            extents,
-        })
-    }
-}
-
-/// Open-time preparation for a backup: load only the committed index.
-pub fn prepare(repo: &mut Repository) -> Result<Committed> {
-    let committed = Committed::load(repo)?;
-    repo.load_index_where(|id| committed.index.contains(id))?;
-    Ok(committed)
+/// Open-time preparation for a backup: load only the index segments some authentic head
+/// commits to. A backup builds only on those: blobs and extents of an interrupted run
+/// (written, never committed) are neither deduplicated against nor used as pointers (the
+/// pointer catalog is limited to extents the loaded index knows), so nothing committed
+/// ever depends on them.
+pub fn prepare(repo: &mut Repository) -> Result<()> {
+    let committed: std::collections::HashSet<String> =
+        repo.heads()?.into_iter().filter_map(|h| h.index).collect();
+    repo.load_index_where(|id| committed.contains(id))
 }
 
 pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Result<BackupReport> {

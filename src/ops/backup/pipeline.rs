@@ -442,10 +442,10 @@ impl<'a> Appender<'a> {
         let certs = if dry_run {
             Vec::new()
         } else {
-            // Only committed extents may be pointed at (see `Committed`).
-            let committed = super::Committed::load(repo)?.extents;
+            // Only extents of the loaded (committed) index may be pointed at (see `prepare`).
+            let known: HashSet<ExtentName> = repo.index().extents().iter().copied().collect();
             let mut all = repo.load_catalog()?;
-            all.retain(|c| committed.contains(&c.name()));
+            all.retain(|c| known.contains(&c.name()));
             all
         };
         let s = repo.config.coding.data_shards as usize;
