@@ -13,7 +13,8 @@
 #   --workdir DIR    where the repositories and restores go (default: a fresh temporary
 #                    directory beside the tree, so on the same disk); removed at the end
 #   --keep           keep the work directory
-#   --only TOOL      run only `restic`, only `tangle` (local remotes) or only `remotes`
+#   --only TOOL      run only `restic`, only `tangle` (local remotes), only `remotes`
+#                    or only `links`
 #   --no-build       do not run `cargo build --release` (use target/release/tangle, or
 #                    $TANGLE_BIN)
 #   --remote-kinds[=LIST]  (also --remotes) also time tangle over real remote kinds:
@@ -27,7 +28,20 @@
 #                    init, back up, restore, and compare the restore with the source.
 #                    Uses the ~200 MiB tree unless --full or --tree is given.
 #                    `--only remotes` runs these alone (no restic, no local tangle).
-#   --full           the ~2.1 GiB tree even with --remote-kinds
+#   --full           the ~2.1 GiB tree even with --remote-kinds or --links
+#   --links[=RATE]   restore from several remotes over modelled network links: the test
+#                    servers' sshd reached through scripts/throttle-proxy.py, every link
+#                    limited to RATE bytes/s each way (default 20M; K/M/G = 10^3/6/9):
+#                      1. tangle: init, backup and restore with three SFTP remotes, each
+#                         through its own link (sftp://USER@127.0.0.1:PROXYPORT/...);
+#                      2. tangle: restore of that repository with the three links
+#                         sharing ONE bandwidth budget (same ports, proxy in --shared mode);
+#                      3. restic: init, backup and restore of one SFTP repository through
+#                         one link (-o sftp.command=...): the single-remote baseline.
+#                    Every restore is compared with the source; the notes give the bytes
+#                    each link carried and how often several links were busy at once.
+#                    Uses the ~200 MiB tree unless --full or --tree is given.
+#                    `--only links` runs these alone.
 #
 # For each tool, with a fresh repository: init, initial backup, unchanged re-backup,
 # restore, full read check (restic check --read-data / tangle verify --read-data).
@@ -58,6 +72,7 @@ ONLY=
 BUILD=1
 FULL=0
 REMOTE_KINDS=
+LINKS_RATE=
 while [ $# -gt 0 ]; do
     case "$1" in
         --small) SMALL=1 ;;
@@ -74,6 +89,8 @@ while [ $# -gt 0 ]; do
         --full) FULL=1 ;;
         --remote-kinds|--remotes) REMOTE_KINDS=s3,sftp,mixed ;;
         --remote-kinds=*|--remotes=*) REMOTE_KINDS=${1#*=} ;;
+        --links) LINKS_RATE=20M ;;
+        --links=*) LINKS_RATE=${1#*=} ;;
         -h|--help) usage ;;
         *) echo "unknown argument: $1" >&2; usage ;;
     esac
@@ -81,8 +98,14 @@ while [ $# -gt 0 ]; do
 done
 case "$ONLY" in ""|restic|tangle) ;;
     remotes) [ -n "$REMOTE_KINDS" ] || REMOTE_KINDS=s3,sftp,mixed ;;
-    *) echo "--only takes restic, tangle or remotes" >&2; exit 2 ;;
+    links) [ -n "$LINKS_RATE" ] || LINKS_RATE=20M ;;
+    *) echo "--only takes restic, tangle, remotes or links" >&2; exit 2 ;;
 esac
+if [ -n "$LINKS_RATE" ]; then
+    [[ "$LINKS_RATE" =~ ^[0-9]+(\.[0-9]+)?([kKmMgG]i?)?B?$ ]] \
+        || { echo "--links: bad rate $LINKS_RATE (e.g. 20M, 5.5M, 512Ki)" >&2; exit 2; }
+    [ "$FULL" = 1 ] || [ -n "$TREE" ] || SMALL=1
+fi
 KINDS=()
 if [ -n "$REMOTE_KINDS" ]; then
     IFS=', ' read -r -a KINDS <<< "$REMOTE_KINDS"
@@ -95,7 +118,8 @@ fi
 [ "$SMALL" = 1 ] && [ "$FULL" = 1 ] && { echo "--small and --full exclude each other" >&2; exit 2; }
 run_restic() { [ "$ONLY" = "" ] || [ "$ONLY" = restic ]; }
 run_tangle() { [ "$ONLY" = "" ] || [ "$ONLY" = tangle ]; }
-run_remotes() { [ "${#KINDS[@]}" -gt 0 ] && [ "$ONLY" != restic ]; }
+run_remotes() { [ "${#KINDS[@]}" -gt 0 ] && [ "$ONLY" != restic ] && [ "$ONLY" != links ]; }
+run_links() { [ -n "$LINKS_RATE" ] && { [ "$ONLY" = "" ] || [ "$ONLY" = links ]; }; }
 
 log() { echo "bench: $*" >&2; }
 
@@ -111,12 +135,16 @@ apt_install() {
     fi
 }
 [ -x /usr/bin/time ] || apt_install time || { log "cannot install time"; exit 1; }
-if run_restic && ! command -v restic >/dev/null; then
+if { run_restic || run_links; } && ! command -v restic >/dev/null; then
     apt_install restic || { log "cannot install restic"; exit 1; }
 fi
 
+if run_links && ! command -v python3 >/dev/null; then
+    apt_install python3 || { log "cannot install python3 (for throttle-proxy.py)"; exit 1; }
+fi
+
 TANGLE_STATUS=ok
-if run_tangle || run_remotes; then
+if run_tangle || run_remotes || run_links; then
     if [ "$BUILD" = 1 ]; then
         log "cargo build --release"
         if ! (cd "$ROOT" && cargo build --release --bin tangle >&2); then
@@ -152,12 +180,14 @@ else
 fi
 [ -d "$W" ] || { log "cannot make a work directory"; exit 1; }
 SERVERS_STARTED=0
+PROXY_PID=
 stop_servers() {
     [ "$SERVERS_STARTED" = 1 ] || return 0
     TANGLE_TEST_STATE="$W/servers" "$HERE/test-servers.sh" stop >&2 || log "could not stop the test servers"
     SERVERS_STARTED=0
 }
 cleanup() {
+    [ -z "$PROXY_PID" ] || { kill "$PROXY_PID" 2>/dev/null; wait "$PROXY_PID" 2>/dev/null; }
     stop_servers
     if [ "$KEEP" = 1 ]; then log "kept $W"; else rm -rf "$W"; fi
 }
@@ -297,7 +327,7 @@ fi
 # ---- tangle --------------------------------------------------------------------------
 TANGLE_VERSION="(not run)"
 NOTES=()
-if [ "$TANGLE_STATUS" = ok ] && { run_tangle || run_remotes; }; then
+if [ "$TANGLE_STATUS" = ok ] && { run_tangle || run_remotes || run_links; }; then
     TANGLE_VERSION=$("$TANGLE" --version 2>&1 | head -n 1)
     export TANGLE_PASSWORD=${TANGLE_PASSWORD:-tangle-bench-password}
     # Keep any local cache or config of tangle inside the work directory.
@@ -352,6 +382,27 @@ kind_label() {
     esac
 }
 SERVERS_NOTE=
+SERVERS_OK=
+# servers_up: start the private test servers once (own state directory, so servers other
+# runs use are untouched) and import their environment; fails if they cannot start.
+servers_up() {
+    [ -z "$SERVERS_OK" ] || return "$SERVERS_OK"
+    log "starting the test servers (scripts/test-servers.sh start)"
+    SERVERS_STARTED=1
+    if TANGLE_TEST_STATE="$W/servers" "$HERE/test-servers.sh" start > "$W/logs/servers-start.log" 2>&1 \
+        && servers_env=$(TANGLE_TEST_STATE="$W/servers" "$HERE/test-servers.sh" env) \
+        && eval "$servers_env"; then
+        SERVERS_NOTE="S3: s3s-fs at $AWS_ENDPOINT (bucket $TANGLE_TEST_S3_BUCKET); SFTP: OpenSSH sshd at $TANGLE_TEST_SFTP_URL; both on 127.0.0.1, data under $W/servers (same disk as the local remotes)"
+        SERVERS_OK=0
+    else
+        log "could not start the test servers; see $W/logs/servers-start.log:"
+        tail -n 15 "$W/logs/servers-start.log" | sed 's/^/    /' >&2
+        SERVERS_NOTE="FAILED to start (scripts/test-servers.sh start): $(tail -n 1 "$W/logs/servers-start.log")"
+        SERVERS_OK=1
+    fi
+    return "$SERVERS_OK"
+}
+RUN_ID="$(date +%s)-$$"
 if run_remotes; then
     if [ "$TANGLE_STATUS" != ok ]; then
         for k in "${KINDS[@]}"; do
@@ -361,14 +412,7 @@ if run_remotes; then
         done
         FAILED=1
     else
-        # Private servers (own state directory), so servers other runs use are untouched.
-        log "starting the test servers (scripts/test-servers.sh start)"
-        SERVERS_STARTED=1
-        if TANGLE_TEST_STATE="$W/servers" "$HERE/test-servers.sh" start > "$W/logs/servers-start.log" 2>&1 \
-            && servers_env=$(TANGLE_TEST_STATE="$W/servers" "$HERE/test-servers.sh" env) \
-            && eval "$servers_env"; then
-            SERVERS_NOTE="S3: s3s-fs at $AWS_ENDPOINT (bucket $TANGLE_TEST_S3_BUCKET); SFTP: OpenSSH sshd at $TANGLE_TEST_SFTP_URL; both on 127.0.0.1, data under $W/servers (same disk as the local remotes)"
-            RUN_ID="$(date +%s)-$$"
+        if servers_up; then
             for k in "${KINDS[@]}"; do
                 label=$(kind_label "$k")
                 # One name per configuration, so they never share a remote.
@@ -397,18 +441,182 @@ if run_remotes; then
             SIZES+=("tangle|S3 bucket (all configurations)|$(dir_bytes "$W/servers/s3")")
             SIZES+=("tangle|SFTP directory (all configurations)|$(dir_bytes "$W/servers/sftp")")
         else
-            log "could not start the test servers; see $W/logs/servers-start.log:"
-            tail -n 15 "$W/logs/servers-start.log" | sed 's/^/    /' >&2
-            SERVERS_NOTE="FAILED to start (scripts/test-servers.sh start): $(tail -n 1 "$W/logs/servers-start.log")"
             for k in "${KINDS[@]}"; do
                 ROWS+=("$(kind_label "$k")|backup (initial)|n/a (no servers)|-|-")
                 ROWS+=("$(kind_label "$k")|restore|n/a (no servers)|-|-")
             done
             FAILED=1
         fi
-        stop_servers
     fi
 fi
+
+# ---- restore from several remotes over throttled links (--links) ---------------------
+LINKS_NOTE=
+PROXY_PORTS=()
+# proxy_start LOG [--shared] PORT...: run throttle-proxy.py with one link of $LINKS_RATE
+# per PORT on 127.0.0.1 (0: let it pick) to the test sshd; the ports in PROXY_PORTS.
+proxy_start() {
+    local log=$1 a n=0 args=(--rate "$LINKS_RATE")
+    shift
+    for a in "$@"; do
+        case "$a" in
+            --*) args+=("$a") ;;
+            *) args+=(--listen "127.0.0.1:$a" --to "127.0.0.1:$SSH_PORT"); n=$((n + 1)) ;;
+        esac
+    done
+    : > "$L/ports"
+    python3 "$HERE/throttle-proxy.py" "${args[@]}" > "$L/ports" 2> "$log" &
+    PROXY_PID=$!
+    local deadline=$((SECONDS + 10))
+    while [ "$(wc -l < "$L/ports")" -lt "$n" ]; do
+        if ! kill -0 "$PROXY_PID" 2>/dev/null || [ $SECONDS -ge $deadline ]; then
+            log "throttle-proxy.py did not start: $(tail -n 3 "$log")"
+            proxy_stop
+            return 1
+        fi
+        sleep 0.1
+    done
+    mapfile -t PROXY_PORTS < <(awk '{ n = split($3, a, ":"); print a[n] }' "$L/ports")
+}
+# proxy_stop: stop the proxy (it then writes its summary to its log).
+proxy_stop() {
+    [ -n "$PROXY_PID" ] || return 0
+    kill "$PROXY_PID" 2>/dev/null
+    wait "$PROXY_PID" 2>/dev/null
+    PROXY_PID=
+}
+# link_note LABEL PHASE LOG SECONDS: what the links carried during a phase, as a note.
+link_note() {
+    local per total busy
+    per=$(awk '/bytes down/ { for (i = 1; i < NF; i++) if ($(i + 1) == "bytes" && $(i + 2) == "down,") printf "%s%.1f", (n++ ? " + " : ""), $i / 1e6 }' "$3")
+    total=$(awk '/bytes down/ { for (i = 1; i < NF; i++) if ($(i + 1) == "bytes" && $(i + 2) == "down,") s += $i } END { print s + 0 }' "$3")
+    busy=$(sed -n 's/.*by links busy at once: //p' "$3")
+    NOTES+=("$1, $2: links carried $per MB down (server to client); $(mbps "$total" "$4") MB/s down over the phase; 0.25 s ticks with traffic by number of links busy at once (>10% of the rate): $busy")
+}
+# add_known_hosts PORT...: the sshd's host key, for connections through these ports.
+add_known_hosts() {
+    local p
+    for p in "$@"; do printf '[127.0.0.1]:%s %s\n' "$p" "$HOST_KEY"; done >> "$L/known_hosts"
+}
+TL="tangle (3× SFTP, 3 links)"
+TS="tangle (3× SFTP, 1 shared link)"
+RL="restic (SFTP, 1 link)"
+if run_links; then
+    if [ "$RESTIC_VERSION" = "(not run)" ]; then RESTIC_VERSION=$(restic version 2>&1 | head -n 1); fi
+    if ! servers_up; then
+        for l in "$TL" "$TS" "$RL"; do ROWS+=("$l|restore|n/a (no servers)|-|-"); done
+        FAILED=1
+    else
+        L="$W/links"
+        mkdir -p "$L"
+        # TANGLE_TEST_SFTP_URL is sftp://USER@127.0.0.1:PORT/DIR.
+        rest=${TANGLE_TEST_SFTP_URL#sftp://}
+        SSH_USER=${rest%%@*}
+        SSH_PORT=${rest#*:}; SSH_PORT=${SSH_PORT%%/*}
+        SFTP_DIR=/${rest#*/}
+        # Same ssh setup as the tests, plus known_hosts entries for the proxies' ports.
+        kh=$(ssh -F "$TANGLE_TEST_SSH_CONFIG" -G 127.0.0.1 | awk '$1 == "userknownhostsfile" { print $2; exit }')
+        HOST_KEY=$(awk 'NR == 1 { print $2, $3 }' "$kh")
+        SSH_CMD="ssh -F $TANGLE_TEST_SSH_CONFIG -o UserKnownHostsFile=$L/known_hosts"
+        export TANGLE_SSH_COMMAND="$SSH_CMD"
+        LINKS_NOTE="$LINKS_RATE bytes/s each way per link (scripts/throttle-proxy.py, full duplex, one token bucket per direction); every link goes to the same OpenSSH sshd on 127.0.0.1 (data on the same disk); CPU is shared by tangle or restic, ssh, sshd and the proxy"
+
+        # 1. tangle, three remotes, each through its own link.
+        base="bench-$RUN_ID-links"
+        if [ "$TANGLE_STATUS" != ok ]; then
+            for l in "$TL" "$TS"; do ROWS+=("$l|restore|n/a ($TANGLE_STATUS)|-|-"); done
+            FAILED=1
+        elif proxy_start "$L/proxy-tangle-init.log" 0 0 0; then
+            LPORTS=("${PROXY_PORTS[@]}")
+            add_known_hosts "${LPORTS[@]}"
+            urls=()
+            init_args=()
+            for i in 0 1 2; do
+                urls+=("sftp://$SSH_USER@127.0.0.1:${LPORTS[$i]}$SFTP_DIR/$base-$i")
+                init_args+=(--remote "${urls[$i]}")
+            done
+            NOTES+=("$TL: remotes ${urls[*]}")
+            ok=0
+            if run_phase "$TL" init "$TANGLE" init "${init_args[@]}"; then
+                proxy_stop
+                proxy_start "$L/proxy-tangle-backup.log" "${LPORTS[@]}" \
+                    && run_phase "$TL" "backup (initial)" --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" backup "$TREE" --no-progress \
+                    && ok=1
+                proxy_stop
+                [ "$ok" = 1 ] && link_note "$TL" "backup" "$L/proxy-tangle-backup.log" "$LAST_SECS"
+            fi
+            proxy_stop
+            SIZES+=("tangle|3 SFTP remotes (--links)|$(dir_bytes "$W/servers/sftp/$base"-{0,1,2})")
+            if [ "$ok" = 1 ]; then
+                # Restores: own links, then the same ports sharing one bucket.
+                for mode in own shared; do
+                    if [ "$mode" = own ]; then label=$TL; extra=(); else label=$TS; extra=(--shared); fi
+                    target="$L/restore-$mode"
+                    if proxy_start "$L/proxy-tangle-restore-$mode.log" "${extra[@]}" "${LPORTS[@]}" \
+                        && run_phase "$label" restore --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" restore latest --target "$target" --no-progress; then
+                        proxy_stop
+                        link_note "$label" restore "$L/proxy-tangle-restore-$mode.log" "$LAST_SECS"
+                        if [ "$mode" = own ]; then SECS_OWN=$LAST_SECS; else SECS_SHARED=$LAST_SECS; fi
+                        compare_trees "$label" "$TREE" "$target$TREE"
+                    else
+                        proxy_stop
+                        VERIFY+=("$label: FAIL: restore failed")
+                        FAILED=1
+                    fi
+                    rm -rf "$target"
+                done
+            else
+                VERIFY+=("$TL: FAIL: init or backup failed")
+                ROWS+=("$TS|restore|n/a (no backup)|-|-")
+                FAILED=1
+            fi
+        else
+            for l in "$TL" "$TS"; do ROWS+=("$l|restore|n/a (no proxy)|-|-"); done
+            FAILED=1
+        fi
+
+        # 3. restic, one SFTP repository through one link.
+        export RESTIC_PASSWORD=${RESTIC_PASSWORD:-tangle-bench-password}
+        export RESTIC_CACHE_DIR="$L/restic-cache"
+        if proxy_start "$L/proxy-restic-init.log" 0; then
+            RPORT=${PROXY_PORTS[0]}
+            add_known_hosts "$RPORT"
+            rrepo="sftp:$SSH_USER@127.0.0.1:$SFTP_DIR/$base-restic"
+            ropts=(-r "$rrepo" -o "sftp.command=$SSH_CMD -p $RPORT $SSH_USER@127.0.0.1 -s sftp")
+            NOTES+=("$RL: repository $rrepo through 127.0.0.1:$RPORT")
+            ok=0
+            if run_phase "$RL" init restic "${ropts[@]}" init; then
+                proxy_stop
+                proxy_start "$L/proxy-restic-backup.log" "$RPORT" \
+                    && run_phase "$RL" "backup (initial)" --bytes "$TREE_BYTES" restic "${ropts[@]}" backup "$TREE" \
+                    && ok=1
+                proxy_stop
+                [ "$ok" = 1 ] && link_note "$RL" backup "$L/proxy-restic-backup.log" "$LAST_SECS"
+            fi
+            proxy_stop
+            SIZES+=("restic|SFTP repository (--links)|$(dir_bytes "$W/servers/sftp/$base-restic")")
+            target="$L/restore-restic"
+            if [ "$ok" = 1 ] && proxy_start "$L/proxy-restic-restore.log" "$RPORT" \
+                && run_phase "$RL" restore --bytes "$TREE_BYTES" restic "${ropts[@]}" restore latest --target "$target"; then
+                proxy_stop
+                link_note "$RL" restore "$L/proxy-restic-restore.log" "$LAST_SECS"
+                SECS_RESTIC=$LAST_SECS
+                compare_trees "$RL" "$TREE" "$target$TREE"
+            else
+                proxy_stop
+                VERIFY+=("$RL: FAIL: init, backup or restore failed")
+                FAILED=1
+            fi
+            rm -rf "$target"
+        else
+            ROWS+=("$RL|restore|n/a (no proxy)|-|-")
+            FAILED=1
+        fi
+        ratio() { awk -v a="${1:-}" -v b="${2:-}" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2fx", b / a; else print "-" }'; }
+        NOTES+=("restore over 3 own links vs 1 shared link: $(ratio "${SECS_OWN:-}" "${SECS_SHARED:-}") faster; vs restic over 1 link: $(ratio "${SECS_OWN:-}" "${SECS_RESTIC:-}") faster (3 links could allow up to 3x)")
+    fi
+fi
+stop_servers
 
 # ---- report --------------------------------------------------------------------------
 REPORT="$W/report.md"
@@ -423,6 +631,7 @@ REPORT="$W/report.md"
     echo "- page cache dropped between phases: $CACHE_NOTE"
     echo "- tangle: 3 local remotes; restic: one local repository (restic's default compression)"
     [ -z "$SERVERS_NOTE" ] || echo "- remote kinds: $SERVERS_NOTE"
+    [ -z "$LINKS_NOTE" ] || echo "- links (--links): $LINKS_NOTE"
     echo "- MB/s: 10^6 bytes per second; the tree's apparent size over the wall time for backup, restore and read-data phases (for an unchanged re-backup: scan rate), bytes written for repair"
     echo
     echo "| tool | phase | seconds | MB/s | peak RSS MiB |"

@@ -9,7 +9,14 @@ mod cli;
 
 fn main() -> ExitCode {
     limit_malloc_arenas();
-    let args = cli::Cli::parse();
+    // Usage errors exit 1 like every other fatal error (the documented table has no 2).
+    let args = match cli::Cli::try_parse() {
+        Ok(args) => args,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 1 } else { 0 });
+        }
+    };
     let json = args.global.json;
     match cli::run(args) {
         Ok(code) => ExitCode::from(code),

@@ -18,6 +18,7 @@
 //!
 //! [remote."sftp://backup@nas/srv/backup"]
 //! ssh_command = "ssh -F /root/.ssh/backup_config"
+//! upload_queue = 8    # extents this remote may fall behind by (default: backup's --upload-queue)
 //! ```
 
 use std::collections::BTreeMap;
@@ -45,6 +46,8 @@ pub struct RemoteSettings {
     pub aws: Vec<(String, String)>,
     /// Replaces `ssh` (and `TANGLE_SSH_COMMAND`) for this remote.
     pub ssh_command: Option<String>,
+    /// Extents this remote may fall behind by during a backup (`upload_queue`).
+    pub upload_queue: Option<usize>,
 }
 
 /// Where `-P NAME` is looked for: a path if NAME contains `/` or ends in `.toml`, else
@@ -97,6 +100,12 @@ impl Profile {
                         s.ssh_command = Some(text);
                         continue;
                     }
+                    "upload_queue" => {
+                        s.upload_queue = Some(parse_upload_queue(&text).map_err(|e| {
+                            Error::usage(format!("profile: remote {url}: upload_queue: {e}"))
+                        })?);
+                        continue;
+                    }
                     "endpoint" => "AWS_ENDPOINT",
                     "region" => "AWS_DEFAULT_REGION",
                     "access_key_id" => "AWS_ACCESS_KEY_ID",
@@ -120,6 +129,14 @@ impl Profile {
     }
 }
 
+/// An upload queue length: a whole number of extents, 1 to 64.
+pub fn parse_upload_queue(text: &str) -> std::result::Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=64).contains(&n) => Ok(n),
+        _ => Err(format!("{text:?} is not a number of extents from 1 to 64")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +152,7 @@ mod tests {
             AWS_DEFAULT_REGION = "r"
             [remote."sftp://h/p"]
             ssh_command = "ssh -F c"
+            upload_queue = 8
             "#,
         )
         .unwrap();
@@ -151,6 +169,10 @@ mod tests {
                 .contains(&("AWS_ALLOW_HTTP".into(), "true".into()))
         );
         assert_eq!(s["sftp://h/p"].ssh_command.as_deref(), Some("ssh -F c"));
+        assert_eq!(s["sftp://h/p"].upload_queue, Some(8));
+        assert_eq!(s["s3://b/p"].upload_queue, None);
+        let zero: Profile = toml::from_str("[remote.\"s3://b\"]\nupload_queue = 0").unwrap();
+        assert!(zero.remote_settings().is_err());
         let bad: Profile = toml::from_str("[remote.\"s3://b\"]\nwat = 1").unwrap();
         assert!(bad.remote_settings().is_err());
         assert!(toml::from_str::<Profile>("nonsense = 1").is_err());

@@ -162,3 +162,37 @@ fn dry_run_writes_nothing() {
         "dry run wrote a snapshot"
     );
 }
+
+/// `--upload-queue N` takes 1 to 64 extents (a clear usage error otherwise); a backup
+/// with a queue of one extent restores identical and reports whom it waited for.
+#[test]
+fn upload_queue_option() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    build_simple_tree(&src);
+    for bad in ["0", "65", "lots"] {
+        let o = run_code(
+            repo.cmd().args(["backup", "--upload-queue", bad]).arg(&src),
+            1,
+        );
+        assert_clean_failure(&o, &format!("--upload-queue {bad}"));
+        assert!(
+            stderr_str(&o).contains("number of extents from 1 to 64"),
+            "{}",
+            stderr_str(&o)
+        );
+    }
+    assert!(
+        repo.snapshots().is_empty(),
+        "a rejected backup wrote a snapshot"
+    );
+    let r = repo.backup(&[&src], &["--upload-queue", "1"]);
+    assert!(
+        r.json["upload_waits"].is_array(),
+        "no upload_waits in {:#}",
+        r.json
+    );
+    let target = repo.dir("target");
+    repo.restore("latest", &target);
+    assert_eq!(manifest(&restored_path(&target, &src)), manifest(&src));
+}

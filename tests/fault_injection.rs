@@ -173,6 +173,7 @@ fn backup_options(src: &Path) -> BackupOptions {
         host: Some("fault-injection".into()),
         dry_run: false,
         allow_stale: false,
+        upload_queue: None,
     }
 }
 

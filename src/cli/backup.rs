@@ -34,6 +34,14 @@ pub struct BackupArgs {
     /// Back up even if the repository is older than this client last saw it (rollback)
     #[arg(long)]
     pub allow_stale: bool,
+    /// Extents a slow remote may fall behind by before the backup waits for it
+    /// (1-64, default 2; each holds about 28 MiB of memory with the default coding)
+    #[arg(long, value_name = "N", value_parser = parse_upload_queue)]
+    pub upload_queue: Option<usize>,
+}
+
+fn parse_upload_queue(text: &str) -> std::result::Result<usize, String> {
+    tangle::profile::parse_upload_queue(text)
 }
 
 pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
@@ -56,6 +64,7 @@ pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
         host: a.host.clone(),
         dry_run: a.dry_run,
         allow_stale: a.allow_stale,
+        upload_queue: a.upload_queue,
     };
     let progress = Arc::new(Progress::default());
     let bar = Bar::start(g.show_progress(), progress.clone(), "backing up");
@@ -98,6 +107,12 @@ pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
             human_bytes(r.bytes_read),
             r.duration_secs
         ));
+        for w in r.upload_waits.iter().filter(|w| w.seconds >= 1.0) {
+            g.say(format_args!(
+                "waited {:.1}s for {} to take more data (its upload queue was full; see --upload-queue)",
+                w.seconds, w.remote
+            ));
+        }
         match &r.short_id {
             Some(id) => g.say(format_args!("snapshot {id} saved")),
             None => g.say("dry run: nothing was written"),

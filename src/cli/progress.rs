@@ -39,8 +39,17 @@ impl Bar {
                 } else {
                     "+"
                 };
+                let waiting = match Progress::get(&progress.waiting_for_remote) {
+                    0 => String::new(),
+                    r => progress
+                        .remote_urls
+                        .get()
+                        .and_then(|urls| urls.get(r as usize - 1))
+                        .map(|url| format!(" (waiting for {url})"))
+                        .unwrap_or_default(),
+                };
                 bar.set_message(format!(
-                    "{}/{files_total}{suffix} files",
+                    "{}/{files_total}{suffix} files{waiting}",
                     Progress::get(&progress.files_done)
                 ));
                 std::thread::sleep(Duration::from_millis(100));

@@ -22,6 +22,10 @@ pub struct Progress {
     pub bytes_total: AtomicU64,
     /// Set once the totals are final.
     pub totals_known: std::sync::atomic::AtomicBool,
+    /// Backup: `i + 1` while waiting for remote `i` to drain its upload queue, else 0.
+    pub waiting_for_remote: AtomicU64,
+    /// The remotes' URLs, for naming the one waited for.
+    pub remote_urls: std::sync::OnceLock<Vec<String>>,
 }
 
 impl Progress {

@@ -28,6 +28,9 @@
 //! [`Faulty::thaw_lists`]. Objects stay readable with `get`.
 //!
 //! [`Faulty::set_offline`] makes every call fail (a remote that is unreachable).
+//!
+//! [`Faulty::hold_writes`] makes `put`/`put_new` wait until [`Faulty::release_writes`]
+//! (a remote that is slow to accept data), so tests can see who waits for whom.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -151,6 +154,9 @@ struct State {
 pub struct Faulty {
     inner: DynRemote,
     state: Mutex<State>,
+    /// True while writes are held back.
+    hold: tokio::sync::watch::Sender<bool>,
+    writes_waiting: std::sync::atomic::AtomicU64,
 }
 
 impl Faulty {
@@ -158,6 +164,8 @@ impl Faulty {
         Faulty {
             inner,
             state: Mutex::new(State::default()),
+            hold: tokio::sync::watch::Sender::new(false),
+            writes_waiting: std::sync::atomic::AtomicU64::new(0),
         }
     }
 
@@ -194,6 +202,23 @@ impl Faulty {
     /// Every call fails with a `Fatal` "unreachable" error while set.
     pub fn set_offline(&self, offline: bool) {
         self.state().offline = offline;
+    }
+
+    /// From now on, `put` and `put_new` wait (before doing anything) until
+    /// [`Faulty::release_writes`].
+    pub fn hold_writes(&self) {
+        self.hold.send_replace(true);
+    }
+
+    /// Let held and future writes through.
+    pub fn release_writes(&self) {
+        self.hold.send_replace(false);
+    }
+
+    /// How many writes are waiting for [`Faulty::release_writes`] right now.
+    pub fn writes_waiting(&self) -> u64 {
+        self.writes_waiting
+            .load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// From now on, `list` omits objects written through this wrapper.
@@ -287,6 +312,13 @@ impl Faulty {
     }
 
     async fn write(&self, op: Op, path: &str, data: Bytes) -> Result<bool> {
+        let mut hold = self.hold.subscribe();
+        if *hold.borrow_and_update() {
+            use std::sync::atomic::Ordering::SeqCst;
+            self.writes_waiting.fetch_add(1, SeqCst);
+            let _ = hold.wait_for(|held| !*held).await;
+            self.writes_waiting.fetch_sub(1, SeqCst);
+        }
         let fault = self.decide(op, path)?;
         let data = match fault {
             None | Some((Fault::LostAck, _)) => data,

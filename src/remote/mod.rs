@@ -71,16 +71,21 @@ pub fn set_settings(settings: std::collections::BTreeMap<String, crate::profile:
     let _ = SETTINGS.set(settings);
 }
 
+/// The profile's settings for the remote with this URL (defaults if it has none).
+pub fn settings(url: &str) -> crate::profile::RemoteSettings {
+    SETTINGS
+        .get()
+        .and_then(|m| m.get(url))
+        .cloned()
+        .unwrap_or_default()
+}
+
 /// Open a remote from its URL: a plain path or `file://path`, `s3://bucket/prefix`
 /// (configured by the `AWS_*` variables), `sftp://[user@]host[:port]/path` (through the
 /// system `ssh`, or `TANGLE_SSH_COMMAND`), `memory://name`. Network remotes connect on
 /// first use.
 pub fn open(url: &str) -> Result<DynRemote> {
-    let settings = SETTINGS
-        .get()
-        .and_then(|m| m.get(url))
-        .cloned()
-        .unwrap_or_default();
+    let settings = settings(url);
     if let Some(path) = url.strip_prefix("file://") {
         return Ok(Arc::new(LocalRemote::new(path, url)));
     }

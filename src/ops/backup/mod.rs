@@ -40,7 +40,20 @@ pub struct BackupOptions {
     pub dry_run: bool,
     /// Back up even if the repository looks older than this client last saw it.
     pub allow_stale: bool,
+    /// Extents a remote may fall behind by before the backup waits for it (per-remote
+    /// `upload_queue` in a profile overrides it); `None`: [`DEFAULT_UPLOAD_QUEUE`].
+    pub upload_queue: Option<usize>,
 }
+
+#[derive(Serialize, Debug)]
+pub struct UploadWait {
+    pub remote: String,
+    pub seconds: f64,
+}
+
+/// Default for [`BackupOptions::upload_queue`]: each queued extent holds about
+/// `extent_size * (s + p) / s` bytes (28 MiB with the defaults) until every remote has it.
+pub const DEFAULT_UPLOAD_QUEUE: usize = 2;
 
 #[derive(Serialize, Default, Debug)]
 pub struct BackupReport {
@@ -73,6 +86,8 @@ pub struct BackupReport {
     /// Remotes that could not be written: the backup is complete and recoverable, with
     /// less redundancy there until `repair` runs.
     pub degraded_remotes: Vec<String>,
+    /// Remotes the backup had to wait for (their upload queue was full), slowest first.
+    pub upload_waits: Vec<UploadWait>,
 }
 
 /// Open-time preparation for a backup: load only the index segments some authentic head
@@ -100,16 +115,17 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
     let (parent, parent_tree) = find_parent(repo, &host, &paths)?;
 
     let errors = Mutex::new(Vec::new());
-    let outcome = pipeline::run(
+    let mut outcome = pipeline::run(
         repo,
         &sources,
         &excludes,
         parent_tree.as_ref(),
-        opts.dry_run,
+        opts,
         progress,
         &errors,
     )?;
 
+    let outcome_waits = std::mem::take(&mut outcome.upload_waits);
     let mut report = BackupReport {
         parent: parent.as_ref().map(|(id, _)| id.clone()),
         dry_run: opts.dry_run,
@@ -198,6 +214,17 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
         .into_iter()
         .map(|(i, e)| format!("{}: {e}", repo.remotes()[i].url()))
         .collect();
+    let mut waits: Vec<UploadWait> = outcome_waits
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| **s > 0.0)
+        .map(|(i, &seconds)| UploadWait {
+            remote: repo.remotes()[i].url().to_string(),
+            seconds,
+        })
+        .collect();
+    waits.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
+    report.upload_waits = waits;
     report.duration_secs = started.elapsed().as_secs_f64();
     Ok(report)
 }

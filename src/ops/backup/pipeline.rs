@@ -41,6 +41,8 @@ pub struct Outcome {
     pub last_extent: Option<(ExtentName, u64)>,
     pub pointers: u64,
     pub pointer_bytes_fetched: u64,
+    /// Per remote: seconds the backup waited for its upload queue.
+    pub upload_waits: Vec<f64>,
 }
 
 /// A blob ready to be compressed and encrypted.
@@ -79,15 +81,13 @@ impl Dedup<'_> {
 
 /// Files smaller than this are read whole and chunked in memory; bigger ones stream.
 const WHOLE_FILE_LIMIT: u64 = 4 << 20;
-/// Sealed extents being uploaded at once (each is about extent_size * 1.75 of memory).
-const EXTENTS_IN_FLIGHT: usize = 1;
 
 pub fn run(
     repo: &Repository,
     sources: &Sources,
     excludes: &Excludes,
     parent: Option<&Tree>,
-    dry_run: bool,
+    opts: &super::BackupOptions,
     progress: &Progress,
     errors: &Mutex<Vec<String>>,
 ) -> Result<Outcome> {
@@ -110,7 +110,9 @@ pub fn run(
         repo,
         writer,
         last_head.as_ref().and_then(|h| h.extent),
-        dry_run,
+        opts.dry_run,
+        opts.upload_queue.unwrap_or(super::DEFAULT_UPLOAD_QUEUE),
+        progress,
     )?;
 
     let scan = std::thread::scope(|s| -> Result<(TreeStats, BlobId)> {
@@ -213,6 +215,7 @@ pub fn run(
         last_extent,
         pointers: appender.pointers_used,
         pointer_bytes_fetched: appender.pointer_bytes_fetched,
+        upload_waits: appender.waits.iter().map(|d| d.as_secs_f64()).collect(),
     })
 }
 
@@ -409,8 +412,13 @@ struct Appender<'a> {
     seq: u64,
     prev: Option<ExtentName>,
     dry_run: bool,
+    /// One task per extent: waits for its shards, then writes its certificate.
     uploads: Vec<tokio::task::JoinHandle<Result<()>>>,
-    in_flight: Arc<tokio::sync::Semaphore>,
+    /// Per remote: extents it may still be behind by (see `upload`).
+    queues: Vec<Arc<tokio::sync::Semaphore>>,
+    /// Per remote: time spent waiting for room in its queue.
+    waits: Vec<std::time::Duration>,
+    progress: &'a Progress,
     extents: Vec<ExtentBlobs>,
     last: Option<(ExtentName, u64)>,
     bytes_added: u64,
@@ -434,6 +442,8 @@ impl<'a> Appender<'a> {
         writer: [u8; 16],
         last: Option<(ExtentName, u64)>,
         dry_run: bool,
+        upload_queue: usize,
+        progress: &'a Progress,
     ) -> Result<Self> {
         let (start, seq) = match last {
             Some((name, seq)) => (name.0, seq + 1),
@@ -474,7 +484,16 @@ impl<'a> Appender<'a> {
             prev: last.map(|(n, _)| n),
             dry_run,
             uploads: Vec::new(),
-            in_flight: Arc::new(tokio::sync::Semaphore::new(EXTENTS_IN_FLIGHT)),
+            queues: repo
+                .remotes()
+                .iter()
+                .map(|r| {
+                    let n = crate::remote::settings(r.url()).upload_queue;
+                    Arc::new(tokio::sync::Semaphore::new(n.unwrap_or(upload_queue)))
+                })
+                .collect(),
+            waits: vec![std::time::Duration::ZERO; repo.remotes().len()],
+            progress,
             extents: Vec::new(),
             last,
             bytes_added: 0,
@@ -598,35 +617,65 @@ impl<'a> Appender<'a> {
         out
     }
 
-    /// Start writing an extent's shards (each to its remote) and then its certificate
-    /// (to every remote); blocks while too many extents are in flight.
+    /// Queue an extent's shards, each to its remote, and a task that writes its
+    /// certificate to every remote once the shards are stored.
+    ///
+    /// Each remote has its own queue of `upload_queue` extents: a slow remote only holds
+    /// up the backup once it is that many extents behind, while the others carry on.
+    /// Queued extents share one buffer per extent, so memory stays below
+    /// `(max queue + 1) * extent size * (s + p) / s`.
     fn upload(&mut self, sealed: SealedExtent) -> Result<()> {
-        let permit = self
-            .repo
-            .block_on(self.in_flight.clone().acquire_owned())
-            .map_err(|_| Error::fatal("internal: upload limiter closed"))?;
         // Fail fast: surface an earlier upload's error instead of queueing more work.
         self.reap(false)?;
         let remotes: Vec<DynRemote> = self.repo.remotes().to_vec();
+        let mut by_remote: Vec<Vec<usize>> = vec![Vec::new(); remotes.len()];
+        for (i, info) in sealed.cert.shards.iter().enumerate() {
+            by_remote[info.remote as usize].push(i);
+        }
+        // Take every permit before starting anything, so the fast remotes never run
+        // more than their queue ahead of a blocked one.
+        let mut permits = Vec::new();
+        for (r, shards) in by_remote.iter().enumerate() {
+            if !shards.is_empty() {
+                permits.push((r, self.queue_slot(r)?));
+            }
+        }
         let health = self.repo.health();
+        let name = sealed.name();
+        let sealed = Arc::new(sealed);
+        let per_remote: Vec<_> = permits
+            .into_iter()
+            .map(|(r, permit)| {
+                let (remote, health, sealed) = (remotes[r].clone(), health.clone(), sealed.clone());
+                let shards = std::mem::take(&mut by_remote[r]);
+                self.repo.runtime().spawn(async move {
+                    let puts = shards.iter().map(|&i| {
+                        let data = sealed.shards[i].clone();
+                        let (health, remote, path) = (&health, &remote, name.shard_path(i));
+                        async move { health.put(r, remote, &path, data).await }
+                    });
+                    let failed = futures::future::join_all(puts)
+                        .await
+                        .iter()
+                        .filter(|ok| !**ok)
+                        .count();
+                    drop(permit);
+                    failed
+                })
+            })
+            .collect();
         let (parity, tolerated) = (
             sealed.cert.parity_shards as usize,
             self.repo.losses_tolerated(),
         );
-        let task = async move {
-            let name = sealed.name();
-            let shard_puts = sealed.shards.iter().enumerate().map(|(i, data)| {
-                let r = sealed.cert.shards[i].remote as usize;
-                let (path, data, health, remotes) =
-                    (name.shard_path(i), data.clone(), &health, &remotes);
-                async move { health.put(r, &remotes[r], &path, data).await }
-            });
+        let commit = async move {
+            let mut failed = 0;
+            for task in per_remote {
+                failed += task
+                    .await
+                    .map_err(|e| Error::fatal(format!("internal: upload task failed: {e}")))?;
+            }
             // Decodable as long as no more than `p` of its own shards are missing.
-            let failed = futures::future::join_all(shard_puts)
-                .await
-                .iter()
-                .filter(|ok| !**ok)
-                .count();
             if failed > parity {
                 return Err(Error::fatal(format!(
                     "extent {}: {failed} of its shards could not be written, more than the {parity} it can lose ({})",
@@ -650,11 +699,33 @@ impl<'a> Appender<'a> {
                     health.describe(&remotes)
                 )));
             }
-            drop(permit);
             Ok(())
         };
-        self.uploads.push(self.repo.runtime().spawn(task));
+        self.uploads.push(self.repo.runtime().spawn(commit));
         Ok(())
+    }
+
+    /// A place in remote `r`'s upload queue, waiting (and saying so) if it is full.
+    fn queue_slot(&mut self, r: usize) -> Result<tokio::sync::OwnedSemaphorePermit> {
+        let queue = self.queues[r].clone();
+        if let Ok(permit) = queue.clone().try_acquire_owned() {
+            return Ok(permit);
+        }
+        let started = std::time::Instant::now();
+        let _ = self.progress.remote_urls.set(
+            self.repo
+                .remotes()
+                .iter()
+                .map(|r| r.url().to_string())
+                .collect(),
+        );
+        self.progress
+            .waiting_for_remote
+            .store(r as u64 + 1, Ordering::Relaxed);
+        let permit = self.repo.block_on(queue.acquire_owned());
+        self.progress.waiting_for_remote.store(0, Ordering::Relaxed);
+        self.waits[r] += started.elapsed();
+        permit.map_err(|_| Error::fatal("internal: upload queue closed"))
     }
 
     /// Collect finished uploads (all of them if `wait`), returning the first error.
