@@ -88,6 +88,9 @@ _tangle() {
             tangle__subcmd__help__subcmd__remote,list)
                 cmd="tangle__subcmd__help__subcmd__remote__subcmd__list"
                 ;;
+            tangle__subcmd__help__subcmd__remote,rebalance)
+                cmd="tangle__subcmd__help__subcmd__remote__subcmd__rebalance"
+                ;;
             tangle__subcmd__help__subcmd__remote,replace)
                 cmd="tangle__subcmd__help__subcmd__remote__subcmd__replace"
                 ;;
@@ -100,6 +103,9 @@ _tangle() {
             tangle__subcmd__remote,list)
                 cmd="tangle__subcmd__remote__subcmd__list"
                 ;;
+            tangle__subcmd__remote,rebalance)
+                cmd="tangle__subcmd__remote__subcmd__rebalance"
+                ;;
             tangle__subcmd__remote,replace)
                 cmd="tangle__subcmd__remote__subcmd__replace"
                 ;;
@@ -111,6 +117,9 @@ _tangle() {
                 ;;
             tangle__subcmd__remote__subcmd__help,list)
                 cmd="tangle__subcmd__remote__subcmd__help__subcmd__list"
+                ;;
+            tangle__subcmd__remote__subcmd__help,rebalance)
+                cmd="tangle__subcmd__remote__subcmd__help__subcmd__rebalance"
                 ;;
             tangle__subcmd__remote__subcmd__help,replace)
                 cmd="tangle__subcmd__remote__subcmd__help__subcmd__replace"
@@ -412,7 +421,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__help__subcmd__remote)
-            opts="list add replace"
+            opts="list add replace rebalance"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -440,6 +449,20 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__help__subcmd__remote__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__help__subcmd__remote__subcmd__rebalance)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -624,7 +647,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --help list add replace help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --help list add replace rebalance help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -666,7 +689,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote__subcmd__add)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --help"
+            opts="-r -P -q -v -h --no-rebalance --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -708,7 +731,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote__subcmd__help)
-            opts="list add replace help"
+            opts="list add replace rebalance help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -763,6 +786,20 @@ _tangle() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        tangle__subcmd__remote__subcmd__help__subcmd__rebalance)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         tangle__subcmd__remote__subcmd__help__subcmd__replace)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -779,6 +816,48 @@ _tangle() {
             ;;
         tangle__subcmd__remote__subcmd__list)
             opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -P)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cache-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__remote__subcmd__rebalance)
+            opts="-n -r -P -q -v -h --dry-run --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

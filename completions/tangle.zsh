@@ -282,6 +282,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--no-rebalance[Only change the config (new extents use the remote; run \`repair\` and \`remote rebalance\` later)]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -314,6 +315,27 @@ _arguments "${_arguments_options[@]}" : \
 ':new -- The new location:_default' \
 && ret=0
 ;;
+(rebalance)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'-n[Print what would move without moving anything]' \
+'--dry-run[Print what would move without moving anything]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+&& ret=0
+;;
 (help)
 _arguments "${_arguments_options[@]}" : \
 ":: :_tangle__subcmd__remote__subcmd__help_commands" \
@@ -335,6 +357,10 @@ _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
 (replace)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(rebalance)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
@@ -435,6 +461,10 @@ _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
 (replace)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(rebalance)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
@@ -542,8 +572,9 @@ _tangle__subcmd__help__subcmd__ls_commands() {
 _tangle__subcmd__help__subcmd__remote_commands() {
     local commands; commands=(
 'list:Show the remotes, whether they answer, and what they hold' \
-'add:Add a remote (new extents use it; run \`repair\` to copy the metadata there)' \
+'add:Add a remote\: copy the metadata there and move a share of the existing shards onto it (\`rebalance\`), so old data gets the same spread as new data' \
 'replace:Replace a dead or retired remote by a new empty one; then run \`repair\` to fill it' \
+'rebalance:Move shards of existing extents so every remote holds the share a new extent would give it (needs the password and every remote reachable)' \
     )
     _describe -t commands 'tangle help remote commands' commands "$@"
 }
@@ -556,6 +587,11 @@ _tangle__subcmd__help__subcmd__remote__subcmd__add_commands() {
 _tangle__subcmd__help__subcmd__remote__subcmd__list_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help remote list commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__remote__subcmd__rebalance_commands] )) ||
+_tangle__subcmd__help__subcmd__remote__subcmd__rebalance_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help remote rebalance commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__help__subcmd__remote__subcmd__replace_commands] )) ||
 _tangle__subcmd__help__subcmd__remote__subcmd__replace_commands() {
@@ -596,8 +632,9 @@ _tangle__subcmd__ls_commands() {
 _tangle__subcmd__remote_commands() {
     local commands; commands=(
 'list:Show the remotes, whether they answer, and what they hold' \
-'add:Add a remote (new extents use it; run \`repair\` to copy the metadata there)' \
+'add:Add a remote\: copy the metadata there and move a share of the existing shards onto it (\`rebalance\`), so old data gets the same spread as new data' \
 'replace:Replace a dead or retired remote by a new empty one; then run \`repair\` to fill it' \
+'rebalance:Move shards of existing extents so every remote holds the share a new extent would give it (needs the password and every remote reachable)' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'tangle remote commands' commands "$@"
@@ -611,8 +648,9 @@ _tangle__subcmd__remote__subcmd__add_commands() {
 _tangle__subcmd__remote__subcmd__help_commands() {
     local commands; commands=(
 'list:Show the remotes, whether they answer, and what they hold' \
-'add:Add a remote (new extents use it; run \`repair\` to copy the metadata there)' \
+'add:Add a remote\: copy the metadata there and move a share of the existing shards onto it (\`rebalance\`), so old data gets the same spread as new data' \
 'replace:Replace a dead or retired remote by a new empty one; then run \`repair\` to fill it' \
+'rebalance:Move shards of existing extents so every remote holds the share a new extent would give it (needs the password and every remote reachable)' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'tangle remote help commands' commands "$@"
@@ -632,6 +670,11 @@ _tangle__subcmd__remote__subcmd__help__subcmd__list_commands() {
     local commands; commands=()
     _describe -t commands 'tangle remote help list commands' commands "$@"
 }
+(( $+functions[_tangle__subcmd__remote__subcmd__help__subcmd__rebalance_commands] )) ||
+_tangle__subcmd__remote__subcmd__help__subcmd__rebalance_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle remote help rebalance commands' commands "$@"
+}
 (( $+functions[_tangle__subcmd__remote__subcmd__help__subcmd__replace_commands] )) ||
 _tangle__subcmd__remote__subcmd__help__subcmd__replace_commands() {
     local commands; commands=()
@@ -641,6 +684,11 @@ _tangle__subcmd__remote__subcmd__help__subcmd__replace_commands() {
 _tangle__subcmd__remote__subcmd__list_commands() {
     local commands; commands=()
     _describe -t commands 'tangle remote list commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__remote__subcmd__rebalance_commands] )) ||
+_tangle__subcmd__remote__subcmd__rebalance_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle remote rebalance commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__remote__subcmd__replace_commands] )) ||
 _tangle__subcmd__remote__subcmd__replace_commands() {

@@ -31,13 +31,17 @@
 #   --full           the ~2.1 GiB tree even with --remote-kinds or --links
 #   --links[=RATE]   restore from several remotes over modelled network links: the test
 #                    servers' sshd reached through scripts/throttle-proxy.py, every link
-#                    limited to RATE bytes/s each way (default 20M; K/M/G = 10^3/6/9):
+#                    limited to RATE bytes/s each way (default 20M; K, M, G: powers of
+#                    1000, Ki, Mi, Gi: of 1024):
 #                      1. tangle: init, backup and restore with three SFTP remotes, each
 #                         through its own link (sftp://USER@127.0.0.1:PROXYPORT/...);
 #                      2. tangle: restore of that repository with the three links
 #                         sharing ONE bandwidth budget (same ports, proxy in --shared mode);
 #                      3. restic: init, backup and restore of one SFTP repository through
 #                         one link (-o sftp.command=...): the single-remote baseline.
+#                    plus, as a control, tangle verify --read-data after each tangle restore
+#                    (it fetches all shards of an extent at once: what a parallel reader
+#                    gets from the same links).
 #                    Every restore is compared with the source; the notes give the bytes
 #                    each link carried and how often several links were busy at once.
 #                    Uses the ~200 MiB tree unless --full or --tree is given.
@@ -485,13 +489,19 @@ proxy_stop() {
     wait "$PROXY_PID" 2>/dev/null
     PROXY_PID=
 }
+# link_bytes LOG WAY: from a proxy's summary, the MB each link carried one way (down:
+# server to client, up: client to server) as "a + b + c", then "|" and the total bytes.
+link_bytes() {
+    awk -v way="$2" '/ bytes down,/ { gsub(",", ""); for (i = 1; i < NF; i++) if ($(i + 1) == "bytes" && $(i + 2) == way) {
+        printf "%s%.1f", (n++ ? " + " : ""), $i / 1e6; s += $i } } END { print "|" s + 0 }' "$1"
+}
 # link_note LABEL PHASE LOG SECONDS: what the links carried during a phase, as a note.
 link_note() {
-    local per total busy
-    per=$(awk '/bytes down/ { for (i = 1; i < NF; i++) if ($(i + 1) == "bytes" && $(i + 2) == "down,") printf "%s%.1f", (n++ ? " + " : ""), $i / 1e6 }' "$3")
-    total=$(awk '/bytes down/ { for (i = 1; i < NF; i++) if ($(i + 1) == "bytes" && $(i + 2) == "down,") s += $i } END { print s + 0 }' "$3")
+    local down up busy
+    up=$(link_bytes "$3" up)
+    down=$(link_bytes "$3" down)
     busy=$(sed -n 's/.*by links busy at once: //p' "$3")
-    NOTES+=("$1, $2: links carried $per MB down (server to client); $(mbps "$total" "$4") MB/s down over the phase; 0.25 s ticks with traffic by number of links busy at once (>10% of the rate): $busy")
+    NOTES+=("$1, $2: links carried ${down%|*} MB down and ${up%|*} MB up; $(mbps "${down##*|}" "$4") MB/s down over the whole phase; 0.25 s ticks with traffic, by links busy at once (over a tenth of the rate): $busy")
 }
 # add_known_hosts PORT...: the sshd's host key, for connections through these ports.
 add_known_hosts() {
@@ -564,6 +574,15 @@ if run_links; then
                         FAILED=1
                     fi
                     rm -rf "$target"
+                    # Control: verify reads all shards of an extent at once, so it shows
+                    # what these links allow a reader that uses them in parallel.
+                    if proxy_start "$L/proxy-tangle-verify-$mode.log" "${extra[@]}" "${LPORTS[@]}" \
+                        && run_phase "$label" "verify --read-data" --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" verify --read-data --no-progress; then
+                        proxy_stop
+                        link_note "$label" "verify --read-data" "$L/proxy-tangle-verify-$mode.log" "$LAST_SECS"
+                        if [ "$mode" = own ]; then VSECS_OWN=$LAST_SECS; else VSECS_SHARED=$LAST_SECS; fi
+                    fi
+                    proxy_stop
                 done
             else
                 VERIFY+=("$TL: FAIL: init or backup failed")
@@ -613,7 +632,7 @@ if run_links; then
             FAILED=1
         fi
         ratio() { awk -v a="${1:-}" -v b="${2:-}" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2fx", b / a; else print "-" }'; }
-        NOTES+=("restore over 3 own links vs 1 shared link: $(ratio "${SECS_OWN:-}" "${SECS_SHARED:-}") faster; vs restic over 1 link: $(ratio "${SECS_OWN:-}" "${SECS_RESTIC:-}") faster (3 links could allow up to 3x)")
+        NOTES+=("restore speed-up of tangle over 3 own links (3x the bandwidth of one): $(ratio "${SECS_OWN:-}" "${SECS_SHARED:-}") against the same remotes behind 1 shared link, $(ratio "${SECS_OWN:-}" "${SECS_RESTIC:-}") against restic over 1 link; for verify --read-data (the control): $(ratio "${VSECS_OWN:-}" "${VSECS_SHARED:-}") against 1 shared link")
     fi
 fi
 stop_servers
@@ -629,8 +648,8 @@ REPORT="$W/report.md"
     echo "- tree: $TREE: $TREE_BYTES bytes ($(awk -v b="$TREE_BYTES" 'BEGIN { printf "%.1f MiB", b / 1048576 }')), $TREE_FILES files, $TREE_LINKS symlinks"
     echo "- repositories under $W; same disk as the tree: $SAME_DISK"
     echo "- page cache dropped between phases: $CACHE_NOTE"
-    echo "- tangle: 3 local remotes; restic: one local repository (restic's default compression)"
-    [ -z "$SERVERS_NOTE" ] || echo "- remote kinds: $SERVERS_NOTE"
+    if run_tangle || run_restic; then echo "- tangle: 3 local remotes; restic: one local repository (restic's default compression)"; fi
+    [ -z "$SERVERS_NOTE" ] || echo "- test servers: $SERVERS_NOTE"
     [ -z "$LINKS_NOTE" ] || echo "- links (--links): $LINKS_NOTE"
     echo "- MB/s: 10^6 bytes per second; the tree's apparent size over the wall time for backup, restore and read-data phases (for an unchanged re-backup: scan rate), bytes written for repair"
     echo

@@ -1256,3 +1256,275 @@ fn no_password_and_reproducible_subset() {
         stdout_str(&o)
     );
 }
+
+// ---------------------------------------------------------------------------------
+// Adding a remote and rebalancing
+// ---------------------------------------------------------------------------------
+
+/// Run a `--json` command that must succeed; its stdout as JSON.
+fn json_ok(cmd: &mut Command, what: &str) -> Value {
+    let o = run_any(cmd);
+    assert_no_panic(&o, what);
+    assert_eq!(o.status.code(), Some(0), "{what}: {}", stderr_str(&o));
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{what}: stdout is not JSON ({e}): {}", stdout_str(&o)))
+}
+
+/// Shards per remote (index) as the certificates place them, and every codeword's
+/// symbols per remote (own shards and pointers), checked against the remote rule.
+fn placement_summary(certs: &[Arc<Certificate>], remotes: usize) -> Vec<u64> {
+    let by_name: BTreeMap<String, &Certificate> =
+        certs.iter().map(|c| (c.name().hex(), &**c)).collect();
+    let mut per_remote = vec![0u64; remotes];
+    for c in certs {
+        let mut on = vec![0usize; remotes];
+        for s in &c.shards {
+            per_remote[s.remote as usize] += 1;
+            on[s.remote as usize] += 1;
+        }
+        for p in &c.pointers {
+            let target = by_name[&p.extent.hex()];
+            on[target.shards[p.shard as usize].remote as usize] += 1;
+        }
+        assert!(
+            on.iter().all(|&n| n <= c.parity_shards as usize),
+            "extent {}: codeword has {on:?} symbols per remote (p = {})",
+            c.name().hex(),
+            c.parity_shards
+        );
+    }
+    per_remote
+}
+
+/// Codewords left without a spare symbol (own shards and pointers) if `remote` is lost.
+fn at_risk_if_lost(certs: &[Arc<Certificate>], remote: usize) -> usize {
+    let by_name: BTreeMap<String, &Certificate> =
+        certs.iter().map(|c| (c.name().hex(), &**c)).collect();
+    certs
+        .iter()
+        .filter(|c| {
+            let own = c
+                .shards
+                .iter()
+                .filter(|s| s.remote as usize == remote)
+                .count();
+            let pointers = c
+                .pointers
+                .iter()
+                .filter(|p| {
+                    by_name[&p.extent.hex()].shards[p.shard as usize].remote as usize == remote
+                })
+                .count();
+            own + pointers >= c.parity_shards as usize
+        })
+        .count()
+}
+
+/// Shard objects on each remote, exactly where the certificates put them (no copies
+/// left behind, none missing).
+fn assert_shards_where_certified(fx: &Fx, certs: &[Arc<Certificate>]) {
+    for (r, dir) in fx.repo.remotes.iter().enumerate() {
+        let on_disk: BTreeSet<String> = object_paths(dir, "shards").into_iter().collect();
+        let certified: BTreeSet<String> = certs
+            .iter()
+            .flat_map(|c| {
+                (0..c.shards.len())
+                    .filter(move |&i| c.shards[i].remote as usize == r)
+                    .map(move |i| c.name().shard_path(i))
+            })
+            .collect();
+        assert_eq!(on_disk, certified, "shards on remote{r} vs certificates");
+    }
+}
+
+/// `remote add` copies the metadata to the new remote and moves a fair share of the old
+/// shards there under the remote rule: the new remote serves restores, verify
+/// --read-data is clean, losing any one remote afterwards leaves every extent a spare,
+/// and a second rebalance moves nothing.
+#[test]
+fn remote_add_rebalances_existing_extents() {
+    let mut fx = setup();
+    let before = catalog(&fx, 0);
+    let total: u64 = before.iter().map(|c| c.shards.len() as u64).sum();
+    assert_eq!(placement_summary(&before, 3).iter().sum::<u64>(), total);
+    let new_dir = fx.repo.path("remote3");
+    let new_url = new_dir.to_str().unwrap().to_string();
+
+    let v = json_ok(
+        fx.repo
+            .cmd()
+            .args(["--json", "remote", "add"])
+            .arg(&new_dir),
+        "remote add",
+    );
+    assert_eq!(v["revision"], 1, "{v:#}");
+    assert_eq!(v["remotes"][3], new_url.as_str(), "{v:#}");
+    assert!(
+        actions(&v["repair"])
+            .iter()
+            .any(|a| a["kind"] == "copy-metadata" && a["remote"] == new_url.as_str()),
+        "metadata not copied to the new remote:\n{v:#}"
+    );
+    let moved = v["rebalance"]["shards_moved"].as_u64().unwrap_or(0);
+    assert!(moved > 0, "nothing moved:\n{v:#}");
+    assert_eq!(v["rebalance"]["skipped"], serde_json::json!([]), "{v:#}");
+    fx.repo.remotes.push(new_dir.clone());
+
+    let after = catalog(&fx, 3);
+    assert_eq!(after.len(), before.len());
+    let shares = placement_summary(&after, 4);
+    assert_eq!(shares.iter().sum::<u64>(), total);
+    // A fair share: within one shard per extent of total / 4 on every remote.
+    for (r, &n) in shares.iter().enumerate() {
+        let fair = total as f64 / 4.0;
+        assert!(
+            (n as f64 - fair).abs() <= before.len() as f64 / 2.0,
+            "remote{r} holds {n} of {total} shards after rebalancing: {shares:?}"
+        );
+    }
+    assert_eq!(
+        v["rebalance"]["remotes"][3]["shards_after"].as_u64(),
+        Some(shares[3]),
+        "{v:#}"
+    );
+    for c in &after {
+        let mut own = [0usize; 4];
+        for s in &c.shards {
+            own[s.remote as usize] += 1;
+        }
+        assert!(
+            own.iter().all(|&n| n <= 2),
+            "extent {}: {own:?} shards per remote, one remote's loss leaves no spare",
+            c.name().hex()
+        );
+    }
+    assert!(after.iter().any(|c| c.placement == 1));
+    assert_shards_where_certified(&fx, &after);
+
+    let (code, v) = verify(&fx, 3, &["--read-data"], "verify --read-data after add");
+    expect_code(code, 0, &v, "verify --read-data after add");
+    assert!(
+        findings(&v).iter().all(|f| kind(f) != "leftover"),
+        "leftovers after rebalancing:\n{}",
+        show(&v)
+    );
+    restore_and_compare(&fx, 3, "after remote add, via the new remote");
+
+    let again = json_ok(
+        fx.repo.cmd().args(["--json", "remote", "rebalance"]),
+        "second rebalance",
+    );
+    assert_eq!(again["shards_moved"], 0, "{again:#}");
+
+    // Losing one remote now costs fewer codewords their last spare symbol than it did
+    // before the move, and verify's at-risk report agrees with the certificates.
+    let (risk_before, risk_after) = (at_risk_if_lost(&before, 1), at_risk_if_lost(&after, 1));
+    assert!(
+        risk_after < risk_before,
+        "at risk if remote1 is lost: {risk_after} after rebalancing, {risk_before} before"
+    );
+    fs::remove_dir_all(&fx.repo.remotes[1]).unwrap();
+    let (code, v) = verify(&fx, 3, &[], "verify with remote1 lost after rebalancing");
+    expect_code(code, 20, &v, "verify with remote1 lost after rebalancing");
+    let reported = findings(&v).iter().filter(|f| kind(f) == "at-risk").count();
+    assert_eq!(reported, risk_after, "{}", show(&v));
+    restore_and_compare(&fx, 3, "remote1 lost after rebalancing");
+}
+
+/// `remote add --no-rebalance` only changes the config; `remote rebalance --dry-run`
+/// plans without touching anything; after repair and a real rebalance, a remote that
+/// still serves a certificate from before the move is reported as stale (repairable,
+/// naming it) and repair overwrites it with the current one.
+#[test]
+fn rebalance_dry_run_and_stale_certificates() {
+    let mut fx = setup();
+    let old_extents = fx.repo.path("old-extents");
+    copy_dir(&fx.repo.remotes[2].join("extents"), &old_extents);
+    let new_dir = fx.repo.path("remote3");
+    let v = json_ok(
+        fx.repo
+            .cmd()
+            .args(["--json", "remote", "add", "--no-rebalance"])
+            .arg(&new_dir),
+        "remote add --no-rebalance",
+    );
+    assert!(v.get("rebalance").is_none(), "{v:#}");
+    fx.repo.remotes.push(new_dir.clone());
+    assert!(
+        object_paths(&new_dir, "shards").is_empty(),
+        "--no-rebalance moved shards"
+    );
+
+    let states: Vec<_> = fx.repo.remotes.iter().map(|d| files_state(d)).collect();
+    let plan = json_ok(
+        fx.repo
+            .cmd()
+            .args(["--json", "remote", "rebalance", "--dry-run"]),
+        "rebalance --dry-run",
+    );
+    assert_eq!(plan["dry_run"], true);
+    assert!(plan["shards_moved"].as_u64() > Some(0), "{plan:#}");
+    for (r, dir) in fx.repo.remotes.iter().enumerate() {
+        assert_files_equal(
+            &states[r],
+            &files_state(dir),
+            &format!("remote{r} after --dry-run"),
+        );
+    }
+
+    let (code, _) = repair(&fx, 0, &[], "repair after add --no-rebalance");
+    assert_eq!(code, 0);
+    let done = json_ok(
+        fx.repo.cmd().args(["--json", "remote", "rebalance"]),
+        "rebalance",
+    );
+    assert_eq!(
+        done["shards_moved"], plan["shards_moved"],
+        "plan vs run:\n{plan:#}\n{done:#}"
+    );
+    let certs = catalog(&fx, 0);
+    placement_summary(&certs, 4);
+    assert_shards_where_certified(&fx, &certs);
+
+    // remote2 serves the certificates from before the move again.
+    let moved: Vec<&Arc<Certificate>> = certs.iter().filter(|c| c.placement > 0).collect();
+    assert!(!moved.is_empty());
+    for c in &moved {
+        fs::copy(
+            old_extents.join(c.name().hex()),
+            fx.repo.remotes[2].join("extents").join(c.name().hex()),
+        )
+        .unwrap();
+    }
+    let url2 = fx.url(2);
+    let (code, v) = verify(&fx, 0, &[], "verify with stale certificates on remote2");
+    expect_code(code, 20, &v, "verify with stale certificates on remote2");
+    let stale: Vec<&Value> = findings(&v)
+        .into_iter()
+        .filter(|f| kind(f) == "stale-certificate")
+        .collect();
+    assert_eq!(stale.len(), moved.len(), "{}", show(&v));
+    assert!(
+        stale.iter().all(|f| f["remote"] == url2.as_str()),
+        "{}",
+        show(&v)
+    );
+    // Reads still work from the stale remote (moved shards are rebuilt or found).
+    restore_and_compare(&fx, 2, "stale certificates on remote2, via remote2");
+
+    let (code, r) = repair(&fx, 0, &[], "repair stale certificates");
+    assert_eq!(code, 0, "{r:#}");
+    assert!(
+        actions(&r)
+            .iter()
+            .all(|a| a["kind"] == "copy-metadata" && a["remote"] == url2.as_str()),
+        "{r:#}"
+    );
+    let (code, v) = verify(
+        &fx,
+        0,
+        &["--read-data"],
+        "verify after repairing stale certificates",
+    );
+    expect_code(code, 0, &v, "verify after repairing stale certificates");
+}

@@ -1,8 +1,11 @@
-//! `tangle remote list | add URL | replace OLD NEW`
+//! `tangle remote list | add URL | replace OLD NEW | rebalance`
 
 use clap::{Args, Subcommand};
+use serde::Serialize;
 use tangle::Result;
+use tangle::ops::rebalance::{self, RebalanceOptions, RebalanceReport};
 use tangle::ops::remote;
+use tangle::ops::repair::{self, RepairOptions, RepairReport};
 use tangle::util::human_bytes;
 
 use super::{Global, warn};
@@ -17,10 +20,15 @@ pub struct RemoteArgs {
 pub enum RemoteAction {
     /// Show the remotes, whether they answer, and what they hold
     List,
-    /// Add a remote (new extents use it; run `repair` to copy the metadata there)
+    /// Add a remote: copy the metadata there and move a share of the existing shards
+    /// onto it (`rebalance`), so old data gets the same spread as new data
     Add {
         /// URL of the new remote
         url: String,
+        /// Only change the config (new extents use the remote; run `repair` and
+        /// `remote rebalance` later)
+        #[arg(long)]
+        no_rebalance: bool,
     },
     /// Replace a dead or retired remote by a new empty one; then run `repair` to fill it
     Replace {
@@ -29,6 +37,24 @@ pub enum RemoteAction {
         /// The new location
         new: String,
     },
+    /// Move shards of existing extents so every remote holds the share a new extent
+    /// would give it (needs the password and every remote reachable)
+    Rebalance {
+        /// Print what would move without moving anything
+        #[arg(short = 'n', long)]
+        dry_run: bool,
+    },
+}
+
+/// What `remote add` did, for `--json`.
+#[derive(Serialize)]
+struct AddReport {
+    #[serde(flatten)]
+    change: remote::ChangeReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    repair: Option<RepairReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rebalance: Option<RebalanceReport>,
 }
 
 pub fn run(g: &Global, a: &RemoteArgs) -> Result<u8> {
@@ -53,23 +79,68 @@ pub fn run(g: &Global, a: &RemoteArgs) -> Result<u8> {
             }
             Ok(0)
         }
-        RemoteAction::Add { url } => change(g, |repo| remote::add(repo, url)),
-        RemoteAction::Replace { old, new } => change(g, |repo| remote::replace(repo, old, new)),
+        RemoteAction::Add { url, no_rebalance } => {
+            let change = {
+                let repo = g.open_unlocked()?;
+                remote::add(&repo, url)?
+            };
+            for n in &change.not_updated {
+                warn(format_args!("config not updated on {n}"));
+            }
+            let mut report = AddReport {
+                change,
+                repair: None,
+                rebalance: None,
+            };
+            if !no_rebalance {
+                // Reopen: the repository now spans the new remote.
+                let repo = g.open_unlocked()?;
+                report.repair = Some(repair::run(
+                    &repo,
+                    &RepairOptions {
+                        dry_run: false,
+                        read_data: false,
+                    },
+                )?);
+                report.rebalance =
+                    Some(rebalance::run(&repo, &RebalanceOptions { dry_run: false })?);
+            }
+            if g.json {
+                return g.print_json(&report).map(|_| 0);
+            }
+            say_remotes(g, &report.change);
+            match &report.rebalance {
+                Some(r) => say_rebalance(g, r),
+                None => g.say("run `tangle repair` to copy the metadata there, then `tangle remote rebalance`"),
+            }
+            Ok(0)
+        }
+        RemoteAction::Replace { old, new } => {
+            let repo = g.open_unlocked()?;
+            let r = remote::replace(&repo, old, new)?;
+            for n in &r.not_updated {
+                warn(format_args!("config not updated on {n}"));
+            }
+            if g.json {
+                return g.print_json(&r).map(|_| 0);
+            }
+            say_remotes(g, &r);
+            g.say("run `tangle repair` to copy metadata and rebuild shards onto the new remote");
+            Ok(0)
+        }
+        RemoteAction::Rebalance { dry_run } => {
+            let repo = g.open_unlocked()?;
+            let r = rebalance::run(&repo, &RebalanceOptions { dry_run: *dry_run })?;
+            if g.json {
+                return g.print_json(&r).map(|_| 0);
+            }
+            say_rebalance(g, &r);
+            Ok(0)
+        }
     }
 }
 
-fn change(
-    g: &Global,
-    f: impl FnOnce(&tangle::repo::Repository) -> Result<remote::ChangeReport>,
-) -> Result<u8> {
-    let repo = g.open_unlocked()?;
-    let r = f(&repo)?;
-    for n in &r.not_updated {
-        warn(format_args!("config not updated on {n}"));
-    }
-    if g.json {
-        return g.print_json(&r).map(|_| 0);
-    }
+fn say_remotes(g: &Global, r: &remote::ChangeReport) {
     g.say(format_args!(
         "config revision {}: remotes are now",
         r.revision
@@ -77,6 +148,27 @@ fn change(
     for (i, u) in r.remotes.iter().enumerate() {
         g.say(format_args!("  {i}  {u}"));
     }
-    g.say("run `tangle repair` to copy metadata and rebuild shards onto the new remote");
-    Ok(0)
+}
+
+fn say_rebalance(g: &Global, r: &RebalanceReport) {
+    for s in &r.skipped {
+        warn(format_args!("{s}"));
+    }
+    g.say(format_args!(
+        "{} {} shards ({}) of {} extents",
+        if r.dry_run { "would move" } else { "moved" },
+        r.shards_moved,
+        human_bytes(r.bytes_moved),
+        r.extents_moved
+    ));
+    for share in &r.remotes {
+        g.say(format_args!(
+            "  {}  {} -> {} shards ({} -> {})",
+            share.url,
+            share.shards_before,
+            share.shards_after,
+            human_bytes(share.bytes_before),
+            human_bytes(share.bytes_after)
+        ));
+    }
 }

@@ -148,6 +148,7 @@ impl ExtentBuilder {
             shard_size: shard_size as u32,
             pointers: pointers.iter().map(|(ptr, _)| *ptr).collect(),
             shards: infos,
+            placement: 0,
         };
         let cert_object = Bytes::from(cert.to_object(ctx.signer)?);
         let blobs = ExtentBlobs {

@@ -43,6 +43,9 @@ pub struct Certificate {
     pub pointers: Vec<Pointer>,
     /// Data shards, then parity shards.
     pub shards: Vec<ShardInfo>,
+    /// Placement revision: 0 when sealed, +1 each time rebalancing moves shards (and
+    /// re-signs). Of two authentic certificates of one extent, the higher one is current.
+    pub placement: u32,
 }
 
 impl Certificate {
@@ -75,6 +78,14 @@ impl Certificate {
             )));
         }
         Ok(cert)
+    }
+
+    /// The placement revision of a certificate object already found authentic.
+    pub fn placement_of(bytes: &[u8]) -> Option<u32> {
+        let payload = object::open_unverified(ObjectKind::Extent, bytes).ok()?;
+        postcard::from_bytes::<Certificate>(payload)
+            .ok()
+            .map(|c| c.placement)
     }
 
     fn check(&self) -> Result<()> {
@@ -143,6 +154,7 @@ mod tests {
                 };
                 3
             ],
+            placement: 0,
         }
     }
 

@@ -4,6 +4,7 @@
 pub mod backup;
 pub mod dump;
 pub mod ls;
+pub mod rebalance;
 pub mod remote;
 pub mod repair;
 pub mod restore;

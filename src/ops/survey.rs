@@ -206,7 +206,16 @@ impl Survey {
             .collect(),
         );
         let mut meta: BTreeMap<String, MetaObject> = BTreeMap::new();
+        // Authentic certificate copies: (remote, placement revision, bytes) per path.
+        let mut cert_copies: HashMap<String, Vec<(usize, u32, Bytes)>> = HashMap::new();
         for (path, r, copy, bytes) in results {
+            if let (true, Some(b)) = (path.starts_with("extents/"), &bytes) {
+                let placement = Certificate::placement_of(b).unwrap_or(0);
+                cert_copies
+                    .entry(path.clone())
+                    .or_default()
+                    .push((r, placement, b.clone()));
+            }
             let m = meta.entry(path).or_insert_with(|| MetaObject {
                 copies: vec![Copy::Missing; remotes.len()],
                 good: None,
@@ -220,6 +229,26 @@ impl Survey {
             if let Some(b) = bytes {
                 if m.good.is_none() {
                     m.good = Some(b);
+                }
+            }
+        }
+        // A certificate copy with an older placement revision is stale, not a fork:
+        // rebalancing re-signs certificates, and a remote may have missed that.
+        for (path, copies) in cert_copies {
+            let (Some(m), Some(current)) =
+                (meta.get_mut(&path), copies.iter().map(|(_, p, _)| *p).max())
+            else {
+                continue;
+            };
+            for (r, placement, bytes) in copies {
+                if placement < current {
+                    m.copies[r] = Copy::Bad(format!(
+                        "stale certificate (placement revision {placement}, current {current})"
+                    ));
+                } else if m.good.as_ref().and_then(|g| Certificate::placement_of(g))
+                    != Some(current)
+                {
+                    m.good = Some(bytes);
                 }
             }
         }

@@ -298,6 +298,11 @@ fn metadata_replicas(
                     "bad-signature",
                     format!("{path} on {url} is not signed by the repository owner"),
                 ),
+                Copy::Bad(e) if e.starts_with("stale certificate") => Finding::new(
+                    Severity::Repairable,
+                    "stale-certificate",
+                    format!("{path} on {url} is out of date: {e}"),
+                ),
                 Copy::Bad(e) => Finding::new(
                     Severity::Repairable,
                     "corrupt-metadata",
