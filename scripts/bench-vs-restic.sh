@@ -576,8 +576,10 @@ if run_links; then
                     rm -rf "$target"
                     # Control: verify reads all shards of an extent at once, so it shows
                     # what these links allow a reader that uses them in parallel.
-                    if proxy_start "$L/proxy-tangle-verify-$mode.log" "${extra[@]}" "${LPORTS[@]}" \
-                        && run_phase "$label" "verify --read-data" --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" verify --read-data --no-progress; then
+                    if ! proxy_start "$L/proxy-tangle-verify-$mode.log" "${extra[@]}" "${LPORTS[@]}"; then
+                        ROWS+=("$label|verify --read-data|n/a (no proxy)|-|-")
+                        FAILED=1
+                    elif run_phase "$label" "verify --read-data" --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" verify --read-data --no-progress; then
                         proxy_stop
                         link_note "$label" "verify --read-data" "$L/proxy-tangle-verify-$mode.log" "$LAST_SECS"
                         if [ "$mode" = own ]; then VSECS_OWN=$LAST_SECS; else VSECS_SHARED=$LAST_SECS; fi

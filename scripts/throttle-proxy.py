@@ -13,8 +13,10 @@ On start, one line per link on standard output (port 0 is replaced by the port p
     link 0 127.0.0.1:41234 -> 127.0.0.1:22
 On SIGTERM or SIGINT it stops listening, drops open connections and prints a summary
 to standard error: per link its connections and bytes each way, and for how many
---tick intervals 0, 1, 2, ... links were busy at once (carried more than a tenth of
-RATE), i.e. how far the links were used in parallel. Python 3.8+, standard library only.
+--tick intervals (with any traffic) 0, 1, 2, ... links were busy at once, i.e. carried
+more than a tenth of RATE (both ways together): how far the links were used in
+parallel. --trace also prints every such interval's MB/s per link as it goes.
+Python 3.8+, standard library only.
 """
 import argparse
 import asyncio
@@ -26,7 +28,7 @@ CHUNK = 64 * 1024
 
 
 def parse_rate(text):
-    m = re.fullmatch(r"([0-9.]+)\s*([kKmMgG]i?)?B?", text)
+    m = re.fullmatch(r"([0-9]+(?:\.[0-9]*)?)\s*([kKmMgG]i?)?B?", text)
     if not m:
         raise argparse.ArgumentTypeError(f"bad rate {text!r} (e.g. 20M, 512Ki)")
     unit = (m.group(2) or "").lower()
@@ -105,7 +107,7 @@ async def main():
     ap.add_argument("--listen", action="append", type=parse_addr, required=True)
     ap.add_argument("--to", action="append", type=parse_addr, required=True)
     ap.add_argument("--rate", type=parse_rate, required=True, help="bytes/s per direction")
-    ap.add_argument("--shared", action="store_true", help="all links share one bucket")
+    ap.add_argument("--shared", action="store_true", help="all links share one pair of buckets")
     ap.add_argument("--tick", type=float, default=0.25, help="seconds per busy sample")
     ap.add_argument("--trace", action="store_true", help="print MB/s per link every tick")
     args = ap.parse_args()
@@ -135,18 +137,20 @@ async def main():
     stop, loop = asyncio.Event(), asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    start = loop.time()
+    start = last = loop.time()
     busy = [0] * (len(links) + 1)  # busy[k]: ticks with k links busy
     while not stop.is_set():
         try:
             await asyncio.wait_for(stop.wait(), args.tick)
         except asyncio.TimeoutError:
             pass
+        now, dt = loop.time(), loop.time() - last
+        last = now
         if any(link.tick_bytes for link in links):
             if args.trace:
-                rates = " ".join(f"{link.tick_bytes / args.tick / 1e6:5.1f}" for link in links)
-                print(f"{loop.time() - start:7.2f} s  MB/s per link: {rates}", file=sys.stderr)
-            busy[sum(link.tick_bytes > args.rate * args.tick / 10 for link in links)] += 1
+                rates = " ".join(f"{link.tick_bytes / dt / 1e6:5.1f}" for link in links)
+                print(f"{now - start:7.2f} s  MB/s per link: {rates}", file=sys.stderr)
+            busy[sum(link.tick_bytes > args.rate * dt / 10 for link in links)] += 1
         for link in links:
             link.tick_bytes = 0
 

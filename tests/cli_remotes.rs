@@ -426,6 +426,85 @@ fn s3_outage_then_lost_objects_are_survived_reported_and_repaired() {
 }
 
 // ---------------------------------------------------------------------------------
+// Adding a remote: metadata copied, shards moved between real remotes
+// ---------------------------------------------------------------------------------
+
+/// `remote add` of a second S3 prefix: shards move off the local, S3 and SFTP remotes
+/// onto it (read back, hash-checked, written, old copies deleted), verify --read-data
+/// is clean and the new remote alone serves an identical restore.
+#[test]
+fn remote_add_over_real_remotes_rebalances() {
+    if !servers_configured() {
+        return;
+    }
+    let m = Mixed::new("rebalance");
+    m.init();
+    let src = m.repo.dir("src");
+    build_awkward_tree(&src);
+    write_file(&src.join("big/a.bin"), &pseudo_random(7, 40 << 20));
+    let expected = manifest(&src);
+    let (r, _) = m.backup(m.cmd(&m.local), &src, "backup");
+    assert!(r.json["extents"].as_u64() > Some(1), "{:#}", r.json);
+    let added = s3_url("rebalance-added");
+
+    let (code, report, out) = run_json(
+        m.cmd(&m.local)
+            .args(["--json", "remote", "add"])
+            .arg(&added),
+        "remote add",
+    );
+    assert_eq!(code, 0, "remote add: {}", stderr_str(&out));
+    let moved = report["rebalance"]["shards_moved"].as_u64().unwrap_or(0);
+    assert!(moved > 0, "nothing moved:\n{report:#}");
+    assert_eq!(
+        report["rebalance"]["skipped"],
+        serde_json::json!([]),
+        "{report:#}"
+    );
+    let shares = &report["rebalance"]["remotes"];
+    assert_eq!(shares[3]["url"], added.as_str(), "{report:#}");
+    assert_eq!(
+        shares[3]["shards_after"].as_u64(),
+        Some(moved),
+        "{report:#}"
+    );
+    for i in 0..3 {
+        assert!(
+            shares[i]["shards_after"].as_u64() < shares[i]["shards_before"].as_u64()
+                || shares[i]["shards_after"] == shares[i]["shards_before"],
+            "{report:#}"
+        );
+    }
+    assert_eq!(
+        list_objects(&added, "shards/").len() as u64,
+        moved,
+        "shards on the added remote"
+    );
+
+    let (code, v, out) = run_json(
+        m.cmd_fresh(&added)
+            .arg("verify")
+            .arg("--read-data")
+            .arg("--json"),
+        "verify --read-data after remote add",
+    );
+    assert!(
+        code == 0 && verify_damage(&v).is_empty(),
+        "verify --read-data after remote add exited {code}:\n{}\nstderr:\n{}",
+        findings_text(&verify_findings(&v)),
+        stderr_str(&out)
+    );
+    m.restore_identical(
+        m.cmd_fresh(&added),
+        &r.short_id,
+        &src,
+        &expected,
+        "restore via the added remote",
+    );
+    delete_objects(&added, &list_objects(&added, ""));
+}
+
+// ---------------------------------------------------------------------------------
 // 4. Misconfigured or unreachable remotes
 // ---------------------------------------------------------------------------------
 
