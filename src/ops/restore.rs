@@ -2,10 +2,15 @@
 //! `TARGET/<absolute path as backed up>`.
 //!
 //! The tree is walked once, in order: directories, symlinks and special files are made
-//! right away; file contents go to a pool of workers that fetch blobs (from whichever
-//! remotes hold the data shards, so all remotes are read in parallel), skip all-zero
+//! right away; file contents go to a pool of workers that fetch blobs, skip all-zero
 //! blobs so holes stay holes, and write at their offsets. Directory metadata is applied
 //! last, deepest first, because creating entries changes a directory's mtime.
+//!
+//! From high-latency remotes (S3, SFTP) workers read whole data shards through a shard
+//! cache. A prefetcher keeps that cache a little ahead of them: the walker names the
+//! first extents of each file it queues, a worker names the next extent of the file it
+//! is writing, and the prefetcher fetches all data shards of each named extent at once,
+//! so every remote holding one of them transfers at the same time.
 
 use std::collections::HashMap;
 use std::ffi::OsStr;
@@ -23,6 +28,7 @@ use super::Progress;
 use super::snapshots::{Located, locate, split_spec};
 use crate::content::{BlobKind, Node, NodeKind, Tree};
 use crate::error::{Error, Result, ResultExt};
+use crate::extent::ExtentName;
 use crate::fsmeta;
 use crate::pathmatch::PathMatcher;
 use crate::repo::{ReadMode, Repository};
@@ -82,12 +88,32 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
     let mut dirs: Vec<(PathBuf, Node)> = Vec::new();
     let mut hard_links: Vec<(PathBuf, PathBuf)> = Vec::new();
     let verified = std::sync::atomic::AtomicU64::new(0);
+    // Extents to fetch ahead; only worth it when some remote is high-latency.
+    let (hint_tx, hint_rx) = bounded::<ExtentName>(PREFETCH_QUEUE);
+    let hints = repo
+        .remotes()
+        .iter()
+        .any(|r| r.high_latency())
+        .then_some(hint_tx);
     std::thread::scope(|s| -> Result<()> {
+        if hints.is_some() {
+            // Two extents at a time: one extent's shards rarely spread evenly over the
+            // remotes (4 data shards on 3), the next one's fill the gaps.
+            for _ in 0..PREFETCHERS {
+                let hint_rx = hint_rx.clone();
+                s.spawn(move || {
+                    for name in hint_rx {
+                        repo.prefetch_extent(&name);
+                    }
+                });
+            }
+        }
+        drop(hint_rx);
         for _ in 0..workers {
-            let (rx, errors, verified) = (rx.clone(), &errors, &verified);
+            let (rx, errors, verified, hints) = (rx.clone(), &errors, &verified, hints.clone());
             s.spawn(move || {
                 for job in rx {
-                    let result = write_file(repo, &job.path, &job.node, progress)
+                    let result = write_file(repo, &job.path, &job.node, hints.as_ref(), progress)
                         .and_then(|_| fsmeta::apply_metadata(&job.path, &job.node, chown))
                         .and_then(|_| {
                             if opts.verify {
@@ -115,6 +141,8 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
             repo,
             filter: &filter,
             tx,
+            hints,
+            hinted: std::collections::VecDeque::new(),
             dirs: &mut dirs,
             report: &mut report,
             errors: &errors,
@@ -168,10 +196,21 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
     Ok(report)
 }
 
+/// Extents named to the prefetcher and not yet taken up (bounds how far it runs ahead).
+const PREFETCH_QUEUE: usize = 2;
+/// Extents fetched ahead at the same time.
+const PREFETCHERS: usize = 2;
+/// Distinct extents at the start of each queued file that the walker names.
+const PREFETCH_PER_FILE: usize = 2;
+
 struct Planner<'a> {
     repo: &'a Repository,
     filter: &'a Filter,
     tx: crossbeam_channel::Sender<FileJob>,
+    /// To the prefetcher (when some remote is high-latency).
+    hints: Option<crossbeam_channel::Sender<ExtentName>>,
+    /// The last extents named, so neighbouring small files do not name them again.
+    hinted: std::collections::VecDeque<ExtentName>,
     dirs: &'a mut Vec<(PathBuf, Node)>,
     report: &'a mut RestoreReport,
     errors: &'a Mutex<Vec<String>>,
@@ -183,7 +222,39 @@ struct Planner<'a> {
     progress: &'a Progress,
 }
 
+/// The distinct extents a file's contents come from, in order.
+fn extents_of(repo: &Repository, node: &Node) -> Vec<ExtentName> {
+    let mut out: Vec<ExtentName> = Vec::new();
+    for id in &node.content {
+        if let Some((extent, _)) = repo.index().get(id) {
+            if out.last() != Some(&extent) {
+                out.push(extent);
+            }
+        }
+    }
+    out
+}
+
 impl Planner<'_> {
+    /// Name the first extents of a file about to be queued to the prefetcher. Blocks
+    /// while the prefetcher is `PREFETCH_QUEUE` extents behind, which paces the walk.
+    fn hint(&mut self, node: &Node) {
+        let Some(hints) = &self.hints else { return };
+        for extent in extents_of(self.repo, node)
+            .into_iter()
+            .take(PREFETCH_PER_FILE)
+        {
+            if self.hinted.contains(&extent) {
+                continue;
+            }
+            self.hinted.push_back(extent);
+            if self.hinted.len() > 8 {
+                self.hinted.pop_front();
+            }
+            let _ = hints.send(extent);
+        }
+    }
+
     fn error(&self, e: Error) {
         self.errors
             .lock()
@@ -242,6 +313,7 @@ impl Planner<'_> {
                     }
                     self.links.insert((node.device, node.inode), dest.clone());
                 }
+                self.hint(&node);
                 self.tx
                     .send(FileJob { path: dest, node })
                     .map_err(|_| Error::fatal("restore workers stopped"))?;
@@ -294,7 +366,13 @@ fn make_dir(path: &Path) -> Result<()> {
     }
 }
 
-fn write_file(repo: &Repository, path: &Path, node: &Node, progress: &Progress) -> Result<()> {
+fn write_file(
+    repo: &Repository,
+    path: &Path,
+    node: &Node,
+    hints: Option<&crossbeam_channel::Sender<ExtentName>>,
+    progress: &Progress,
+) -> Result<()> {
     if std::fs::symlink_metadata(path).is_ok_and(|md| !md.is_file()) {
         let _ = std::fs::remove_file(path);
     }
@@ -307,8 +385,23 @@ fn write_file(repo: &Repository, path: &Path, node: &Node, progress: &Progress) 
     // Length first: blocks never written (all-zero blobs) stay holes.
     file.set_len(node.size)
         .ctx(format!("sizing {}", path.display()))?;
+    // A file spanning many extents: name the next one to the prefetcher on entering each.
+    let extents = match hints {
+        Some(_) if node.content.len() > 1 => extents_of(repo, node),
+        _ => Vec::new(),
+    };
+    let mut current = None;
     let mut offset = 0u64;
     for id in &node.content {
+        if let (Some(hints), Some((extent, _))) = (hints, repo.index().get(id)) {
+            if current != Some(extent) {
+                current = Some(extent);
+                let next = extents.iter().position(|e| *e == extent).map(|k| k + 1);
+                if let Some(&next) = next.and_then(|k| extents.get(k)) {
+                    let _ = hints.try_send(next);
+                }
+            }
+        }
         let data = repo
             .read_blob_with(id, BlobKind::Data, ReadMode::Shard)
             .map_err(|e| e.context(format!("restoring {}", path.display())))?;

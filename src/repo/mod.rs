@@ -223,7 +223,7 @@ impl Repository {
             index: Index::default(),
             certs: Mutex::new(HashMap::new()),
             decoded: reader::DecodedCache::new(4),
-            shards: reader::ShardCache::new(12),
+            shards: reader::ShardCache::new(16),
             on_warning: Box::new(|_| {}),
             health: Arc::default(),
         })

@@ -15,16 +15,15 @@ use crate::content::{BlobId, BlobKind, Tree, decode_blob};
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, ExtentName};
 
-type Slot<V> = Arc<OnceLock<V>>;
-
 /// A small most-recently-added cache whose entries are computed once: concurrent
-/// readers of the same key share one fetch or rebuild.
-pub(super) struct OnceCache<K, V> {
+/// readers of the same key share one fetch or rebuild. `C` is the once-cell: a
+/// `OnceLock` for blocking callers, a tokio `OnceCell` where fetches run concurrently.
+pub(super) struct OnceCache<K, C> {
     capacity: usize,
-    entries: Mutex<VecDeque<(K, Slot<V>)>>,
+    entries: Mutex<VecDeque<(K, Arc<C>)>>,
 }
 
-impl<K: PartialEq + Copy, V> OnceCache<K, V> {
+impl<K: PartialEq + Copy, C: Default> OnceCache<K, C> {
     pub(super) fn new(capacity: usize) -> Self {
         OnceCache {
             capacity,
@@ -39,12 +38,12 @@ impl<K: PartialEq + Copy, V> OnceCache<K, V> {
             .retain(|(k, _)| k != key);
     }
 
-    fn slot(&self, key: &K) -> Slot<V> {
+    fn slot(&self, key: &K) -> Arc<C> {
         let mut e = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((_, d)) = e.iter().find(|(k, _)| k == key) {
             return d.clone();
         }
-        let d: Slot<V> = Arc::new(OnceLock::new());
+        let d = Arc::new(C::default());
         e.push_back((*key, d.clone()));
         while e.len() > self.capacity {
             e.pop_front();
@@ -54,9 +53,11 @@ impl<K: PartialEq + Copy, V> OnceCache<K, V> {
 }
 
 /// Extents rebuilt from their codeword.
-pub(super) type DecodedCache = OnceCache<ExtentName, Result<Arc<Vec<u8>>>>;
-/// Whole data shards, hash-checked, for streaming reads (restore, dump).
-pub(super) type ShardCache = OnceCache<(ExtentName, usize), Option<bytes::Bytes>>;
+pub(super) type DecodedCache = OnceCache<ExtentName, OnceLock<Result<Arc<Vec<u8>>>>>;
+/// Whole data shards, hash-checked, for streaming reads (restore, dump); filled by
+/// readers and by [`Repository::prefetch_extent`] concurrently, each shard fetched once.
+pub(super) type ShardCache =
+    OnceCache<(ExtentName, usize), tokio::sync::OnceCell<Option<bytes::Bytes>>>;
 
 /// How to fetch the bytes of a blob when nothing is missing.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -134,15 +135,7 @@ impl Repository {
         let name = cert.name();
         let mut out = Vec::with_capacity(len as usize);
         for (shard, within, n) in cert.locate(offset, len) {
-            let slot = self.shards.slot(&(name, shard));
-            let data = slot.get_or_init(|| {
-                let info = cert.shards.get(shard)?;
-                self.rt.block_on(self.fetch_verified(
-                    info.remote,
-                    name.shard_path(shard),
-                    info.hash,
-                ))
-            });
+            let data = self.rt.block_on(self.cached_shard(cert, shard));
             let Some(data) = data else {
                 self.shards.forget(&(name, shard));
                 return Err(Error::corrupt(format!(
@@ -153,6 +146,44 @@ impl Repository {
             out.extend_from_slice(&data[within as usize..(within + n) as usize]);
         }
         Ok(out)
+    }
+
+    /// Data shard `shard` through the shard cache (fetched and hash-checked once).
+    async fn cached_shard(&self, cert: &Certificate, shard: usize) -> Option<bytes::Bytes> {
+        let name = cert.name();
+        let slot = self.shards.slot(&(name, shard));
+        slot.get_or_init(|| async {
+            let info = cert.shards.get(shard)?;
+            self.fetch_verified(info.remote, name.shard_path(shard), info.hash)
+                .await
+        })
+        .await
+        .clone()
+    }
+
+    /// Fetch the data shards of an extent that live on high-latency remotes into the
+    /// shard cache, all at once (so every remote holding one works at the same time).
+    /// Restore calls this a little ahead of its workers; failures are left for the
+    /// reader to meet (and fall back from).
+    pub fn prefetch_extent(&self, name: &ExtentName) {
+        let Ok(cert) = self.certificate(name) else {
+            return;
+        };
+        let wanted: Vec<usize> = (0..cert.data_shards as usize)
+            .filter(|&i| {
+                self.remotes
+                    .get(cert.shards[i].remote as usize)
+                    .is_some_and(|r| r.high_latency())
+            })
+            .collect();
+        let fetched = self.rt.block_on(join_all(
+            wanted.iter().map(|&i| self.cached_shard(&cert, i)),
+        ));
+        for (&i, data) in wanted.iter().zip(fetched) {
+            if data.is_none() {
+                self.shards.forget(&(*name, i));
+            }
+        }
     }
 
     fn read_range_fast(&self, cert: &Certificate, offset: u64, len: u64) -> Result<Vec<u8>> {
