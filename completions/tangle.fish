@@ -64,7 +64,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand backup" -s e -l exclude -d
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l exclude-file -d 'Read exclude patterns from a file (one per line, # comments)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l tag -d 'Tag the snapshot (repeatable)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l host -d 'Host name to record (default: this machine\'s)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand backup" -l upload-queue -d 'Extents a slow remote may fall behind by before the backup waits for it (1-64, default 2; each holds about 28 MiB of memory with the default coding)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l upload-queue -d 'Extents a slow remote may fall behind by before the backup waits for it (1-64, default 1; each holds about 28 MiB of memory with the default coding; raise it when one remote is much slower than the others)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l password-file -d 'Read the password from this file (first line)' -r -F

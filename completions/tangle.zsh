@@ -71,7 +71,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--exclude-file=[Read exclude patterns from a file (one per line, # comments)]:FILE:_files' \
 '*--tag=[Tag the snapshot (repeatable)]:TAG:_default' \
 '--host=[Host name to record (default\: this machine'\''s)]:HOST:_default' \
-'--upload-queue=[Extents a slow remote may fall behind by before the backup waits for it (1-64, default 2; each holds about 28 MiB of memory with the default coding)]:N:_default' \
+'--upload-queue=[Extents a slow remote may fall behind by before the backup waits for it (1-64, default 1; each holds about 28 MiB of memory with the default coding; raise it when one remote is much slower than the others)]:N:_default' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \

@@ -35,7 +35,8 @@ pub struct BackupArgs {
     #[arg(long)]
     pub allow_stale: bool,
     /// Extents a slow remote may fall behind by before the backup waits for it
-    /// (1-64, default 2; each holds about 28 MiB of memory with the default coding)
+    /// (1-64, default 1; each holds about 28 MiB of memory with the default coding;
+    /// raise it when one remote is much slower than the others)
     #[arg(long, value_name = "N", value_parser = parse_upload_queue)]
     pub upload_queue: Option<usize>,
 }

@@ -53,7 +53,7 @@ pub struct UploadWait {
 
 /// Default for [`BackupOptions::upload_queue`]: each queued extent holds about
 /// `extent_size * (s + p) / s` bytes (28 MiB with the defaults) until every remote has it.
-pub const DEFAULT_UPLOAD_QUEUE: usize = 2;
+pub const DEFAULT_UPLOAD_QUEUE: usize = 1;
 
 #[derive(Serialize, Default, Debug)]
 pub struct BackupReport {
