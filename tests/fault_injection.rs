@@ -16,6 +16,9 @@
 //!
 //! Repository methods run their own runtime, so these are plain `#[test]`s.
 
+#[path = "support/small_repo.rs"]
+mod small_repo;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -25,8 +28,6 @@ use bytes::Bytes;
 use proptest::prelude::*;
 use proptest::test_runner::{Config as PtConfig, RngSeed};
 use tangle::Kind;
-use tangle::content::ChunkerParams;
-use tangle::crypto::KdfParams;
 use tangle::ops::Progress;
 use tangle::ops::backup::{self, BackupOptions};
 use tangle::ops::repair::{self, RepairOptions, RepairReport};
@@ -145,23 +146,7 @@ fn world() -> &'static World {
 }
 
 fn init_options() -> InitOptions {
-    InitOptions {
-        remotes: vec![],
-        extent_size: Some(64 * 1024),
-        chunker: Some(ChunkerParams {
-            min: 4096,
-            avg: 16384,
-            max: 65536,
-        }),
-        data_shards: None,
-        parity_shards: None,
-        pointers: None,
-        kdf: KdfParams {
-            memory_kib: 64,
-            iterations: 1,
-            parallelism: 1,
-        },
-    }
+    small_repo::init_options(64 * 1024)
 }
 
 fn backup_options(src: &Path) -> BackupOptions {

@@ -6,13 +6,14 @@
 //! Library-level, over in-memory remotes; the slow remote is a [`Faulty`] wrapper whose
 //! writes are held back. Every wait below is for a condition, bounded by a deadline.
 
+#[path = "support/small_repo.rs"]
+mod small_repo;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tangle::content::ChunkerParams;
-use tangle::crypto::KdfParams;
 use tangle::ops::Progress;
 use tangle::ops::backup::{self, BackupOptions};
 use tangle::ops::restore::{self, RestoreOptions};
@@ -25,23 +26,7 @@ const EXTENT: usize = 64 * 1024;
 const SLOW: usize = 2;
 
 fn init_options() -> InitOptions {
-    InitOptions {
-        remotes: vec![],
-        extent_size: Some(EXTENT as u32),
-        chunker: Some(ChunkerParams {
-            min: 4096,
-            avg: 16384,
-            max: 65536,
-        }),
-        data_shards: None,
-        parity_shards: None,
-        pointers: None,
-        kdf: KdfParams {
-            memory_kib: 64,
-            iterations: 1,
-            parallelism: 1,
-        },
-    }
+    small_repo::init_options(EXTENT as u32)
 }
 
 /// Extents with at least one shard on `remote`.
