@@ -8,7 +8,6 @@ pub mod content;
 pub mod crypto;
 pub mod error;
 pub mod extent;
-pub mod fsmeta;
 pub mod ops;
 pub mod pathmatch;
 pub mod profile;
@@ -16,4 +15,6 @@ pub mod remote;
 pub mod repo;
 pub mod util;
 
+/// Old path of [`content::fsmeta`], kept while callers move over.
+pub use content::fsmeta;
 pub use error::{Error, Kind, Result};

@@ -3,6 +3,7 @@
 
 pub mod blob;
 pub mod chunker;
+pub mod fsmeta;
 pub mod index;
 pub mod snapshot;
 pub mod tree;

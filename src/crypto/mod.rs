@@ -9,6 +9,7 @@
 //!   config, key files, extent certificates, heads, snapshot and index objects.
 
 mod aead;
+pub mod envelope;
 mod keyfile;
 mod owner;
 

@@ -3,9 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::ExtentName;
+use crate::crypto::envelope::{self, ObjectKind};
 use crate::crypto::{OwnerPublicKey, Signer};
 use crate::error::{Error, Result};
-use crate::repo::object::{self, ObjectKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardInfo {
@@ -54,7 +54,7 @@ impl Certificate {
     }
 
     pub fn to_object(&self, signer: &Signer) -> Result<Vec<u8>> {
-        Ok(object::seal(
+        Ok(envelope::seal(
             ObjectKind::Extent,
             &postcard::to_stdvec(self)?,
             signer,
@@ -68,7 +68,7 @@ impl Certificate {
         expected: &ExtentName,
     ) -> Result<Certificate> {
         let cert: Certificate =
-            postcard::from_bytes(object::open(ObjectKind::Extent, bytes, owner)?)?;
+            postcard::from_bytes(envelope::open(ObjectKind::Extent, bytes, owner)?)?;
         cert.check()?;
         if cert.name() != *expected {
             return Err(Error::corrupt(format!(
@@ -82,7 +82,7 @@ impl Certificate {
 
     /// The placement revision of a certificate object already found authentic.
     pub fn placement_of(bytes: &[u8]) -> Option<u32> {
-        let payload = object::open_unverified(ObjectKind::Extent, bytes).ok()?;
+        let payload = envelope::open_unverified(ObjectKind::Extent, bytes).ok()?;
         postcard::from_bytes::<Certificate>(payload)
             .ok()
             .map(|c| c.placement)

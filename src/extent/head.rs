@@ -5,9 +5,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::ExtentName;
+use crate::crypto::envelope::{self, ObjectKind};
 use crate::crypto::{OwnerPublicKey, Signer};
 use crate::error::{Error, Result};
-use crate::repo::object::{self, ObjectKind};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Head {
@@ -33,7 +33,7 @@ impl Head {
     }
 
     pub fn to_object(&self, signer: &Signer) -> Result<Vec<u8>> {
-        Ok(object::seal(
+        Ok(envelope::seal(
             ObjectKind::Head,
             &postcard::to_stdvec(self)?,
             signer,
@@ -41,7 +41,7 @@ impl Head {
     }
 
     pub fn from_object(bytes: &[u8], owner: &OwnerPublicKey, path: &str) -> Result<Head> {
-        let head: Head = postcard::from_bytes(object::open(ObjectKind::Head, bytes, owner)?)?;
+        let head: Head = postcard::from_bytes(envelope::open(ObjectKind::Head, bytes, owner)?)?;
         if head.path() != path {
             return Err(Error::corrupt(format!(
                 "head stored at {path} claims to be {}",

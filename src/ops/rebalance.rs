@@ -9,9 +9,10 @@
 //! that points at it) still has at most `p` symbols on any remote afterwards: the remote
 //! rule holds for pointers as it did when they were chosen.
 //!
-//! Order, per extent: copy each moving shard to its new remote (read back from the old
-//! one and checked against the certificate first), then write the re-signed certificate
-//! (`placement + 1`) to every remote, then delete the old copies. Interrupted, this
+//! Order, per extent ([`Repository::copy_shard`], [`Repository::commit_placement`]): copy
+//! each moving shard to its new remote (read back from the old one and checked against
+//! the certificate first), then write the re-signed certificate (`placement + 1`) to every
+//! remote, then delete the old copies. Interrupted, this
 //! leaves at worst extra shard copies (verify: leftovers) or stale certificates (verify:
 //! repairable; repair overwrites them with the current one). Decisions are made on the
 //! placement as it is after every earlier move, one extent at a time, oldest first.
@@ -19,7 +20,6 @@
 
 use std::collections::HashMap;
 
-use bytes::Bytes;
 use serde::Serialize;
 
 use super::survey::{ShardState, Survey};
@@ -191,7 +191,8 @@ pub fn run(repo: &Repository, opts: &RebalanceOptions) -> Result<RebalanceReport
             } else if opts.dry_run {
                 Ok(())
             } else {
-                copy_shard(repo, cert, i, from, to)
+                repo.copy_shard(cert, i, from, to)
+                    .map_err(|e| e.to_string())
             };
             match moved {
                 Ok(()) => {
@@ -225,8 +226,9 @@ pub fn run(repo: &Repository, opts: &RebalanceOptions) -> Result<RebalanceReport
                 next.shards[i].remote = to as u16;
             }
             next.placement += 1;
-            let object = Bytes::from(next.to_object(signer)?);
-            commit_placement(repo, &next, object, &moves)?;
+            let moved_from: Vec<(usize, usize)> =
+                moves.iter().map(|&(i, from, _)| (i, from)).collect();
+            repo.commit_placement(&next, signer, &moved_from)?;
         }
     }
     report.remotes = (0..remote_count)
@@ -239,59 +241,4 @@ pub fn run(repo: &Repository, opts: &RebalanceOptions) -> Result<RebalanceReport
         })
         .collect();
     Ok(report)
-}
-
-/// Read shard `i` from `from`, check it against the certificate, write it to `to`.
-fn copy_shard(
-    repo: &Repository,
-    cert: &Certificate,
-    i: usize,
-    from: usize,
-    to: usize,
-) -> std::result::Result<(), String> {
-    let path = cert.name().shard_path(i);
-    let data = repo
-        .block_on(repo.remotes()[from].get(&path))
-        .map_err(|e| format!("it cannot be read: {e}"))?;
-    if *blake3::hash(&data).as_bytes() != cert.shards[i].hash {
-        return Err(format!(
-            "its copy on {} does not match the certificate",
-            repo.remotes()[from].url()
-        ));
-    }
-    repo.block_on(repo.remotes()[to].put(&path, data))
-        .map_err(|e| format!("it cannot be written: {e}"))
-}
-
-/// Make the new placement current: the certificate everywhere, then the old copies go.
-fn commit_placement(
-    repo: &Repository,
-    cert: &Certificate,
-    object: Bytes,
-    moves: &[(usize, usize, usize)],
-) -> Result<()> {
-    let path = cert.name().cert_path();
-    let puts = repo.remotes().iter().map(|r| r.put(&path, object.clone()));
-    for (r, result) in repo
-        .remotes()
-        .iter()
-        .zip(repo.block_on(futures::future::join_all(puts)))
-    {
-        // Stop before deleting anything: the old copies keep the old placement whole.
-        result.map_err(|e| {
-            e.context(format!(
-                "writing the new placement of extent {} to {}",
-                cert.name().short(),
-                r.url()
-            ))
-        })?;
-    }
-    let deletes = moves.iter().map(|&(i, from, _)| {
-        let path = cert.name().shard_path(i);
-        async move { repo.remotes()[from].delete(&path).await }
-    });
-    for result in repo.block_on(futures::future::join_all(deletes)) {
-        result.map_err(|e| e.context("removing a moved shard's old copy"))?;
-    }
-    Ok(())
 }

@@ -2,11 +2,10 @@
 //! config is re-signed with a higher revision and written everywhere; `repair` then
 //! fills a new or replacement remote from the others.
 
-use bytes::Bytes;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::remote::{self, DynRemote};
+use crate::remote;
 use crate::repo::Repository;
 
 #[derive(Serialize, Debug)]
@@ -115,47 +114,10 @@ fn change(
     let mut config = repo.config.clone();
     config.remotes = remotes;
     config.revision += 1;
-    let bytes = Bytes::from(config.to_object(&signer)?);
-    let targets: Vec<DynRemote> = config
-        .remotes
-        .iter()
-        .map(|u| remote::open(u))
-        .collect::<Result<_>>()?;
-    // The new remote must be empty or hold this very repository.
-    for (i, r) in targets.iter().enumerate() {
-        if repo.config.remotes.get(i) == Some(&config.remotes[i]) {
-            continue;
-        }
-        if repo.block_on(r.exists())? {
-            if let Ok(b) = repo.block_on(r.get("config")) {
-                let other = crate::repo::Config::from_object(&b).ok();
-                if other.is_none_or(|c| c.id != config.id) {
-                    return Err(Error::fatal(format!(
-                        "{} already holds another repository",
-                        r.url()
-                    )));
-                }
-            }
-        }
-        repo.block_on(r.create())
-            .map_err(|e| e.context(format!("creating {}", r.url())))?;
-    }
-    let mut not_updated = Vec::new();
-    let mut written = 0;
-    for r in targets.iter().chain(replaced.map(|i| &repo.remotes()[i])) {
-        match repo.block_on(r.put("config", bytes.clone())) {
-            Ok(()) => written += 1,
-            Err(e) => not_updated.push(format!("{}: {e}", r.url())),
-        }
-    }
-    if written == 0 {
-        return Err(Error::fatal(
-            "the new config could not be written to any remote",
-        ));
-    }
+    let published = repo.publish_config(&config, &signer, replaced)?;
     Ok(ChangeReport {
         revision: config.revision,
         remotes: config.remotes,
-        not_updated,
+        not_updated: published.not_updated,
     })
 }

@@ -99,7 +99,7 @@ fn repair_metadata(
                 bytes: good.len() as u64,
             });
             if !dry_run {
-                repo.block_on(remote.put(path, good.clone()))
+                repo.put_metadata_copy(r, path, good.clone())
                     .map_err(|e| e.context(format!("repairing {path}")))?;
                 report.bytes_written += good.len() as u64;
             }
@@ -222,15 +222,15 @@ fn repair_shards(
             }
             let remote = &repo.remotes()[info.remote as usize];
             let path = c.name().shard_path(pi);
-            repo.block_on(remote.put(&path, bytes.clone().into()))
-                .map_err(|e| e.context(format!("writing {path}")))?;
-            report.bytes_written += bytes.len() as u64;
+            let len = bytes.len() as u64;
+            repo.put_shard(c, pi, bytes.into())?;
+            report.bytes_written += len;
             rebuilt.insert(offset[pe] + pi);
             report.actions.push(Action {
                 kind: "rebuild-shard",
                 remote: remote.url().to_string(),
                 path,
-                bytes: bytes.len() as u64,
+                bytes: len,
             });
         }
     }

@@ -26,10 +26,10 @@ use serde::Serialize;
 
 use super::Progress;
 use super::snapshots::{Located, locate, split_spec};
+use crate::content::fsmeta;
 use crate::content::{BlobKind, Node, NodeKind, Tree};
 use crate::error::{Error, Result, ResultExt};
 use crate::extent::ExtentName;
-use crate::fsmeta;
 use crate::pathmatch::PathMatcher;
 use crate::repo::{ReadMode, Repository};
 

@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::object::{self, ObjectKind};
 use crate::codec::Coding;
 use crate::content::ChunkerParams;
+use crate::crypto::envelope::{self, ObjectKind};
 use crate::crypto::{OwnerPublicKey, Signer};
 use crate::error::{Error, Result};
 
@@ -34,7 +34,7 @@ impl Config {
     }
 
     pub fn to_object(&self, signer: &Signer) -> Result<Vec<u8>> {
-        Ok(object::seal(
+        Ok(envelope::seal(
             ObjectKind::Config,
             &postcard::to_stdvec(self)?,
             signer,
@@ -44,9 +44,9 @@ impl Config {
     /// Parse and check the self-signature. Nothing pins the owner key yet: a client
     /// trusts the key of the config it first sees (trust on first use).
     pub fn from_object(bytes: &[u8]) -> Result<Config> {
-        let payload = object::open_unverified(ObjectKind::Config, bytes)?;
+        let payload = envelope::open_unverified(ObjectKind::Config, bytes)?;
         let config: Config = postcard::from_bytes(payload)?;
-        object::open(ObjectKind::Config, bytes, &config.owner)?;
+        envelope::open(ObjectKind::Config, bytes, &config.owner)?;
         if config.format_version != FORMAT_VERSION {
             return Err(Error::corrupt(format!(
                 "repository format version {} is not supported by this tangle (supports {FORMAT_VERSION})",

@@ -5,9 +5,9 @@ use futures::future::join_all;
 use serde::Serialize;
 
 use super::config::{Config, DEFAULT_EXTENT_SIZE, FORMAT_VERSION};
-use super::object::{self, ObjectKind};
 use crate::codec::Coding;
 use crate::content::ChunkerParams;
+use crate::crypto::envelope::{self, ObjectKind};
 use crate::crypto::{KdfParams, KeyFile, MasterKey, fingerprint};
 use crate::error::{Error, Result};
 use crate::remote::{self, DynRemote};
@@ -113,12 +113,12 @@ pub fn init_remotes(
         revision: 0,
     };
     let key = KeyFile::wrap(&master, password, opts.kdf)?;
-    let key_obj = Bytes::from(object::seal(
+    let key_obj = Bytes::from(envelope::seal(
         ObjectKind::Key,
         &postcard::to_stdvec(&key)?,
         &signer,
     ));
-    let key_path = format!("keys/{}", object::content_id(&key_obj));
+    let key_path = format!("keys/{}", envelope::content_id(&key_obj));
     let config_obj = Bytes::from(config.to_object(&signer)?);
 
     // Keys first, config last: a remote only looks like a repository once it is complete.

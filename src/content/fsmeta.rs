@@ -7,7 +7,7 @@ use std::path::Path;
 
 use filetime::FileTime;
 
-use crate::content::{Node, NodeKind};
+use super::{Node, NodeKind};
 use crate::error::{Error, Result, ResultExt};
 
 /// Build a node from `lstat` data (contents/subtree are filled in by the caller).

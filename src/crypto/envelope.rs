@@ -9,7 +9,7 @@
 //! public key can authenticate an object (the payload of snapshots and index segments is
 //! encrypted, the rest is plaintext).
 
-use crate::crypto::{OwnerPublicKey, SIGNATURE_LEN, Signer};
+use super::{OwnerPublicKey, SIGNATURE_LEN, Signer};
 use crate::error::{Error, Result};
 
 pub const MAGIC: &[u8; 4] = b"TNGL";

@@ -1,0 +1,65 @@
+//! The client's local state for a repository (under `--cache-dir`): its writer id and the
+//! newest heads it has seen, its memory against a rollback of every remote at once.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use super::Repository;
+use crate::error::Result;
+
+/// Where per-repository local state lives: `--cache-dir`, else `$XDG_CACHE_HOME/tangle`,
+/// else `~/.cache/tangle`.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
+        return Some(PathBuf::from(x).join("tangle"));
+    }
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(|h| PathBuf::from(h).join(".cache").join("tangle"))
+}
+
+impl Repository {
+    /// The newest head sequence number this client has seen per writer (its memory
+    /// against rollbacks of every remote at once), from the local cache.
+    pub fn known_heads(&self) -> HashMap<String, u64> {
+        self.cache_dir
+            .as_ref()
+            .and_then(|d| std::fs::read(d.join("heads.json")).ok())
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    /// Remember heads (only ever raising the known sequence numbers).
+    pub fn remember_heads(&self, seen: &HashMap<String, u64>) {
+        let Some(dir) = &self.cache_dir else { return };
+        let mut known = self.known_heads();
+        for (w, &seq) in seen {
+            let e = known.entry(w.clone()).or_insert(seq);
+            *e = (*e).max(seq);
+        }
+        if let Ok(json) = serde_json::to_vec(&known) {
+            let tmp = dir.join(".heads.json.tmp");
+            let _ = std::fs::create_dir_all(dir)
+                .and_then(|_| std::fs::write(&tmp, json))
+                .and_then(|_| std::fs::rename(&tmp, dir.join("heads.json")));
+        }
+    }
+
+    /// This client's writer id for the repository, kept in the cache directory.
+    pub fn writer_id(&self) -> Result<[u8; 16]> {
+        let Some(dir) = &self.cache_dir else {
+            return crate::crypto::random_bytes();
+        };
+        let path = dir.join("writer");
+        if let Ok(s) = std::fs::read_to_string(&path) {
+            let mut id = [0u8; 16];
+            if hex::decode_to_slice(s.trim(), &mut id).is_ok() {
+                return Ok(id);
+            }
+        }
+        let id = crate::crypto::random_bytes()?;
+        // Without a writable cache every run is a new writer: allowed, chains just get shorter.
+        let _ = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, hex::encode(id)));
+        Ok(id)
+    }
+}

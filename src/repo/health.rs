@@ -1,0 +1,92 @@
+//! Which remotes failed in this process: a remote that failed a write is not written to
+//! again (one timeout, not one per object), and one whose listing failed is skipped for
+//! reads. Backups report the failed remotes as reduced redundancy.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use bytes::Bytes;
+
+use crate::error::{Error, Kind};
+use crate::remote::DynRemote;
+
+/// Remotes that failed a write: later writes skip them instead of waiting for the same
+/// failure again, and the backup reports them as having reduced redundancy.
+#[derive(Default)]
+pub struct WriteHealth {
+    failed: Mutex<BTreeMap<usize, String>>,
+    down: Mutex<BTreeMap<usize, String>>,
+}
+
+impl WriteHealth {
+    /// Put an object unless the remote already failed; false if it was not written.
+    pub async fn put(&self, index: usize, remote: &DynRemote, path: &str, data: Bytes) -> bool {
+        if self
+            .failed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains_key(&index)
+        {
+            return false;
+        }
+        match remote.put(path, data).await {
+            Ok(()) => true,
+            Err(e) => {
+                self.failed
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .entry(index)
+                    .or_insert_with(|| e.to_string());
+                false
+            }
+        }
+    }
+
+    /// The error that made remote `i` count as down for reads, if any.
+    pub fn down(&self, i: usize) -> Option<String> {
+        self.down
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&i)
+            .cloned()
+    }
+
+    /// Remote `i` answered again (e.g. a listing succeeded): read from it again.
+    pub fn mark_up(&self, i: usize) {
+        self.down
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&i);
+    }
+
+    /// A remote whose listing failed did not answer at all: skip it for reads for the
+    /// rest of this process (one timeout, not one per object). Single failed reads do
+    /// not count: a remote may lack or garble one object and still serve the rest.
+    pub fn note_list_error(&self, i: usize, e: &Error) {
+        if e.kind() == Kind::Fatal {
+            self.down
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .entry(i)
+                .or_insert_with(|| e.to_string());
+        }
+    }
+
+    /// `(remote index, first error)` of every remote that failed.
+    pub fn failures(&self) -> Vec<(usize, String)> {
+        self.failed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .map(|(i, e)| (*i, e.clone()))
+            .collect()
+    }
+
+    pub fn describe(&self, remotes: &[DynRemote]) -> String {
+        self.failures()
+            .iter()
+            .map(|(i, e)| format!("{}: {e}", remotes.get(*i).map_or("?", |r| r.url())))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}

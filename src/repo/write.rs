@@ -1,0 +1,284 @@
+//! Every write to and delete from a remote goes through here: operations decide *what*
+//! to write, this module decides how it is made durable and checks that what is written
+//! is authentic. The rules, enforced once:
+//!
+//! * metadata is replicated to every remote that takes writes, and succeeds while no more
+//!   remotes failed than the coding tolerates;
+//! * a metadata copy is only ever written if it is authentic under this repository's
+//!   owner key (signature, content address, repository id);
+//! * a shard is only ever written if its bytes match the hash in a certificate signed by
+//!   the owner, and only to the remote that certificate places it on;
+//! * a shard moves copy-first: the new copy is checked and written, then the re-signed
+//!   certificate reaches every remote, and only then is the old copy deleted, so an
+//!   interrupted move leaves extra copies or stale certificates, never a hole.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use futures::future::join_all;
+
+use super::{Config, Repository, WriteHealth};
+use crate::crypto::Signer;
+use crate::crypto::envelope::{self, ObjectKind};
+use crate::error::{Error, Result};
+use crate::extent::{Certificate, ExtentName, Head};
+use crate::remote::{self, DynRemote};
+
+/// What [`Repository::publish_config`] reached.
+pub struct ConfigPublished {
+    /// Remotes that took the new config.
+    pub written: usize,
+    /// `url: error` of the remotes that did not (they adopt it on their next open, or
+    /// `repair` copies it).
+    pub not_updated: Vec<String>,
+}
+
+impl Repository {
+    /// Write a metadata object to every remote that still takes writes; succeed if no
+    /// more remotes failed than the coding tolerates (the rest is for `repair` later).
+    pub fn write_replicated(&self, path: &str, bytes: Bytes) -> Result<()> {
+        let health = &self.health;
+        let oks = self.rt.block_on(join_all(
+            self.remotes
+                .iter()
+                .enumerate()
+                .map(|(i, r)| health.put(i, r, path, bytes.clone())),
+        ));
+        let failed = oks.iter().filter(|ok| !**ok).count();
+        if failed > self.losses_tolerated() {
+            return Err(Error::fatal(format!(
+                "could not write {path} to enough remotes ({failed} of {} failed): {}",
+                self.remotes.len(),
+                health.describe(&self.remotes)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Whole remotes that can be lost without losing data, with this coding.
+    pub fn losses_tolerated(&self) -> usize {
+        super::init::remote_losses_tolerated(&self.config.coding, self.remotes.len())
+    }
+
+    /// Which remotes failed writes in this process (shared with upload tasks).
+    pub fn health(&self) -> Arc<WriteHealth> {
+        self.health.clone()
+    }
+
+    fn remote(&self, i: usize) -> Result<&DynRemote> {
+        self.remotes
+            .get(i)
+            .ok_or_else(|| Error::corrupt(format!("no remote {i} in the config")))
+    }
+
+    /// Whether `bytes` is an authentic copy of metadata object `path` of this repository:
+    /// signed by the owner, named by its content where objects are content-addressed, of
+    /// this repository, and placing shards only on remotes the config has.
+    pub fn authenticate_metadata(&self, path: &str, bytes: &[u8]) -> Result<()> {
+        let owner = self.config.owner;
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let content_addressed = |kind| -> Result<()> {
+            envelope::open(kind, bytes, &owner)?;
+            if envelope::content_id(bytes) != name {
+                return Err(Error::corrupt("does not match its content hash"));
+            }
+            Ok(())
+        };
+        if path == "config" {
+            let c = Config::from_object(bytes)?;
+            if c.owner != owner || c.id != self.config.id {
+                return Err(Error::corrupt("config of another repository or owner"));
+            }
+            if c.revision < self.config.revision {
+                return Err(Error::corrupt(format!(
+                    "stale config (revision {}, the newest is {})",
+                    c.revision, self.config.revision
+                )));
+            }
+            return Ok(());
+        }
+        match path.split('/').next() {
+            Some("keys") => content_addressed(ObjectKind::Key),
+            Some("snapshots") => content_addressed(ObjectKind::Snapshot),
+            Some("index") => content_addressed(ObjectKind::Index),
+            Some("heads") => Head::from_object(bytes, &owner, path).map(|_| ()),
+            Some("extents") => {
+                let c = Certificate::from_object(bytes, &owner, &ExtentName::parse(name)?)?;
+                if c.repo_id != self.config.id {
+                    return Err(Error::corrupt("certificate of another repository"));
+                }
+                if c.shards
+                    .iter()
+                    .any(|s| s.remote as usize >= self.remotes.len())
+                {
+                    return Err(Error::corrupt(
+                        "certificate names remotes the config does not have",
+                    ));
+                }
+                Ok(())
+            }
+            _ => Err(Error::corrupt("not a metadata object")),
+        }
+    }
+
+    /// Rewrite remote `r`'s copy of metadata object `path` (repair): refused unless the
+    /// object is authentic for this repository.
+    pub fn put_metadata_copy(&self, r: usize, path: &str, object: Bytes) -> Result<()> {
+        self.authenticate_metadata(path, &object)
+            .map_err(|e| e.context(format!("refusing to write {path}")))?;
+        let remote = self.remote(r)?;
+        self.block_on(remote.put(path, object))
+            .map_err(|e| e.context(format!("writing {path} to {}", remote.url())))
+    }
+
+    /// Write shard `index` of an extent to the remote its certificate places it on:
+    /// refused unless the bytes match the certified hash.
+    pub fn put_shard(&self, cert: &Certificate, index: usize, data: Bytes) -> Result<()> {
+        let path = cert.name().shard_path(index);
+        let info = cert
+            .shards
+            .get(index)
+            .ok_or_else(|| Error::corrupt(format!("{path}: no such shard")))?;
+        if blake3::hash(&data).as_bytes() != &info.hash {
+            return Err(Error::corrupt(format!(
+                "{path}: refusing to write bytes that do not match the certificate"
+            )));
+        }
+        let remote = self.remote(info.remote as usize)?;
+        self.block_on(remote.put(&path, data))
+            .map_err(|e| e.context(format!("writing {path} to {}", remote.url())))
+    }
+
+    /// First half of a shard move: read shard `index` from remote `from`, check it
+    /// against the certificate, and write it to remote `to`. The old copy stays until
+    /// [`Self::commit_placement`] has made the new placement current.
+    pub fn copy_shard(
+        &self,
+        cert: &Certificate,
+        index: usize,
+        from: usize,
+        to: usize,
+    ) -> Result<()> {
+        let path = cert.name().shard_path(index);
+        let (source, target) = (self.remote(from)?, self.remote(to)?);
+        let hash = cert
+            .shards
+            .get(index)
+            .map(|s| s.hash)
+            .ok_or_else(|| Error::corrupt(format!("{path}: no such shard")))?;
+        let data = self
+            .block_on(source.get(&path))
+            .map_err(|e| e.context("it cannot be read"))?;
+        if blake3::hash(&data).as_bytes() != &hash {
+            return Err(Error::corrupt(format!(
+                "its copy on {} does not match the certificate",
+                source.url()
+            )));
+        }
+        self.block_on(target.put(&path, data))
+            .map_err(|e| e.context("it cannot be written"))
+    }
+
+    /// Second half of shard moves: write the re-signed certificate (`placement`
+    /// raised) to every remote, and only once all took it delete the old copies of the
+    /// moved shards (`(shard, old remote)`). Any failure stops before a delete.
+    pub fn commit_placement(
+        &self,
+        cert: &Certificate,
+        signer: &Signer,
+        moved_from: &[(usize, usize)],
+    ) -> Result<()> {
+        let name = cert.name();
+        for &(i, from) in moved_from {
+            if cert.shards.get(i).is_none_or(|s| s.remote as usize == from) {
+                return Err(Error::fatal(format!(
+                    "internal: shard {i} of extent {} is not moved away from remote {from}",
+                    name.short()
+                )));
+            }
+        }
+        let object = Bytes::from(cert.to_object(signer)?);
+        let path = name.cert_path();
+        self.authenticate_metadata(&path, &object)?;
+        let puts = self.remotes.iter().map(|r| r.put(&path, object.clone()));
+        for (r, result) in self.remotes.iter().zip(self.block_on(join_all(puts))) {
+            // Stop before deleting anything: the old copies keep the old placement whole.
+            result.map_err(|e| {
+                e.context(format!(
+                    "writing the new placement of extent {} to {}",
+                    name.short(),
+                    r.url()
+                ))
+            })?;
+        }
+        let deletes = moved_from.iter().map(|&(i, from)| {
+            let path = name.shard_path(i);
+            async move { self.remote(from)?.delete(&path).await }
+        });
+        for result in self.block_on(join_all(deletes)) {
+            result.map_err(|e| e.context("removing a moved shard's old copy"))?;
+        }
+        Ok(())
+    }
+
+    /// Make `config` (a new revision with a changed remote list, signed by `signer`)
+    /// current: every remote it lists that is new must be empty or hold this very
+    /// repository (it is created if needed); the config then goes to every listed
+    /// remote and to the remote being replaced (`replaced`, an index into today's list).
+    pub fn publish_config(
+        &self,
+        config: &Config,
+        signer: &Signer,
+        replaced: Option<usize>,
+    ) -> Result<ConfigPublished> {
+        if config.id != self.config.id || config.owner != self.config.owner {
+            return Err(Error::fatal("internal: config of another repository"));
+        }
+        if config.revision <= self.config.revision {
+            return Err(Error::fatal(
+                "internal: a new config needs a newer revision",
+            ));
+        }
+        let bytes = Bytes::from(config.to_object(signer)?);
+        let targets: Vec<DynRemote> = config
+            .remotes
+            .iter()
+            .map(|u| remote::open(u))
+            .collect::<Result<_>>()?;
+        for (i, r) in targets.iter().enumerate() {
+            if self.config.remotes.get(i) == Some(&config.remotes[i]) {
+                continue;
+            }
+            if self.block_on(r.exists())? {
+                if let Ok(b) = self.block_on(r.get("config")) {
+                    let other = Config::from_object(&b).ok();
+                    if other.is_none_or(|c| c.id != config.id) {
+                        return Err(Error::fatal(format!(
+                            "{} already holds another repository",
+                            r.url()
+                        )));
+                    }
+                }
+            }
+            self.block_on(r.create())
+                .map_err(|e| e.context(format!("creating {}", r.url())))?;
+        }
+        let mut published = ConfigPublished {
+            written: 0,
+            not_updated: Vec::new(),
+        };
+        let old = replaced.and_then(|i| self.remotes.get(i));
+        for r in targets.iter().chain(old) {
+            match self.block_on(r.put("config", bytes.clone())) {
+                Ok(()) => published.written += 1,
+                Err(e) => published.not_updated.push(format!("{}: {e}", r.url())),
+            }
+        }
+        if published.written == 0 {
+            return Err(Error::fatal(
+                "the new config could not be written to any remote",
+            ));
+        }
+        Ok(published)
+    }
+}
