@@ -111,6 +111,26 @@ pub fn apply_metadata(path: &Path, node: &Node, chown: bool) -> Result<()> {
         .ctx(format!("setting times of {}", path.display()))
 }
 
+/// Apply ownership, permissions and times through an open file, so nothing is set
+/// through a link that appeared at the file's path (and no path is looked up again).
+pub fn apply_metadata_to_file(
+    file: &std::fs::File,
+    path: &Path,
+    node: &Node,
+    chown: bool,
+) -> Result<()> {
+    if chown {
+        std::os::unix::fs::fchown(file, Some(node.uid), Some(node.gid))
+            .ctx(format!("chown {}", path.display()))?;
+    }
+    file.set_permissions(std::fs::Permissions::from_mode(node.mode))
+        .ctx(format!("chmod {}", path.display()))?;
+    let atime = FileTime::from_unix_time(node.atime, node.atime_nsec);
+    let mtime = FileTime::from_unix_time(node.mtime, node.mtime_nsec);
+    filetime::set_file_handle_times(file, Some(atime), Some(mtime))
+        .ctx(format!("setting times of {}", path.display()))
+}
+
 /// Whether we run as root (and so restore ownership).
 pub fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.

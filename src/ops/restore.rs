@@ -113,9 +113,8 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
             let (rx, errors, verified, hints) = (rx.clone(), &errors, &verified, hints.clone());
             s.spawn(move || {
                 for job in rx {
-                    let result = write_file(repo, &job.path, &job.node, hints.as_ref(), progress)
-                        .and_then(|_| fsmeta::apply_metadata(&job.path, &job.node, chown))
-                        .and_then(|_| {
+                    let result =
+                        write_file(repo, &job, chown, hints.as_ref(), progress).and_then(|_| {
                             if opts.verify {
                                 verify_file(repo, &job.path, &job.node)
                             } else {
@@ -156,11 +155,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
             Located::Root(tree) => planner.tree(&tree, &opts.target, Path::new("/"), false),
             Located::Node(node) => {
                 let parent_dir = start.parent().unwrap_or(Path::new("/"));
-                let dest_dir = opts
-                    .target
-                    .join(parent_dir.strip_prefix("/").unwrap_or(parent_dir));
-                std::fs::create_dir_all(&dest_dir)
-                    .ctx(format!("creating {}", dest_dir.display()))?;
+                let dest_dir = make_dirs_below(&opts.target, parent_dir)?;
                 planner.node(node, &dest_dir, parent_dir, false)
             }
         };
@@ -272,6 +267,16 @@ impl Planner<'_> {
     }
 
     fn node(&mut self, node: Node, dest_dir: &Path, orig_dir: &Path, included: bool) -> Result<()> {
+        // One path component, never a way out of `dest_dir` (trees are signed by the
+        // owner, but a restore must stay inside --target whatever a tree says).
+        if matches!(&node.name[..], b"" | b"." | b"..") || node.name.contains(&b'/') {
+            self.error(Error::corrupt(format!(
+                "{}: skipping an entry with the invalid name {:?}",
+                orig_dir.display(),
+                String::from_utf8_lossy(&node.name)
+            )));
+            return Ok(());
+        }
         let name = OsStr::from_bytes(&node.name);
         let orig = orig_dir.join(name);
         let dest = dest_dir.join(name);
@@ -355,6 +360,8 @@ impl Planner<'_> {
     }
 }
 
+/// Make `path` a directory: an existing directory is kept; anything else there (a file, a
+/// symlink that might lead out of the target) is replaced, never followed.
 fn make_dir(path: &Path) -> Result<()> {
     match std::fs::symlink_metadata(path) {
         Ok(md) if md.is_dir() => Ok(()),
@@ -362,26 +369,95 @@ fn make_dir(path: &Path) -> Result<()> {
             std::fs::remove_file(path).ctx(format!("replacing {}", path.display()))?;
             std::fs::create_dir(path).ctx(format!("creating {}", path.display()))
         }
-        Err(_) => std::fs::create_dir_all(path).ctx(format!("creating {}", path.display())),
+        Err(_) => std::fs::create_dir(path).ctx(format!("creating {}", path.display())),
     }
+}
+
+/// `target/rel`, made one component at a time with [`make_dir`] so that no symlink
+/// already inside the target is followed.
+fn make_dirs_below(target: &Path, rel: &Path) -> Result<PathBuf> {
+    let mut dir = target.to_path_buf();
+    for c in rel.components() {
+        if let std::path::Component::Normal(name) = c {
+            dir.push(name);
+            make_dir(&dir)?;
+        }
+    }
+    Ok(dir)
+}
+
+/// Create the file for `path`: a new path with `O_CREAT|O_EXCL|O_NOFOLLOW`, so nothing at
+/// the path is ever opened for writing. If something is there (an earlier restore, a
+/// hard link to a file elsewhere, a symlink), the file is created under a temporary name
+/// in the same directory and renamed over it once complete; returns that name.
+fn create_file(path: &Path) -> Result<(File, Option<PathBuf>)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let create = |p: &Path| {
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(p)
+    };
+    match create(path) {
+        Ok(f) => return Ok((f, None)),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(Error::from(e).context(format!("creating {}", path.display()))),
+    }
+    let name = path.file_name().unwrap_or_default();
+    for attempt in 0..16u32 {
+        let mut tmp_name = std::ffi::OsString::from(".tangle-restore-");
+        tmp_name.push(hex::encode(crate::crypto::random_bytes::<6>()?));
+        tmp_name.push("-");
+        tmp_name.push(name);
+        let tmp = path.with_file_name(tmp_name);
+        match create(&tmp) {
+            Ok(f) => return Ok((f, Some(tmp))),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 15 => {}
+            Err(e) => return Err(Error::from(e).context(format!("creating {}", tmp.display()))),
+        }
+    }
+    Err(Error::fatal(format!(
+        "creating {}: no free temporary name",
+        path.display()
+    )))
 }
 
 fn write_file(
     repo: &Repository,
+    job: &FileJob,
+    chown: bool,
+    hints: Option<&crossbeam_channel::Sender<ExtentName>>,
+    progress: &Progress,
+) -> Result<()> {
+    let (path, node) = (job.path.as_path(), &job.node);
+    let (file, tmp) = create_file(path)?;
+    let written = write_contents(repo, &file, path, node, hints, progress)
+        .and_then(|_| fsmeta::apply_metadata_to_file(&file, path, node, chown));
+    drop(file);
+    match (written, tmp) {
+        (Ok(()), None) => Ok(()),
+        (Ok(()), Some(tmp)) => std::fs::rename(&tmp, path).or_else(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            Err(Error::from(e).context(format!("replacing {}", path.display())))
+        }),
+        (Err(e), tmp) => {
+            if let Some(tmp) = tmp {
+                let _ = std::fs::remove_file(tmp);
+            }
+            Err(e)
+        }
+    }
+}
+
+fn write_contents(
+    repo: &Repository,
+    file: &File,
     path: &Path,
     node: &Node,
     hints: Option<&crossbeam_channel::Sender<ExtentName>>,
     progress: &Progress,
 ) -> Result<()> {
-    if std::fs::symlink_metadata(path).is_ok_and(|md| !md.is_file()) {
-        let _ = std::fs::remove_file(path);
-    }
-    let file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(path)
-        .ctx(format!("creating {}", path.display()))?;
     // Length first: blocks never written (all-zero blobs) stay holes.
     file.set_len(node.size)
         .ctx(format!("sizing {}", path.display()))?;
@@ -405,7 +481,7 @@ fn write_file(
         let data = repo
             .read_blob_with(id, BlobKind::Data, ReadMode::Shard)
             .map_err(|e| e.context(format!("restoring {}", path.display())))?;
-        write_sparse(&file, &data, offset).ctx(format!("writing {}", path.display()))?;
+        write_sparse(file, &data, offset).ctx(format!("writing {}", path.display()))?;
         offset += data.len() as u64;
         Progress::add(&progress.bytes_done, data.len() as u64);
     }

@@ -68,6 +68,14 @@ pub enum Located {
 
 /// Find the node at absolute `path` (as backed up) in the snapshot.
 pub fn locate(repo: &Repository, snap: &Snapshot, path: &Path) -> Result<Located> {
+    // `..` would be dropped by the lookup but kept by callers that build a destination
+    // from the path (restore): refuse it rather than resolve it.
+    if path.components().any(|c| c == Component::ParentDir) {
+        return Err(Error::usage(format!(
+            "path {} contains `..`: give the path as it was backed up",
+            path.display()
+        )));
+    }
     let mut tree = repo.load_tree(&snap.tree)?;
     let comps: Vec<&[u8]> = path
         .components()
