@@ -20,6 +20,8 @@ fn main() -> ExitCode {
     };
     let json = args.global.json;
     let result = cli::run(args);
+    // Send what is still buffered now, so that its write errors count below.
+    let _ = cli::Stdout.flush();
     // A reader that stopped reading (`tangle ls latest --json | head -c 50`) is a normal
     // end, as in ripgrep: exit 0 quietly, whatever the command was doing.
     if cli::stdout_closed() {

@@ -216,7 +216,8 @@ fn note_stdout_error(e: &io::Error) {
     }
 }
 
-/// Raw bytes to standard output (errors recorded as for [`line`]).
+/// Bytes to standard output. A failure is recorded for `main` and returned, so that the
+/// command stops.
 pub fn write_stdout(bytes: &[u8]) -> Result<()> {
     Stdout.write_all(bytes).map_err(output_error)
 }
@@ -231,8 +232,8 @@ pub fn line(msg: impl std::fmt::Display) -> Result<()> {
     write_stdout(format!("{msg}\n").as_bytes())
 }
 
-/// Standard output as a writer for streamed output (`ls`, `dump`, completions). Errors
-/// are recorded as for [`line`]; once the pipe is closed every write fails at once, so
+/// Standard output as a writer for streamed output (`ls`, `dump`). Errors are recorded
+/// as by [`write_stdout`]; once the pipe is closed every write fails at once, so
 /// a long listing stops instead of formatting lines nobody reads.
 pub struct Stdout;
 
