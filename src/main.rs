@@ -1,6 +1,7 @@
 //! The `tangle` binary: parse the command line, run the command, map errors to the
 //! documented exit codes.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -18,13 +19,24 @@ fn main() -> ExitCode {
         }
     };
     let json = args.global.json;
-    match cli::run(args) {
+    let result = cli::run(args);
+    // Send what is still buffered now, so that its write errors count below.
+    let _ = cli::Stdout.flush();
+    // A reader that stopped reading (`tangle ls latest --json | head -c 50`) is a normal
+    // end, as in ripgrep: exit 0 quietly, whatever the command was doing.
+    if cli::stdout_closed() {
+        return ExitCode::SUCCESS;
+    }
+    match result.and_then(|code| cli::stdout_error().map_or(Ok(code), Err)) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             let code = e.kind().exit_code();
-            eprintln!("tangle: error: {e}");
+            // Ignore errors writing stderr: the exit code still tells what happened.
+            let mut stderr = std::io::stderr();
+            let _ = writeln!(stderr, "tangle: error: {e}");
             if json {
-                eprintln!(
+                let _ = writeln!(
+                    stderr,
                     "{}",
                     serde_json::json!({ "error": e.to_string(), "exit_code": code })
                 );

@@ -1,23 +1,20 @@
 //! Small helpers shared by several layers.
 
+/// This machine's name as `gethostname(2)` reports it (the kernel's node name).
 pub fn hostname() -> String {
-    let mut buf = [0u8; 256];
-    // SAFETY: buf is valid for its length; gethostname NUL-terminates on success.
-    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
-    if rc != 0 {
-        return "unknown".into();
-    }
-    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-    String::from_utf8_lossy(&buf[..end]).into_owned()
+    // uname(2) cannot fail, so the old "unknown" fallback of gethostname(2) is gone.
+    rustix::system::uname()
+        .nodename()
+        .to_string_lossy()
+        .into_owned()
 }
 
+/// The user recorded in snapshots and key files: `$USER`, `$LOGNAME`, else the numeric
+/// effective uid (no passwd lookup, so a container without /etc/passwd behaves the same).
 pub fn username() -> String {
     std::env::var("USER")
         .or_else(|_| std::env::var("LOGNAME"))
-        .unwrap_or_else(|_| {
-            // SAFETY: geteuid has no preconditions.
-            format!("uid {}", unsafe { libc::geteuid() })
-        })
+        .unwrap_or_else(|_| format!("uid {}", rustix::process::geteuid().as_raw()))
 }
 
 /// `1.5 MiB`-style sizes for humans.

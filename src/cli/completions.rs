@@ -11,11 +11,9 @@ pub struct CompletionsArgs {
 }
 
 pub fn run(a: &CompletionsArgs) -> Result<u8> {
-    clap_complete::generate(
-        a.shell,
-        &mut super::Cli::command(),
-        "tangle",
-        &mut std::io::stdout(),
-    );
+    // Generate into memory: clap_complete panics when its writer fails (closed pipe).
+    let mut script = Vec::new();
+    clap_complete::generate(a.shell, &mut super::Cli::command(), "tangle", &mut script);
+    super::write_stdout(&script)?;
     Ok(0)
 }

@@ -6,7 +6,7 @@ use clap::Args;
 use tangle::Result;
 use tangle::ops::dump;
 
-use super::Global;
+use super::{Global, Stdout};
 
 #[derive(Args)]
 pub struct DumpArgs {
@@ -18,7 +18,8 @@ pub struct DumpArgs {
 
 pub fn run(g: &Global, a: &DumpArgs) -> Result<u8> {
     let repo = g.open_unlocked()?;
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+    // Large writes straight to the pipe; `Stdout` notices a reader that went away.
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, Stdout);
     dump::dump(&repo, &a.snapshot, &a.file, &mut out)?;
     Ok(0)
 }

@@ -7,7 +7,7 @@ use clap::Args;
 use tangle::ops::ls;
 use tangle::{Error, Result};
 
-use super::Global;
+use super::{Global, Stdout};
 
 #[derive(Args)]
 pub struct LsArgs {
@@ -22,12 +22,18 @@ pub struct LsArgs {
 
 pub fn run(g: &Global, a: &LsArgs) -> Result<u8> {
     let repo = g.open_unlocked()?;
-    let mut out = std::io::stdout().lock();
+    // Buffered: a large listing is written in blocks, not one system call per line.
+    let mut out = std::io::BufWriter::new(Stdout);
     let mut entries = Vec::new();
     let mut failed = None;
     ls::walk(&repo, &a.snapshot, a.path.as_deref(), &mut |e| {
         if g.json {
             entries.push(e);
+            return;
+        }
+        // After a failed write (e.g. the reader went away) the walk still runs to its
+        // end (it has no way to stop), but nothing more is formatted or written.
+        if failed.is_some() {
             return;
         }
         let r = if a.long {
@@ -41,13 +47,12 @@ pub fn run(g: &Global, a: &LsArgs) -> Result<u8> {
                 .and_then(|_| out.write_all(b"\n"))
         };
         if let Err(err) = r {
-            failed.get_or_insert(err);
+            failed = Some(err);
         }
     })?;
-    if let Some(e) = failed {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return Err(Error::fatal(format!("writing output: {e}")));
-        }
+    if let Some(e) = failed.map_or_else(|| out.flush().err(), Some) {
+        // `main` turns a closed pipe into a quiet exit 0.
+        return Err(Error::fatal(format!("writing output: {e}")));
     }
     if g.json {
         g.print_json(&entries)?;

@@ -14,7 +14,10 @@ mod restore;
 mod snapshots;
 mod verify;
 
+use std::io::{self, Write};
 use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Args, Parser, Subcommand};
 use tangle::repo::Repository;
@@ -163,21 +166,94 @@ impl Global {
         !self.no_progress && !self.quiet && !self.json && std::io::stderr().is_terminal()
     }
 
-    /// Print human output unless `--quiet` or `--json`.
+    /// A human status line, unless `--quiet` or `--json`. Never fails: a write error is
+    /// remembered for `main` (a closed pipe ends the run quietly, see [`stdout_closed`]),
+    /// so commands need not thread errors through every message.
     pub fn say(&self, msg: impl std::fmt::Display) {
         if !self.quiet && !self.json {
-            println!("{msg}");
+            let _ = line(msg);
         }
     }
 
+    /// The `--json` report: one pretty-printed value and a newline.
     pub fn print_json<T: serde::Serialize>(&self, value: &T) -> Result<()> {
-        let s = serde_json::to_string_pretty(value)
+        let mut s = serde_json::to_string_pretty(value)
             .map_err(|e| Error::fatal(format!("JSON output: {e}")))?;
-        println!("{s}");
-        Ok(())
+        s.push('\n');
+        write_stdout(s.as_bytes())
     }
 }
 
+// Standard output. Every byte the commands print goes through the helpers below, so that
+// a reader that stops reading (`tangle ls latest --json | head -c 50`) is noticed in one
+// place: a write that fails with `BrokenPipe` sets `STDOUT_CLOSED`, later writes are
+// skipped, and `main` exits 0 quietly, as ripgrep does. (Rust ignores SIGPIPE, so without
+// this `println!` would panic with exit 101.) Any other write error is kept in
+// `STDOUT_ERROR` and turns a successful run into exit 1.
+
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+static STDOUT_ERROR: Mutex<Option<String>> = Mutex::new(None);
+
+/// Whether a reader closed standard output during this run.
+pub fn stdout_closed() -> bool {
+    STDOUT_CLOSED.load(Ordering::Relaxed)
+}
+
+/// The first error writing standard output other than a closed pipe, if any.
+pub fn stdout_error() -> Option<Error> {
+    let msg = STDOUT_ERROR.lock().ok()?.clone()?;
+    Some(Error::fatal(format!("writing output: {msg}")))
+}
+
+/// Remember a failed write to standard output.
+fn note_stdout_error(e: &io::Error) {
+    if e.kind() == io::ErrorKind::Interrupted {
+        // `write_all` retries these.
+    } else if e.kind() == io::ErrorKind::BrokenPipe {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    } else if let Ok(mut first) = STDOUT_ERROR.lock() {
+        first.get_or_insert_with(|| e.to_string());
+    }
+}
+
+/// Bytes to standard output. A failure is recorded for `main` and returned, so that the
+/// command stops.
+pub fn write_stdout(bytes: &[u8]) -> Result<()> {
+    Stdout.write_all(bytes).map_err(output_error)
+}
+
+fn output_error(e: io::Error) -> Error {
+    Error::fatal(format!("writing output: {e}"))
+}
+
+/// One line of a command's output (a table row, a listing), printed even with
+/// `--quiet`. An error stops the command; `main` decides the exit code.
+pub fn line(msg: impl std::fmt::Display) -> Result<()> {
+    write_stdout(format!("{msg}\n").as_bytes())
+}
+
+/// Standard output as a writer for streamed output (`ls`, `dump`). Errors are recorded
+/// as by [`write_stdout`]; once the pipe is closed every write fails at once, so
+/// a long listing stops instead of formatting lines nobody reads.
+pub struct Stdout;
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if stdout_closed() {
+            return Err(io::ErrorKind::BrokenPipe.into());
+        }
+        io::stdout().write(buf).inspect_err(note_stdout_error)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if stdout_closed() {
+            return Err(io::ErrorKind::BrokenPipe.into());
+        }
+        io::stdout().flush().inspect_err(note_stdout_error)
+    }
+}
+
+/// A warning on stderr. Ignores write errors: a closed stderr must not end the command.
 pub fn warn(msg: impl std::fmt::Display) {
-    eprintln!("tangle: warning: {msg}");
+    let _ = writeln!(io::stderr(), "tangle: warning: {msg}");
 }

@@ -8,7 +8,7 @@ use tangle::ops::remote;
 use tangle::ops::repair::{self, RepairOptions, RepairReport};
 use tangle::util::human_bytes;
 
-use super::{Global, warn};
+use super::{Global, line, warn};
 
 #[derive(Args)]
 pub struct RemoteArgs {
@@ -67,14 +67,14 @@ pub fn run(g: &Global, a: &RemoteArgs) -> Result<u8> {
             }
             for r in &list {
                 match &r.error {
-                    None => println!(
+                    None => line(format_args!(
                         "{}  {}  {} objects, {}",
                         r.index,
                         r.url,
                         r.objects,
                         human_bytes(r.bytes)
-                    ),
-                    Some(e) => println!("{}  {}  UNREACHABLE: {e}", r.index, r.url),
+                    ))?,
+                    Some(e) => line(format_args!("{}  {}  UNREACHABLE: {e}", r.index, r.url))?,
                 }
             }
             Ok(0)

@@ -5,7 +5,7 @@ use tangle::Result;
 use tangle::ops::repair::{self, RepairOptions};
 use tangle::util::human_bytes;
 
-use super::{Global, warn};
+use super::{Global, line, warn};
 
 #[derive(Args)]
 pub struct RepairArgs {
@@ -32,14 +32,14 @@ pub fn run(g: &Global, a: &RepairArgs) -> Result<u8> {
     }
     for act in &r.actions {
         if a.dry_run || g.verbose > 0 {
-            println!(
+            line(format_args!(
                 "{}{}: {} on {} ({})",
                 if a.dry_run { "would " } else { "" },
                 act.kind,
                 act.path,
                 act.remote,
                 human_bytes(act.bytes)
-            );
+            ))?;
         }
     }
     for u in r.unrepaired.iter().chain(&r.pending) {

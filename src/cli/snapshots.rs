@@ -4,7 +4,7 @@ use clap::Args;
 use tangle::Result;
 use tangle::ops::snapshots;
 
-use super::Global;
+use super::{Global, line};
 
 #[derive(Args)]
 pub struct SnapshotsArgs {}
@@ -15,20 +15,20 @@ pub fn run(g: &Global, _a: &SnapshotsArgs) -> Result<u8> {
     if g.json {
         return g.print_json(&list).map(|_| 0);
     }
-    println!(
+    line(format_args!(
         "{:<9} {:<25} {:<16} {:<12} Paths",
         "ID", "Time", "Host", "Tags"
-    );
+    ))?;
     for s in &list {
-        println!(
+        line(format_args!(
             "{:<9} {:<25} {:<16} {:<12} {}",
             s.short_id,
             s.time,
             s.host,
             s.tags.join(","),
             s.paths.join(", ")
-        );
+        ))?;
     }
-    println!("{} snapshots", list.len());
+    line(format_args!("{} snapshots", list.len()))?;
     Ok(0)
 }
