@@ -1,7 +1,7 @@
 //! `tangle verify [--read-data | --read-data-subset PCT%]`
 
 use clap::Args;
-use tangle::ops::verify::{self, ReadData, Severity};
+use tangle::ops::verify::{self, ReadData, Severity, VerifyReport};
 use tangle::util::human_bytes;
 use tangle::{Error, Result};
 
@@ -44,23 +44,33 @@ pub fn run(g: &Global, a: &VerifyArgs) -> Result<u8> {
     let r = verify::run(&repo, read)?;
     if g.json {
         g.print_json(&r)?;
-        return Ok(r.exit_code);
+    } else {
+        print_text(g, &r);
     }
+    Ok(r.exit_code)
+}
+
+/// Human output. Default: damage, a summary and the verdict. `-v` adds the notes and
+/// what repair would do. `-q` keeps only what is wrong: nothing for a sound repository
+/// (the exit code says so), else the damage and the verdict.
+fn print_text(g: &Global, r: &VerifyReport) {
+    // `say` is silent under `-q`; damage and its verdict are the errors `-q` still shows.
+    let errors = Global {
+        quiet: false,
+        ..g.clone()
+    };
+    let verbose = g.verbose > 0 && !g.quiet;
     for f in &r.findings {
-        if f.severity == Severity::Info && g.verbose == 0 && !g.quiet {
-            continue;
-        }
         let label = match f.severity {
+            Severity::Info if !verbose => continue,
             Severity::Info => "info",
             Severity::Repairable => "damage",
             Severity::Unrecoverable => "LOST",
             Severity::Trust => "TRUST VIOLATION",
         };
-        println!("{label}: {}", f.message);
-        if let Some(rep) = &f.repair {
-            if g.verbose > 0 {
-                println!("    repair would: {rep}");
-            }
+        errors.say(format_args!("{label}: {}", f.message));
+        if let (Some(rep), true) = (&f.repair, verbose) {
+            g.say(format_args!("    repair would: {rep}"));
         }
     }
     let infos = r
@@ -85,24 +95,23 @@ pub fn run(g: &Global, a: &VerifyArgs) -> Result<u8> {
         },
     ));
     if let Some(s) = &r.subset {
-        for (f, p) in &s.detection {
+        for d in &s.detection_rates {
             g.say(format_args!(
                 "sample ({}% of extents, seed {}): corruption of {:.1}% of shards would be caught with probability {:.1}%",
                 s.percent,
                 s.seed,
-                f * 100.0,
-                p * 100.0
+                d.corrupt_fraction * 100.0,
+                d.probability * 100.0
             ));
         }
     }
     match r.exit_code {
         0 if infos > 0 => g.say(format_args!("no damage found ({infos} notes; -v shows them)")),
         0 => g.say("no damage found"),
-        20 => g.say("damage found: `tangle repair` can fix all of it"),
-        21 => g.say("data loss found: some data cannot be recovered"),
-        _ => g.say("trust violation found: a remote served data the owner did not write, or an older or forked state"),
+        20 => errors.say("damage found: `tangle repair` can fix all of it"),
+        21 => errors.say("data loss found: some data cannot be recovered"),
+        _ => errors.say("trust violation found: a remote served data the owner did not write, or an older or forked state"),
     }
-    Ok(r.exit_code)
 }
 
 fn rand_seed() -> u64 {

@@ -17,19 +17,58 @@ use crate::repo::{Config, Repository};
 
 /// One remote's copy of a metadata object.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Copy {
+pub enum CopyState {
     Missing,
     /// Authentic; the BLAKE3 of its bytes.
     Good([u8; 32]),
-    /// Present but not authentic (garbage, truncated, bad signature...).
-    Bad(String),
+    /// Present but not to be trusted as it is; why.
+    Bad(BadCopy),
     /// The remote could not be asked.
     Unreachable,
 }
 
+/// The old name, kept only until `repair` imports `CopyState` (the name shadowed the
+/// prelude's `Copy` trait wherever it was imported). A type alias rather than a `use`,
+/// so that `#[derive(Copy)]` in this module still finds the derive macro.
+pub type Copy = CopyState;
+
+/// Why a present copy is not good.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadCopy {
+    /// Garbage, truncated, not matching its content hash, of another repository, or
+    /// unreadable: the reason.
+    Corrupt(String),
+    /// Well-formed but not signed by the repository owner; the check that failed.
+    Forged(String),
+    /// An authentic certificate whose placement revision is older than another
+    /// remote's copy (a rebalance re-signed it; this remote missed the update).
+    Stale { placement: u32, current: u32 },
+}
+
+impl CopyState {
+    /// Whether `repair` rewrites this copy from an authentic one: missing, corrupt,
+    /// forged and stale copies; good ones need nothing and unreachable ones cannot be.
+    pub fn needs_rewrite(&self) -> bool {
+        matches!(self, CopyState::Missing | CopyState::Bad(_))
+    }
+}
+
+impl std::fmt::Display for BadCopy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadCopy::Corrupt(why) => f.write_str(why),
+            BadCopy::Forged(why) => write!(f, "not signed by the repository owner ({why})"),
+            BadCopy::Stale { placement, current } => write!(
+                f,
+                "stale certificate (placement revision {placement}, current {current})"
+            ),
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct MetaObject {
-    pub copies: Vec<Copy>,
+    pub copies: Vec<CopyState>,
     /// Bytes of one authentic copy (what repair re-replicates).
     pub good: Option<Bytes>,
     /// Authentic copies that differ from each other (a fork, for objects that are not
@@ -172,32 +211,39 @@ impl Survey {
         let fetches = paths
             .iter()
             .flat_map(|p| (0..remotes.len()).map(move |r| (p.clone(), r)));
-        let results: Vec<(String, usize, Copy, Option<Bytes>)> = repo.block_on(
+        let results: Vec<(String, usize, CopyState, Option<Bytes>)> = repo.block_on(
             stream::iter(fetches.map(|(path, r)| {
                 let listing = &listings[r];
                 async move {
                     match listing {
-                        Err(_) => (path, r, Copy::Unreachable, None),
-                        Ok(l) if !l.contains_key(&path) => (path, r, Copy::Missing, None),
+                        Err(_) => (path, r, CopyState::Unreachable, None),
+                        Ok(l) if !l.contains_key(&path) => (path, r, CopyState::Missing, None),
                         Ok(_) => match repo.remotes()[r].get(&path).await {
                             Ok(b) => match check_meta(repo, &path, &b) {
-                                Ok(()) => {
-                                    (path, r, Copy::Good(*blake3::hash(&b).as_bytes()), Some(b))
-                                }
+                                Ok(()) => (
+                                    path,
+                                    r,
+                                    CopyState::Good(*blake3::hash(&b).as_bytes()),
+                                    Some(b),
+                                ),
                                 Err(e) => {
-                                    let forged = looks_forged(repo, &path, &b);
-                                    let msg = if forged {
-                                        format!("FORGED: {e}")
+                                    let bad = if looks_forged(repo, &path, &b) {
+                                        BadCopy::Forged(e.to_string())
                                     } else {
-                                        e.to_string()
+                                        BadCopy::Corrupt(e.to_string())
                                     };
-                                    (path, r, Copy::Bad(msg), None)
+                                    (path, r, CopyState::Bad(bad), None)
                                 }
                             },
                             Err(e) if e.kind() == crate::Kind::NotFound => {
-                                (path, r, Copy::Missing, None)
+                                (path, r, CopyState::Missing, None)
                             }
-                            Err(e) => (path, r, Copy::Bad(e.to_string()), None),
+                            Err(e) => (
+                                path,
+                                r,
+                                CopyState::Bad(BadCopy::Corrupt(e.to_string())),
+                                None,
+                            ),
                         },
                     }
                 }
@@ -217,14 +263,12 @@ impl Survey {
                     .push((r, placement, b.clone()));
             }
             let m = meta.entry(path).or_insert_with(|| MetaObject {
-                copies: vec![Copy::Missing; remotes.len()],
+                copies: vec![CopyState::Missing; remotes.len()],
                 good: None,
                 conflicting: false,
                 forged: false,
             });
-            if let Copy::Bad(msg) = &copy {
-                m.forged |= msg.starts_with("FORGED");
-            }
+            m.forged |= matches!(copy, CopyState::Bad(BadCopy::Forged(_)));
             m.copies[r] = copy;
             if let Some(b) = bytes {
                 if m.good.is_none() {
@@ -242,9 +286,7 @@ impl Survey {
             };
             for (r, placement, bytes) in copies {
                 if placement < current {
-                    m.copies[r] = Copy::Bad(format!(
-                        "stale certificate (placement revision {placement}, current {current})"
-                    ));
+                    m.copies[r] = CopyState::Bad(BadCopy::Stale { placement, current });
                 } else if m.good.as_ref().and_then(|g| Certificate::placement_of(g))
                     != Some(current)
                 {
@@ -254,7 +296,7 @@ impl Survey {
         }
         for m in meta.values_mut() {
             let mut goods = m.copies.iter().filter_map(|c| {
-                if let Copy::Good(h) = c {
+                if let CopyState::Good(h) = c {
                     Some(*h)
                 } else {
                     None

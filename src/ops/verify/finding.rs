@@ -1,0 +1,238 @@
+//! What verify reports: findings (severity, kind, where, what repair would do) and the
+//! report that carries them. Everything here is part of `verify --json`: keys and values
+//! only ever gain members, existing ones keep their names and meaning.
+
+use serde::Serialize;
+
+use crate::extent::ExtentName;
+
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Not damage: leftovers of interrupted runs, spare-less extents that still decode.
+    Info,
+    /// `repair` can fix it (exit 20).
+    Repairable,
+    /// Data is lost (exit 21).
+    Unrecoverable,
+    /// Bad signature, rollback, fork, foreign key (exit 22).
+    Trust,
+}
+
+impl Severity {
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Severity::Info => 0,
+            Severity::Repairable => 20,
+            Severity::Unrecoverable => 21,
+            Severity::Trust => 22,
+        }
+    }
+}
+
+/// Every kind of finding; serialized as the kebab-case names scripts match on.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[serde(rename_all = "kebab-case")]
+pub enum FindingKind {
+    /// A remote lists fine but holds no repository (lost or wiped).
+    RemoteEmpty,
+    /// A remote cannot be listed.
+    RemoteUnreachable,
+    /// Something an interrupted run left (information only).
+    Leftover,
+    /// Remotes serve different authentic versions of one object or chain position.
+    Fork,
+    /// A copy is well-formed but not signed by the owner.
+    BadSignature,
+    /// No remote has an authentic copy of a metadata object.
+    MetadataLost,
+    /// A metadata copy is missing on one remote.
+    MissingMetadata,
+    /// A certificate copy has an older placement revision than another remote's.
+    StaleCertificate,
+    /// A metadata copy is damaged.
+    CorruptMetadata,
+    /// A remote (or every remote) serves an older state than was seen.
+    Rollback,
+    /// An extent follows one that no remote has.
+    ChainGap,
+    /// An extent does not continue its writer's verifier chain.
+    ChainBroken,
+    /// A shard is missing, of the wrong size or corrupt, and can be rebuilt.
+    BadShard,
+    /// A shard is missing, of the wrong size or corrupt, and cannot be rebuilt.
+    LostShard,
+    /// Data shards of an extent cannot be recovered.
+    DataLost,
+    /// An extent still decodes but has no spare left (information only).
+    AtRisk,
+    /// Stored parity is not what the data and pointers encode to.
+    ParityInconsistent,
+    /// With the password: a snapshot's trees or blobs cannot be read.
+    SnapshotIncomplete,
+}
+
+impl FindingKind {
+    pub const ALL: [FindingKind; 18] = [
+        FindingKind::RemoteEmpty,
+        FindingKind::RemoteUnreachable,
+        FindingKind::Leftover,
+        FindingKind::Fork,
+        FindingKind::BadSignature,
+        FindingKind::MetadataLost,
+        FindingKind::MissingMetadata,
+        FindingKind::StaleCertificate,
+        FindingKind::CorruptMetadata,
+        FindingKind::Rollback,
+        FindingKind::ChainGap,
+        FindingKind::ChainBroken,
+        FindingKind::BadShard,
+        FindingKind::LostShard,
+        FindingKind::DataLost,
+        FindingKind::AtRisk,
+        FindingKind::ParityInconsistent,
+        FindingKind::SnapshotIncomplete,
+    ];
+
+    /// The name in `--json` (and in messages about kinds).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FindingKind::RemoteEmpty => "remote-empty",
+            FindingKind::RemoteUnreachable => "remote-unreachable",
+            FindingKind::Leftover => "leftover",
+            FindingKind::Fork => "fork",
+            FindingKind::BadSignature => "bad-signature",
+            FindingKind::MetadataLost => "metadata-lost",
+            FindingKind::MissingMetadata => "missing-metadata",
+            FindingKind::StaleCertificate => "stale-certificate",
+            FindingKind::CorruptMetadata => "corrupt-metadata",
+            FindingKind::Rollback => "rollback",
+            FindingKind::ChainGap => "chain-gap",
+            FindingKind::ChainBroken => "chain-broken",
+            FindingKind::BadShard => "bad-shard",
+            FindingKind::LostShard => "lost-shard",
+            FindingKind::DataLost => "data-lost",
+            FindingKind::AtRisk => "at-risk",
+            FindingKind::ParityInconsistent => "parity-inconsistent",
+            FindingKind::SnapshotIncomplete => "snapshot-incomplete",
+        }
+    }
+}
+
+impl std::fmt::Display for FindingKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Lets callers that matched on the old string kinds (`f.kind == "bad-shard"`) keep
+/// working.
+impl PartialEq<&str> for FindingKind {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<str> for FindingKind {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct Finding {
+    pub severity: Severity,
+    pub kind: FindingKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remote: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extent: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<usize>,
+    pub message: String,
+    /// What `repair` would do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repair: Option<String>,
+}
+
+impl Finding {
+    pub(super) fn new(severity: Severity, kind: FindingKind, message: String) -> Finding {
+        Finding {
+            severity,
+            kind,
+            remote: None,
+            path: None,
+            extent: None,
+            shard: None,
+            message,
+            repair: None,
+        }
+    }
+    pub(super) fn remote(mut self, url: &str) -> Self {
+        self.remote = Some(url.to_string());
+        self
+    }
+    pub(super) fn path(mut self, p: &str) -> Self {
+        self.path = Some(p.to_string());
+        self
+    }
+    pub(super) fn extent(mut self, e: &ExtentName, shard: Option<usize>) -> Self {
+        self.extent = Some(e.hex());
+        self.shard = shard;
+        self
+    }
+    pub(super) fn repair(mut self, r: impl Into<String>) -> Self {
+        self.repair = Some(r.into());
+        self
+    }
+}
+
+#[derive(Serialize, Debug)]
+pub struct SubsetReport {
+    pub percent: f64,
+    pub seed: u64,
+    /// (fraction of corrupt shards, probability this sample would have caught it).
+    /// Kept for existing scripts; `detection_rates` names the same numbers.
+    pub detection: Vec<(f64, f64)>,
+    /// The same table as `detection`, with named fields.
+    pub detection_rates: Vec<DetectionRate>,
+}
+
+/// How likely the sample was to catch corruption of a given share of all shards.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
+pub struct DetectionRate {
+    /// Fraction of all shards assumed corrupt (0.01 = 1%).
+    pub corrupt_fraction: f64,
+    /// Probability that the sample read at least one of them.
+    pub probability: f64,
+}
+
+#[derive(Serialize, Debug, Default)]
+pub struct VerifyReport {
+    pub remotes: Vec<String>,
+    pub extents: usize,
+    pub shards: usize,
+    pub shards_read: u64,
+    pub bytes_read: u64,
+    pub snapshots_checked: usize,
+    pub subset: Option<SubsetReport>,
+    pub findings: Vec<Finding>,
+    pub exit_code: u8,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_serialize_to_their_names() {
+        for k in FindingKind::ALL {
+            assert_eq!(
+                serde_json::to_value(k).ok(),
+                Some(serde_json::Value::String(k.as_str().to_string()))
+            );
+        }
+    }
+}

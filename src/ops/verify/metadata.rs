@@ -1,0 +1,133 @@
+//! Metadata on every remote: is each remote there, and is every copy of every metadata
+//! object present and authentic.
+
+use std::collections::HashSet;
+
+use super::finding::{Finding, FindingKind, Severity};
+use crate::extent::{ExtentName, Head};
+use crate::ops::survey::{BadCopy, CopyState, Survey};
+use crate::repo::Repository;
+
+pub(super) fn remotes_reachable(survey: &Survey, findings: &mut Vec<Finding>) {
+    for (url, l) in survey.urls.iter().zip(&survey.listings) {
+        if l.as_ref().is_ok_and(|l| !l.contains_key("config")) {
+            findings.push(
+                Finding::new(
+                    Severity::Repairable,
+                    FindingKind::RemoteEmpty,
+                    format!("remote {url} does not hold the repository (lost or wiped)"),
+                )
+                .remote(url)
+                .repair(format!(
+                    "rewrite all metadata and rebuild every shard that belongs on {url}"
+                )),
+            );
+        }
+        if let Err(e) = l {
+            findings.push(
+                Finding::new(Severity::Repairable, FindingKind::RemoteUnreachable, format!("remote {url} cannot be listed: {e}"))
+                    .remote(url)
+                    .repair("nothing until the remote is reachable again (or `remote replace` it); then repair rewrites what it lacks"),
+            );
+        }
+    }
+}
+
+/// Copies of every metadata object: missing or damaged ones are repairable damage, except
+/// for certificates and index segments no head commits to: an interrupted run wrote
+/// them, nothing depends on them, and their missing copies are only information.
+pub(super) fn metadata_replicas(
+    repo: &Repository,
+    survey: &Survey,
+    committed: &HashSet<ExtentName>,
+    findings: &mut Vec<Finding>,
+) {
+    let committed_index: HashSet<String> = survey
+        .meta
+        .iter()
+        .filter(|(p, _)| p.starts_with("heads/"))
+        .filter_map(|(p, m)| Head::from_object(m.good.as_ref()?, &repo.config.owner, p).ok())
+        .filter_map(|h| h.index)
+        .collect();
+    let uncommitted = |path: &str| match path.split_once('/') {
+        Some(("extents", name)) => ExtentName::parse(name).is_ok_and(|n| !committed.contains(&n)),
+        Some(("index", id)) => !committed_index.contains(id),
+        _ => false,
+    };
+    for (path, m) in &survey.meta {
+        if m.good.is_some() && !m.conflicting && uncommitted(path) {
+            let lacking = m.copies.iter().filter(|c| c.needs_rewrite()).count();
+            if lacking > 0 {
+                findings.push(
+                    Finding::new(
+                        Severity::Info,
+                        FindingKind::Leftover,
+                        format!("{path} was written by an interrupted run (no head commits to it); {lacking} copies are missing or damaged"),
+                    )
+                    .path(path)
+                    .repair("none needed (a future prune removes it)"),
+                );
+            }
+            continue;
+        }
+        if m.conflicting {
+            findings.push(
+                Finding::new(
+                    Severity::Trust,
+                    FindingKind::Fork,
+                    format!("{path}: remotes serve different authentic versions"),
+                )
+                .path(path),
+            );
+            continue;
+        }
+        if m.good.is_none() {
+            let (sev, kind, what) = if m.forged {
+                (
+                    Severity::Trust,
+                    FindingKind::BadSignature,
+                    "well-formed but not signed by the repository owner",
+                )
+            } else {
+                (
+                    Severity::Unrecoverable,
+                    FindingKind::MetadataLost,
+                    "no remote has an authentic copy",
+                )
+            };
+            findings.push(Finding::new(sev, kind, format!("{path}: {what}")).path(path));
+            continue;
+        }
+        for (r, copy) in m.copies.iter().enumerate() {
+            let url = &survey.urls[r];
+            let f = match copy {
+                CopyState::Missing => Finding::new(
+                    Severity::Repairable,
+                    FindingKind::MissingMetadata,
+                    format!("{path} is missing on {url}"),
+                ),
+                CopyState::Bad(BadCopy::Forged(_)) => Finding::new(
+                    Severity::Trust,
+                    FindingKind::BadSignature,
+                    format!("{path} on {url} is not signed by the repository owner"),
+                ),
+                CopyState::Bad(stale @ BadCopy::Stale { .. }) => Finding::new(
+                    Severity::Repairable,
+                    FindingKind::StaleCertificate,
+                    format!("{path} on {url} is out of date: {stale}"),
+                ),
+                CopyState::Bad(BadCopy::Corrupt(e)) => Finding::new(
+                    Severity::Repairable,
+                    FindingKind::CorruptMetadata,
+                    format!("{path} on {url} is damaged: {e}"),
+                ),
+                CopyState::Good(_) | CopyState::Unreachable => continue,
+            };
+            findings.push(
+                f.remote(url)
+                    .path(path)
+                    .repair(format!("copy {path} from a remote with an authentic copy")),
+            );
+        }
+    }
+}

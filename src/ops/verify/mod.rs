@@ -1,0 +1,130 @@
+//! `tangle verify`: find every kind of damage a remote can do and name the culprit.
+//! Works with only the public key (the storage layer); with the password it also checks
+//! that every snapshot's trees and blobs are reachable.
+//!
+//! One module per concern: `finding` (what is reported), `metadata` (remotes and metadata
+//! copies), `freshness` (rollbacks), `chains` (writers' verifier chains), `shards`
+//! (shards, lost data, extents at risk, stray shard objects), `snapshots` (with the
+//! password).
+
+mod chains;
+mod finding;
+mod freshness;
+mod metadata;
+mod shards;
+mod snapshots;
+
+use std::collections::HashSet;
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+pub use self::finding::{
+    DetectionRate, Finding, FindingKind, Severity, SubsetReport, VerifyReport,
+};
+use super::survey::Survey;
+use crate::error::Result;
+use crate::repo::Repository;
+
+#[derive(Clone, Copy, Debug)]
+pub enum ReadData {
+    No,
+    All,
+    /// Percent of extents, and the seed of the sample.
+    Subset(f64, u64),
+}
+
+/// Shares of corrupt shards for which a subset report states the chance of detection.
+const DETECTION_FRACTIONS: [f64; 4] = [0.001, 0.01, 0.05, 0.10];
+
+pub fn run(repo: &Repository, read: ReadData) -> Result<VerifyReport> {
+    let mut survey = Survey::take(repo)?;
+    let mut report = VerifyReport {
+        remotes: survey.urls.clone(),
+        extents: survey.certs.len(),
+        shards: survey.shards.iter().map(|s| s.len()).sum(),
+        ..Default::default()
+    };
+    let mut findings = Vec::new();
+    metadata::remotes_reachable(&survey, &mut findings);
+    let committed = freshness::freshness(repo, &survey, &mut findings);
+    metadata::metadata_replicas(repo, &survey, &committed, &mut findings);
+    chains::chains(repo, &survey, &committed, &mut findings);
+    if !matches!(read, ReadData::No) {
+        read_data(repo, &mut survey, read, &mut report, &mut findings);
+    }
+    shards::shards(&survey, &committed, &mut findings);
+    shards::leftovers(&survey, &mut findings);
+    if repo.key().is_ok() {
+        report.snapshots_checked = snapshots::snapshots_reachable(repo, &mut findings)?;
+    }
+    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    report.exit_code = findings
+        .iter()
+        .map(|f| f.severity.exit_code())
+        .max()
+        .unwrap_or(0);
+    report.findings = findings;
+    Ok(report)
+}
+
+/// Download the chosen extents' shards (marking corrupt ones in the survey), report
+/// inconsistent parity, and for a sample state how likely it was to catch corruption.
+fn read_data(
+    repo: &Repository,
+    survey: &mut Survey,
+    read: ReadData,
+    report: &mut VerifyReport,
+    findings: &mut Vec<Finding>,
+) {
+    let pick: Box<dyn Fn(usize) -> bool> = match read {
+        ReadData::No => Box::new(|_| false),
+        ReadData::All => Box::new(|_| true),
+        ReadData::Subset(pct, seed) => {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let chosen: HashSet<usize> = (0..survey.certs.len())
+                .filter(|_| rng.random_bool((pct / 100.0).clamp(0.0, 1.0)))
+                .collect();
+            Box::new(move |e| chosen.contains(&e))
+        }
+    };
+    let (bytes, checked, inconsistent) = survey.read_data(repo, &*pick);
+    report.bytes_read = bytes;
+    report.shards_read = checked;
+    for e in inconsistent {
+        let name = survey.certs[e].name();
+        findings.push(
+            Finding::new(
+                Severity::Trust,
+                FindingKind::ParityInconsistent,
+                format!(
+                    "extent {}: stored parity is not what its data and pointers encode to",
+                    name.short()
+                ),
+            )
+            .extent(&name, None)
+            .repair("none: the signed certificate disagrees with its own data (writer bug or stolen key); back up the data again"),
+        );
+    }
+    if let ReadData::Subset(percent, seed) = read {
+        let n = report.shards.max(1) as f64;
+        let sampled = checked as f64 / n;
+        let rates: Vec<DetectionRate> = DETECTION_FRACTIONS
+            .iter()
+            .map(|&f| DetectionRate {
+                corrupt_fraction: f,
+                // Each of the f·n corrupt shards escapes the sample independently.
+                probability: 1.0 - (1.0 - sampled).powf((f * n).max(1.0)),
+            })
+            .collect();
+        report.subset = Some(SubsetReport {
+            percent,
+            seed,
+            detection: rates
+                .iter()
+                .map(|r| (r.corrupt_fraction, r.probability))
+                .collect(),
+            detection_rates: rates,
+        });
+    }
+}
