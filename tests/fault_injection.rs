@@ -677,7 +677,7 @@ fn apply(w: &World, pat: &Pattern, seed: u64) -> Vec<Objects> {
 fn assert_all_reported(w: &World, pat: &Pattern, v: &VerifyReport, what: &str) {
     let named = |kinds: &[&str], r: usize, p: &str| {
         v.findings.iter().any(|f| {
-            kinds.contains(&f.kind)
+            kinds.contains(&f.kind.as_str())
                 && f.path.as_deref() == Some(p)
                 && f.remote.as_deref() == Some(url(r).as_str())
         })

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::survey::{Copy, ShardState, Survey};
+use super::survey::{ShardState, Survey};
 use crate::codec::{self, peel::peel};
 use crate::error::Result;
 use crate::repo::Repository;
@@ -88,7 +88,7 @@ fn repair_metadata(
             continue;
         };
         for (r, copy) in m.copies.iter().enumerate() {
-            if !matches!(copy, Copy::Missing | Copy::Bad(_)) {
+            if !copy.needs_rewrite() {
                 continue;
             }
             let remote = &repo.remotes()[r];

@@ -437,9 +437,9 @@ fn write_file(
     drop(file);
     match (written, tmp) {
         (Ok(()), None) => Ok(()),
-        (Ok(()), Some(tmp)) => std::fs::rename(&tmp, path).or_else(|e| {
+        (Ok(()), Some(tmp)) => std::fs::rename(&tmp, path).map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
-            Err(Error::from(e).context(format!("replacing {}", path.display())))
+            Error::from(e).context(format!("replacing {}", path.display()))
         }),
         (Err(e), tmp) => {
             if let Some(tmp) = tmp {

@@ -10,10 +10,10 @@ use bytes::Bytes;
 use futures::stream::{self, StreamExt};
 
 use crate::codec::peel::Codeword;
-use crate::error::{Error, Result};
-use crate::extent::{Certificate, ExtentName, Head};
-use crate::repo::object::{self, ObjectKind};
-use crate::repo::{Config, Repository};
+use crate::crypto::envelope::{self as object, ObjectKind};
+use crate::error::Result;
+use crate::extent::{Certificate, ExtentName};
+use crate::repo::Repository;
 
 /// One remote's copy of a metadata object.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,11 +26,6 @@ pub enum CopyState {
     /// The remote could not be asked.
     Unreachable,
 }
-
-/// The old name, kept only until `repair` imports `CopyState` (the name shadowed the
-/// prelude's `Copy` trait wherever it was imported). A type alias rather than a `use`,
-/// so that `#[derive(Copy)]` in this module still finds the derive macro.
-pub type Copy = CopyState;
 
 /// Why a present copy is not good.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,55 +102,7 @@ fn is_meta(path: &str) -> bool {
     path == "config" || META_PREFIXES.iter().any(|p| path.starts_with(p))
 }
 
-/// Check a metadata object's authenticity by the rules of its kind.
-pub fn check_meta(repo: &Repository, path: &str, bytes: &[u8]) -> Result<()> {
-    let owner = repo.config.owner;
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let content_addressed = |kind| -> Result<()> {
-        object::open(kind, bytes, &owner)?;
-        if object::content_id(bytes) != name {
-            return Err(Error::corrupt("does not match its content hash"));
-        }
-        Ok(())
-    };
-    if path == "config" {
-        let c = Config::from_object(bytes)?;
-        if c.owner != owner || c.id != repo.config.id {
-            return Err(Error::corrupt("config of another repository or owner"));
-        }
-        if c.revision < repo.config.revision {
-            return Err(Error::corrupt(format!(
-                "stale config (revision {}, the newest is {})",
-                c.revision, repo.config.revision
-            )));
-        }
-        return Ok(());
-    }
-    match path.split('/').next() {
-        Some("keys") => content_addressed(ObjectKind::Key),
-        Some("snapshots") => content_addressed(ObjectKind::Snapshot),
-        Some("index") => content_addressed(ObjectKind::Index),
-        Some("heads") => Head::from_object(bytes, &owner, path).map(|_| ()),
-        Some("extents") => {
-            let c = Certificate::from_object(bytes, &owner, &ExtentName::parse(name)?)?;
-            if c.repo_id != repo.config.id {
-                return Err(Error::corrupt("certificate of another repository"));
-            }
-            if c.shards
-                .iter()
-                .any(|s| s.remote as usize >= repo.remotes().len())
-            {
-                return Err(Error::corrupt(
-                    "certificate names remotes the config does not have",
-                ));
-            }
-            Ok(())
-        }
-        _ => Err(Error::corrupt("not a metadata object")),
-    }
-}
-
-/// Whether a copy that failed `check_meta` is well-formed but signed by someone else.
+/// Whether a copy that failed [`Repository::authenticate_metadata`] is well-formed but signed by someone else.
 fn looks_forged(repo: &Repository, path: &str, bytes: &[u8]) -> bool {
     let kind = match path.split('/').next() {
         Some("extents") => ObjectKind::Extent,
@@ -219,7 +166,7 @@ impl Survey {
                         Err(_) => (path, r, CopyState::Unreachable, None),
                         Ok(l) if !l.contains_key(&path) => (path, r, CopyState::Missing, None),
                         Ok(_) => match repo.remotes()[r].get(&path).await {
-                            Ok(b) => match check_meta(repo, &path, &b) {
+                            Ok(b) => match repo.authenticate_metadata(&path, &b) {
                                 Ok(()) => (
                                     path,
                                     r,
