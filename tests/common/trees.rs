@@ -242,7 +242,7 @@ pub fn build_doc_tree(dst: &Path, seed: u64, budget: u64) -> u64 {
         made.push(pkg.join("copyright"));
         // A few more files, in the package dir or nested below it.
         let mut dir = pkg.clone();
-        for _ in 0..g.range(1, 12) {
+        for _ in 0..g.range(1, 16) {
             if g.chance(1, 4) && dir.strip_prefix(&pkg).unwrap().components().count() < 5 {
                 dir = dir.join(g.pick(SUBDIRS));
                 if !dir.exists() {
@@ -251,7 +251,7 @@ pub fn build_doc_tree(dst: &Path, seed: u64, budget: u64) -> u64 {
                 }
             }
             let (base, kind) = DOC_NAMES[g.next() as usize % DOC_NAMES.len()];
-            let len = if g.chance(1, 40) {
+            let len = if g.chance(1, 70) {
                 g.log_size(256 * 1024, 2 * MIB)
             } else {
                 g.log_size(100, 20_000)
@@ -269,7 +269,7 @@ pub fn build_doc_tree(dst: &Path, seed: u64, budget: u64) -> u64 {
         }
         // Now and then a relative symlink into an earlier package, as Debian links
         // the docs of one package to another's.
-        if !packages.is_empty() && g.chance(1, 10) {
+        if !packages.is_empty() && g.chance(1, 4) {
             let other = &packages[g.next() as usize % packages.len()];
             let (link, target) = if g.chance(1, 2) {
                 ("changelog.Debian.gz", format!("../{other}/copyright"))
