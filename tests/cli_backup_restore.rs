@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use common::*;
 
-/// A real tree (subset of /usr/share/doc, binaries, all awkward cases): backup, restore
+/// A real tree (generated documentation and binaries, all awkward cases): backup, restore
 /// by short id, and the restored tree equals the source in names, kinds, bytes, modes,
 /// owners, mtimes (ns, also dirs and symlinks), symlink targets and hard-link groups
 /// (same inode after restore). The sparse file stays sparse. Restore exits 0.

@@ -252,30 +252,7 @@ struct Known {
 }
 
 fn restore_identical(repo: &Repo, via: usize, k: &Known, what: &str) {
-    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let target = repo.path(&format!("restore-{n}"));
-    let out = run_any(
-        repo.cmd_via_fresh(via)
-            .arg("restore")
-            .arg(&k.id)
-            .arg("--target")
-            .arg(&target),
-    );
-    assert!(
-        out.status.success(),
-        "{what}: restore of snapshot {} via remote{via} failed with {:?}\nstdout:\n{}\nstderr:\n{}",
-        &k.id[..8],
-        out.status.code(),
-        stdout_str(&out),
-        stderr_str(&out)
-    );
-    assert_tree_matches(
-        &k.manifest,
-        &restored_path(&target, &k.src),
-        &format!("{what}: snapshot {} restored via remote{via}", &k.id[..8]),
-    );
-    let _ = fs::remove_dir_all(&target);
+    repo.assert_restore_matches(via, &k.id, &k.src, &k.manifest, what);
 }
 
 type Finding = serde_json::Value;

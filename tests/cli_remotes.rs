@@ -17,8 +17,6 @@
 //! not disturbed.
 
 mod common;
-#[path = "support/servers.rs"]
-mod servers;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -26,6 +24,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
+use common::servers;
 use common::*;
 
 /// An S3 endpoint where nothing listens.

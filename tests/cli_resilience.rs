@@ -7,17 +7,9 @@ use std::path::PathBuf;
 
 use common::*;
 
-/// A repository with two snapshots of one source tree.
-struct Fixture {
-    repo: Repo,
-    src: PathBuf,
-    /// (snapshot id, manifest of the source at that time), oldest first.
-    snaps: Vec<(String, Vec<Entry>)>,
-}
-
 /// Backup an awkward tree, then add and change data and back up again, so that the
 /// repository holds several extents (newer parity entangled with older data).
-fn setup() -> Fixture {
+fn setup() -> History {
     let repo = Repo::init();
     let src = repo.dir("src");
     // Hard links are left out here: they are covered by the round-trip tests, and this
@@ -47,38 +39,10 @@ fn setup() -> Fixture {
         r2.json
     );
 
-    Fixture {
+    History {
         repo,
         src,
         snaps: vec![(r1.snapshot_id, m1), (r2.snapshot_id, m2)],
-    }
-}
-
-/// Restore every snapshot of the fixture via remote `via` with an empty client cache
-/// into new targets and compare each with the source as it was at backup time.
-fn restore_and_compare(f: &Fixture, via: usize, what: &str) {
-    for (n, (snap, expected)) in f.snaps.iter().enumerate() {
-        let what = format!("{what} (snapshot {})", n + 1);
-        let target = f.repo.path(&format!(
-            "target-{}",
-            what.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
-        ));
-        let out = run_any(
-            f.repo
-                .cmd_via_fresh(via)
-                .arg("restore")
-                .arg(snap)
-                .arg("--target")
-                .arg(&target),
-        );
-        assert!(
-            out.status.success(),
-            "{what}: restore via remote{via} failed with {:?}\nstdout:\n{}\nstderr:\n{}",
-            out.status.code(),
-            stdout_str(&out),
-            stderr_str(&out)
-        );
-        assert_tree_matches(expected, &restored_path(&target, &f.src), &what);
     }
 }
 
@@ -92,7 +56,7 @@ fn restore_identical_after_losing_any_one_remote() {
         let gone = repo.path(&format!("remote{lost}.gone"));
         fs::rename(&repo.remotes[lost], &gone).unwrap();
         for via in (0..3).filter(|&v| v != lost) {
-            restore_and_compare(&f, via, &format!("remote{lost} lost, via remote{via}"));
+            f.restore_all_and_compare(via, &format!("remote{lost} lost, via remote{via}"));
         }
         // Listing snapshots also still works.
         let via = (lost + 1) % 3;
@@ -112,7 +76,7 @@ fn restore_identical_after_losing_any_one_remote() {
     }
 
     fs::remove_dir_all(&repo.remotes[1]).unwrap();
-    restore_and_compare(&f, 2, "remote1 rm -rf, via remote2");
+    f.restore_all_and_compare(2, "remote1 rm -rf, via remote2");
     // Also with the cache of the machine that made the backup.
     let (snap, expected) = f.snaps.last().unwrap();
     let target = repo.path("target-rm-rf-default-cache");
@@ -165,14 +129,12 @@ fn restore_identical_with_corrupted_shards_on_one_remote() {
         }
         assert!(corrupted > 0, "no non-empty shard on remote{bad}");
 
-        restore_and_compare(
-            &f,
+        f.restore_all_and_compare(
             bad,
             &format!("shards of remote{bad} corrupted, via remote{bad}"),
         );
         let other = (bad + 1) % 3;
-        restore_and_compare(
-            &f,
+        f.restore_all_and_compare(
             other,
             &format!("shards of remote{bad} corrupted, via remote{other}"),
         );
@@ -207,6 +169,6 @@ fn garbage_config_on_one_remote() {
 
     let snaps = repo.snapshots_via(1);
     assert_eq!(snaps.len(), 2, "snapshots via remote1: {snaps:#?}");
-    restore_and_compare(&f, 1, "garbage config on remote0, via remote1");
-    restore_and_compare(&f, 2, "garbage config on remote0, via remote2");
+    f.restore_all_and_compare(1, "garbage config on remote0, via remote1");
+    f.restore_all_and_compare(2, "garbage config on remote0, via remote2");
 }

@@ -13,68 +13,26 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use assert_cmd::Command;
 use common::*;
 use serde_json::Value;
 use tangle::content::ChunkerParams;
-use tangle::crypto::KdfParams;
+
 use tangle::extent::Certificate;
 use tangle::repo::{InitOptions, Repository};
 
 const EXTENT_SIZE: u32 = 256 * 1024;
 
-/// A repository with two snapshots of one source tree.
-struct Fx {
-    repo: Repo,
-    src: PathBuf,
-    /// (snapshot id, manifest of the source at that time), oldest first.
-    snaps: Vec<(String, Vec<Entry>)>,
-}
-
-impl Fx {
-    fn url(&self, i: usize) -> String {
-        self.repo.remotes[i].to_str().unwrap().to_string()
-    }
-
-    /// `tangle -r remotes[via]` with NO password (clean env, default HOME/cache).
-    fn nopw(&self, via: usize) -> Command {
-        let mut c = self.repo.cmd_bare();
-        c.arg("-r").arg(&self.repo.remotes[via]);
-        c
-    }
-
-    /// `tangle -r remotes[via]` with no password and a new, empty HOME/cache.
-    fn nopw_fresh(&self, via: usize) -> Command {
-        let mut c = tangle_bare(&self.repo.fresh_home());
-        c.arg("-r").arg(&self.repo.remotes[via]);
-        c
-    }
-}
-
 /// Create the repository (library, small extents, cheap KDF) over the three remote dirs.
 fn init_small(repo: &Repo) {
     let opts = InitOptions {
-        remotes: repo
-            .remotes
-            .iter()
-            .map(|p| p.to_str().unwrap().to_string())
-            .collect(),
-        extent_size: Some(EXTENT_SIZE),
+        remotes: (0..3).map(|i| repo.url(i)).collect(),
         chunker: Some(ChunkerParams {
             min: 8 * 1024,
             avg: 32 * 1024,
             max: 128 * 1024,
         }),
-        data_shards: None,
-        parity_shards: None,
-        pointers: None,
-        kdf: KdfParams {
-            memory_kib: 64,
-            iterations: 1,
-            parallelism: 1,
-        },
+        ..small_init_options(EXTENT_SIZE)
     };
     let r = tangle::repo::init(&opts, PASSWORD.as_bytes()).expect("library init");
     assert_eq!(
@@ -86,7 +44,7 @@ fn init_small(repo: &Repo) {
 
 /// Two backups (about 2.8 MiB, then 1 MiB more) of a small tree with a symlink, an
 /// empty directory, odd modes and explicit mtimes: about 15 extents in all.
-fn setup() -> Fx {
+fn setup() -> History {
     let repo = Repo::uninit();
     init_small(&repo);
     let src = repo.dir("src");
@@ -134,7 +92,7 @@ fn setup() -> Fx {
     let m2 = manifest(&src);
     let r2 = repo.backup(&[&src], &[]);
     assert!(r2.errors.is_empty(), "backup 2 errors: {:?}", r2.errors);
-    Fx {
+    History {
         repo,
         src,
         snaps: vec![(r1.snapshot_id, m1), (r2.snapshot_id, m2)],
@@ -145,214 +103,36 @@ fn setup() -> Fx {
 // Running commands
 // ---------------------------------------------------------------------------------
 
-/// Run a `--json` command: no panic, exactly one JSON object on stdout whose
-/// `exit_code` is the process's exit code. Returns (exit code, object).
-fn run_report(cmd: &mut Command, what: &str) -> (i32, Value) {
-    let o = run_any(cmd);
-    assert_no_panic(&o, what);
-    let code = o.status.code().unwrap();
-    let text = stdout_str(&o);
-    let values: Vec<Value> = serde_json::Deserializer::from_str(&text)
-        .into_iter::<Value>()
-        .collect::<Result<_, _>>()
-        .unwrap_or_else(|e| {
-            panic!(
-                "{what}: stdout is not JSON ({e}), exit {code}\nstdout:\n{text}\nstderr:\n{}",
-                stderr_str(&o)
-            )
-        });
-    assert_eq!(
-        values.len(),
-        1,
-        "{what}: expected one JSON object (exit {code})\nstdout:\n{text}\nstderr:\n{}",
-        stderr_str(&o)
-    );
-    let v = values.into_iter().next().unwrap();
-    assert_eq!(
-        v["exit_code"].as_i64(),
-        Some(code as i64),
-        "{what}: `exit_code` in the JSON differs from the process exit code\n{v:#}"
-    );
-    (code, v)
+fn verify(fx: &History, via: usize, extra: &[&str], what: &str) -> (i32, Value) {
+    run_report(
+        fx.repo
+            .cmd_via_nopw(via)
+            .arg("verify")
+            .arg("--json")
+            .args(extra),
+        what,
+    )
 }
 
-fn verify(fx: &Fx, via: usize, extra: &[&str], what: &str) -> (i32, Value) {
-    run_report(fx.nopw(via).arg("verify").arg("--json").args(extra), what)
-}
-
-fn repair(fx: &Fx, via: usize, extra: &[&str], what: &str) -> (i32, Value) {
-    run_report(fx.nopw(via).arg("repair").arg("--json").args(extra), what)
-}
-
-fn findings(v: &Value) -> Vec<&Value> {
-    v["findings"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no `findings` array in\n{v:#}"))
-        .iter()
-        .collect()
-}
-
-fn kind(f: &Value) -> &str {
-    f["kind"].as_str().unwrap_or("")
-}
-
-/// One line per finding, for failure messages.
-fn show(v: &Value) -> String {
-    findings(v)
-        .iter()
-        .map(|f| {
-            format!(
-                "  [{}] {} remote={} path={} extent={} shard={}: {}",
-                f["severity"].as_str().unwrap_or("?"),
-                kind(f),
-                f["remote"].as_str().unwrap_or("-"),
-                f["path"].as_str().unwrap_or("-"),
-                f["extent"].as_str().map_or("-", |e| &e[..8.min(e.len())]),
-                f["shard"],
-                f["message"].as_str().unwrap_or("")
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn expect_code(code: i32, want: i32, v: &Value, what: &str) {
-    assert_eq!(code, want, "{what}: exit code; findings:\n{}", show(v));
-}
-
-/// Every finding that is damage (not `info`).
-fn damage(v: &Value) -> Vec<&Value> {
-    findings(v)
-        .into_iter()
-        .filter(|f| f["severity"] != "info")
-        .collect()
-}
-
-fn actions(v: &Value) -> Vec<&Value> {
-    v["actions"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no `actions` array in\n{v:#}"))
-        .iter()
-        .collect()
-}
-
-static TARGETS: AtomicUsize = AtomicUsize::new(0);
-
-/// Restore every snapshot via remote `via` with an empty client cache and compare each
-/// with the source as it was at backup time; `Err` says what went wrong.
-fn try_restore_and_compare(fx: &Fx, via: usize, what: &str) -> Result<(), String> {
-    for (n, (snap, expected)) in fx.snaps.iter().enumerate() {
-        let what = format!("{what} (snapshot {})", n + 1);
-        let target = fx.repo.path(&format!(
-            "target-{}",
-            TARGETS.fetch_add(1, Ordering::SeqCst)
-        ));
-        let out = run_any(
-            fx.repo
-                .cmd_via_fresh(via)
-                .arg("restore")
-                .arg(snap)
-                .arg("--target")
-                .arg(&target),
-        );
-        assert_no_panic(&out, &what);
-        if !out.status.success() {
-            return Err(format!(
-                "{what}: restore via remote{via} failed with {:?}\nstdout:\n{}\nstderr:\n{}",
-                out.status.code(),
-                stdout_str(&out),
-                stderr_str(&out)
-            ));
-        }
-        let root = restored_path(&target, &fx.src);
-        if fs::symlink_metadata(&root).is_err() {
-            return Err(format!(
-                "{what}: restored root {} is missing",
-                root.display()
-            ));
-        }
-        if let Some(d) = manifest_diff(expected, &manifest(&root)) {
-            return Err(format!("{what}: {d}"));
-        }
-        fs::remove_dir_all(&target).unwrap();
-    }
-    Ok(())
-}
-
-fn restore_and_compare(fx: &Fx, via: usize, what: &str) {
-    if let Err(e) = try_restore_and_compare(fx, via, what) {
-        panic!("{e}");
-    }
-}
-
-/// Only the regular files of a remote dir, with contents.
-fn files_state(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    dir_state(dir)
-        .into_iter()
-        .filter_map(|(p, item)| match item {
-            DirItem::File(b) => Some((p, b)),
-            _ => None,
-        })
-        .collect()
-}
-
-fn assert_files_equal(
-    before: &BTreeMap<PathBuf, Vec<u8>>,
-    after: &BTreeMap<PathBuf, Vec<u8>>,
-    what: &str,
-) {
-    let keys: BTreeSet<&PathBuf> = before.keys().chain(after.keys()).collect();
-    let diff: Vec<String> = keys
-        .into_iter()
-        .filter(|k| before.get(*k) != after.get(*k))
-        .map(|k| match (before.get(k), after.get(k)) {
-            (None, _) => format!("added {}", k.display()),
-            (_, None) => format!("missing {}", k.display()),
-            _ => format!("differs {}", k.display()),
-        })
-        .collect();
-    assert!(
-        diff.is_empty(),
-        "{what}: {} files differ:\n{}",
-        diff.len(),
-        diff.join("\n")
-    );
-}
-
-/// Flip a few bytes of a file (same size).
-fn flip_bytes(p: &Path) {
-    let mut d = fs::read(p).unwrap();
-    assert!(!d.is_empty(), "{} is empty", p.display());
-    for pos in [0, d.len() / 3, d.len() / 2, d.len() - 1] {
-        d[pos] ^= 0xa5;
-    }
-    fs::write(p, d).unwrap();
+fn repair(fx: &History, via: usize, extra: &[&str], what: &str) -> (i32, Value) {
+    run_report(
+        fx.repo
+            .cmd_via_nopw(via)
+            .arg("repair")
+            .arg("--json")
+            .args(extra),
+        what,
+    )
 }
 
 /// Every extent certificate (read through the library; no password needed).
-fn catalog(fx: &Fx, via: usize) -> Vec<Arc<Certificate>> {
+fn catalog(fx: &History, via: usize) -> Vec<Arc<Certificate>> {
     let repo = Repository::open(
         fx.repo.remotes[via].to_str().unwrap(),
         Some(fx.repo.path("lib-cache")),
     )
     .unwrap();
     repo.load_catalog().unwrap()
-}
-
-/// `cp -a` a directory.
-fn copy_dir(from: &Path, to: &Path) {
-    let st = std::process::Command::new("cp")
-        .arg("-a")
-        .arg(from)
-        .arg(to)
-        .status()
-        .unwrap();
-    assert!(st.success(), "cp -a {} {}", from.display(), to.display());
-}
-
-fn replace_dir(dir: &Path, with: &Path) {
-    fs::remove_dir_all(dir).unwrap();
-    copy_dir(with, dir);
 }
 
 // ---------------------------------------------------------------------------------
@@ -367,7 +147,7 @@ fn lose_remote(lost: usize) {
     let fx = setup();
     let via = (lost + 1) % 3;
     let other = (lost + 2) % 3;
-    let url = fx.url(lost);
+    let url = fx.repo.url(lost);
     let before = files_state(&fx.repo.remotes[lost]);
     assert!(
         before.keys().any(|p| p.starts_with("shards")),
@@ -379,10 +159,12 @@ fn lose_remote(lost: usize) {
     let (code, v) = verify(&fx, via, &[], &what);
     expect_code(code, 20, &v, &what);
     assert!(
-        findings(&v).iter().any(|f| f["remote"] == url.as_str()
-            && matches!(kind(f), "remote-empty" | "remote-unreachable")),
+        verify_findings(&v)
+            .iter()
+            .any(|f| f["remote"] == url.as_str()
+                && matches!(finding_kind(f), "remote-empty" | "remote-unreachable")),
         "{what}: no remote-empty/remote-unreachable finding naming {url}:\n{}",
-        show(&v)
+        show_findings(&v)
     );
     assert!(
         v["remotes"]
@@ -391,14 +173,14 @@ fn lose_remote(lost: usize) {
         "{what}: `remotes` does not list {url}:\n{v:#}"
     );
     // Every damage finding is about the lost remote.
-    for f in damage(&v) {
+    for f in verify_damage(&v) {
         assert!(
             f["remote"] == url.as_str() || f["remote"].is_null(),
             "{what}: damage blamed on another remote: {f}"
         );
     }
     // The human output names it too.
-    let o = run_any(fx.nopw(via).arg("verify"));
+    let o = run_any(fx.repo.cmd_via_nopw(via).arg("verify"));
     assert_no_panic(&o, &what);
     assert_eq!(o.status.code(), Some(20), "{what} (human output)");
     assert!(
@@ -407,13 +189,13 @@ fn lose_remote(lost: usize) {
         stdout_str(&o)
     );
 
-    restore_and_compare(&fx, via, &format!("remote{lost} lost, via remote{via}"));
-    restore_and_compare(&fx, other, &format!("remote{lost} lost, via remote{other}"));
+    fx.restore_all_and_compare(via, &format!("remote{lost} lost, via remote{via}"));
+    fx.restore_all_and_compare(other, &format!("remote{lost} lost, via remote{other}"));
 
     let what = format!("repair of deleted remote{lost}");
     let (code, r) = repair(&fx, via, &[], &what);
     assert_eq!(code, 0, "{what}: exit code\n{r:#}");
-    let acts = actions(&r);
+    let acts = repair_actions(&r);
     assert!(
         acts.iter()
             .any(|a| a["kind"] == "rebuild-shard" && a["remote"] == url.as_str()),
@@ -442,7 +224,11 @@ fn lose_remote(lost: usize) {
     let what = format!("verify --read-data after repairing remote{lost}");
     let (code, v) = verify(&fx, via, &["--read-data"], &what);
     expect_code(code, 0, &v, &what);
-    assert!(damage(&v).is_empty(), "{what}:\n{}", show(&v));
+    assert!(
+        verify_damage(&v).is_empty(),
+        "{what}:\n{}",
+        show_findings(&v)
+    );
     assert!(
         v["shards_read"].as_u64() == v["shards"].as_u64() && v["shards"].as_u64() > Some(0),
         "{what}: read {} of {} shards",
@@ -450,7 +236,7 @@ fn lose_remote(lost: usize) {
         v["shards"]
     );
 
-    let o = run_ok(fx.nopw(via).arg("repair"));
+    let o = run_ok(fx.repo.cmd_via_nopw(via).arg("repair"));
     assert!(
         stdout_str(&o).contains("nothing to repair"),
         "second repair: {}",
@@ -458,16 +244,14 @@ fn lose_remote(lost: usize) {
     );
     let (code, r) = repair(&fx, via, &[], "second repair --json");
     assert_eq!(code, 0);
-    assert!(actions(&r).is_empty(), "second repair acted:\n{r:#}");
+    assert!(repair_actions(&r).is_empty(), "second repair acted:\n{r:#}");
 
     fs::remove_dir_all(&fx.repo.remotes[other]).unwrap();
-    restore_and_compare(
-        &fx,
+    fx.restore_all_and_compare(
         via,
         &format!("remote{lost} rebuilt, remote{other} deleted, via remote{via}"),
     );
-    restore_and_compare(
-        &fx,
+    fx.restore_all_and_compare(
         lost,
         &format!("remote{lost} rebuilt, remote{other} deleted, via remote{lost}"),
     );
@@ -498,7 +282,7 @@ fn cli_initialised_repo_lose_remote_and_repair() {
     build_simple_tree(&src);
     let expected = manifest(&src);
     let b = repo.backup(&[&src], &[]);
-    let fx = Fx {
+    let fx = History {
         repo,
         src,
         snaps: vec![(b.snapshot_id, expected)],
@@ -508,13 +292,13 @@ fn cli_initialised_repo_lose_remote_and_repair() {
     let (code, v) = verify(&fx, 0, &[], "verify, remote2 deleted");
     expect_code(code, 20, &v, "verify, remote2 deleted");
     assert!(
-        findings(&v)
+        verify_findings(&v)
             .iter()
-            .any(|f| kind(f) == "remote-empty" && f["remote"] == fx.url(2).as_str()),
+            .any(|f| finding_kind(f) == "remote-empty" && f["remote"] == fx.repo.url(2).as_str()),
         "{}",
-        show(&v)
+        show_findings(&v)
     );
-    restore_and_compare(&fx, 1, "remote2 deleted, via remote1");
+    fx.restore_all_and_compare(1, "remote2 deleted, via remote1");
     let (code, r) = repair(&fx, 1, &[], "repair remote2");
     assert_eq!(code, 0, "{r:#}");
     assert_files_equal(
@@ -571,36 +355,43 @@ fn bit_flips_in_two_shards_found_survived_and_repaired() {
     expect_code(code, 20, &v, what);
     for (r, p) in &bad {
         assert!(
-            findings(&v).iter().any(|f| kind(f) == "bad-shard"
-                && f["path"] == p.as_str()
-                && f["remote"] == fx.url(*r).as_str()),
+            verify_findings(&v)
+                .iter()
+                .any(|f| finding_kind(f) == "bad-shard"
+                    && f["path"] == p.as_str()
+                    && f["remote"] == fx.repo.url(*r).as_str()),
             "{what}: no bad-shard finding for {p} on remote{r}:\n{}",
-            show(&v)
+            show_findings(&v)
         );
     }
-    let o = run_any(fx.nopw(2).arg("verify").arg("--read-data"));
+    let o = run_any(fx.repo.cmd_via_nopw(2).arg("verify").arg("--read-data"));
     assert_no_panic(&o, what);
     assert_eq!(o.status.code(), Some(20), "{what} (human output)");
     for (r, p) in &bad {
         assert!(
-            stdout_str(&o).contains(p.as_str()) && stdout_str(&o).contains(&fx.url(*r)),
+            stdout_str(&o).contains(p.as_str()) && stdout_str(&o).contains(&fx.repo.url(*r)),
             "{what}: human output does not name {p} on remote{r}:\n{}",
             stdout_str(&o)
         );
     }
-    let bad_shards: Vec<&Value> = findings(&v)
+    let bad_shards: Vec<Value> = verify_findings(&v)
         .into_iter()
-        .filter(|f| kind(f) == "bad-shard")
+        .filter(|f| finding_kind(f) == "bad-shard")
         .collect();
-    assert_eq!(bad_shards.len(), 2, "{what}: bad shards:\n{}", show(&v));
+    assert_eq!(
+        bad_shards.len(),
+        2,
+        "{what}: bad shards:\n{}",
+        show_findings(&v)
+    );
 
-    restore_and_compare(&fx, 0, "two flipped shards, via remote0");
+    fx.restore_all_and_compare(0, "two flipped shards, via remote0");
 
     let state = fx.repo.remote_state();
     let (code, r) = repair(&fx, 2, &["--dry-run", "--read-data"], "repair --dry-run");
     assert_eq!(code, 0, "repair --dry-run --read-data\n{r:#}");
     assert_eq!(r["dry_run"], true);
-    let planned: BTreeSet<String> = actions(&r)
+    let planned: BTreeSet<String> = repair_actions(&r)
         .iter()
         .map(|a| a["path"].as_str().unwrap().to_string())
         .collect();
@@ -615,9 +406,11 @@ fn bit_flips_in_two_shards_found_survived_and_repaired() {
     assert_eq!(code, 0, "repair --read-data\n{r:#}");
     for (r_i, p) in &bad {
         assert!(
-            actions(&r).iter().any(|a| a["kind"] == "rebuild-shard"
-                && a["path"] == p.as_str()
-                && a["remote"] == fx.url(*r_i).as_str()),
+            repair_actions(&r)
+                .iter()
+                .any(|a| a["kind"] == "rebuild-shard"
+                    && a["path"] == p.as_str()
+                    && a["remote"] == fx.repo.url(*r_i).as_str()),
             "repair --read-data did not rebuild {p} on remote{r_i}\n{r:#}"
         );
     }
@@ -630,7 +423,7 @@ fn bit_flips_in_two_shards_found_survived_and_repaired() {
     let what = "verify --read-data after repair";
     let (code, v) = verify(&fx, 2, &["--read-data"], what);
     expect_code(code, 0, &v, what);
-    restore_and_compare(&fx, 1, "flipped shards repaired, via remote1");
+    fx.restore_all_and_compare(1, "flipped shards repaired, via remote1");
 }
 
 // ---------------------------------------------------------------------------------
@@ -722,8 +515,11 @@ fn lost_remote_plus_one_corrupt_shard() {
     let (code, v) = verify(&fx, via, &[], &what);
     expect_code(code, 20, &v, &what);
     let mut missing: BTreeMap<String, BTreeSet<u64>> = BTreeMap::new();
-    for f in findings(&v).into_iter().filter(|f| kind(f) == "bad-shard") {
-        assert_eq!(f["remote"], fx.url(lost).as_str(), "{what}: {f}");
+    for f in verify_findings(&v)
+        .into_iter()
+        .filter(|f| finding_kind(f) == "bad-shard")
+    {
+        assert_eq!(f["remote"], fx.repo.url(lost).as_str(), "{what}: {f}");
         missing
             .entry(f["extent"].as_str().unwrap().to_string())
             .or_default()
@@ -778,7 +574,7 @@ fn lost_remote_plus_one_corrupt_shard() {
             cand.lost_pointer
         );
 
-        if let Err(e) = try_restore_and_compare(&fx, via, &case) {
+        if let Err(e) = fx.try_restore_all(via, &case) {
             problems.push(e);
         }
 
@@ -790,21 +586,29 @@ fn lost_remote_plus_one_corrupt_shard() {
         );
         expect_code(code, 20, &v, &case);
         assert!(
-            findings(&v).iter().any(|f| kind(f) == "bad-shard"
-                && f["extent"] == ext.as_str()
-                && f["shard"] == i as u64
-                && f["remote"] == fx.url(holder).as_str()),
+            verify_findings(&v)
+                .iter()
+                .any(|f| finding_kind(f) == "bad-shard"
+                    && f["extent"] == ext.as_str()
+                    && f["shard"] == i as u64
+                    && f["remote"] == fx.repo.url(holder).as_str()),
             "{case}: the corrupt shard is not reported:\n{}",
-            show(&v)
+            show_findings(&v)
         );
-        if !findings(&v)
-            .iter()
-            .any(|f| matches!(kind(f), "at-risk" | "data-lost") && f["extent"] == ext.as_str())
-        {
-            let about: Vec<String> = findings(&v)
+        if !verify_findings(&v).iter().any(|f| {
+            matches!(finding_kind(f), "at-risk" | "data-lost") && f["extent"] == ext.as_str()
+        }) {
+            let about: Vec<String> = verify_findings(&v)
                 .iter()
                 .filter(|f| f["extent"] == ext.as_str())
-                .map(|f| format!("  [{}] {}: {}", f["severity"], kind(f), f["message"]))
+                .map(|f| {
+                    format!(
+                        "  [{}] {}: {}",
+                        f["severity"],
+                        finding_kind(f),
+                        f["message"]
+                    )
+                })
                 .collect();
             problems.push(format!(
                 "{case}: verify --read-data (exit {code}): no at-risk/data-lost finding names the extent; its findings:\n{}",
@@ -821,13 +625,17 @@ fn lost_remote_plus_one_corrupt_shard() {
     let what = "verify --read-data after repair";
     let (code, v) = verify(&fx, via, &["--read-data"], what);
     expect_code(code, 0, &v, what);
-    assert!(damage(&v).is_empty(), "{what}:\n{}", show(&v));
+    assert!(
+        verify_damage(&v).is_empty(),
+        "{what}:\n{}",
+        show_findings(&v)
+    );
     assert_files_equal(
         &files_state(&lost_dir),
         &files_state(&fx.repo.remotes[lost]),
         &format!("remote{lost} rebuilt vs the original"),
     );
-    restore_and_compare(&fx, lost, "after repair, via the rebuilt remote");
+    fx.restore_all_and_compare(lost, "after repair, via the rebuilt remote");
     assert!(
         problems.is_empty(),
         "{} problems (repair did recover everything afterwards):\n\n{}",
@@ -841,7 +649,7 @@ fn lost_remote_plus_one_corrupt_shard() {
 // ---------------------------------------------------------------------------------
 
 /// Backup 1; copy the remote dirs; backup 2; a verify that remembers the heads.
-fn setup_with_old_copies(cache: &Path) -> (Fx, Vec<PathBuf>) {
+fn setup_with_old_copies(cache: &Path) -> (History, Vec<PathBuf>) {
     let repo = Repo::uninit();
     init_small(&repo);
     let src = repo.dir("src");
@@ -852,7 +660,7 @@ fn setup_with_old_copies(cache: &Path) -> (Fx, Vec<PathBuf>) {
     let old: Vec<PathBuf> = (0..3)
         .map(|i| {
             let p = repo.path(&format!("remote{i}.old"));
-            copy_dir(&repo.remotes[i], &p);
+            copy_tree(&repo.remotes[i], &p);
             p
         })
         .collect();
@@ -860,13 +668,14 @@ fn setup_with_old_copies(cache: &Path) -> (Fx, Vec<PathBuf>) {
     write_file(&src.join("t.txt"), b"two\n");
     let m2 = manifest(&src);
     let r2 = repo.backup(&[&src], &[]);
-    let fx = Fx {
+    let fx = History {
         repo,
         src,
         snaps: vec![(r1.snapshot_id, m1), (r2.snapshot_id, m2)],
     };
     let (code, v) = run_report(
-        fx.nopw(0)
+        fx.repo
+            .cmd_via_nopw(0)
             .arg("--cache-dir")
             .arg(cache)
             .arg("verify")
@@ -885,16 +694,16 @@ fn rollback_of_one_remote_is_a_trust_violation() {
     let (fx, old) = setup_with_old_copies(cache.path());
     let rolled = 1;
     replace_dir(&fx.repo.remotes[rolled], &old[rolled]);
-    let url = fx.url(rolled);
+    let url = fx.repo.url(rolled);
     for via in [0, 2, rolled] {
         for fresh in [false, true] {
             let what = format!(
                 "verify via remote{via} (fresh cache: {fresh}), remote{rolled} rolled back"
             );
             let mut c = if fresh {
-                fx.nopw_fresh(via)
+                fx.repo.cmd_via_fresh_nopw(via)
             } else {
-                fx.nopw(via)
+                fx.repo.cmd_via_nopw(via)
             };
             if !fresh {
                 c.arg("--cache-dir").arg(cache.path());
@@ -902,13 +711,13 @@ fn rollback_of_one_remote_is_a_trust_violation() {
             let (code, v) = run_report(c.arg("verify").arg("--json"), &what);
             expect_code(code, 22, &v, &what);
             assert!(
-                findings(&v)
+                verify_findings(&v)
                     .iter()
-                    .any(|f| kind(f) == "rollback" && f["remote"] == url.as_str()),
+                    .any(|f| finding_kind(f) == "rollback" && f["remote"] == url.as_str()),
                 "{what}: no rollback finding naming {url}:\n{}",
-                show(&v)
+                show_findings(&v)
             );
-            for f in findings(&v)
+            for f in verify_findings(&v)
                 .into_iter()
                 .filter(|f| f["severity"] == "trust")
             {
@@ -920,7 +729,7 @@ fn rollback_of_one_remote_is_a_trust_violation() {
         }
     }
     // Restore of both snapshots still works through an honest remote.
-    restore_and_compare(&fx, 0, "remote1 rolled back, via remote0");
+    fx.restore_all_and_compare(0, "remote1 rolled back, via remote0");
 }
 
 /// Every remote replaced by its older copy: a client whose cache saw the newer heads
@@ -938,7 +747,8 @@ fn rollback_of_all_remotes_detected_from_client_memory() {
     }
     let what = "verify --cache-dir (saw backup 2), all remotes rolled back";
     let (code, v) = run_report(
-        fx.nopw(1)
+        fx.repo
+            .cmd_via_nopw(1)
             .arg("--cache-dir")
             .arg(cache.path())
             .arg("verify")
@@ -947,13 +757,16 @@ fn rollback_of_all_remotes_detected_from_client_memory() {
     );
     expect_code(code, 22, &v, what);
     assert!(
-        findings(&v).iter().any(|f| kind(f) == "rollback"),
+        verify_findings(&v)
+            .iter()
+            .any(|f| finding_kind(f) == "rollback"),
         "{what}:\n{}",
-        show(&v)
+        show_findings(&v)
     );
     // And it keeps saying so: the memory is not lowered by the rolled-back state.
     let (code, v) = run_report(
-        fx.nopw(2)
+        fx.repo
+            .cmd_via_nopw(2)
             .arg("--cache-dir")
             .arg(cache.path())
             .arg("verify")
@@ -967,44 +780,16 @@ fn rollback_of_all_remotes_detected_from_client_memory() {
     expect_code(code, 22, &v, what);
 
     let what = "verify by a client with no memory, all remotes rolled back";
-    let (code, v) = run_report(fx.nopw_fresh(0).arg("verify").arg("--json"), what);
+    let (code, v) = run_report(
+        fx.repo.cmd_via_fresh_nopw(0).arg("verify").arg("--json"),
+        what,
+    );
     expect_code(code, 0, &v, what);
 }
 
 // ---------------------------------------------------------------------------------
 // 5. Damaged metadata objects
 // ---------------------------------------------------------------------------------
-
-#[derive(Clone, Copy, Debug)]
-enum Damage {
-    Garbage,
-    Truncated,
-    Missing,
-}
-
-fn apply(damage: Damage, p: &Path) {
-    match damage {
-        Damage::Garbage => {
-            let n = fs::metadata(p).unwrap().len().max(64) as usize;
-            fs::write(p, pseudo_random(99, n)).unwrap();
-        }
-        Damage::Truncated => {
-            let d = fs::read(p).unwrap();
-            fs::write(p, &d[..d.len() / 2]).unwrap();
-        }
-        Damage::Missing => fs::remove_file(p).unwrap(),
-    }
-}
-
-fn object_paths(dir: &Path, prefix: &str) -> Vec<String> {
-    let mut v: Vec<String> = files_under(&dir.join(prefix))
-        .iter()
-        .map(|p| p.strip_prefix(dir).unwrap().to_str().unwrap().to_string())
-        .filter(|p| !p.rsplit('/').next().unwrap().starts_with('.'))
-        .collect();
-    v.sort();
-    v
-}
 
 /// Garbage, truncated and missing copies of a snapshot, an extent certificate, a head,
 /// an index segment and a key (each on a different remote, rotating per kind of
@@ -1024,9 +809,13 @@ fn damaged_metadata_copies_reported_and_repaired() {
     assert_eq!(snapshots.len(), 2, "snapshots: {snapshots:?}");
     assert!(extents.len() >= 8, "extents: {extents:?}");
     assert!(!heads.is_empty() && !index.is_empty() && keys.len() == 1);
-    for (round, dmg) in [Damage::Garbage, Damage::Truncated, Damage::Missing]
-        .into_iter()
-        .enumerate()
+    for (round, dmg) in [
+        FileDamage::Garbage,
+        FileDamage::Truncated,
+        FileDamage::Missing,
+    ]
+    .into_iter()
+    .enumerate()
     {
         // One object of each kind, on a remote rotating with the kind and the round.
         // Never the newest head together with what it commits to on one remote (that is
@@ -1047,7 +836,7 @@ fn damaged_metadata_copies_reported_and_repaired() {
             .map(|(r, p)| fs::read(fx.repo.remotes[*r].join(p)).unwrap())
             .collect();
         for (r, p) in &targets {
-            apply(dmg, &fx.repo.remotes[*r].join(p));
+            damage_file(dmg, &fx.repo.remotes[*r].join(p));
         }
         let case = format!("{dmg:?} metadata copies {targets:?}");
 
@@ -1057,22 +846,22 @@ fn damaged_metadata_copies_reported_and_repaired() {
             expect_code(code, 20, &v, &what);
             for (r, p) in &targets {
                 let want = match dmg {
-                    Damage::Missing => "missing-metadata",
+                    FileDamage::Missing => "missing-metadata",
                     _ => "corrupt-metadata",
                 };
                 assert!(
-                    findings(&v).iter().any(|f| kind(f) == want
+                    verify_findings(&v).iter().any(|f| finding_kind(f) == want
                         && f["path"] == p.as_str()
-                        && f["remote"] == fx.url(*r).as_str()),
+                        && f["remote"] == fx.repo.url(*r).as_str()),
                     "{what}: no {want} finding for {p} on remote{r}:\n{}",
-                    show(&v)
+                    show_findings(&v)
                 );
             }
             assert_eq!(
-                damage(&v).len(),
+                verify_damage(&v).len(),
                 targets.len(),
                 "{what}: unexpected damage findings:\n{}",
-                show(&v)
+                show_findings(&v)
             );
         }
         // With the password: verify also walks the snapshots.
@@ -1096,8 +885,7 @@ fn damaged_metadata_copies_reported_and_repaired() {
             );
         }
         if round == 0 {
-            restore_and_compare(
-                &fx,
+            fx.restore_all_and_compare(
                 targets[0].0,
                 &format!("restore via a damaged remote: {case}"),
             );
@@ -1105,7 +893,7 @@ fn damaged_metadata_copies_reported_and_repaired() {
 
         let (code, r) = repair(&fx, round % 3, &[], &format!("repair: {case}"));
         assert_eq!(code, 0, "repair: {case}\n{r:#}");
-        let acted: BTreeSet<(String, String)> = actions(&r)
+        let acted: BTreeSet<(String, String)> = repair_actions(&r)
             .iter()
             .map(|a| {
                 assert_eq!(a["kind"], "copy-metadata", "repair: {case}: {a}");
@@ -1117,7 +905,7 @@ fn damaged_metadata_copies_reported_and_repaired() {
             .collect();
         let want: BTreeSet<(String, String)> = targets
             .iter()
-            .map(|(r, p)| (fx.url(*r), p.clone()))
+            .map(|(r, p)| (fx.repo.url(*r), p.clone()))
             .collect();
         assert_eq!(acted, want, "repair actions: {case}");
         for ((r, p), orig) in targets.iter().zip(&originals) {
@@ -1144,11 +932,13 @@ fn garbage_config_on_another_remote_is_repaired() {
     let (code, v) = verify(&fx, 0, &[], what);
     expect_code(code, 20, &v, what);
     assert!(
-        findings(&v).iter().any(|f| kind(f) == "corrupt-metadata"
-            && f["path"] == "config"
-            && f["remote"] == fx.url(2).as_str()),
+        verify_findings(&v)
+            .iter()
+            .any(|f| finding_kind(f) == "corrupt-metadata"
+                && f["path"] == "config"
+                && f["remote"] == fx.repo.url(2).as_str()),
         "{what}:\n{}",
-        show(&v)
+        show_findings(&v)
     );
     let (code, r) = repair(&fx, 0, &[], "repair of a garbage config");
     assert_eq!(code, 0, "{r:#}");
@@ -1175,7 +965,7 @@ fn no_password_and_reproducible_subset() {
     let shards = v["shards"].as_u64().unwrap();
     assert!(extents >= 8, "only {extents} extents\n{v:#}");
     assert_eq!(shards, extents * 7, "{v:#}");
-    let remotes: Vec<String> = (0..3).map(|i| fx.url(i)).collect();
+    let remotes: Vec<String> = (0..3).map(|i| fx.repo.url(i)).collect();
     assert_eq!(v["remotes"], serde_json::json!(remotes));
 
     let (code, v) = run_report(
@@ -1187,8 +977,8 @@ fn no_password_and_reproducible_subset() {
 
     let (code, r) = repair(&fx, 1, &[], "repair without password");
     assert_eq!(code, 0, "{r:#}");
-    assert!(actions(&r).is_empty(), "{r:#}");
-    let o = run_ok(fx.nopw(1).arg("repair").arg("--dry-run"));
+    assert!(repair_actions(&r).is_empty(), "{r:#}");
+    let o = run_ok(fx.repo.cmd_via_nopw(1).arg("repair").arg("--dry-run"));
     assert!(
         stdout_str(&o).contains("nothing to repair"),
         "{}",
@@ -1243,11 +1033,12 @@ fn no_password_and_reproducible_subset() {
     assert!(full["subset"].is_null(), "{full:#}");
 
     // The human output states the probabilities.
-    let o = run_any(
-        fx.nopw(2)
-            .arg("verify")
-            .args(["--read-data-subset", "50%", "--seed", "1"]),
-    );
+    let o = run_any(fx.repo.cmd_via_nopw(2).arg("verify").args([
+        "--read-data-subset",
+        "50%",
+        "--seed",
+        "1",
+    ]));
     assert_no_panic(&o, "verify --read-data-subset (human)");
     assert_eq!(o.status.code(), Some(0));
     assert!(
@@ -1260,15 +1051,6 @@ fn no_password_and_reproducible_subset() {
 // ---------------------------------------------------------------------------------
 // Adding a remote and rebalancing
 // ---------------------------------------------------------------------------------
-
-/// Run a `--json` command that must succeed; its stdout as JSON.
-fn json_ok(cmd: &mut Command, what: &str) -> Value {
-    let o = run_any(cmd);
-    assert_no_panic(&o, what);
-    assert_eq!(o.status.code(), Some(0), "{what}: {}", stderr_str(&o));
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{what}: stdout is not JSON ({e}): {}", stdout_str(&o)))
-}
 
 /// Shards per remote (index) as the certificates place them, and every codeword's
 /// symbols per remote (own shards and pointers), checked against the remote rule.
@@ -1322,7 +1104,7 @@ fn at_risk_if_lost(certs: &[Arc<Certificate>], remote: usize) -> usize {
 
 /// Shard objects on each remote, exactly where the certificates put them (no copies
 /// left behind, none missing).
-fn assert_shards_where_certified(fx: &Fx, certs: &[Arc<Certificate>]) {
+fn assert_shards_where_certified(fx: &History, certs: &[Arc<Certificate>]) {
     for (r, dir) in fx.repo.remotes.iter().enumerate() {
         let on_disk: BTreeSet<String> = object_paths(dir, "shards").into_iter().collect();
         let certified: BTreeSet<String> = certs
@@ -1360,7 +1142,7 @@ fn remote_add_rebalances_existing_extents() {
     assert_eq!(v["revision"], 1, "{v:#}");
     assert_eq!(v["remotes"][3], new_url.as_str(), "{v:#}");
     assert!(
-        actions(&v["repair"])
+        repair_actions(&v["repair"])
             .iter()
             .any(|a| a["kind"] == "copy-metadata" && a["remote"] == new_url.as_str()),
         "metadata not copied to the new remote:\n{v:#}"
@@ -1404,11 +1186,13 @@ fn remote_add_rebalances_existing_extents() {
     let (code, v) = verify(&fx, 3, &["--read-data"], "verify --read-data after add");
     expect_code(code, 0, &v, "verify --read-data after add");
     assert!(
-        findings(&v).iter().all(|f| kind(f) != "leftover"),
+        verify_findings(&v)
+            .iter()
+            .all(|f| finding_kind(f) != "leftover"),
         "leftovers after rebalancing:\n{}",
-        show(&v)
+        show_findings(&v)
     );
-    restore_and_compare(&fx, 3, "after remote add, via the new remote");
+    fx.restore_all_and_compare(3, "after remote add, via the new remote");
 
     let again = json_ok(
         fx.repo.cmd().args(["--json", "remote", "rebalance"]),
@@ -1426,9 +1210,12 @@ fn remote_add_rebalances_existing_extents() {
     fs::remove_dir_all(&fx.repo.remotes[1]).unwrap();
     let (code, v) = verify(&fx, 3, &[], "verify with remote1 lost after rebalancing");
     expect_code(code, 20, &v, "verify with remote1 lost after rebalancing");
-    let reported = findings(&v).iter().filter(|f| kind(f) == "at-risk").count();
-    assert_eq!(reported, risk_after, "{}", show(&v));
-    restore_and_compare(&fx, 3, "remote1 lost after rebalancing");
+    let reported = verify_findings(&v)
+        .iter()
+        .filter(|f| finding_kind(f) == "at-risk")
+        .count();
+    assert_eq!(reported, risk_after, "{}", show_findings(&v));
+    fx.restore_all_and_compare(3, "remote1 lost after rebalancing");
 }
 
 /// `remote add --no-rebalance` only changes the config; `remote rebalance --dry-run`
@@ -1439,7 +1226,7 @@ fn remote_add_rebalances_existing_extents() {
 fn rebalance_dry_run_and_stale_certificates() {
     let mut fx = setup();
     let old_extents = fx.repo.path("old-extents");
-    copy_dir(&fx.repo.remotes[2].join("extents"), &old_extents);
+    copy_tree(&fx.repo.remotes[2].join("extents"), &old_extents);
     let new_dir = fx.repo.path("remote3");
     let v = json_ok(
         fx.repo
@@ -1496,26 +1283,26 @@ fn rebalance_dry_run_and_stale_certificates() {
         )
         .unwrap();
     }
-    let url2 = fx.url(2);
+    let url2 = fx.repo.url(2);
     let (code, v) = verify(&fx, 0, &[], "verify with stale certificates on remote2");
     expect_code(code, 20, &v, "verify with stale certificates on remote2");
-    let stale: Vec<&Value> = findings(&v)
+    let stale: Vec<Value> = verify_findings(&v)
         .into_iter()
-        .filter(|f| kind(f) == "stale-certificate")
+        .filter(|f| finding_kind(f) == "stale-certificate")
         .collect();
-    assert_eq!(stale.len(), moved.len(), "{}", show(&v));
+    assert_eq!(stale.len(), moved.len(), "{}", show_findings(&v));
     assert!(
         stale.iter().all(|f| f["remote"] == url2.as_str()),
         "{}",
-        show(&v)
+        show_findings(&v)
     );
     // Reads still work from the stale remote (moved shards are rebuilt or found).
-    restore_and_compare(&fx, 2, "stale certificates on remote2, via remote2");
+    fx.restore_all_and_compare(2, "stale certificates on remote2, via remote2");
 
     let (code, r) = repair(&fx, 0, &[], "repair stale certificates");
     assert_eq!(code, 0, "{r:#}");
     assert!(
-        actions(&r)
+        repair_actions(&r)
             .iter()
             .all(|a| a["kind"] == "copy-metadata" && a["remote"] == url2.as_str()),
         "{r:#}"

@@ -16,8 +16,7 @@
 //!
 //! Repository methods run their own runtime, so these are plain `#[test]`s.
 
-#[path = "support/small_repo.rs"]
-mod small_repo;
+mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::ffi::OsStrExt;
@@ -25,6 +24,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
+use common::write_file;
 use proptest::prelude::*;
 use proptest::test_runner::{Config as PtConfig, RngSeed};
 use tangle::Kind;
@@ -146,7 +146,7 @@ fn world() -> &'static World {
 }
 
 fn init_options() -> InitOptions {
-    small_repo::init_options(64 * 1024)
+    common::small_init_options(64 * 1024)
 }
 
 fn backup_options(src: &Path) -> BackupOptions {
@@ -160,11 +160,6 @@ fn backup_options(src: &Path) -> BackupOptions {
         allow_stale: false,
         upload_queue: None,
     }
-}
-
-fn write(p: &Path, data: &[u8]) {
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, data).unwrap();
 }
 
 fn build_world() -> World {
@@ -183,23 +178,23 @@ fn build_world() -> World {
     let src = std::fs::canonicalize(tmp.path()).unwrap().join("src");
     let mut rng = Rng::new(42);
     for (name, len) in [("a.bin", 200_000), ("b.bin", 150_000), ("d/c.bin", 120_000)] {
-        write(&src.join(name), &rng.bytes(len));
+        write_file(&src.join(name), &rng.bytes(len));
     }
-    write(&src.join("d/small.txt"), b"small file\n");
-    write(&src.join("empty"), b"");
-    write(&src.join("zeros.bin"), &[0u8; 70_000]);
+    write_file(&src.join("d/small.txt"), b"small file\n");
+    write_file(&src.join("empty"), b"");
+    write_file(&src.join("zeros.bin"), &[0u8; 70_000]);
     std::fs::create_dir_all(src.join("emptydir")).unwrap();
     std::os::unix::fs::symlink("d/small.txt", src.join("link")).unwrap();
     let mut snaps = Vec::new();
     let b1 = backup::run(&repo, &backup_options(&src), &Progress::default()).expect("backup 1");
     snaps.push((b1.snapshot_id.expect("snapshot 1"), read_tree(&src)));
 
-    write(&src.join("e/new.bin"), &rng.bytes(180_000));
-    write(&src.join("d/small.txt"), b"small file, changed\n");
+    write_file(&src.join("e/new.bin"), &rng.bytes(180_000));
+    write_file(&src.join("d/small.txt"), b"small file, changed\n");
     // A changed middle: most chunks dedup, a few are new.
     let mut a = std::fs::read(src.join("a.bin")).unwrap();
     a[100_000..100_100].copy_from_slice(&rng.bytes(100));
-    write(&src.join("a.bin"), &a);
+    write_file(&src.join("a.bin"), &a);
     repo.load_index().unwrap();
     let b2 = backup::run(&repo, &backup_options(&src), &Progress::default()).expect("backup 2");
     snaps.push((b2.snapshot_id.expect("snapshot 2"), read_tree(&src)));
@@ -323,7 +318,7 @@ fn open_case_locked(objects: &[Objects], primary: usize, seed: u64) -> Case {
         .collect();
     let cache = tempfile::tempdir().unwrap();
     let w = world();
-    write(&cache.path().join(&w.writer_file), w.writer.as_bytes());
+    write_file(&cache.path().join(&w.writer_file), w.writer.as_bytes());
     let remotes: Vec<DynRemote> = faulty.iter().map(|f| f.clone() as DynRemote).collect();
     let repo = Repository::open_with_remotes(remotes, primary, Some(cache.path().into()))
         .expect("open the case's repository");
@@ -858,7 +853,7 @@ fn stale_lists() {
     let w = world();
     let tmp = tempfile::tempdir().unwrap();
     let src = tmp.path().join("third");
-    write(&src.join("x.bin"), &Rng::new(9).bytes(90_000));
+    write_file(&src.join("x.bin"), &Rng::new(9).bytes(90_000));
 
     let c = open_case(&w.objects, 0, 3);
     c.faulty[1].freeze_lists();
@@ -912,7 +907,7 @@ fn failing_writes_during_backup() {
     let w = world();
     let tmp = tempfile::tempdir().unwrap();
     let src = tmp.path().join("third");
-    write(&src.join("y.bin"), &Rng::new(10).bytes(300_000));
+    write_file(&src.join("y.bin"), &Rng::new(10).bytes(300_000));
     let faults = [
         Rule::new(Fault::Error(Kind::Fatal))
             .ops(&Op::WRITES)

@@ -6,8 +6,7 @@
 //! Library-level, over in-memory remotes; the slow remote is a [`Faulty`] wrapper whose
 //! writes are held back. Every wait below is for a condition, bounded by a deadline.
 
-#[path = "support/small_repo.rs"]
-mod small_repo;
+mod common;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -26,7 +25,7 @@ const EXTENT: usize = 64 * 1024;
 const SLOW: usize = 2;
 
 fn init_options() -> InitOptions {
-    small_repo::init_options(EXTENT as u32)
+    common::small_init_options(EXTENT as u32)
 }
 
 /// Extents with at least one shard on `remote`.
@@ -53,19 +52,6 @@ fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
     }
 }
 
-/// Incompressible bytes, different for every seed.
-fn noise(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
-
 fn slow_remote_holds_backup_up_by_its_queue(queue: usize) {
     let fast: Vec<DynRemote> = (0..SLOW)
         .map(|i| Arc::new(MemoryRemote::new(&format!("memory://queue-{queue}-{i}"))) as DynRemote)
@@ -90,7 +76,7 @@ fn slow_remote_holds_backup_up_by_its_queue(queue: usize) {
     for f in 0..4u64 {
         std::fs::write(
             src.join(format!("f{f}.bin")),
-            noise(f + 1, (queue + 3) * EXTENT),
+            common::pseudo_random(f + 1, (queue + 3) * EXTENT),
         )
         .unwrap();
     }

@@ -1,0 +1,141 @@
+//! Running the `tangle` binary: a clean environment per command (no user HOME, cache,
+//! config or password leaks in), and the checks every command's output gets.
+
+use std::ffi::OsStr;
+use std::fs;
+use std::path::Path;
+use std::process::Output;
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+pub const PASSWORD: &str = "correct horse battery staple";
+/// Upper bound for any single command, so that a hang (e.g. opening a FIFO, waiting
+/// for a password on a terminal) fails the test instead of blocking CI forever.
+pub const CMD_TIMEOUT: Duration = Duration::from_secs(240);
+
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_tangle")
+}
+
+/// A command running `program pre_args...` with a clean environment: only PATH, and
+/// HOME / XDG dirs pointing at `home` (so no user cache, config or profile leaks in).
+/// No password and no repository are set.
+pub fn clean_command(program: &OsStr, pre_args: &[&OsStr], home: &Path) -> Command {
+    let mut std_cmd = clean_std_command(program, home);
+    std_cmd.args(pre_args);
+    let mut c = Command::from_std(std_cmd);
+    c.timeout(CMD_TIMEOUT);
+    c
+}
+
+/// The environment every test command runs in: only PATH, and HOME / XDG dirs under
+/// `home`, so no user cache, config or profile leaks in.
+fn clean_std_command(program: &OsStr, home: &Path) -> std::process::Command {
+    fs::create_dir_all(home).unwrap();
+    let mut c = std::process::Command::new(program);
+    c.env_clear();
+    if let Some(p) = std::env::var_os("PATH") {
+        c.env("PATH", p);
+    }
+    c.env("HOME", home)
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("NO_COLOR", "1")
+        .env("TERM", "dumb");
+    c
+}
+
+/// `tangle` with a clean environment and no password / repository.
+pub fn tangle_bare(home: &Path) -> Command {
+    clean_command(OsStr::new(bin()), &[], home)
+}
+
+pub fn stdout_str(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr_str(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Run and require exit code 0; returns the output.
+pub fn run_ok(cmd: &mut Command) -> Output {
+    cmd.assert().success().get_output().clone()
+}
+
+/// Run and require exactly `code`; returns the output.
+pub fn run_code(cmd: &mut Command, code: i32) -> Output {
+    cmd.assert().code(code).get_output().clone()
+}
+
+/// Run and return the output whatever the exit status (but fail on timeout).
+pub fn run_any(cmd: &mut Command) -> Output {
+    cmd.output().expect("failed to run tangle (timeout?)")
+}
+
+/// The binary exited normally (no panic, no signal), whatever its exit code.
+pub fn assert_no_panic(o: &Output, what: &str) {
+    let err = stderr_str(o);
+    assert_ne!(
+        o.status.code(),
+        Some(101),
+        "{what}: exit code 101 (panic)\nstderr:\n{err}"
+    );
+    assert!(
+        !err.contains("panicked"),
+        "{what}: binary panicked\nstderr:\n{err}"
+    );
+    assert!(o.status.code().is_some(), "{what}: killed by a signal");
+}
+
+/// Common checks for a failing command: a message on stderr, no panic.
+pub fn assert_clean_failure(o: &Output, what: &str) {
+    let err = stderr_str(o);
+    assert!(
+        !o.status.success(),
+        "{what}: expected failure, got success\nstdout:\n{}\nstderr:\n{err}",
+        stdout_str(o)
+    );
+    assert_no_panic(o, what);
+    assert!(
+        !err.trim().is_empty(),
+        "{what}: failed without any message on stderr (exit {:?})",
+        o.status.code()
+    );
+}
+
+/// Environment through which `tangle` reaches the S3 and SFTP test servers (written by
+/// `scripts/test-servers.sh env`); [`pass_env`] copies them into a clean command.
+pub const SERVER_ENV: &[&str] = &[
+    "AWS_ENDPOINT",
+    "AWS_ALLOW_HTTP",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_DEFAULT_REGION",
+    "AWS_REGION",
+    "TANGLE_SSH_COMMAND",
+];
+
+/// Copy `vars` that are set in the test's own environment into `cmd` (whose
+/// environment was cleared).
+pub fn pass_env<'a>(cmd: &'a mut Command, vars: &[&str]) -> &'a mut Command {
+    for v in vars {
+        if let Some(val) = std::env::var_os(v) {
+            cmd.env(v, val);
+        }
+    }
+    cmd
+}
+
+/// Like [`clean_command`] but a `std::process::Command` running `tangle`, for a process
+/// the test spawns and controls itself (e.g. to kill it): clean environment, HOME / XDG
+/// dirs under `home`, the password set. stdin is closed.
+pub fn tangle_std(home: &Path) -> std::process::Command {
+    let mut c = clean_std_command(OsStr::new(bin()), home);
+    c.env("TANGLE_PASSWORD", PASSWORD)
+        .stdin(std::process::Stdio::null());
+    c
+}

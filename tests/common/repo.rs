@@ -1,0 +1,333 @@
+//! A repository over three local remote directories inside one temp dir, driven
+//! through the binary; and cheap init options for repositories made through the
+//! library.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use assert_cmd::Command;
+use serde_json::Value;
+use tangle::content::ChunkerParams;
+use tangle::crypto::KdfParams;
+use tangle::repo::InitOptions;
+use tempfile::TempDir;
+
+use super::{
+    BackupReport, DirItem, Entry, PASSWORD, assert_no_panic, dir_state, manifest, manifest_diff,
+    run_any, run_ok, stderr_str, stdout_str, tangle_bare,
+};
+
+static HOME_COUNTER: AtomicUsize = AtomicUsize::new(0);
+static TARGET_COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+pub struct Repo {
+    /// Everything lives under here: remotes, homes, sources, restore targets.
+    pub tmp: TempDir,
+    /// Canonical path of `tmp`.
+    pub root: PathBuf,
+    /// The three remote directories (absolute).
+    pub remotes: Vec<PathBuf>,
+    /// HOME used by default (holds the client cache).
+    pub home: PathBuf,
+}
+
+impl Repo {
+    /// Paths only, nothing created except the temp dir and home.
+    pub fn uninit() -> Repo {
+        let tmp = tempfile::Builder::new()
+            .prefix("tangle-e2e-")
+            .tempdir()
+            .unwrap();
+        let root = fs::canonicalize(tmp.path()).unwrap();
+        let remotes = (0..3).map(|i| root.join(format!("remote{i}"))).collect();
+        let home = root.join("home");
+        fs::create_dir_all(&home).unwrap();
+        Repo {
+            tmp,
+            root,
+            remotes,
+            home,
+        }
+    }
+
+    /// A fresh repository with the default coding over three (not yet existing) dirs.
+    pub fn init() -> Repo {
+        let repo = Repo::uninit();
+        let out = run_ok(&mut repo.init_cmd(&repo.remotes, &[]));
+        let text = stdout_str(&out);
+        assert!(
+            text.contains("4 data + 3 parity"),
+            "init output does not mention the coding \"4 data + 3 parity\":\n{text}"
+        );
+        repo
+    }
+
+    pub fn init_cmd(&self, remotes: &[PathBuf], extra: &[&str]) -> Command {
+        let mut c = self.cmd_bare();
+        c.env("TANGLE_PASSWORD", PASSWORD).arg("init");
+        for r in remotes {
+            c.arg("--remote").arg(r);
+        }
+        c.args(extra);
+        c
+    }
+
+    /// Clean env, default HOME, no password, no repository.
+    pub fn cmd_bare(&self) -> Command {
+        tangle_bare(&self.home)
+    }
+
+    /// Clean env + password; no repository.
+    pub fn cmd_no_repo(&self) -> Command {
+        let mut c = self.cmd_bare();
+        c.env("TANGLE_PASSWORD", PASSWORD);
+        c
+    }
+
+    /// `tangle -r remotes[i]` with password.
+    pub fn cmd_via(&self, i: usize) -> Command {
+        let mut c = self.cmd_no_repo();
+        c.arg("-r").arg(&self.remotes[i]);
+        c
+    }
+
+    /// `tangle -r remotes[0]` with password.
+    pub fn cmd(&self) -> Command {
+        self.cmd_via(0)
+    }
+
+    /// A new, empty HOME (so an empty client cache: everything must come from remotes).
+    pub fn fresh_home(&self) -> PathBuf {
+        let n = HOME_COUNTER.fetch_add(1, Ordering::SeqCst);
+        let h = self.root.join(format!("home-fresh-{n}"));
+        fs::create_dir_all(&h).unwrap();
+        h
+    }
+
+    /// `tangle -r remotes[i]` with password and a fresh, empty HOME/cache.
+    pub fn cmd_via_fresh(&self, i: usize) -> Command {
+        let mut c = tangle_bare(&self.fresh_home());
+        c.env("TANGLE_PASSWORD", PASSWORD)
+            .arg("-r")
+            .arg(&self.remotes[i]);
+        c
+    }
+
+    /// The URL of remote `i` (its absolute path).
+    pub fn url(&self, i: usize) -> String {
+        self.remotes[i]
+            .to_str()
+            .expect("UTF-8 temp dir")
+            .to_string()
+    }
+
+    /// `tangle -r remotes[i]` with NO password (clean env, default HOME/cache).
+    pub fn cmd_via_nopw(&self, i: usize) -> Command {
+        let mut c = self.cmd_bare();
+        c.arg("-r").arg(&self.remotes[i]);
+        c
+    }
+
+    /// `tangle -r remotes[i]` with no password and a new, empty HOME/cache.
+    pub fn cmd_via_fresh_nopw(&self, i: usize) -> Command {
+        let mut c = tangle_bare(&self.fresh_home());
+        c.arg("-r").arg(&self.remotes[i]);
+        c
+    }
+
+    /// Restore snapshot `id` via remote `via` with an empty client cache into a new
+    /// target and compare it with `expected` (the manifest of `src` when it was backed
+    /// up); the target is removed again. `Err` says what went wrong.
+    pub fn try_restore_matches(
+        &self,
+        via: usize,
+        id: &str,
+        src: &Path,
+        expected: &[Entry],
+        what: &str,
+    ) -> Result<(), String> {
+        let n = TARGET_COUNTER.fetch_add(1, Ordering::SeqCst);
+        let target = self.path(&format!("target-{n}"));
+        let out = run_any(
+            self.cmd_via_fresh(via)
+                .arg("restore")
+                .arg(id)
+                .arg("--target")
+                .arg(&target),
+        );
+        assert_no_panic(&out, what);
+        if !out.status.success() {
+            return Err(format!(
+                "{what}: restore of snapshot {} via remote{via} failed with {:?}\nstdout:\n{}\nstderr:\n{}",
+                &id[..8.min(id.len())],
+                out.status.code(),
+                stdout_str(&out),
+                stderr_str(&out)
+            ));
+        }
+        let root = restored_path(&target, src);
+        if fs::symlink_metadata(&root).is_err() {
+            return Err(format!(
+                "{what}: restored root {} is missing",
+                root.display()
+            ));
+        }
+        if let Some(d) = manifest_diff(expected, &manifest(&root)) {
+            return Err(format!(
+                "{what}: snapshot {} restored via remote{via}: {d}",
+                &id[..8.min(id.len())]
+            ));
+        }
+        let _ = fs::remove_dir_all(&target);
+        Ok(())
+    }
+
+    /// [`Repo::try_restore_matches`], failing the test on any difference.
+    pub fn assert_restore_matches(
+        &self,
+        via: usize,
+        id: &str,
+        src: &Path,
+        expected: &[Entry],
+        what: &str,
+    ) {
+        if let Err(e) = self.try_restore_matches(via, id, src, expected, what) {
+            panic!("{e}");
+        }
+    }
+
+    /// A new directory (absolute, canonical) inside the temp dir.
+    pub fn dir(&self, name: &str) -> PathBuf {
+        let p = self.root.join(name);
+        fs::create_dir_all(&p).unwrap();
+        p
+    }
+
+    /// A path inside the temp dir that does not exist yet.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.root.join(name)
+    }
+
+    /// `tangle -r remotes[0] backup --json --no-progress EXTRA... PATHS...`, exit 0.
+    pub fn backup(&self, paths: &[&Path], extra: &[&str]) -> BackupReport {
+        let mut c = self.cmd();
+        c.arg("backup")
+            .arg("--json")
+            .arg("--no-progress")
+            .args(extra)
+            .args(paths);
+        let out = run_ok(&mut c);
+        BackupReport::parse(&out.stdout)
+    }
+
+    /// `tangle -r remotes[i] snapshots --json`, exit 0, parsed.
+    pub fn snapshots_via(&self, i: usize) -> Vec<Value> {
+        let out = run_ok(self.cmd_via(i).arg("snapshots").arg("--json"));
+        parse_snapshots(&out.stdout)
+    }
+
+    pub fn snapshots(&self) -> Vec<Value> {
+        self.snapshots_via(0)
+    }
+
+    pub fn snapshot_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .snapshots()
+            .iter()
+            .map(|s| {
+                s["id"]
+                    .as_str()
+                    .expect("snapshot without string id")
+                    .to_string()
+            })
+            .collect();
+        ids.sort();
+        ids
+    }
+
+    /// `tangle -r remotes[0] restore SPEC --target TARGET`, exit 0.
+    pub fn restore(&self, spec: &str, target: &Path) {
+        run_ok(
+            self.cmd()
+                .arg("restore")
+                .arg(spec)
+                .arg("--target")
+                .arg(target),
+        );
+    }
+
+    /// Full listing (paths, kinds, contents) of all three remotes.
+    pub fn remote_state(&self) -> Vec<BTreeMap<PathBuf, DirItem>> {
+        self.remotes.iter().map(|r| dir_state(r)).collect()
+    }
+}
+
+/// A repository with snapshots of one source tree, and what the source looked like
+/// at each.
+pub struct History {
+    pub repo: Repo,
+    pub src: PathBuf,
+    /// (snapshot id, manifest of the source at that time), oldest first.
+    pub snaps: Vec<(String, Vec<Entry>)>,
+}
+
+impl History {
+    /// Restore every snapshot via remote `via` with an empty client cache and compare
+    /// each with the source as it was at backup time; `Err` says what went wrong.
+    pub fn try_restore_all(&self, via: usize, what: &str) -> Result<(), String> {
+        for (n, (snap, expected)) in self.snaps.iter().enumerate() {
+            let what = format!("{what} (snapshot {})", n + 1);
+            self.repo
+                .try_restore_matches(via, snap, &self.src, expected, &what)?;
+        }
+        Ok(())
+    }
+
+    /// [`History::try_restore_all`], failing the test on any difference.
+    pub fn restore_all_and_compare(&self, via: usize, what: &str) {
+        if let Err(e) = self.try_restore_all(via, what) {
+            panic!("{e}");
+        }
+    }
+}
+
+/// Where a snapshot of `src` (absolute) lands under a restore target.
+pub fn restored_path(target: &Path, src: &Path) -> PathBuf {
+    target.join(src.strip_prefix("/").expect("source must be absolute"))
+}
+
+pub fn parse_snapshots(stdout: &[u8]) -> Vec<Value> {
+    let text = String::from_utf8_lossy(stdout);
+    let v: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| {
+        panic!("`snapshots --json` did not print one JSON value ({e}):\n{text}")
+    });
+    match v {
+        Value::Array(a) => a,
+        other => panic!("`snapshots --json` did not print a JSON array:\n{other}"),
+    }
+}
+
+/// Init options for repositories made through the library: small extents and chunks
+/// so that a few hundred KiB give many extents, and the cheapest key derivation. No
+/// remotes (set `remotes` or use `init_remotes`).
+pub fn small_init_options(extent_size: u32) -> InitOptions {
+    InitOptions {
+        remotes: vec![],
+        extent_size: Some(extent_size),
+        chunker: Some(ChunkerParams {
+            min: 4096,
+            avg: 16384,
+            max: 65536,
+        }),
+        data_shards: None,
+        parity_shards: None,
+        pointers: None,
+        kdf: KdfParams {
+            memory_kib: 64,
+            iterations: 1,
+            parallelism: 1,
+        },
+    }
+}

@@ -1,0 +1,207 @@
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use bytes::Bytes;
+use tangle::remote::DynRemote;
+use tempfile::TempDir;
+
+/// Variables the S3 tests need (besides optional AWS_ALLOW_HTTP / AWS_DEFAULT_REGION).
+pub const S3_VARS: &[&str] = &[
+    "TANGLE_TEST_S3_BUCKET",
+    "AWS_ENDPOINT",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+];
+/// Variables the SFTP tests need.
+pub const SFTP_VARS: &[&str] = &[
+    "TANGLE_TEST_SFTP_URL",
+    "TANGLE_SSH_COMMAND",
+    "TANGLE_TEST_SSH_KEY",
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Local,
+    Memory,
+    S3,
+    Sftp,
+}
+
+pub fn var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
+/// Whether we run in CI, where a test that cannot run must fail, not skip.
+pub fn in_ci() -> bool {
+    var("CI").is_some_and(|v| v != "false" && v != "0")
+}
+
+/// `true` if all `vars` are set. Otherwise: in CI, fail the test; elsewhere print a
+/// note and return `false` so that the caller skips.
+pub fn require(what: &str, vars: &[&str]) -> bool {
+    let missing: Vec<&str> = vars.iter().copied().filter(|v| var(v).is_none()).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let msg = format!(
+        "{what} tests need {} (start the servers with `scripts/test-servers.sh start` and \
+         load their settings with `eval \"$(scripts/test-servers.sh env)\"`)",
+        missing.join(", ")
+    );
+    if in_ci() {
+        panic!("CI is set but the {what} test servers are not configured: {msg}");
+    }
+    // Once per kind of server, and past the test harness's output capture, so that
+    // the skip is seen in a normal `cargo test` run.
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut said = SAID.lock().unwrap_or_else(|p| p.into_inner());
+    if !said.iter().any(|w| w == what) {
+        said.push(what.to_string());
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "note: skipping {what} tests: {msg}");
+    }
+    false
+}
+
+/// A name no other test (or earlier run) uses.
+pub fn unique(name: &str) -> String {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    format!(
+        "{name}-{}-{}-{nanos:08x}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// A fresh, empty remote of one backend.
+pub struct Fixture {
+    pub backend: Backend,
+    pub url: String,
+    pub remote: DynRemote,
+    /// The remote's root as a local directory, where the test can reach it (local
+    /// remotes, and SFTP to a server on this machine): used to plant stray files.
+    pub local_dir: Option<PathBuf>,
+    _tmp: Option<TempDir>,
+}
+
+/// The URL of a fresh remote for `test` on `backend`, `None` if the backend is not
+/// configured here (outside CI).
+pub fn fresh_url(backend: Backend, test: &str) -> Option<(String, Option<TempDir>)> {
+    let name = unique(test);
+    Some(match backend {
+        Backend::Local => {
+            let tmp = tempfile::tempdir().expect("temp dir");
+            let root = tmp.path().join("remote");
+            (root.to_string_lossy().into_owned(), Some(tmp))
+        }
+        Backend::Memory => (format!("memory://{name}"), None),
+        Backend::S3 => {
+            if !require("S3", S3_VARS) {
+                return None;
+            }
+            let bucket = var("TANGLE_TEST_S3_BUCKET")?;
+            (format!("s3://{bucket}/conformance/{name}"), None)
+        }
+        Backend::Sftp => {
+            if !require("SFTP", SFTP_VARS) {
+                return None;
+            }
+            let base = var("TANGLE_TEST_SFTP_URL")?;
+            (format!("{}/{name}", base.trim_end_matches('/')), None)
+        }
+    })
+}
+
+/// Open a fresh remote through `tangle::remote::open` (so the URL dispatch is tested
+/// too); `create` it unless `create` is false.
+pub async fn fixture(backend: Backend, test: &str, create: bool) -> Option<Fixture> {
+    let (url, tmp) = fresh_url(backend, test)?;
+    let remote = tangle::remote::open(&url).unwrap_or_else(|e| panic!("opening {url}: {e}"));
+    if create {
+        remote
+            .create()
+            .await
+            .unwrap_or_else(|e| panic!("creating {url}: {e}"));
+    }
+    let local_dir = match backend {
+        Backend::Local => Some(PathBuf::from(&url)),
+        Backend::Sftp => sftp_local_dir(&url),
+        _ => None,
+    };
+    Some(Fixture {
+        backend,
+        url,
+        remote,
+        local_dir,
+        _tmp: tmp,
+    })
+}
+
+/// The directory of `sftp://user@127.0.0.1:port/dir` on this machine, if the server
+/// is local.
+fn sftp_local_dir(url: &str) -> Option<PathBuf> {
+    let rest = url.strip_prefix("sftp://")?;
+    let (authority, path) = rest.split_at(rest.find('/')?);
+    let host = authority.rsplit('@').next()?;
+    let host = host.rsplit_once(':').map(|(h, _)| h).unwrap_or(host);
+    if (host == "127.0.0.1" || host == "localhost") && !path.starts_with("/~") {
+        Some(PathBuf::from(path))
+    } else {
+        None
+    }
+}
+
+impl Fixture {
+    /// Delete everything the test wrote (best effort; the servers' state is temporary).
+    pub async fn cleanup(&self) {
+        if let Ok(list) = self.remote.list("").await {
+            for o in list {
+                let _ = self.remote.delete(&o.path).await;
+            }
+        }
+    }
+}
+
+/// A multi-threaded runtime like the one `tangle` uses.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("tokio runtime")
+}
+
+/// `len` deterministic pseudo-random bytes (xorshift), different for each `seed`.
+pub fn pattern(len: usize, seed: u64) -> Bytes {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut v = Vec::with_capacity(len + 8);
+    while v.len() < len {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        v.extend_from_slice(&x.to_le_bytes());
+    }
+    v.truncate(len);
+    Bytes::from(v)
+}
+
+/// Write an ssh_config for negative tests: the test servers' client key, the given
+/// known_hosts file, strict checking.
+pub fn write_ssh_config(dir: &Path, key: &str, known_hosts: &Path) -> PathBuf {
+    let cfg = dir.join("ssh_config");
+    std::fs::write(
+        &cfg,
+        format!(
+            "Host *\n  IdentityFile {key}\n  IdentitiesOnly yes\n  UserKnownHostsFile {}\n  \
+             GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n  BatchMode yes\n  \
+             ConnectTimeout 10\n",
+            known_hosts.display()
+        ),
+    )
+    .expect("writing ssh_config");
+    cfg
+}
