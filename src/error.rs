@@ -23,6 +23,9 @@ pub enum Kind {
     Usage,
     /// The operation was interrupted by a signal (exit 130).
     Interrupted,
+    /// Remotes disagree about who owns the repository, or none serves what the pinned
+    /// owner signed: nothing can be trusted (exit 22, like verify's trust violations).
+    Trust,
 }
 
 impl Kind {
@@ -32,6 +35,7 @@ impl Kind {
             Kind::Busy => 11,
             Kind::WrongPassword => 12,
             Kind::Interrupted => 130,
+            Kind::Trust => 22,
             Kind::Fatal | Kind::NotFound | Kind::Corrupt | Kind::Usage => 1,
         }
     }

@@ -37,6 +37,8 @@ pub fn run(g: &Global, a: &InitArgs) -> Result<u8> {
     tangle::repo::check_init_options(&opts)?;
     let pw = password::read(g, true)?;
     let r = init(&opts, pw.as_bytes())?;
+    // Like ssh's known_hosts: later opens through this cache trust only this owner.
+    tangle::repo::pin_owner(g.cache_dir.as_deref(), &r.config_object)?;
     if g.json {
         return g.print_json(&r).map(|_| 0);
     }

@@ -65,6 +65,10 @@ pub struct Global {
     /// Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)
     #[arg(long, global = true, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
+    /// Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs
+    /// without a cache. Else the owner the cache pinned at init or first open is trusted
+    #[arg(long, env = "TANGLE_OWNER", global = true, value_name = "FINGERPRINT")]
+    pub owner: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -149,7 +153,18 @@ impl Global {
                 "no repository given: use -r/--repo or set TANGLE_REPO",
             )
         })?;
-        let mut repo = Repository::open(url, self.cache_dir.clone())?;
+        let opts = tangle::repo::OpenOptions {
+            cache_dir: self.cache_dir.clone(),
+            owner: self
+                .owner
+                .as_deref()
+                .map(tangle::repo::OwnerPin::parse)
+                .transpose()?,
+        };
+        let mut repo = Repository::open_with(url, &opts)?;
+        for f in repo.foreign_configs() {
+            warn(format_args!("not trusted: {f}"));
+        }
         repo.set_warning_handler(|m| warn(m));
         if unlock {
             let pw = password::read(self, false)?;

@@ -79,7 +79,7 @@ fn print_text(g: &Global, r: &VerifyReport) {
         .filter(|f| f.severity == Severity::Info)
         .count();
     g.say(format_args!(
-        "checked {} remotes, {} extents, {} shards{}{}",
+        "checked {} remotes, {} extents, {} shards{}{} against owner key {}",
         r.remotes.len(),
         r.extents,
         r.shards,
@@ -93,6 +93,7 @@ fn print_text(g: &Global, r: &VerifyReport) {
         } else {
             String::new()
         },
+        r.owner_fingerprint,
     ));
     if let Some(s) = &r.subset {
         for d in &s.detection_rates {

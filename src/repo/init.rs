@@ -26,6 +26,10 @@ pub struct InitOptions {
 
 #[derive(Serialize)]
 pub struct InitReport {
+    /// The signed config written, for pinning the owner in the local cache
+    /// ([`super::pin_owner`]).
+    #[serde(skip)]
+    pub config_object: Bytes,
     pub id: String,
     pub owner_fingerprint: String,
     pub remotes: Vec<String>,
@@ -143,6 +147,7 @@ pub fn init_remotes(
     }
 
     Ok(InitReport {
+        config_object: config_obj,
         id: config.id_hex(),
         owner_fingerprint: fingerprint(&config.owner),
         remotes: urls,

@@ -13,10 +13,12 @@ pub use crate::crypto::envelope as object;
 mod cache;
 mod health;
 mod reader;
+pub mod trust;
 mod write;
 pub use cache::default_cache_dir;
 pub use health::WriteHealth;
 pub use reader::ReadMode;
+pub use trust::{OwnerPin, pin_owner};
 pub use write::ConfigPublished;
 
 pub use config::Config;
@@ -50,6 +52,16 @@ pub struct Repository {
     shards: reader::ShardCache,
     on_warning: Box<dyn Fn(&str) + Send + Sync>,
     health: Arc<WriteHealth>,
+    foreign_configs: Vec<String>,
+}
+
+/// How to open a repository.
+#[derive(Clone, Debug, Default)]
+pub struct OpenOptions {
+    /// `--cache-dir` (else the default cache directory).
+    pub cache_dir: Option<PathBuf>,
+    /// `--owner` / `TANGLE_OWNER`: the owner key to trust (else the one the cache pins).
+    pub owner: Option<OwnerPin>,
 }
 
 pub fn runtime() -> Result<tokio::runtime::Runtime> {
@@ -64,27 +76,35 @@ pub fn runtime() -> Result<tokio::runtime::Runtime> {
 impl Repository {
     /// Open the repository that `url` (any one of its remotes) belongs to.
     pub fn open(url: &str, cache_dir: Option<PathBuf>) -> Result<Repository> {
+        Self::open_with(
+            url,
+            &OpenOptions {
+                cache_dir,
+                ..Default::default()
+            },
+        )
+    }
+
+    /// Open through `url`, trusting only the owner pinned by `opts.owner` or the local
+    /// cache (see [`trust`]), and adopting the newest config revision of that owner any
+    /// listed remote has (after `remote replace` a remote that missed the change still
+    /// opens the repository right).
+    pub fn open_with(url: &str, opts: &OpenOptions) -> Result<Repository> {
         let rt = runtime()?;
         let canonical = remote::canonical_url(url)?;
         let first = remote::open(&canonical)?;
-        let mut config = read_config(&rt, &first, url)?;
-        // Adopt the newest authentic revision any listed remote has: after `remote
-        // replace` a remote that missed the change still opens the repository right.
-        for u in config.remotes.clone() {
-            if u == canonical {
-                continue;
-            }
-            let newer = remote::open(&u)
-                .ok()
-                .and_then(|r| rt.block_on(r.get("config")).ok())
-                .and_then(|b| Config::from_object(&b).ok())
-                .filter(|c| {
-                    c.id == config.id && c.owner == config.owner && c.revision > config.revision
-                });
-            if let Some(c) = newer {
-                config = c;
-            }
-        }
+        let (named, object) = read_config(&rt, &first, url)?;
+        let cache_root = opts.cache_dir.clone().or_else(default_cache_dir);
+        let (trusted, object) = trust::resolve(
+            &rt,
+            &canonical,
+            object,
+            named,
+            opts.owner.as_ref(),
+            cache_root.as_deref(),
+        )?;
+        let config = trusted.config;
+        trust::remember(cache_root.as_deref(), &object, &config);
         let mut primary = 0;
         let mut remotes = Vec::with_capacity(config.remotes.len());
         for (i, u) in config.remotes.iter().enumerate() {
@@ -95,7 +115,15 @@ impl Repository {
                 remotes.push(remote::open(u)?);
             }
         }
-        Self::assemble(rt, config, remotes, primary, cache_dir)
+        let mut repo = Self::assemble(rt, config, remotes, primary, opts.cache_dir.clone())?;
+        repo.foreign_configs = trusted.foreign;
+        Ok(repo)
+    }
+
+    /// Remotes that served a config of another owner at open (`url: why`): they are
+    /// read around, and `verify` reports them as trust violations.
+    pub fn foreign_configs(&self) -> &[String] {
+        &self.foreign_configs
     }
 
     /// Open over remotes the caller built (e.g. wrapped for fault injection in tests),
@@ -110,7 +138,7 @@ impl Repository {
             .get(primary)
             .ok_or_else(|| Error::usage("no such remote"))?
             .clone();
-        let config = read_config(&rt, &first, first.url())?;
+        let (config, _) = read_config(&rt, &first, first.url())?;
         if config.remotes.len() != remotes.len() {
             return Err(Error::usage(
                 "the config lists a different number of remotes",
@@ -142,6 +170,7 @@ impl Repository {
             shards: reader::ShardCache::new(16),
             on_warning: Box::new(|_| {}),
             health: Arc::default(),
+            foreign_configs: Vec::new(),
         })
     }
 
@@ -485,7 +514,13 @@ impl Repository {
     }
 }
 
-fn read_config(rt: &tokio::runtime::Runtime, first: &DynRemote, url: &str) -> Result<Config> {
+/// The config of the remote at `url`, parsed (its signature checked against the key it
+/// names itself), and its object bytes.
+fn read_config(
+    rt: &tokio::runtime::Runtime,
+    first: &DynRemote,
+    url: &str,
+) -> Result<(Config, Bytes)> {
     if !rt.block_on(first.exists())? {
         return Err(Error::new(
             Kind::RepoNotFound,
@@ -501,10 +536,11 @@ fn read_config(rt: &tokio::runtime::Runtime, first: &DynRemote, url: &str) -> Re
             ),
             _ => e.context(format!("reading the config of {url}")),
         })?;
-    Config::from_object(&bytes).map_err(|e| {
+    let config = Config::from_object(&bytes).map_err(|e| {
         e.context(format!("the config at {url} is unusable"))
             .with_kind(Kind::Fatal)
-    })
+    })?;
+    Ok((config, bytes))
 }
 
 /// Snapshot and index objects are named by the BLAKE3 of their bytes.

@@ -212,6 +212,9 @@ pub struct DetectionRate {
 #[derive(Serialize, Debug, Default)]
 pub struct VerifyReport {
     pub remotes: Vec<String>,
+    /// Fingerprint of the owner key everything was checked against (pin it in CI with
+    /// `--owner`).
+    pub owner_fingerprint: String,
     pub extents: usize,
     pub shards: usize,
     pub shards_read: u64,

@@ -41,6 +41,7 @@ pub fn run(repo: &Repository, read: ReadData) -> Result<VerifyReport> {
     let mut survey = Survey::take(repo)?;
     let mut report = VerifyReport {
         remotes: survey.urls.clone(),
+        owner_fingerprint: crate::crypto::fingerprint(&repo.config.owner),
         extents: survey.certs.len(),
         shards: survey.shards.iter().map(|s| s.len()).sum(),
         ..Default::default()
