@@ -135,7 +135,8 @@ impl<'a> Uploads<'a> {
 ///
 /// `held[r]` (a queue permit) is dropped as soon as remote `r` is done with this
 /// extent's shards, before the certificate is written. Starts at once; the handle
-/// yields the outcome.
+/// yields the outcome. Scheduling stays in [`Uploads`]: this is the whole write of an
+/// extent, ready to become a repository method.
 fn store_extent<H: Send + 'static>(
     repo: &Repository,
     sealed: SealedExtent,
