@@ -1,19 +1,26 @@
 //! `tangle backup`: archive directories into a new snapshot.
 //!
-//! Pipeline (all stages run concurrently, every queue bounded so memory stays bounded):
+//! Pipeline (all stages run concurrently, every queue bounded so memory stays bounded;
+//! `pipeline.rs` wires the threads and channels):
 //!
 //! ```text
-//! walker ──files to read──▶ file readers ──new chunks──▶ compressors ──blobs──▶ appender ──extents──▶ uploader
-//!    │ (lstat, excludes,     (read, FastCDC,              (zstd, AEAD;            (extent log,        (shards to their
-//!    │  unchanged check)      keyed BLAKE3, dedup)         one per core)           seal + RS code)     remotes, in parallel)
-//!    └──events in order──▶ tree builder (this thread: waits for each file's blob list, writes tree blobs)
+//! walker ──files to read──▶ file readers ──new chunks──▶ compressors ──blobs──▶ appender ──extents──▶ uploads
+//!    │ (lstat, excludes,     (read, FastCDC,              (zstd, AEAD;            (extent log,        (a queue per remote;
+//!    │  unchanged check)      keyed BLAKE3, dedup)         one per core)           seal + RS code)     shards to their remotes
+//!    │  walker.rs             reader.rs                    pipeline.rs             appender.rs          in parallel, then the
+//!    │                                                                                                  certificate; upload.rs)
+//!    └──events in order──▶ tree builder (this thread: waits for each file's blob list, writes tree blobs; trees.rs)
 //! ```
 //!
 //! A snapshot becomes visible only after every shard, certificate and the index segment
 //! are durable on the remotes; an interrupted run leaves only unreferenced objects.
 
+mod appender;
 mod pipeline;
+mod reader;
 mod sources;
+mod trees;
+mod upload;
 mod walker;
 
 use std::path::PathBuf;
@@ -260,7 +267,6 @@ fn refuse_stale(repo: &Repository) -> Result<()> {
     Ok(())
 }
 
-/// The newest snapshot of the same host and the same set of paths.
 /// The newest snapshot of the same host and paths whose root tree is in the loaded
 /// (committed) index. A snapshot an interrupted run wrote without its head is skipped:
 /// its blobs are not committed, so nothing new may build on them.
@@ -293,4 +299,9 @@ pub(crate) struct TreeStats {
     pub others: u64,
     pub bytes_read: u64,
     pub bytes_total: u64,
+}
+
+/// Note a file or directory the backup skips; the report lists them.
+fn note_error(errors: &Mutex<Vec<String>>, msg: String) {
+    errors.lock().unwrap_or_else(|p| p.into_inner()).push(msg);
 }

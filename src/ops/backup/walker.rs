@@ -7,12 +7,14 @@ use std::collections::HashSet;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::Mutex;
+use std::sync::atomic::Ordering;
 
 use crossbeam_channel::{Receiver, Sender};
 
 use super::sources::{Excludes, Sources, VirtualDir, VirtualEntry};
 use crate::content::{BlobId, Node, NodeKind, Tree};
 use crate::fsmeta;
+use crate::ops::Progress;
 use crate::repo::Repository;
 
 /// A file's blob list and the bytes read, or why it could not be read.
@@ -62,10 +64,7 @@ impl Walker<'_> {
     }
 
     fn error(&self, msg: String) {
-        self.errors
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(msg);
+        super::note_error(self.errors, msg);
     }
 
     fn emit(&self, e: Event) -> Result<(), Stopped> {
@@ -205,4 +204,28 @@ fn unchanged(old: &Node, new: &Node) -> bool {
         && old.ctime_nsec == new.ctime_nsec
         && old.inode == new.inode
         && (old.size == 0 || !old.content.is_empty())
+}
+
+/// Count files and bytes ahead of the walker so progress can show totals and an ETA.
+pub fn count_totals(sources: &Sources, excludes: &Excludes, progress: &Progress) {
+    let mut stack: Vec<std::path::PathBuf> = sources.paths.clone();
+    while let Some(p) = stack.pop() {
+        let Ok(md) = std::fs::symlink_metadata(&p) else {
+            continue;
+        };
+        if md.is_dir() {
+            if let Ok(rd) = std::fs::read_dir(&p) {
+                for e in rd.flatten() {
+                    let path = e.path();
+                    if !excludes.excluded(&path, e.file_name().as_bytes()) {
+                        stack.push(path);
+                    }
+                }
+            }
+        } else if md.is_file() {
+            Progress::add(&progress.files_total, 1);
+            Progress::add(&progress.bytes_total, md.len());
+        }
+    }
+    progress.totals_known.store(true, Ordering::Relaxed);
 }

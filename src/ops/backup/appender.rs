@@ -1,0 +1,238 @@
+//! The extent appender: one thread that appends the compressed, encrypted blobs to the
+//! current extent in arrival order. When the next blob would not fit it seals the extent
+//! (Reed-Solomon shards plus up to `t` pointer shards of older extents, chained to the
+//! previous extent and signed) and hands it to [`Uploads`], which may block it while a
+//! remote's upload queue is full. It also keeps what the snapshot's index and head need:
+//! each extent's blob list and the last extent sealed.
+
+use std::collections::{HashSet, VecDeque};
+
+use bytes::Bytes;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+use super::pipeline::StoredBlob;
+use super::upload::Uploads;
+use crate::codec;
+use crate::codec::pointers::{self, Candidate};
+use crate::content::index::ExtentBlobs;
+use crate::error::Result;
+use crate::extent::{
+    Certificate, ExtentBuilder, ExtentName, Pointer, SealContext, genesis_verifier,
+};
+use crate::ops::Progress;
+use crate::repo::Repository;
+
+/// Appends blobs to the current extent, seals full extents and hands them to uploads.
+pub(super) struct Appender<'a> {
+    repo: &'a Repository,
+    writer: [u8; 16],
+    builder: ExtentBuilder,
+    seq: u64,
+    prev: Option<ExtentName>,
+    dry_run: bool,
+    pub(super) uploads: Uploads<'a>,
+    /// Blob lists of the extents sealed in this run, for the index segment.
+    pub(super) extents: Vec<ExtentBlobs>,
+    /// The last extent sealed and its sequence number, for the head.
+    pub(super) last: Option<(ExtentName, u64)>,
+    pub(super) bytes_added: u64,
+    pub(super) bytes_stored: u64,
+    /// Older extents pointers may use, oldest first (grows as this run seals extents).
+    catalog: Vec<Candidate>,
+    catalog_names: Vec<ExtentName>,
+    /// Data shards of the last few extents sealed in this run: pointers to them cost no I/O.
+    recent: VecDeque<(ExtentName, Vec<Bytes>)>,
+    rng: StdRng,
+    pub(super) pointers_used: u64,
+    pub(super) pointer_bytes_fetched: u64,
+}
+
+/// Extents whose data shards stay in memory for cheap pointers.
+const RECENT_EXTENTS: usize = 1;
+
+impl<'a> Appender<'a> {
+    pub(super) fn new(
+        repo: &'a Repository,
+        writer: [u8; 16],
+        last: Option<(ExtentName, u64)>,
+        dry_run: bool,
+        upload_queue: usize,
+        progress: &'a Progress,
+    ) -> Result<Self> {
+        let (start, seq) = match last {
+            Some((name, seq)) => (name.0, seq + 1),
+            None => (genesis_verifier(&repo.config.owner), 0),
+        };
+        let certs = if dry_run {
+            Vec::new()
+        } else {
+            // Only extents of the loaded (committed) index may be pointed at (see `prepare`).
+            let known: HashSet<ExtentName> = repo.index().extents().iter().copied().collect();
+            let mut all = repo.load_catalog()?;
+            all.retain(|c| known.contains(&c.name()));
+            all
+        };
+        let s = repo.config.coding.data_shards as usize;
+        Ok(Appender {
+            catalog: certs.iter().map(|c| candidate(c, s)).collect(),
+            catalog_names: certs.iter().map(|c| c.name()).collect(),
+            recent: VecDeque::new(),
+            rng: StdRng::from_rng(&mut rand::rng()),
+            pointers_used: 0,
+            pointer_bytes_fetched: 0,
+            repo,
+            writer,
+            builder: ExtentBuilder::new(start, extent_capacity(&repo.config)),
+            seq,
+            prev: last.map(|(n, _)| n),
+            dry_run,
+            uploads: Uploads::new(repo, upload_queue, progress),
+            extents: Vec::new(),
+            last,
+            bytes_added: 0,
+            bytes_stored: 0,
+        })
+    }
+
+    /// Extents never grow past the target size (a blob that does not fit starts the
+    /// next one), so shard sizes stay uniform and most older shards can be pointers.
+    pub(super) fn append(&mut self, blob: StoredBlob) -> Result<()> {
+        self.bytes_added += blob.data.len() as u64;
+        let target = self.repo.config.extent_size as usize;
+        if !self.builder.is_empty() && self.builder.len() + blob.data.len() > target {
+            self.seal()?;
+        }
+        self.builder
+            .append(blob.id, blob.kind, blob.raw_len, &blob.data);
+        Ok(())
+    }
+
+    /// Seal the last, partly filled extent and wait for every upload.
+    pub(super) fn finish(&mut self) -> Result<()> {
+        if !self.builder.is_empty() {
+            self.seal()?;
+        }
+        self.uploads.finish()
+    }
+
+    fn seal(&mut self) -> Result<()> {
+        let next = ExtentBuilder::new([0; 32], 0);
+        let builder = std::mem::replace(&mut self.builder, next);
+        if self.dry_run {
+            return Ok(());
+        }
+        let signer = self.repo.signer()?;
+        let ctx = SealContext {
+            repo_id: self.repo.config.id,
+            writer: self.writer,
+            seq: self.seq,
+            prev: self.prev,
+            coding: self.repo.config.coding,
+            remotes: self.repo.remotes().len(),
+            signer: &signer,
+        };
+        let pointers = self.choose_pointers(&builder);
+        let sealed = builder.seal(&ctx, pointers)?;
+        let name = sealed.name();
+        self.builder = ExtentBuilder::new(name.0, extent_capacity(&self.repo.config));
+        self.last = Some((name, self.seq));
+        self.prev = Some(name);
+        self.seq += 1;
+        self.bytes_stored += sealed.shards.iter().map(|s| s.len() as u64).sum::<u64>();
+        self.pointers_used += sealed.cert.pointers.len() as u64;
+        self.extents.push(sealed.blobs.clone());
+        let s = sealed.cert.data_shards as usize;
+        self.catalog.push(candidate(&sealed.cert, s));
+        self.catalog_names.push(name);
+        self.recent.push_back((name, sealed.shards[..s].to_vec()));
+        if self.recent.len() > RECENT_EXTENTS {
+            self.recent.pop_front();
+        }
+        self.uploads.submit(sealed)
+    }
+
+    /// Entangle: pick up to `t` data shards of older extents under the remote rule and
+    /// get their bytes (from memory if recent, else from their remote, hash-checked).
+    /// A pointer that cannot be read is dropped: fewer pointers, never a wrong one.
+    fn choose_pointers(&mut self, builder: &ExtentBuilder) -> Vec<(Pointer, Bytes)> {
+        let coding = self.repo.config.coding;
+        let (s, p, t) = (
+            coding.data_shards as usize,
+            coding.parity_shards as usize,
+            coding.pointers as usize,
+        );
+        let remotes = self.repo.remotes().len();
+        if t == 0 {
+            return Vec::new();
+        }
+        let mut symbols_on = vec![0usize; remotes];
+        for i in 0..s + p {
+            symbols_on[codec::place(self.seq, i, remotes)] += 1;
+        }
+        let own = builder.own_shard_size(s) as u32;
+        let chosen = pointers::choose(
+            &mut self.rng,
+            coding.strategy,
+            t,
+            p,
+            own,
+            &mut symbols_on,
+            &self.catalog,
+        );
+        let mut out = Vec::with_capacity(chosen.len());
+        for c in chosen {
+            let extent = self.catalog_names[c.extent];
+            let shard = c.shard as usize;
+            let in_memory = self
+                .recent
+                .iter()
+                .find(|(n, _)| *n == extent)
+                .and_then(|(_, d)| d.get(shard).cloned());
+            let data = match in_memory {
+                Some(d) => Some(d),
+                None => {
+                    let fetched = self
+                        .repo
+                        .certificate(&extent)
+                        .ok()
+                        .and_then(|cert| self.repo.fetch_shard(&cert, shard));
+                    if let Some(d) = &fetched {
+                        self.pointer_bytes_fetched += d.len() as u64;
+                    }
+                    fetched
+                }
+            };
+            if let Some(d) = data {
+                out.push((
+                    Pointer {
+                        extent,
+                        shard: c.shard,
+                    },
+                    d,
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// What pointer selection needs of an extent: its shard size and where its first `s`
+/// data shards live.
+fn candidate(cert: &Certificate, s: usize) -> Candidate {
+    Candidate {
+        shard_size: cert.shard_size,
+        data_remotes: cert
+            .shards
+            .iter()
+            .take(s.min(cert.data_shards as usize))
+            .map(|i| i.remote)
+            .collect(),
+    }
+}
+
+/// Room for a full extent plus the zero padding sealing adds, so sealing never has to
+/// reallocate (and briefly double) the extent buffer.
+fn extent_capacity(config: &crate::repo::Config) -> usize {
+    config.extent_size as usize + config.coding.data_shards as usize * crate::codec::SHARD_ALIGN
+}

@@ -1,0 +1,62 @@
+//! The file readers: each reader thread takes a file from the walker, cuts it into
+//! content-defined chunks (FastCDC), names each chunk by its keyed BLAKE3 hash and sends
+//! the chunks no one has stored yet on to the compressors. The file's blob list goes
+//! back to the tree builder through the job's reply channel.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+use bytes::Bytes;
+use crossbeam_channel::Sender;
+
+use super::pipeline::{Dedup, PlainBlob};
+use super::walker::FileResult;
+use crate::content::chunker::{chunk_reader, chunk_slice};
+use crate::content::{BlobKind, ChunkerParams};
+use crate::crypto::MasterKey;
+use crate::error::Result;
+use crate::ops::Progress;
+
+/// Files smaller than this are read whole and chunked in memory; bigger ones stream.
+pub(super) const WHOLE_FILE_LIMIT: u64 = 4 << 20;
+
+pub(super) fn read_file(
+    path: &Path,
+    key: &MasterKey,
+    chunker: &ChunkerParams,
+    dedup: &Dedup<'_>,
+    out: &Sender<PlainBlob>,
+    progress: &Progress,
+) -> FileResult {
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let mut file = File::open(path).map_err(fail)?;
+    let size = file.metadata().map_err(fail)?.len();
+    let mut ids = Vec::new();
+    let mut emit = |chunk: Bytes| -> Result<()> {
+        let id = key.blob_id(&chunk);
+        ids.push(id);
+        Progress::add(&progress.bytes_done, chunk.len() as u64);
+        dedup.offer(out, id, BlobKind::Data, chunk)
+    };
+    let read = if size <= WHOLE_FILE_LIMIT {
+        let mut data = Vec::with_capacity(size as usize);
+        file.read_to_end(&mut data).map_err(fail)?;
+        let data = Bytes::from(data);
+        let n = data.len() as u64;
+        if data.len() < chunker.min as usize {
+            if !data.is_empty() {
+                emit(data).map_err(|e| e.to_string())?;
+            }
+        } else {
+            for (off, len) in chunk_slice(&data, chunker) {
+                emit(data.slice(off..off + len)).map_err(|e| e.to_string())?;
+            }
+        }
+        n
+    } else {
+        chunk_reader(file, chunker, |c| emit(Bytes::from(c)))
+            .map_err(|e| format!("{}: {e}", path.display()))?
+    };
+    Ok((ids, read))
+}

@@ -1,0 +1,208 @@
+//! Uploads of sealed extents, in two parts:
+//!
+//! * [`Uploads`] schedules: the appender thread hands it each sealed extent; it takes a
+//!   place in the upload queue of every remote that gets shards of the extent (waiting,
+//!   and saying so in the progress display, when one is full), starts the upload and
+//!   collects finished ones, failing the backup on the first error.
+//! * [`store_extent`] makes one sealed extent durable: its shards to their remotes, then
+//!   its certificate everywhere. It runs as tokio tasks on the repository's runtime,
+//!   so the appender goes on filling the next extent meanwhile.
+//!
+//! Each remote has its own queue of `upload_queue` extents: a slow remote only holds up
+//! the backup once it is that many extents behind, while the others carry on. Queued
+//! extents share one buffer per extent, so memory stays below
+//! `(max queue + 1) * extent size * (s + p) / s`.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use futures::future::join_all;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::task::{JoinError, JoinHandle};
+
+use crate::error::{Error, Result};
+use crate::extent::SealedExtent;
+use crate::ops::Progress;
+use crate::remote::DynRemote;
+use crate::repo::Repository;
+
+/// The upload queues of one backup and the uploads under way.
+pub(super) struct Uploads<'a> {
+    repo: &'a Repository,
+    progress: &'a Progress,
+    /// One task per extent: waits for its shards, then writes its certificate.
+    tasks: Vec<JoinHandle<Result<()>>>,
+    /// Per remote: extents it may still be behind by.
+    queues: Vec<Arc<Semaphore>>,
+    /// Per remote: time spent waiting for room in its queue.
+    waits: Vec<Duration>,
+}
+
+impl<'a> Uploads<'a> {
+    /// Queues of `upload_queue` extents, unless a remote's own settings say otherwise.
+    pub(super) fn new(repo: &'a Repository, upload_queue: usize, progress: &'a Progress) -> Self {
+        Uploads {
+            repo,
+            progress,
+            tasks: Vec::new(),
+            queues: repo
+                .remotes()
+                .iter()
+                .map(|r| {
+                    let n = crate::remote::settings(r.url()).upload_queue;
+                    Arc::new(Semaphore::new(n.unwrap_or(upload_queue)))
+                })
+                .collect(),
+            waits: vec![Duration::ZERO; repo.remotes().len()],
+        }
+    }
+
+    /// Start uploading an extent once every remote that gets shards of it has room.
+    pub(super) fn submit(&mut self, sealed: SealedExtent) -> Result<()> {
+        // Fail fast: surface an earlier upload's error instead of queueing more work.
+        self.reap(false)?;
+        // Take every permit before starting anything, so the fast remotes never run
+        // more than their queue ahead of a blocked one.
+        let mut permits = Vec::with_capacity(self.queues.len());
+        for r in 0..self.queues.len() {
+            let has_shards = sealed.cert.shards.iter().any(|i| i.remote as usize == r);
+            permits.push(if has_shards {
+                Some(self.queue_slot(r)?)
+            } else {
+                None
+            });
+        }
+        self.tasks.push(store_extent(self.repo, sealed, permits));
+        Ok(())
+    }
+
+    /// A place in remote `r`'s upload queue, waiting (and saying so) if it is full.
+    fn queue_slot(&mut self, r: usize) -> Result<OwnedSemaphorePermit> {
+        let queue = self.queues[r].clone();
+        if let Ok(permit) = queue.clone().try_acquire_owned() {
+            return Ok(permit);
+        }
+        let started = Instant::now();
+        let _ = self.progress.remote_urls.set(
+            self.repo
+                .remotes()
+                .iter()
+                .map(|r| r.url().to_string())
+                .collect(),
+        );
+        self.progress
+            .waiting_for_remote
+            .store(r as u64 + 1, Ordering::Relaxed);
+        let permit = self.repo.block_on(queue.acquire_owned());
+        self.progress.waiting_for_remote.store(0, Ordering::Relaxed);
+        self.waits[r] += started.elapsed();
+        permit.map_err(|_| Error::fatal("internal: upload queue closed"))
+    }
+
+    /// Collect finished uploads (all of them if `wait`), returning the first error.
+    fn reap(&mut self, wait: bool) -> Result<()> {
+        let mut pending = Vec::new();
+        for h in self.tasks.drain(..) {
+            if wait || h.is_finished() {
+                self.repo
+                    .block_on(h)
+                    .map_err(task_failed)?
+                    .map_err(|e| e.context("uploading an extent"))?;
+            } else {
+                pending.push(h);
+            }
+        }
+        self.tasks = pending;
+        Ok(())
+    }
+
+    /// Wait for every upload; the first error if one failed.
+    pub(super) fn finish(&mut self) -> Result<()> {
+        self.reap(true)
+    }
+
+    /// Per remote: seconds spent waiting for room in its queue.
+    pub(super) fn waits_secs(&self) -> Vec<f64> {
+        self.waits.iter().map(|d| d.as_secs_f64()).collect()
+    }
+}
+
+/// Store one sealed extent: each remote's shards (remotes in parallel), then, if no more
+/// than its parity count of shards failed, its certificate on every remote, which must
+/// reach all but the losses the repository tolerates. A remote that fails a write is
+/// skipped for the rest of the run (`WriteHealth`) and named in the error.
+///
+/// `held[r]` (a queue permit) is dropped as soon as remote `r` is done with this
+/// extent's shards, before the certificate is written. Starts at once; the handle
+/// yields the outcome. Scheduling stays in [`Uploads`]: this is the whole write of an
+/// extent, ready to become a repository method.
+fn store_extent<H: Send + 'static>(
+    repo: &Repository,
+    sealed: SealedExtent,
+    mut held: Vec<Option<H>>,
+) -> JoinHandle<Result<()>> {
+    let remotes: Vec<DynRemote> = repo.remotes().to_vec();
+    let mut by_remote: Vec<Vec<usize>> = vec![Vec::new(); remotes.len()];
+    for (i, info) in sealed.cert.shards.iter().enumerate() {
+        by_remote[info.remote as usize].push(i);
+    }
+    let health = repo.health();
+    let name = sealed.name();
+    let sealed = Arc::new(sealed);
+    let per_remote: Vec<_> = by_remote
+        .into_iter()
+        .enumerate()
+        .filter(|(_, shards)| !shards.is_empty())
+        .map(|(r, shards)| {
+            let (remote, health, sealed) = (remotes[r].clone(), health.clone(), sealed.clone());
+            let held = held.get_mut(r).and_then(Option::take);
+            repo.runtime().spawn(async move {
+                let puts = shards.iter().map(|&i| {
+                    let data = sealed.shards[i].clone();
+                    let (health, remote, path) = (&health, &remote, name.shard_path(i));
+                    async move { health.put(r, remote, &path, data).await }
+                });
+                let failed = failures(&join_all(puts).await);
+                drop(held);
+                failed
+            })
+        })
+        .collect();
+    let (parity, tolerated) = (sealed.cert.parity_shards as usize, repo.losses_tolerated());
+    repo.runtime().spawn(async move {
+        let mut failed = 0;
+        for task in per_remote {
+            failed += task.await.map_err(task_failed)?;
+        }
+        // Decodable as long as no more than `p` of its own shards are missing.
+        if failed > parity {
+            return Err(Error::fatal(format!(
+                "extent {}: {failed} of its shards could not be written, more than the {parity} it can lose ({})",
+                name.short(),
+                health.describe(&remotes)
+            )));
+        }
+        let cert_puts = remotes.iter().enumerate().map(|(i, r)| {
+            let (path, data, health) = (name.cert_path(), sealed.cert_object.clone(), &health);
+            async move { health.put(i, r, &path, data).await }
+        });
+        if failures(&join_all(cert_puts).await) > tolerated {
+            return Err(Error::fatal(format!(
+                "extent {}: its certificate reached too few remotes ({})",
+                name.short(),
+                health.describe(&remotes)
+            )));
+        }
+        Ok(())
+    })
+}
+
+/// How many of the puts (by their results) were not written.
+fn failures(written: &[bool]) -> usize {
+    written.iter().filter(|ok| !**ok).count()
+}
+
+fn task_failed(e: JoinError) -> Error {
+    Error::fatal(format!("internal: upload task failed: {e}"))
+}
