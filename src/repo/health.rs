@@ -20,7 +20,13 @@ pub struct WriteHealth {
 
 impl WriteHealth {
     /// Put an object unless the remote already failed; false if it was not written.
-    pub async fn put(&self, index: usize, remote: &DynRemote, path: &str, data: Bytes) -> bool {
+    pub(super) async fn put(
+        &self,
+        index: usize,
+        remote: &DynRemote,
+        path: &str,
+        data: Bytes,
+    ) -> bool {
         if self
             .failed
             .lock()

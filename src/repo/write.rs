@@ -21,8 +21,10 @@ use super::{Config, Repository, WriteHealth};
 use crate::crypto::Signer;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::{Error, Result};
+use crate::extent::SealedExtent;
 use crate::extent::{Certificate, ExtentName, Head};
 use crate::remote::{self, DynRemote};
+use tokio::task::JoinHandle;
 
 /// What [`Repository::publish_config`] reached.
 pub struct ConfigPublished {
@@ -281,4 +283,82 @@ impl Repository {
         }
         Ok(published)
     }
+
+    /// Store one sealed extent: each remote's shards (remotes in parallel), then, if no more
+    /// than its parity count of shards failed, its certificate on every remote, which must
+    /// reach all but the losses the repository tolerates. A remote that fails a write is
+    /// skipped for the rest of the run (`WriteHealth`) and named in the error.
+    ///
+    /// `held[r]` (a queue permit) is dropped as soon as remote `r` is done with this
+    /// extent's shards, before the certificate is written. Starts at once; the handle
+    /// yields the outcome. Scheduling (queues, permits) is the backup's.
+    pub fn store_extent<H: Send + 'static>(
+        &self,
+        sealed: SealedExtent,
+        mut held: Vec<Option<H>>,
+    ) -> JoinHandle<Result<()>> {
+        let remotes: Vec<DynRemote> = self.remotes().to_vec();
+        let mut by_remote: Vec<Vec<usize>> = vec![Vec::new(); remotes.len()];
+        for (i, info) in sealed.cert.shards.iter().enumerate() {
+            by_remote[info.remote as usize].push(i);
+        }
+        let health = self.health();
+        let name = sealed.name();
+        let sealed = Arc::new(sealed);
+        let per_remote: Vec<_> = by_remote
+            .into_iter()
+            .enumerate()
+            .filter(|(_, shards)| !shards.is_empty())
+            .map(|(r, shards)| {
+                let (remote, health, sealed) = (remotes[r].clone(), health.clone(), sealed.clone());
+                let held = held.get_mut(r).and_then(Option::take);
+                self.runtime().spawn(async move {
+                    let puts = shards.iter().map(|&i| {
+                        let data = sealed.shards[i].clone();
+                        let (health, remote, path) = (&health, &remote, name.shard_path(i));
+                        async move { health.put(r, remote, &path, data).await }
+                    });
+                    let failed = failures(&join_all(puts).await);
+                    drop(held);
+                    failed
+                })
+            })
+            .collect();
+        let (parity, tolerated) = (sealed.cert.parity_shards as usize, self.losses_tolerated());
+        self.runtime().spawn(async move {
+            let mut failed = 0;
+            for task in per_remote {
+                failed += task.await.map_err(task_failed)?;
+            }
+            // Decodable as long as no more than `p` of its own shards are missing.
+            if failed > parity {
+                return Err(Error::fatal(format!(
+                    "extent {}: {failed} of its shards could not be written, more than the {parity} it can lose ({})",
+                    name.short(),
+                    health.describe(&remotes)
+                )));
+            }
+            let cert_puts = remotes.iter().enumerate().map(|(i, r)| {
+                let (path, data, health) = (name.cert_path(), sealed.cert_object.clone(), &health);
+                async move { health.put(i, r, &path, data).await }
+            });
+            if failures(&join_all(cert_puts).await) > tolerated {
+                return Err(Error::fatal(format!(
+                    "extent {}: its certificate reached too few remotes ({})",
+                    name.short(),
+                    health.describe(&remotes)
+                )));
+            }
+            Ok(())
+        })
+    }
+}
+
+/// How many of the puts (by their results) were not written.
+fn failures(written: &[bool]) -> usize {
+    written.iter().filter(|ok| !**ok).count()
+}
+
+fn task_failed(e: tokio::task::JoinError) -> Error {
+    Error::fatal(format!("internal: upload task failed: {e}"))
 }

@@ -4,9 +4,9 @@
 //!   place in the upload queue of every remote that gets shards of the extent (waiting,
 //!   and saying so in the progress display, when one is full), starts the upload and
 //!   collects finished ones, failing the backup on the first error.
-//! * [`store_extent`] makes one sealed extent durable: its shards to their remotes, then
-//!   its certificate everywhere. It runs as tokio tasks on the repository's runtime,
-//!   so the appender goes on filling the next extent meanwhile.
+//! * [`Repository::store_extent`] makes one sealed extent durable: its shards to their
+//!   remotes, then its certificate everywhere. It runs as tokio tasks on the
+//!   repository's runtime, so the appender goes on filling the next extent meanwhile.
 //!
 //! Each remote has its own queue of `upload_queue` extents: a slow remote only holds up
 //! the backup once it is that many extents behind, while the others carry on. Queued
@@ -17,14 +17,12 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use futures::future::join_all;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::{JoinError, JoinHandle};
 
 use crate::error::{Error, Result};
 use crate::extent::SealedExtent;
 use crate::ops::Progress;
-use crate::remote::DynRemote;
 use crate::repo::Repository;
 
 /// The upload queues of one backup and the uploads under way.
@@ -73,7 +71,7 @@ impl<'a> Uploads<'a> {
                 None
             });
         }
-        self.tasks.push(store_extent(self.repo, sealed, permits));
+        self.tasks.push(self.repo.store_extent(sealed, permits));
         Ok(())
     }
 
@@ -126,81 +124,6 @@ impl<'a> Uploads<'a> {
     pub(super) fn waits_secs(&self) -> Vec<f64> {
         self.waits.iter().map(|d| d.as_secs_f64()).collect()
     }
-}
-
-/// Store one sealed extent: each remote's shards (remotes in parallel), then, if no more
-/// than its parity count of shards failed, its certificate on every remote, which must
-/// reach all but the losses the repository tolerates. A remote that fails a write is
-/// skipped for the rest of the run (`WriteHealth`) and named in the error.
-///
-/// `held[r]` (a queue permit) is dropped as soon as remote `r` is done with this
-/// extent's shards, before the certificate is written. Starts at once; the handle
-/// yields the outcome. Scheduling stays in [`Uploads`]: this is the whole write of an
-/// extent, ready to become a repository method.
-fn store_extent<H: Send + 'static>(
-    repo: &Repository,
-    sealed: SealedExtent,
-    mut held: Vec<Option<H>>,
-) -> JoinHandle<Result<()>> {
-    let remotes: Vec<DynRemote> = repo.remotes().to_vec();
-    let mut by_remote: Vec<Vec<usize>> = vec![Vec::new(); remotes.len()];
-    for (i, info) in sealed.cert.shards.iter().enumerate() {
-        by_remote[info.remote as usize].push(i);
-    }
-    let health = repo.health();
-    let name = sealed.name();
-    let sealed = Arc::new(sealed);
-    let per_remote: Vec<_> = by_remote
-        .into_iter()
-        .enumerate()
-        .filter(|(_, shards)| !shards.is_empty())
-        .map(|(r, shards)| {
-            let (remote, health, sealed) = (remotes[r].clone(), health.clone(), sealed.clone());
-            let held = held.get_mut(r).and_then(Option::take);
-            repo.runtime().spawn(async move {
-                let puts = shards.iter().map(|&i| {
-                    let data = sealed.shards[i].clone();
-                    let (health, remote, path) = (&health, &remote, name.shard_path(i));
-                    async move { health.put(r, remote, &path, data).await }
-                });
-                let failed = failures(&join_all(puts).await);
-                drop(held);
-                failed
-            })
-        })
-        .collect();
-    let (parity, tolerated) = (sealed.cert.parity_shards as usize, repo.losses_tolerated());
-    repo.runtime().spawn(async move {
-        let mut failed = 0;
-        for task in per_remote {
-            failed += task.await.map_err(task_failed)?;
-        }
-        // Decodable as long as no more than `p` of its own shards are missing.
-        if failed > parity {
-            return Err(Error::fatal(format!(
-                "extent {}: {failed} of its shards could not be written, more than the {parity} it can lose ({})",
-                name.short(),
-                health.describe(&remotes)
-            )));
-        }
-        let cert_puts = remotes.iter().enumerate().map(|(i, r)| {
-            let (path, data, health) = (name.cert_path(), sealed.cert_object.clone(), &health);
-            async move { health.put(i, r, &path, data).await }
-        });
-        if failures(&join_all(cert_puts).await) > tolerated {
-            return Err(Error::fatal(format!(
-                "extent {}: its certificate reached too few remotes ({})",
-                name.short(),
-                health.describe(&remotes)
-            )));
-        }
-        Ok(())
-    })
-}
-
-/// How many of the puts (by their results) were not written.
-fn failures(written: &[bool]) -> usize {
-    written.iter().filter(|ok| !**ok).count()
 }
 
 fn task_failed(e: JoinError) -> Error {
