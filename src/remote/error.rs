@@ -1,6 +1,6 @@
 //! The remote layer's own error type. Backends build a [`RemoteError`] that names the
 //! remote (its URL) and the object path; it converts into the crate's
-//! [`Error`](crate::error::Error) in one place ([`RemoteError::kind`]), which keeps it as
+//! [`Error`] in one place ([`RemoteError::kind`]), which keeps it as
 //! the `source()` so callers can still match the variant and walk the causes.
 
 use crate::error::{Error, Kind};

@@ -7,7 +7,7 @@ use bytes::Bytes;
 
 use crate::error::Kind;
 
-/// An operation of the [`Remote`] trait.
+/// An operation of the [`Remote`](crate::remote::Remote) trait.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     Put,
