@@ -1,8 +1,14 @@
 //! One error type for the whole crate. Every error carries a [`Kind`] that maps to the
 //! exit codes of the command-line contract (shared DESIGN.md §5, docs/DESIGN.md), plus a human message
 //! built from the innermost cause outwards ("reading snapshot 1a2b: remote /x: not found").
+//! Layers below keep their own typed errors (e.g. [`crate::remote::RemoteError`]) and
+//! convert into this one once; the typed error stays reachable as the [`source`] so a
+//! caller can still match on it, and so the chain of causes survives.
+//!
+//! [`source`]: std::error::Error::source
 
 use std::fmt;
+use std::sync::Arc;
 
 /// What went wrong, as far as a script calling `tangle` needs to know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,10 +47,14 @@ impl Kind {
     }
 }
 
+/// The cause kept behind an [`Error`]; shared (not boxed) so that errors stay `Clone`.
+pub type Source = Arc<dyn std::error::Error + Send + Sync + 'static>;
+
 #[derive(Debug, Clone)]
 pub struct Error {
     kind: Kind,
     message: String,
+    source: Option<Source>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -54,7 +64,14 @@ impl Error {
         Error {
             kind,
             message: message.into(),
+            source: None,
         }
+    }
+    /// Keep `source` as the cause (returned by `source()`); the message is unchanged,
+    /// so it should already say what the cause means for the user.
+    pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Self {
+        self.source = Some(Arc::new(source));
+        self
     }
     pub fn fatal(message: impl Into<String>) -> Self {
         Self::new(Kind::Fatal, message)
@@ -92,7 +109,13 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|s| s as &(dyn std::error::Error + 'static))
+    }
+}
 
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Self {
@@ -101,7 +124,7 @@ impl From<std::io::Error> for Error {
             std::io::ErrorKind::Interrupted => Kind::Interrupted,
             _ => Kind::Fatal,
         };
-        Error::new(kind, e.to_string())
+        Error::new(kind, e.to_string()).with_source(e)
     }
 }
 

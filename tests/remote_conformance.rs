@@ -15,41 +15,143 @@
 //!
 //! Without them the S3/SFTP tests print a note and pass without testing; when `CI` is
 //! set they fail instead, so CI never silently skips them.
+//!
+//! The SFTP cases also run without any server, as `sftp_server_binary::*`: the "ssh
+//! command" is OpenSSH's `sftp-server` run on this machine (restic tests its backend
+//! the same way), so the SFTP backend is tested by a plain `cargo test`. They skip, with
+//! a note, only where that binary is not installed (and fail in CI).
 
 #[path = "support/servers.rs"]
 mod servers;
 
 use std::future::Future;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use servers::{Backend, Fixture, fixture, pattern, runtime, var};
+use servers::{Backend, fixture, pattern, runtime, var};
 use tangle::Kind;
-use tangle::remote::{ObjectInfo, Remote, S3Remote, SftpRemote};
+use tangle::remote::{DynRemote, ObjectInfo, Remote, S3Remote, SftpRemote};
 
 const MIB: usize = 1024 * 1024;
 
+/// Where a case's remote comes from.
+#[derive(Clone, Copy)]
+enum Source {
+    /// The backend's fixture (the test servers for S3 and SFTP).
+    Server(Backend),
+    /// An SFTP remote served by the `sftp-server` binary, without sshd.
+    SftpServerBinary,
+}
+
+/// What a case gets: a fresh remote, and what must live as long as it.
+pub struct Fixture {
+    pub backend: Backend,
+    pub url: String,
+    pub remote: DynRemote,
+    /// The remote's root as a local directory, where the test can reach it.
+    pub local_dir: Option<PathBuf>,
+    /// The servers' fixture or the temp dir: dropped with the fixture, not before.
+    _keep: Box<dyn std::any::Any>,
+}
+
+impl Fixture {
+    /// Delete everything the test wrote (best effort; the servers' state is temporary).
+    pub async fn cleanup(&self) {
+        if let Ok(list) = self.remote.list("").await {
+            for o in list {
+                let _ = self.remote.delete(&o.path).await;
+            }
+        }
+    }
+}
+
 /// Run one conformance case against one backend (skipped when not configured).
-fn run<F, Fut>(backend: Backend, name: &str, create: bool, case: F)
+fn run<F, Fut>(source: Source, name: &str, create: bool, case: F)
 where
     F: FnOnce(Fixture) -> Fut,
     Fut: Future<Output = ()>,
 {
     let rt = runtime();
     rt.block_on(async {
-        let Some(f) = fixture(backend, name, create).await else {
+        let f = match source {
+            Source::Server(backend) => fixture(backend, name, create).await.map(|f| Fixture {
+                backend: f.backend,
+                url: f.url.clone(),
+                remote: f.remote.clone(),
+                local_dir: f.local_dir.clone(),
+                _keep: Box::new(f),
+            }),
+            Source::SftpServerBinary => sftp_server_fixture(create).await,
+        };
+        let Some(f) = f else {
             return;
         };
         case(f).await;
     });
 }
 
+/// OpenSSH's SFTP server program, run directly instead of through sshd; `None` (with a
+/// note, or a failure in CI) where it is not installed.
+fn sftp_server_binary() -> Option<&'static str> {
+    let found = [
+        "/usr/lib/openssh/sftp-server",
+        "/usr/lib/sftp-server",
+        "/usr/libexec/openssh/sftp-server",
+        "/usr/libexec/sftp-server",
+    ]
+    .into_iter()
+    .find(|p| std::path::Path::new(p).is_file());
+    if found.is_none() {
+        let why = "no sftp-server binary (install openssh-sftp-server)";
+        assert!(!servers::in_ci(), "CI is set but there is {why}");
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "note: skipping sftp_server_binary tests: {why}"
+        );
+    }
+    found
+}
+
+/// The "ssh command" that runs `sftp-server` here: the inner shell takes the ssh
+/// arguments tangle appends as its own positional parameters and ignores them.
+fn sftp_server_command(bin: &str) -> String {
+    format!("sh -c 'exec {bin}' --")
+}
+
+/// A fresh directory served over SFTP by `sftp-server`, as `sftp://localhost/DIR`.
+async fn sftp_server_fixture(create: bool) -> Option<Fixture> {
+    let bin = sftp_server_binary()?;
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let root = tmp.path().join("remote");
+    let url = format!("sftp://localhost{}", root.display());
+    let remote: DynRemote = Arc::new(
+        SftpRemote::open_with_ssh_command(&url, Some(sftp_server_command(bin)))
+            .unwrap_or_else(|e| panic!("opening {url}: {e}")),
+    );
+    if create {
+        remote
+            .create()
+            .await
+            .unwrap_or_else(|e| panic!("creating {url}: {e}"));
+    }
+    Some(Fixture {
+        backend: Backend::Sftp,
+        url,
+        remote,
+        local_dir: Some(root),
+        _keep: Box::new(tmp),
+    })
+}
+
 macro_rules! conformance {
     ($($case:ident),* $(,)?) => {
-        mod local { $( #[test] fn $case() { super::run(super::Backend::Local, stringify!($case), true, super::cases::$case) } )* }
-        mod memory { $( #[test] fn $case() { super::run(super::Backend::Memory, stringify!($case), true, super::cases::$case) } )* }
-        mod s3 { $( #[test] fn $case() { super::run(super::Backend::S3, stringify!($case), true, super::cases::$case) } )* }
-        mod sftp { $( #[test] fn $case() { super::run(super::Backend::Sftp, stringify!($case), true, super::cases::$case) } )* }
+        mod local { $( #[test] fn $case() { super::run(super::Source::Server(super::Backend::Local), stringify!($case), true, super::cases::$case) } )* }
+        mod memory { $( #[test] fn $case() { super::run(super::Source::Server(super::Backend::Memory), stringify!($case), true, super::cases::$case) } )* }
+        mod s3 { $( #[test] fn $case() { super::run(super::Source::Server(super::Backend::S3), stringify!($case), true, super::cases::$case) } )* }
+        mod sftp { $( #[test] fn $case() { super::run(super::Source::Server(super::Backend::Sftp), stringify!($case), true, super::cases::$case) } )* }
+        mod sftp_server_binary { $( #[test] fn $case() { super::run(super::Source::SftpServerBinary, stringify!($case), true, super::cases::$case) } )* }
     };
 }
 
@@ -70,7 +172,10 @@ conformance!(
 /// exists/create start from a remote that was never created.
 macro_rules! fresh {
     ($($backend:ident => $variant:ident),* $(,)?) => {
-        mod exists_and_create { $( #[test] fn $backend() { super::run(super::Backend::$variant, "exists", false, super::cases::exists_and_create) } )* }
+        mod exists_and_create {
+            $( #[test] fn $backend() { super::run(super::Source::Server(super::Backend::$variant), "exists", false, super::cases::exists_and_create) } )*
+            #[test] fn sftp_server_binary() { super::run(super::Source::SftpServerBinary, "exists", false, super::cases::exists_and_create) }
+        }
     };
 }
 fresh!(local => Local, memory => Memory, s3 => S3, sftp => Sftp);
@@ -638,8 +743,30 @@ fn sftp_reconnects_after_connection_loss() {
     let pids = tmp.path().join("pids");
     let cmd = format!("echo $$ >> {}; exec ssh -F {cfg}", pids.display());
     let url = format!("{base}/{}", servers::unique("reconnect"));
-    let r = SftpRemote::open_with_ssh_command(&url, Some(cmd)).unwrap();
-    let started = || std::fs::read_to_string(&pids).unwrap_or_default();
+    reconnects_after_connection_loss(&url, cmd, &pids);
+}
+
+#[test]
+fn sftp_server_binary_reconnects_after_connection_loss() {
+    let Some(bin) = sftp_server_binary() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    // The outer shell records its pid and execs the inner one, which execs sftp-server.
+    let pids = tmp.path().join("pids");
+    let cmd = format!(
+        "echo $$ >> {}; exec {}",
+        pids.display(),
+        sftp_server_command(bin)
+    );
+    let url = format!("sftp://localhost{}", tmp.path().join("remote").display());
+    reconnects_after_connection_loss(&url, cmd, &pids);
+}
+
+/// Kill the process behind the connection: the next operations reconnect (once).
+fn reconnects_after_connection_loss(url: &str, cmd: String, pids: &std::path::Path) {
+    let r = SftpRemote::open_with_ssh_command(url, Some(cmd)).unwrap();
+    let started = || std::fs::read_to_string(pids).unwrap_or_default();
     let rt = runtime();
     rt.block_on(async {
         r.put("a/b", pattern(1000, 1)).await.unwrap();
@@ -723,4 +850,54 @@ fn cli_backup_and_restore_over_s3_and_sftp() {
         assert!(std::fs::read(back.join("big")).unwrap() == pattern(3 * MIB + 17, 9));
         assert_eq!(std::fs::read(back.join("sub/small")).unwrap(), b"hello");
     }
+}
+
+/// The `tangle` binary end to end over an SFTP remote served by `sftp-server` (no sshd):
+/// init, backup, and restore from the SFTP remote alone.
+#[test]
+fn sftp_server_binary_cli_backup_and_restore() {
+    let Some(bin) = sftp_server_binary() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let sftp = format!("sftp://localhost{}", tmp.path().join("sftp").display());
+    let local = tmp.path().join("local").to_string_lossy().into_owned();
+    let src = tmp.path().join("src");
+    std::fs::create_dir_all(src.join("sub")).unwrap();
+    std::fs::write(src.join("big"), pattern(2 * MIB + 17, 9)).unwrap();
+    std::fs::write(src.join("sub/small"), b"hello").unwrap();
+    let tangle = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tangle"))
+            .args(args)
+            .env("TANGLE_PASSWORD", "conformance")
+            .env("TANGLE_SSH_COMMAND", sftp_server_command(bin))
+            .env("HOME", tmp.path())
+            .env("XDG_CACHE_HOME", tmp.path().join("cache"))
+            .env("XDG_CONFIG_HOME", tmp.path().join("config"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "tangle {args:?} failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    tangle(&["init", "--remote", &sftp, "--remote", &local]);
+    tangle(&["-r", &sftp, "backup", &src.to_string_lossy()]);
+    assert!(tangle(&["-r", &sftp, "snapshots"]).contains("1 snapshots"));
+    let target = tmp.path().join("restore");
+    tangle(&[
+        "-r",
+        &sftp,
+        "restore",
+        "latest",
+        "--target",
+        &target.to_string_lossy(),
+    ]);
+    let back = target.join(src.strip_prefix("/").unwrap());
+    assert!(std::fs::read(back.join("big")).unwrap() == pattern(2 * MIB + 17, 9));
+    assert_eq!(std::fs::read(back.join("sub/small")).unwrap(), b"hello");
 }

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use async_trait::async_trait;
 use bytes::Bytes;
 
-use super::{ObjectInfo, Remote};
-use crate::error::{Error, Kind, Result};
+use super::{ObjectInfo, Remote, RemoteError, RemoteResult};
+use crate::error::Result;
 
 pub const TEMP_PREFIX: &str = ".tmp-";
 
@@ -26,35 +26,24 @@ impl LocalRemote {
         }
     }
 
-    fn full(&self, path: &str) -> Result<PathBuf> {
-        if path
-            .split('/')
-            .any(|c| c.is_empty() || c == "." || c == "..")
-        {
-            return Err(Error::fatal(format!("invalid object path {path:?}")));
-        }
+    fn full(&self, path: &str) -> RemoteResult<PathBuf> {
+        super::check_path(&self.url, path)?;
         Ok(self.root.join(path))
     }
 
-    fn err(&self, path: &str, e: std::io::Error) -> Error {
-        // A directory or a path through a file is "no such object" too.
-        let kind = match e.kind() {
-            std::io::ErrorKind::NotFound
-            | std::io::ErrorKind::IsADirectory
-            | std::io::ErrorKind::NotADirectory => Kind::NotFound,
-            _ => Kind::Fatal,
-        };
-        Error::new(kind, format!("remote {}: {path}: {e}", self.url))
+    /// An I/O error on `path` (its kind decides NotFound or Fatal: see [`RemoteError::kind`]).
+    fn err(&self, path: &str, e: std::io::Error) -> RemoteError {
+        RemoteError::io(&self.url, path, e)
     }
 
-    fn write_atomic(&self, path: &str, data: &[u8], create_only: bool) -> Result<bool> {
+    fn write_atomic(&self, path: &str, data: &[u8], create_only: bool) -> RemoteResult<bool> {
         let full = self.full(path)?;
         let dir = full.parent().unwrap_or(&self.root).to_path_buf();
         std::fs::create_dir_all(&dir).map_err(|e| self.err(path, e))?;
-        let tmp = dir.join(format!(
-            "{TEMP_PREFIX}{}",
-            hex::encode(crate::crypto::random_bytes::<8>()?)
-        ));
+        let random = crate::crypto::random_bytes::<8>().map_err(|e| {
+            RemoteError::backend(&self.url, path, "no randomness for a temp name", e)
+        })?;
+        let tmp = dir.join(format!("{TEMP_PREFIX}{}", hex::encode(random)));
         let result = (|| -> std::io::Result<bool> {
             let mut f = std::fs::File::create(&tmp)?;
             f.write_all(data)?;
@@ -83,7 +72,7 @@ impl LocalRemote {
         result.map_err(|e| self.err(path, e))
     }
 
-    fn list_sync(&self, prefix: &str) -> Result<Vec<ObjectInfo>> {
+    fn list_sync(&self, prefix: &str) -> RemoteResult<Vec<ObjectInfo>> {
         let mut out = Vec::new();
         let start = if prefix.is_empty() {
             self.root.clone()
@@ -136,10 +125,14 @@ fn rel(root: &Path, p: &Path) -> String {
 }
 
 /// Run blocking file-system work off the async executor threads.
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
-    tokio::task::spawn_blocking(f)
+async fn blocking<T: Send + 'static>(
+    url: &str,
+    f: impl FnOnce() -> RemoteResult<T> + Send + 'static,
+) -> Result<T> {
+    let joined = tokio::task::spawn_blocking(f)
         .await
-        .map_err(|e| Error::fatal(format!("I/O task failed: {e}")))?
+        .map_err(|e| RemoteError::backend(url, "", "I/O task failed", e))?;
+    Ok(joined?)
 }
 
 #[async_trait]
@@ -151,20 +144,23 @@ impl Remote for LocalRemote {
     async fn put(&self, path: &str, data: Bytes) -> Result<()> {
         let me = self.clone_handle();
         let path = path.to_string();
-        blocking(move || me.write_atomic(&path, &data, false).map(|_| ())).await
+        blocking(&self.url, move || {
+            me.write_atomic(&path, &data, false).map(|_| ())
+        })
+        .await
     }
 
     async fn put_new(&self, path: &str, data: Bytes) -> Result<bool> {
         let me = self.clone_handle();
         let path = path.to_string();
-        blocking(move || me.write_atomic(&path, &data, true)).await
+        blocking(&self.url, move || me.write_atomic(&path, &data, true)).await
     }
 
     async fn get(&self, path: &str) -> Result<Bytes> {
         let full = self.full(path)?;
         let me = self.clone_handle();
         let path = path.to_string();
-        blocking(move || {
+        blocking(&self.url, move || {
             std::fs::read(&full)
                 .map(Bytes::from)
                 .map_err(|e| me.err(&path, e))
@@ -176,24 +172,21 @@ impl Remote for LocalRemote {
         let full = self.full(path)?;
         let me = self.clone_handle();
         let path = path.to_string();
-        blocking(move || {
+        blocking(&self.url, move || {
             let f = std::fs::File::open(&full).map_err(|e| me.err(&path, e))?;
             let size = f.metadata().map_err(|e| me.err(&path, e))?.len();
             if !f.metadata().map_err(|e| me.err(&path, e))?.is_file() {
-                return Err(Error::new(
-                    Kind::NotFound,
-                    format!("remote {}: {path}: not an object", me.url),
-                ));
+                return Err(RemoteError::NotAFile {
+                    url: me.url.clone(),
+                    path,
+                });
             }
             super::range_end(&me.url, &path, offset, len, size)?;
             let mut buf = vec![0u8; len as usize];
             std::os::unix::fs::FileExt::read_exact_at(&f, &mut buf, offset).map_err(|e| match e
                 .kind()
             {
-                std::io::ErrorKind::UnexpectedEof => Error::corrupt(format!(
-                    "remote {}: {path}: object is shorter than expected",
-                    me.url
-                )),
+                std::io::ErrorKind::UnexpectedEof => RemoteError::short(&me.url, &path, ""),
                 _ => me.err(&path, e),
             })?;
             Ok(Bytes::from(buf))
@@ -205,10 +198,11 @@ impl Remote for LocalRemote {
         let full = self.full(path)?;
         let md = std::fs::metadata(&full).map_err(|e| self.err(path, e))?;
         if !md.is_file() {
-            return Err(Error::new(
-                Kind::NotFound,
-                format!("remote {}: {path}: not a file", self.url),
-            ));
+            return Err(RemoteError::NotAFile {
+                url: self.url.clone(),
+                path: path.to_string(),
+            }
+            .into());
         }
         Ok(ObjectInfo {
             path: path.to_string(),
@@ -219,12 +213,12 @@ impl Remote for LocalRemote {
     async fn list(&self, prefix: &str) -> Result<Vec<ObjectInfo>> {
         let me = self.clone_handle();
         let prefix = prefix.to_string();
-        blocking(move || me.list_sync(&prefix)).await
+        blocking(&self.url, move || me.list_sync(&prefix)).await
     }
 
     async fn delete(&self, path: &str) -> Result<()> {
         match std::fs::remove_file(self.full(path)?) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(self.err(path, e)),
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(self.err(path, e).into()),
             _ => Ok(()),
         }
     }
@@ -234,7 +228,7 @@ impl Remote for LocalRemote {
     }
 
     async fn create(&self) -> Result<()> {
-        std::fs::create_dir_all(&self.root).map_err(|e| self.err("", e))
+        std::fs::create_dir_all(&self.root).map_err(|e| self.err("", e).into())
     }
 }
 

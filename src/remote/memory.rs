@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 use bytes::Bytes;
 
-use super::{ObjectInfo, Remote};
+use super::{ObjectInfo, Remote, RemoteError};
 use crate::error::{Error, Result};
 
 pub struct MemoryRemote {
@@ -28,7 +28,7 @@ impl MemoryRemote {
     }
 
     fn missing(&self, path: &str) -> Error {
-        Error::not_found(format!("remote {}: {path}: not found", self.url))
+        RemoteError::not_found(&self.url, path).into()
     }
 }
 

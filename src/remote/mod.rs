@@ -8,6 +8,7 @@
 //!   never the temp files of unfinished writes;
 //! * a missing object is an error of kind [`Kind::NotFound`](crate::error::Kind).
 
+mod error;
 pub mod faulty;
 mod local;
 mod memory;
@@ -15,6 +16,7 @@ pub mod retry;
 mod s3;
 mod sftp;
 
+pub use error::{BoxError, RemoteError, RemoteResult};
 pub use local::LocalRemote;
 pub use memory::MemoryRemote;
 pub use s3::S3Remote;
@@ -25,7 +27,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use bytes::Bytes;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ObjectInfo {
@@ -107,36 +109,41 @@ pub fn open(url: &str) -> Result<DynRemote> {
         }));
     }
     if let Some((scheme, _)) = url.split_once("://") {
-        return Err(Error::usage(format!(
-            "remote {url}: unsupported URL scheme {scheme}:// (use a path, file://, s3:// or sftp://)"
-        )));
+        return Err(RemoteError::UnsupportedScheme {
+            url: url.to_string(),
+            scheme: scheme.to_string(),
+        }
+        .into());
     }
     Ok(Arc::new(LocalRemote::new(url, url)))
 }
 
 /// Object paths are relative, slash-separated, without empty, `.` or `..` components;
 /// every backend refuses anything else instead of resolving it.
-pub fn check_path(url: &str, path: &str) -> Result<()> {
+pub fn check_path(url: &str, path: &str) -> RemoteResult<()> {
     if path.is_empty()
         || path
             .split('/')
             .any(|c| c.is_empty() || c == "." || c == "..")
     {
-        return Err(Error::fatal(format!(
-            "remote {url}: invalid object path {path:?}"
-        )));
+        return Err(RemoteError::InvalidPath {
+            url: url.to_string(),
+            path: path.to_string(),
+        });
     }
     Ok(())
 }
 
 /// The end of `len` bytes from `offset` within an object of `size` bytes, or `Corrupt`
 /// (the object is shorter than the caller was promised).
-pub fn range_end(url: &str, path: &str, offset: u64, len: u64, size: u64) -> Result<u64> {
+pub fn range_end(url: &str, path: &str, offset: u64, len: u64, size: u64) -> RemoteResult<u64> {
     match offset.checked_add(len) {
         Some(end) if end <= size => Ok(end),
-        _ => Err(Error::corrupt(format!(
-            "remote {url}: {path}: object is shorter than expected ({size} bytes, wanted {len} at {offset})"
-        ))),
+        _ => Err(RemoteError::short(
+            url,
+            path,
+            format!(" ({size} bytes, wanted {len} at {offset})"),
+        )),
     }
 }
 

@@ -32,111 +32,20 @@
 //! [`Faulty::hold_writes`] makes `put`/`put_new` wait until [`Faulty::release_writes`]
 //! (a remote that is slow to accept data), so tests can see who waits for whom.
 
+mod rule;
+#[cfg(test)]
+mod tests;
+
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use async_trait::async_trait;
 use bytes::Bytes;
 
-use super::{DynRemote, ObjectInfo, Remote};
+use super::{DynRemote, ObjectInfo, Remote, RemoteError};
 use crate::error::{Error, Kind, Result};
-
-/// An operation of the [`Remote`] trait.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Op {
-    Put,
-    PutNew,
-    Get,
-    GetRange,
-    Stat,
-    List,
-    Delete,
-    Exists,
-    Create,
-}
-
-impl Op {
-    pub const ALL: [Op; 9] = [
-        Op::Put,
-        Op::PutNew,
-        Op::Get,
-        Op::GetRange,
-        Op::Stat,
-        Op::List,
-        Op::Delete,
-        Op::Exists,
-        Op::Create,
-    ];
-    /// Operations that read objects: `get`, `get_range`.
-    pub const READS: [Op; 2] = [Op::Get, Op::GetRange];
-    /// Operations that write objects: `put`, `put_new`.
-    pub const WRITES: [Op; 2] = [Op::Put, Op::PutNew];
-
-    fn bit(self) -> u16 {
-        1 << (self as u16)
-    }
-}
-
-/// What goes wrong when a rule applies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fault {
-    Error(Kind),
-    Timeout,
-    Truncate,
-    FlipBits(u32),
-    LostAck,
-}
-
-/// When and where a fault is injected.
-#[derive(Clone, Debug)]
-pub struct Rule {
-    fault: Fault,
-    ops: u16,
-    prefix: String,
-    probability: f64,
-    per_call: bool,
-    limit: Option<u64>,
-}
-
-impl Rule {
-    /// `fault` on every operation and every path, always.
-    pub fn new(fault: Fault) -> Rule {
-        Rule {
-            fault,
-            ops: Op::ALL.iter().fold(0, |m, o| m | o.bit()),
-            prefix: String::new(),
-            probability: 1.0,
-            per_call: false,
-            limit: None,
-        }
-    }
-    /// Only on these operations.
-    pub fn ops(mut self, ops: &[Op]) -> Rule {
-        self.ops = ops.iter().fold(0, |m, o| m | o.bit());
-        self
-    }
-    /// Only on paths starting with `prefix` (for `list`: the listed prefix).
-    pub fn prefix(mut self, prefix: &str) -> Rule {
-        self.prefix = prefix.to_string();
-        self
-    }
-    /// Only for a seeded random share of the paths.
-    pub fn probability(mut self, p: f64) -> Rule {
-        self.probability = p.clamp(0.0, 1.0);
-        self
-    }
-    /// Decide anew on every call (a transient fault) instead of once per path (a
-    /// persistent one: the same object always fails the same way).
-    pub fn per_call(mut self) -> Rule {
-        self.per_call = true;
-        self
-    }
-    /// Inject at most `n` times.
-    pub fn times(mut self, n: u64) -> Rule {
-        self.limit = Some(n);
-        self
-    }
-}
+pub use rule::{Fault, Op, Rule};
+use rule::{flip, mix};
 
 #[derive(Default)]
 struct State {
@@ -258,10 +167,12 @@ impl Faulty {
     fn decide(&self, op: Op, path: &str) -> Result<Option<(Fault, u64)>> {
         let mut s = self.state();
         if s.offline {
-            return Err(Error::fatal(format!(
-                "remote {}: unreachable (injected)",
-                self.inner.url()
-            )));
+            return Err(RemoteError::Unreachable {
+                url: self.inner.url().to_string(),
+                what: "unreachable (injected)".to_string(),
+                source: None,
+            }
+            .into());
         }
         let n = {
             let c = s.calls.entry((op, path.to_string())).or_insert(0);
@@ -295,13 +206,17 @@ impl Faulty {
 
     fn fail(&self, op: Op, path: &str, fault: Fault) -> Error {
         let url = self.inner.url();
-        match fault {
-            Fault::Error(kind) => Error::new(
-                kind,
-                format!("remote {url}: {path}: injected {op:?} failure"),
-            ),
-            _ => Error::fatal(format!("remote {url}: {path}: {op:?} timed out (injected)")),
+        let (kind, what) = match fault {
+            Fault::Error(kind) => (kind, format!("injected {op:?} failure")),
+            _ => (Kind::Fatal, format!("{op:?} timed out (injected)")),
+        };
+        RemoteError::Injected {
+            url: url.to_string(),
+            path: path.to_string(),
+            what,
+            kind,
         }
+        .into()
     }
 
     fn hide_if_frozen(&self, path: &str) {
@@ -359,44 +274,6 @@ impl Faulty {
             Some((f, _)) => Err(self.fail(op, path, f)),
         }
     }
-}
-
-/// A 64-bit hash of one decision's inputs (BLAKE3, so any change of input changes it).
-fn mix(seed: u64, rule: u64, op: Op, path: &str, call: u64) -> u64 {
-    let mut h = blake3::Hasher::new();
-    h.update(&seed.to_le_bytes());
-    h.update(&rule.to_le_bytes());
-    h.update(&(op as u64).to_le_bytes());
-    h.update(&call.to_le_bytes());
-    h.update(path.as_bytes());
-    let b = h.finalize();
-    u64::from_le_bytes(b.as_bytes()[..8].try_into().unwrap_or([0; 8]))
-}
-
-/// `data` with `n` bits flipped at positions derived from `h` (distinct positions, so
-/// flips never cancel out; empty data stays empty).
-fn flip(data: &[u8], n: u32, h: u64) -> Bytes {
-    let mut v = data.to_vec();
-    if v.is_empty() || n == 0 {
-        return Bytes::from(v);
-    }
-    let bits = v.len() as u64 * 8;
-    let mut x = h | 1;
-    let mut done = HashSet::new();
-    for _ in 0..(n as u64).min(bits) {
-        loop {
-            // xorshift64*
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            let pos = x.wrapping_mul(0x2545_F491_4F6C_DD1D) % bits;
-            if done.insert(pos) {
-                v[(pos / 8) as usize] ^= 1 << (pos % 8);
-                break;
-            }
-        }
-    }
-    Bytes::from(v)
 }
 
 #[async_trait]
@@ -491,163 +368,5 @@ impl Remote for Faulty {
             None | Some((Fault::Truncate | Fault::FlipBits(_), _)) => self.inner.create().await,
             Some((f, _)) => Err(self.fail(Op::Create, "", f)),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-
-    use super::*;
-    use crate::remote::MemoryRemote;
-
-    fn block_on<F: std::future::Future>(f: F) -> F::Output {
-        futures::executor::block_on(f)
-    }
-
-    fn setup(seed: u64) -> Faulty {
-        let inner: DynRemote = Arc::new(MemoryRemote::new("memory://faulty-unit"));
-        let f = Faulty::with_seed(inner, seed);
-        block_on(async {
-            for i in 0..64 {
-                f.put(&format!("shards/{i:02}"), Bytes::from(vec![i as u8; 100]))
-                    .await
-                    .unwrap();
-            }
-            f.put("config", Bytes::from_static(b"cfg")).await.unwrap();
-        });
-        f
-    }
-
-    #[test]
-    fn forwards_without_rules() {
-        let f = setup(1);
-        assert_eq!(
-            block_on(f.get("config")).unwrap(),
-            Bytes::from_static(b"cfg")
-        );
-        assert_eq!(block_on(f.list("shards")).unwrap().len(), 64);
-        assert_eq!(f.injected(), 0);
-    }
-
-    #[test]
-    fn prefix_and_ops_select_what_fails() {
-        let f = setup(1);
-        f.add(Rule::new(Fault::Timeout).ops(&[Op::Get]).prefix("shards/"));
-        let e = block_on(f.get("shards/03")).unwrap_err();
-        assert_eq!(e.kind(), Kind::Fatal);
-        assert!(e.message().contains("timed out"), "{e}");
-        assert!(block_on(f.get_range("shards/03", 0, 10)).is_ok());
-        assert!(block_on(f.get("config")).is_ok());
-        f.clear();
-        assert!(block_on(f.get("shards/03")).is_ok());
-        f.add(Rule::new(Fault::Error(Kind::NotFound)).ops(&[Op::List]));
-        assert_eq!(
-            block_on(f.list("shards")).unwrap_err().kind(),
-            Kind::NotFound
-        );
-    }
-
-    #[test]
-    fn probability_is_seeded_and_sticky_per_path() {
-        let failing = |seed| {
-            let f = setup(seed);
-            f.add(Rule::new(Fault::Timeout).ops(&[Op::Get]).probability(0.5));
-            let a: Vec<bool> = (0..64)
-                .map(|i| block_on(f.get(&format!("shards/{i:02}"))).is_err())
-                .collect();
-            let b: Vec<bool> = (0..64)
-                .map(|i| block_on(f.get(&format!("shards/{i:02}"))).is_err())
-                .collect();
-            assert_eq!(a, b, "a persistent fault must hit the same paths again");
-            a
-        };
-        let a = failing(7);
-        assert_eq!(a, failing(7));
-        assert_ne!(a, failing(8));
-        let n = a.iter().filter(|&&x| x).count();
-        assert!((16..=48).contains(&n), "{n} of 64 failed at p = 0.5");
-    }
-
-    #[test]
-    fn per_call_and_times() {
-        let f = setup(3);
-        f.add(
-            Rule::new(Fault::Timeout)
-                .ops(&[Op::Get])
-                .per_call()
-                .probability(0.5),
-        );
-        let outcomes: HashSet<bool> = (0..40)
-            .map(|_| block_on(f.get("shards/01")).is_err())
-            .collect();
-        assert_eq!(outcomes.len(), 2, "a transient fault must come and go");
-        assert_eq!(f.calls(Op::Get, "shards/01"), 40);
-        f.clear();
-        f.add(Rule::new(Fault::Timeout).ops(&[Op::Get]).times(2));
-        assert!(block_on(f.get("config")).is_err());
-        assert!(block_on(f.get("config")).is_err());
-        assert!(block_on(f.get("config")).is_ok());
-    }
-
-    #[test]
-    fn data_faults() {
-        let f = setup(5);
-        f.add(
-            Rule::new(Fault::Truncate)
-                .ops(&[Op::Get])
-                .prefix("shards/01"),
-        );
-        f.add(
-            Rule::new(Fault::FlipBits(3))
-                .ops(&Op::READS)
-                .prefix("shards/02"),
-        );
-        assert_eq!(block_on(f.get("shards/01")).unwrap().len(), 50);
-        let flipped = block_on(f.get("shards/02")).unwrap();
-        let diff: u32 = flipped.iter().map(|b| (b ^ 2).count_ones()).sum();
-        assert_eq!(diff, 3);
-        let r = block_on(f.get_range("shards/02", 10, 20)).unwrap();
-        assert_eq!(r.len(), 20);
-        assert_ne!(&r[..], &[2u8; 20][..]);
-    }
-
-    #[test]
-    fn write_faults_and_lost_acks() {
-        let f = setup(5);
-        f.add(Rule::new(Fault::FlipBits(1)).ops(&Op::WRITES).prefix("a"));
-        f.add(Rule::new(Fault::LostAck).ops(&Op::WRITES).prefix("b"));
-        f.add(
-            Rule::new(Fault::Error(Kind::Fatal))
-                .ops(&Op::WRITES)
-                .prefix("c"),
-        );
-        block_on(f.put("a", Bytes::from_static(b"\0\0\0\0"))).unwrap();
-        assert_ne!(&block_on(f.inner().get("a")).unwrap()[..], b"\0\0\0\0");
-        assert!(block_on(f.put("b", Bytes::from_static(b"x"))).is_err());
-        assert_eq!(&block_on(f.inner().get("b")).unwrap()[..], b"x");
-        assert!(block_on(f.put("c", Bytes::from_static(b"x"))).is_err());
-        assert_eq!(
-            block_on(f.inner().get("c")).unwrap_err().kind(),
-            Kind::NotFound
-        );
-        assert_eq!(f.injected(), 3);
-    }
-
-    #[test]
-    fn stale_lists_and_offline() {
-        let f = setup(5);
-        f.freeze_lists();
-        block_on(f.put("shards/new", Bytes::from_static(b"n"))).unwrap();
-        let listed = block_on(f.list("shards")).unwrap();
-        assert_eq!(listed.len(), 64);
-        assert!(block_on(f.get("shards/new")).is_ok());
-        f.thaw_lists();
-        assert_eq!(block_on(f.list("shards")).unwrap().len(), 65);
-        f.set_offline(true);
-        assert!(block_on(f.list("shards")).is_err());
-        assert!(block_on(f.get("config")).is_err());
-        f.set_offline(false);
-        assert!(block_on(f.get("config")).is_ok());
     }
 }

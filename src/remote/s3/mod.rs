@@ -29,9 +29,13 @@ use object_store::{
 };
 use tokio::sync::Semaphore;
 
+mod errors;
+mod profile;
+
 use super::retry::Policy;
-use super::{ObjectInfo, Remote};
-use crate::error::{Error, Kind, Result};
+use super::{ObjectInfo, Remote, RemoteError, RemoteResult};
+use crate::error::Result;
+use errors::error_text;
 
 /// Objects larger than this are uploaded in parts by `put`.
 pub const MULTIPART_THRESHOLD: usize = 16 * 1024 * 1024;
@@ -100,9 +104,12 @@ impl S3Remote {
             });
         // Profile first, so that the environment wins where both say something.
         if get("AWS_ACCESS_KEY_ID").is_none() {
-            for (k, v) in
-                profile_settings(&get).map_err(|e| Error::usage(format!("remote {url}: {e}")))?
-            {
+            let settings = profile::profile_settings(&get).map_err(|e| RemoteError::Config {
+                url: url.to_string(),
+                what: e.to_string(),
+                source: Some(e.into()),
+            })?;
+            for (k, v) in settings {
                 builder = builder.with_config(k, v);
             }
         }
@@ -115,11 +122,10 @@ impl S3Remote {
         let endpoint = builder
             .get_config_value(&AmazonS3ConfigKey::Endpoint)
             .unwrap_or_else(|| "the AWS S3 endpoint".to_string());
-        let store = builder.build().map_err(|e| {
-            Error::usage(format!(
-                "remote {url}: invalid S3 configuration: {}",
-                error_text(&e)
-            ))
+        let store = builder.build().map_err(|e| RemoteError::Config {
+            url: url.to_string(),
+            what: format!("invalid S3 configuration: {}", error_text(&e)),
+            source: Some(e.into()),
         })?;
         Ok(S3Remote {
             url: url.to_string(),
@@ -132,82 +138,24 @@ impl S3Remote {
         })
     }
 
-    fn key(&self, path: &str) -> Result<ObjPath> {
+    fn key(&self, path: &str) -> RemoteResult<ObjPath> {
         super::check_path(&self.url, path)?;
         let full = if self.prefix.is_empty() {
             path.to_string()
         } else {
             format!("{}/{path}", self.prefix)
         };
-        ObjPath::parse(&full).map_err(|e| {
-            Error::fatal(format!(
-                "remote {}: invalid object path {path:?}: {e}",
-                self.url
-            ))
+        ObjPath::parse(&full).map_err(|_| RemoteError::InvalidPath {
+            url: self.url.clone(),
+            path: path.to_string(),
         })
-    }
-
-    /// Translate an `object_store` error into ours, naming the remote and classifying it.
-    fn err(&self, path: &str, e: object_store::Error) -> Error {
-        let text = error_text(&e);
-        let code = s3_code(&text);
-        let what = if path.is_empty() {
-            String::new()
-        } else {
-            format!("{path}: ")
-        };
-        if code.as_deref() == Some("NoSuchBucket") {
-            return self.no_bucket();
-        }
-        let denied = matches!(
-            e,
-            object_store::Error::PermissionDenied { .. }
-                | object_store::Error::Unauthenticated { .. }
-        ) || matches!(
-            code.as_deref(),
-            Some(
-                "AccessDenied"
-                    | "SignatureDoesNotMatch"
-                    | "InvalidAccessKeyId"
-                    | "InvalidToken"
-                    | "ExpiredToken"
-                    | "AllAccessDisabled"
-            )
-        ) || text.contains("403 Forbidden")
-            || text.contains("401 Unauthorized");
-        if denied {
-            let hint = match code.as_deref() {
-                Some("InvalidAccessKeyId") => "check AWS_ACCESS_KEY_ID",
-                Some("SignatureDoesNotMatch") => "check AWS_SECRET_ACCESS_KEY",
-                Some("ExpiredToken" | "InvalidToken") => "check AWS_SESSION_TOKEN",
-                _ => "check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and the bucket policy",
-            };
-            let detail = code.map(|c| format!(": {c}")).unwrap_or_default();
-            return Error::fatal(format!(
-                "remote {}: {what}access denied ({hint}){detail}",
-                self.url
-            ));
-        }
-        if matches!(e, object_store::Error::NotFound { .. }) || code.as_deref() == Some("NoSuchKey")
-        {
-            return Error::not_found(format!("remote {}: {what}not found", self.url));
-        }
-        if is_connect_error(&text) {
-            return Error::fatal(format!(
-                "remote {}: cannot reach {} (check AWS_ENDPOINT and the network): {}",
-                self.url,
-                self.endpoint,
-                short(&text)
-            ));
-        }
-        Error::fatal(format!("remote {}: {what}{}", self.url, short(&text)))
     }
 
     /// Like [`err`](Self::err), but a "not found" from a bucket not yet seen to exist is
     /// checked: a missing bucket must not look like a missing object.
-    async fn check(&self, path: &str, e: object_store::Error) -> Error {
+    async fn check(&self, path: &str, e: object_store::Error) -> RemoteError {
         let err = self.err(path, e);
-        if err.kind() == Kind::NotFound && !self.bucket_ok.load(Ordering::Relaxed) {
+        if matches!(err, RemoteError::NotFound { .. }) && !self.bucket_ok.load(Ordering::Relaxed) {
             match self.bucket_exists().await {
                 Ok(false) => return self.no_bucket(),
                 Ok(true) => self.bucket_ok.store(true, Ordering::Relaxed),
@@ -222,7 +170,7 @@ impl S3Remote {
         self.bucket_ok.store(true, Ordering::Relaxed);
     }
 
-    async fn bucket_exists(&self) -> Result<bool> {
+    async fn bucket_exists(&self) -> RemoteResult<bool> {
         // Listing (rather than HEAD on the bucket) needs only the permission tangle
         // needs anyway, and answers NoSuchBucket for a missing bucket.
         let prefix = if self.prefix.is_empty() {
@@ -236,29 +184,20 @@ impl S3Remote {
                 self.seen();
                 Ok(true)
             }
-            Some(Err(e)) => {
-                let err = self.err("", e);
-                if err.message() == self.no_bucket().message() {
-                    Ok(false)
-                } else {
-                    Err(err)
-                }
-            }
+            Some(Err(e)) => match self.err("", e) {
+                RemoteError::NoBucket { .. } => Ok(false),
+                err => Err(err),
+            },
         }
     }
 
-    fn no_bucket(&self) -> Error {
-        Error::fatal(format!(
-            "remote {}: bucket {} does not exist (tangle does not create S3 buckets; create it first)",
-            self.url, self.bucket
-        ))
-    }
-
-    async fn permit(&self) -> Result<tokio::sync::SemaphorePermit<'_>> {
+    async fn permit(&self) -> RemoteResult<tokio::sync::SemaphorePermit<'_>> {
         self.requests
             .acquire()
             .await
-            .map_err(|_| Error::fatal(format!("remote {}: closed", self.url)))
+            .map_err(|_| RemoteError::Closed {
+                url: self.url.clone(),
+            })
     }
 
     async fn put_multipart(&self, key: &ObjPath, data: Bytes) -> object_store::Result<()> {
@@ -285,152 +224,31 @@ impl S3Remote {
 }
 
 /// Split `s3://bucket/some/prefix` into the bucket and the prefix.
-fn parse_url(url: &str) -> Result<(String, String)> {
+fn parse_url(url: &str) -> RemoteResult<(String, String)> {
+    let bad = |reason: &str| RemoteError::InvalidUrl {
+        url: url.to_string(),
+        reason: reason.to_string(),
+    };
     let rest = url
         .strip_prefix("s3://")
-        .ok_or_else(|| Error::usage(format!("remote {url}: not an s3:// URL")))?;
+        .ok_or_else(|| bad("not an s3:// URL"))?;
     let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
     if bucket.is_empty() {
-        return Err(Error::usage(format!(
-            "remote {url}: the URL names no bucket (use s3://BUCKET/PREFIX)"
-        )));
+        return Err(bad("the URL names no bucket (use s3://BUCKET/PREFIX)"));
     }
     if bucket.contains(['?', '#', '@', ':']) || prefix.contains(['?', '#']) {
-        return Err(Error::usage(format!(
-            "remote {url}: use s3://BUCKET/PREFIX (endpoint and credentials come from AWS_* variables)"
-        )));
+        return Err(bad(
+            "use s3://BUCKET/PREFIX (endpoint and credentials come from AWS_* variables)",
+        ));
     }
     let prefix = prefix.trim_matches('/');
     if prefix
         .split('/')
         .any(|c| c == "." || c == ".." || (c.is_empty() && !prefix.is_empty()))
     {
-        return Err(Error::usage(format!(
-            "remote {url}: the prefix must not contain empty, . or .. components"
-        )));
+        return Err(bad("the prefix must not contain empty, . or .. components"));
     }
     Ok((bucket.to_string(), prefix.to_string()))
-}
-
-/// Settings from the shared AWS profile files, as `object_store` config keys.
-fn profile_settings(
-    get: &dyn Fn(&str) -> Option<String>,
-) -> std::result::Result<Vec<(AmazonS3ConfigKey, String)>, String> {
-    let explicit = get("AWS_PROFILE");
-    let name = explicit.clone().unwrap_or_else(|| "default".to_string());
-    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-    let file = |var: &str, default: &str| {
-        get(var)
-            .map(std::path::PathBuf::from)
-            .or_else(|| home.as_ref().map(|h| h.join(".aws").join(default)))
-    };
-    let creds = file("AWS_SHARED_CREDENTIALS_FILE", "credentials")
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .and_then(|t| ini_section(&t, std::slice::from_ref(&name)));
-    let config = file("AWS_CONFIG_FILE", "config")
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .and_then(|t| ini_section(&t, &[format!("profile {name}"), name.clone()]));
-    if creds.is_none() && config.is_none() {
-        return match explicit {
-            Some(p) => Err(format!(
-                "AWS_PROFILE={p}: no such profile in ~/.aws/credentials or ~/.aws/config"
-            )),
-            None => Ok(Vec::new()),
-        };
-    }
-    let mut out = Vec::new();
-    let lookup = |k: &str| {
-        creds
-            .as_ref()
-            .and_then(|s| s.iter().find(|(sk, _)| sk == k))
-            .or_else(|| config.as_ref()?.iter().find(|(sk, _)| sk == k))
-            .map(|(_, v)| v.clone())
-    };
-    for (file_key, key) in [
-        ("aws_access_key_id", AmazonS3ConfigKey::AccessKeyId),
-        ("aws_secret_access_key", AmazonS3ConfigKey::SecretAccessKey),
-        ("aws_session_token", AmazonS3ConfigKey::Token),
-        ("region", AmazonS3ConfigKey::Region),
-        ("endpoint_url", AmazonS3ConfigKey::Endpoint),
-    ] {
-        if let Some(v) = lookup(file_key) {
-            out.push((key, v));
-        }
-    }
-    Ok(out)
-}
-
-/// The `key = value` pairs of the first section named one of `names` in an INI text.
-fn ini_section(text: &str, names: &[String]) -> Option<Vec<(String, String)>> {
-    let mut current: Option<bool> = None;
-    let mut found = false;
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
-            continue;
-        }
-        if let Some(sec) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            let hit = !found && names.iter().any(|n| n == sec.trim());
-            found |= hit;
-            current = Some(hit);
-            continue;
-        }
-        if current == Some(true) {
-            if let Some((k, v)) = line.split_once('=') {
-                out.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
-            }
-        }
-    }
-    found.then_some(out)
-}
-
-/// An error and all its causes, each once.
-fn error_text(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let t = s.to_string();
-        if !text.contains(&t) {
-            text.push_str(": ");
-            text.push_str(&t);
-        }
-        source = s.source();
-    }
-    text
-}
-
-/// The S3 error code (`<Code>NoSuchBucket</Code>`) in a response body, if any.
-fn s3_code(text: &str) -> Option<String> {
-    let start = text.find("<Code>")? + "<Code>".len();
-    let len = text[start..].find("</Code>")?;
-    Some(text[start..start + len].to_string())
-}
-
-fn is_connect_error(text: &str) -> bool {
-    let t = text.to_ascii_lowercase();
-    [
-        "connection refused",
-        "error sending request",
-        "dns error",
-        "tcp connect error",
-        "connection reset",
-        "timed out",
-        "no route to host",
-    ]
-    .iter()
-    .any(|p| t.contains(p))
-}
-
-/// Keep error messages readable: one line, bounded length.
-fn short(text: &str) -> String {
-    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() > 600 {
-        let cut: String = one_line.chars().take(600).collect();
-        format!("{cut}...")
-    } else {
-        one_line
-    }
 }
 
 #[async_trait]
@@ -459,7 +277,7 @@ impl Remote for S3Remote {
                 self.seen();
                 Ok(())
             }
-            Err(e) => Err(self.check(path, e).await),
+            Err(e) => Err(self.check(path, e).await.into()),
         }
     }
 
@@ -483,7 +301,7 @@ impl Remote for S3Remote {
                 object_store::Error::AlreadyExists { .. }
                 | object_store::Error::Precondition { .. },
             ) => Ok(false),
-            Err(e) => Err(self.check(path, e).await),
+            Err(e) => Err(self.check(path, e).await.into()),
         }
     }
 
@@ -492,26 +310,21 @@ impl Remote for S3Remote {
         let _permit = self.permit().await?;
         let result = match self.store.get(&key).await {
             Ok(r) => r,
-            Err(e) => return Err(self.check(path, e).await),
+            Err(e) => return Err(self.check(path, e).await.into()),
         };
         self.seen();
-        result.bytes().await.map_err(|e| self.err(path, e))
+        Ok(result.bytes().await.map_err(|e| self.err(path, e))?)
     }
 
     async fn get_range(&self, path: &str, offset: u64, len: u64) -> Result<Bytes> {
         let key = self.key(path)?;
-        let short_err = || {
-            Error::corrupt(format!(
-                "remote {}: {path}: object is shorter than expected",
-                self.url
-            ))
-        };
+        let short_err = || crate::Error::from(RemoteError::short(&self.url, path, ""));
         let end = offset.checked_add(len).ok_or_else(short_err)?;
         let _permit = self.permit().await?;
         if len == 0 {
             let meta = match self.store.head(&key).await {
                 Ok(m) => m,
-                Err(e) => return Err(self.check(path, e).await),
+                Err(e) => return Err(self.check(path, e).await.into()),
             };
             return if meta.size < end {
                 Err(short_err())
@@ -523,12 +336,12 @@ impl Remote for S3Remote {
         match self.store.get_range(&key, range).await {
             Ok(b) if b.len() as u64 == len => Ok(b),
             Ok(_) => Err(short_err()),
-            Err(e @ object_store::Error::NotFound { .. }) => Err(self.check(path, e).await),
+            Err(e @ object_store::Error::NotFound { .. }) => Err(self.check(path, e).await.into()),
             Err(e) => {
                 if self.is_short(&key, end).await {
                     Err(short_err())
                 } else {
-                    Err(self.check(path, e).await)
+                    Err(self.check(path, e).await.into())
                 }
             }
         }
@@ -542,7 +355,7 @@ impl Remote for S3Remote {
                 path: path.to_string(),
                 size: meta.size,
             }),
-            Err(e) => Err(self.check(path, e).await),
+            Err(e) => Err(self.check(path, e).await.into()),
         }
     }
 
@@ -551,14 +364,10 @@ impl Remote for S3Remote {
         let _permit = self.permit().await?;
         match self.store.delete(&key).await {
             Ok(()) => Ok(()),
-            Err(e) => {
-                let err = self.check(path, e).await;
-                if err.kind() == Kind::NotFound {
-                    Ok(())
-                } else {
-                    Err(err)
-                }
-            }
+            Err(e) => match self.check(path, e).await {
+                RemoteError::NotFound { .. } => Ok(()),
+                err => Err(err.into()),
+            },
         }
     }
 
@@ -568,9 +377,10 @@ impl Remote for S3Remote {
             if self.prefix.is_empty() {
                 None
             } else {
-                Some(ObjPath::parse(&self.prefix).map_err(|e| {
-                    Error::fatal(format!("remote {}: invalid prefix: {e}", self.url))
-                })?)
+                Some(
+                    ObjPath::parse(&self.prefix)
+                        .map_err(|e| RemoteError::backend(&self.url, "", "invalid prefix", e))?,
+                )
             }
         } else {
             Some(self.key(dir)?)
@@ -586,7 +396,7 @@ impl Remote for S3Remote {
         while let Some(item) = stream.next().await {
             let meta = match item {
                 Ok(m) => m,
-                Err(e) => return Err(self.check(prefix, e).await),
+                Err(e) => return Err(self.check(prefix, e).await.into()),
             };
             let loc: &str = meta.location.as_ref();
             let Some(rel) = loc.strip_prefix(&strip) else {
@@ -608,7 +418,7 @@ impl Remote for S3Remote {
 
     async fn exists(&self) -> Result<bool> {
         let _permit = self.permit().await?;
-        self.bucket_exists().await
+        Ok(self.bucket_exists().await?)
     }
 
     async fn create(&self) -> Result<()> {
@@ -616,7 +426,7 @@ impl Remote for S3Remote {
         if self.exists().await? {
             Ok(())
         } else {
-            Err(self.no_bucket())
+            Err(self.no_bucket().into())
         }
     }
 }
@@ -643,28 +453,5 @@ mod tests {
         assert!(parse_url("s3://b/p//q").is_err());
         assert!(parse_url("s3://b/../q").is_err());
         assert!(parse_url("s3://key:secret@b/q").is_err());
-    }
-
-    #[test]
-    fn ini() {
-        let t = "[default]\naws_access_key_id = A\n[profile x]\nregion=eu-west-1\n# c\n[x]\nregion = no\n";
-        assert_eq!(
-            ini_section(t, &["default".into()]).unwrap(),
-            vec![("aws_access_key_id".to_string(), "A".to_string())]
-        );
-        assert_eq!(
-            ini_section(t, &["profile x".into(), "x".into()]).unwrap(),
-            vec![("region".to_string(), "eu-west-1".to_string())]
-        );
-        assert!(ini_section(t, &["y".into()]).is_none());
-    }
-
-    #[test]
-    fn codes() {
-        assert_eq!(
-            s3_code("... <Error><Code>NoSuchBucket</Code><Message>x</Message>").as_deref(),
-            Some("NoSuchBucket")
-        );
-        assert_eq!(s3_code("nothing"), None);
     }
 }

@@ -1,0 +1,210 @@
+//! The remote layer's own error type. Backends build a [`RemoteError`] that names the
+//! remote (its URL) and the object path; it converts into the crate's
+//! [`Error`] in one place ([`RemoteError::kind`]), which keeps it as
+//! the `source()` so callers can still match the variant and walk the causes.
+
+use crate::error::{Error, Kind};
+
+/// Any underlying cause (an `object_store`, SFTP, I/O or task error).
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// `"path: "` before the rest of a message, or nothing for the remote as a whole.
+fn at(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!("{path}: ")
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RemoteError {
+    /// The object is not there (callers may fall back to another remote).
+    #[error("remote {url}: {}not found", at(path))]
+    NotFound { url: String, path: String },
+    /// The path names something that is not an object (a directory).
+    #[error("remote {url}: {path}: not a file")]
+    NotAFile { url: String, path: String },
+    /// The object is shorter than the caller was promised (`detail` may say by how much).
+    #[error("remote {url}: {path}: object is shorter than expected{detail}")]
+    Short {
+        url: String,
+        path: String,
+        detail: String,
+    },
+    /// The object changed size while it was read.
+    #[error("remote {url}: {path}: object shrank while being read")]
+    Shrank { url: String, path: String },
+    /// An object path that is not relative, slash-separated and free of `.`/`..`.
+    #[error("remote {url}: invalid object path {path:?}")]
+    InvalidPath { url: String, path: String },
+    /// A URL that cannot be parsed (`reason` says what to write instead).
+    #[error("remote {url}: {reason}")]
+    InvalidUrl { url: String, reason: String },
+    #[error(
+        "remote {url}: unsupported URL scheme {scheme}:// (use a path, file://, s3:// or sftp://)"
+    )]
+    UnsupportedScheme { url: String, scheme: String },
+    /// The user's configuration for the remote is unusable (AWS settings, profiles).
+    #[error("remote {url}: {what}")]
+    Config {
+        url: String,
+        what: String,
+        #[source]
+        source: Option<BoxError>,
+    },
+    /// The server refused (permissions, credentials); `why` carries a hint.
+    #[error("remote {url}: {}{why}", at(path))]
+    Denied {
+        url: String,
+        path: String,
+        why: String,
+    },
+    /// An S3 bucket that does not exist: not a missing repository, a setup error.
+    #[error(
+        "remote {url}: bucket {bucket} does not exist (tangle does not create S3 buckets; create it first)"
+    )]
+    NoBucket { url: String, bucket: String },
+    /// The server cannot be reached or the connection broke (`what` says how).
+    #[error("remote {url}: {what}")]
+    Unreachable {
+        url: String,
+        what: String,
+        #[source]
+        source: Option<BoxError>,
+    },
+    /// A local file-system error.
+    #[error("remote {url}: {}{source}", at(path))]
+    Io {
+        url: String,
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Any other failure the backend reported (`what` is its description).
+    #[error("remote {url}: {}{what}", at(path))]
+    Backend {
+        url: String,
+        path: String,
+        what: String,
+        #[source]
+        source: Option<BoxError>,
+    },
+    /// A failure injected by the [`Faulty`](super::faulty::Faulty) test wrapper, of
+    /// whatever kind the test asked for.
+    #[error("remote {url}: {}{what}", at(path))]
+    Injected {
+        url: String,
+        path: String,
+        what: String,
+        kind: Kind,
+    },
+    /// The remote was shut down while a request waited.
+    #[error("remote {url}: closed")]
+    Closed { url: String },
+}
+
+impl RemoteError {
+    /// What the error means to the layers above: the one mapping to [`Kind`].
+    pub fn kind(&self) -> Kind {
+        use std::io::ErrorKind as Io;
+        match self {
+            RemoteError::NotFound { .. } | RemoteError::NotAFile { .. } => Kind::NotFound,
+            RemoteError::Short { .. } | RemoteError::Shrank { .. } => Kind::Corrupt,
+            RemoteError::InvalidUrl { .. }
+            | RemoteError::UnsupportedScheme { .. }
+            | RemoteError::Config { .. } => Kind::Usage,
+            // A directory, or a path through a file, is "no such object" too.
+            RemoteError::Io { source, .. } => match source.kind() {
+                Io::NotFound | Io::IsADirectory | Io::NotADirectory => Kind::NotFound,
+                Io::Interrupted => Kind::Interrupted,
+                _ => Kind::Fatal,
+            },
+            RemoteError::InvalidPath { .. }
+            | RemoteError::Denied { .. }
+            | RemoteError::NoBucket { .. }
+            | RemoteError::Unreachable { .. }
+            | RemoteError::Backend { .. }
+            | RemoteError::Closed { .. } => Kind::Fatal,
+            RemoteError::Injected { kind, .. } => *kind,
+        }
+    }
+
+    /// A backend failure with an underlying cause.
+    pub fn backend(
+        url: &str,
+        path: &str,
+        what: impl Into<String>,
+        source: impl Into<BoxError>,
+    ) -> RemoteError {
+        RemoteError::Backend {
+            url: url.to_string(),
+            path: path.to_string(),
+            what: what.into(),
+            source: Some(source.into()),
+        }
+    }
+
+    pub fn not_found(url: &str, path: &str) -> RemoteError {
+        RemoteError::NotFound {
+            url: url.to_string(),
+            path: path.to_string(),
+        }
+    }
+
+    pub fn io(url: &str, path: &str, source: std::io::Error) -> RemoteError {
+        RemoteError::Io {
+            url: url.to_string(),
+            path: path.to_string(),
+            source,
+        }
+    }
+
+    pub fn short(url: &str, path: &str, detail: impl Into<String>) -> RemoteError {
+        RemoteError::Short {
+            url: url.to_string(),
+            path: path.to_string(),
+            detail: detail.into(),
+        }
+    }
+}
+
+impl From<RemoteError> for Error {
+    fn from(e: RemoteError) -> Error {
+        Error::new(e.kind(), e.to_string()).with_source(e)
+    }
+}
+
+/// The remote layer's results.
+pub type RemoteResult<T> = std::result::Result<T, RemoteError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    #[test]
+    fn converts_once_and_keeps_the_chain() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        let e: Error = RemoteError::io("file:///r", "keys/a", io).into();
+        assert_eq!(e.kind(), Kind::NotFound);
+        assert_eq!(e.message(), "remote file:///r: keys/a: gone");
+        let typed = e
+            .source()
+            .and_then(|s| s.downcast_ref::<RemoteError>())
+            .expect("the typed error is the source");
+        assert!(matches!(typed, RemoteError::Io { .. }));
+        assert_eq!(
+            typed.source().map(|s| s.to_string()).as_deref(),
+            Some("gone")
+        );
+        // Context keeps the source.
+        let e = e.context("reading key");
+        assert!(e.source().is_some());
+
+        let e: Error = RemoteError::not_found("s3://b/p", "").into();
+        assert_eq!(e.message(), "remote s3://b/p: not found");
+        let e: Error = RemoteError::short("u", "x", "").into();
+        assert_eq!(e.kind(), Kind::Corrupt);
+    }
+}

@@ -1,0 +1,190 @@
+//! Translating `object_store` errors into [`RemoteError`]s: the error variant and the
+//! HTTP layer's error kind where `object_store` exposes them as types, and S3's error
+//! code (`<Code>NoSuchBucket</Code>` in the response body) where it does not: the body
+//! of a failed request reaches us only inside the error's text (its status and body live
+//! in a type private to `object_store`).
+
+use object_store::client::{HttpError, HttpErrorKind};
+
+use super::S3Remote;
+use crate::remote::RemoteError;
+
+/// The S3 error codes tangle tells apart (from the response body).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Code {
+    NoSuchBucket,
+    NoSuchKey,
+    /// Credentials or permissions: which code says what to check.
+    Denied(&'static str),
+    Other(String),
+}
+
+impl Code {
+    fn parse(code: &str) -> Code {
+        match code {
+            "NoSuchBucket" => Code::NoSuchBucket,
+            "NoSuchKey" => Code::NoSuchKey,
+            "InvalidAccessKeyId" => Code::Denied("InvalidAccessKeyId"),
+            "SignatureDoesNotMatch" => Code::Denied("SignatureDoesNotMatch"),
+            "ExpiredToken" => Code::Denied("ExpiredToken"),
+            "InvalidToken" => Code::Denied("InvalidToken"),
+            "AccessDenied" => Code::Denied("AccessDenied"),
+            "AllAccessDisabled" => Code::Denied("AllAccessDisabled"),
+            other => Code::Other(other.to_string()),
+        }
+    }
+}
+
+impl S3Remote {
+    /// Translate an `object_store` error on `path` into ours, naming the remote.
+    pub(super) fn err(&self, path: &str, e: object_store::Error) -> RemoteError {
+        let text = error_text(&e);
+        let code = s3_code(&text).map(|c| Code::parse(&c));
+        let (url, path_s) = (self.url.clone(), path.to_string());
+        if code == Some(Code::NoSuchBucket) {
+            return self.no_bucket();
+        }
+        let denied = matches!(
+            e,
+            object_store::Error::PermissionDenied { .. }
+                | object_store::Error::Unauthenticated { .. }
+        );
+        if denied || matches!(code, Some(Code::Denied(_))) {
+            let (hint, detail) = match &code {
+                Some(Code::Denied(c)) => (
+                    match *c {
+                        "InvalidAccessKeyId" => "check AWS_ACCESS_KEY_ID",
+                        "SignatureDoesNotMatch" => "check AWS_SECRET_ACCESS_KEY",
+                        "ExpiredToken" | "InvalidToken" => "check AWS_SESSION_TOKEN",
+                        _ => DENIED_HINT,
+                    },
+                    format!(": {c}"),
+                ),
+                Some(Code::Other(c)) => (DENIED_HINT, format!(": {c}")),
+                _ => (DENIED_HINT, String::new()),
+            };
+            return RemoteError::Denied {
+                url,
+                path: path_s,
+                why: format!("access denied ({hint}){detail}"),
+            };
+        }
+        if matches!(e, object_store::Error::NotFound { .. }) || code == Some(Code::NoSuchKey) {
+            return RemoteError::NotFound { url, path: path_s };
+        }
+        if is_connect_error(&e) {
+            return RemoteError::Unreachable {
+                url,
+                what: format!(
+                    "cannot reach {} (check AWS_ENDPOINT and the network): {}",
+                    self.endpoint,
+                    short(&text)
+                ),
+                source: Some(e.into()),
+            };
+        }
+        RemoteError::Backend {
+            url,
+            path: path_s,
+            what: short(&text),
+            source: Some(e.into()),
+        }
+    }
+
+    pub(super) fn no_bucket(&self) -> RemoteError {
+        RemoteError::NoBucket {
+            url: self.url.clone(),
+            bucket: self.bucket.clone(),
+        }
+    }
+}
+
+const DENIED_HINT: &str = "check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and the bucket policy";
+
+/// An error and all its causes, each once.
+pub(super) fn error_text(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let t = s.to_string();
+        if !text.contains(&t) {
+            text.push_str(": ");
+            text.push_str(&t);
+        }
+        source = s.source();
+    }
+    text
+}
+
+/// The S3 error code (`<Code>NoSuchBucket</Code>`) in a response body, if any.
+fn s3_code(text: &str) -> Option<String> {
+    let start = text.find("<Code>")? + "<Code>".len();
+    let len = text[start..].find("</Code>")?;
+    Some(text[start..start + len].to_string())
+}
+
+/// Whether the request never got an answer: the HTTP client's own error kind, found
+/// in the chain of causes (after `object_store` gave up retrying).
+fn is_connect_error(e: &object_store::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        if let Some(h) = s.downcast_ref::<HttpError>() {
+            return matches!(
+                h.kind(),
+                HttpErrorKind::Connect
+                    | HttpErrorKind::Request
+                    | HttpErrorKind::Timeout
+                    | HttpErrorKind::Interrupted
+            );
+        }
+        source = s.source();
+    }
+    false
+}
+
+/// Keep error messages readable: one line, bounded length.
+pub(super) fn short(text: &str) -> String {
+    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() > 600 {
+        let cut: String = one_line.chars().take(600).collect();
+        format!("{cut}...")
+    } else {
+        one_line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes() {
+        assert_eq!(
+            s3_code("... <Error><Code>NoSuchBucket</Code><Message>x</Message>").as_deref(),
+            Some("NoSuchBucket")
+        );
+        assert_eq!(s3_code("nothing"), None);
+        assert_eq!(Code::parse("NoSuchBucket"), Code::NoSuchBucket);
+        assert_eq!(
+            Code::parse("SignatureDoesNotMatch"),
+            Code::Denied("SignatureDoesNotMatch")
+        );
+    }
+
+    #[test]
+    fn connect_errors_are_found_by_kind() {
+        let e = object_store::Error::Generic {
+            store: "S3",
+            source: Box::new(HttpError::new(
+                HttpErrorKind::Connect,
+                std::io::Error::other("refused"),
+            )),
+        };
+        assert!(is_connect_error(&e));
+        let e = object_store::Error::Generic {
+            store: "S3",
+            source: Box::new(std::io::Error::other("connection refused")),
+        };
+        assert!(!is_connect_error(&e));
+    }
+}

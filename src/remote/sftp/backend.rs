@@ -1,0 +1,299 @@
+//! The [`Remote`] operations of an SFTP remote, each one attempt of [`SftpRemote::run`]
+//! built from the [`session`](super::session) primitives (see the module docs of
+//! [`super`] for the write protocol).
+
+use async_trait::async_trait;
+use bytes::Bytes;
+use russh_sftp::client::error::Error as SftpError;
+use russh_sftp::protocol::{FileAttributes, OpenFlags, StatusCode};
+
+use super::session::{OpError, op_status_is, status_is};
+use super::url::join;
+use super::{LIST_PARALLEL, SftpRemote};
+use crate::error::Result;
+use crate::remote::local::TEMP_PREFIX;
+use crate::remote::{ObjectInfo, Remote, RemoteError};
+
+#[async_trait]
+impl Remote for SftpRemote {
+    fn high_latency(&self) -> bool {
+        true
+    }
+
+    fn url(&self) -> &str {
+        &self.url
+    }
+
+    async fn put(&self, path: &str, data: Bytes) -> Result<()> {
+        let full = self.full(path)?;
+        let (full, data) = (&full, &data);
+        Ok(self
+            .run(path, |c| async move {
+                let tmp = c.session.write_temp(full, data).await?;
+                let renamed = if c.session.posix_rename {
+                    c.session.posix_rename(&tmp, full).await
+                } else {
+                    match c.session.sftp.rename(tmp.as_str(), full.as_str()).await {
+                        // Plain SFTP rename never replaces: remove the old object first.
+                        Err(e) if matches!(e, SftpError::Status(_)) => {
+                            match c.session.sftp.remove(full.as_str()).await {
+                                Ok(_) => c
+                                    .session
+                                    .sftp
+                                    .rename(tmp.as_str(), full.as_str())
+                                    .await
+                                    .map(|_| ()),
+                                Err(_) => Err(e),
+                            }
+                        }
+                        r => r.map(|_| ()),
+                    }
+                };
+                if renamed.is_err() {
+                    let _ = c.session.sftp.remove(tmp.as_str()).await;
+                }
+                Ok(renamed?)
+            })
+            .await?)
+    }
+
+    async fn put_new(&self, path: &str, data: Bytes) -> Result<bool> {
+        let full = self.full(path)?;
+        let (full, data) = (&full, &data);
+        Ok(self
+            .run(path, |c| async move {
+                if c.session.sftp.lstat(full.as_str()).await.is_ok() {
+                    return Ok(false);
+                }
+                let tmp = c.session.write_temp(full, data).await?;
+                let linked = if c.session.hardlink {
+                    let r = c.session.sftp.hardlink(tmp.as_str(), full.as_str()).await;
+                    let _ = c.session.sftp.remove(tmp.as_str()).await;
+                    r
+                } else {
+                    // Plain SFTP rename fails if the target exists.
+                    let r = c.session.sftp.rename(tmp.as_str(), full.as_str()).await;
+                    if r.is_err() {
+                        let _ = c.session.sftp.remove(tmp.as_str()).await;
+                    }
+                    r
+                };
+                match linked {
+                    Ok(_) => Ok(true),
+                    Err(e @ SftpError::Status(_)) => {
+                        if c.session.sftp.lstat(full.as_str()).await.is_ok() {
+                            Ok(false)
+                        } else {
+                            Err(e.into())
+                        }
+                    }
+                    Err(e) => Err(e.into()),
+                }
+            })
+            .await?)
+    }
+
+    async fn get(&self, path: &str) -> Result<Bytes> {
+        let full = self.full(path)?;
+        let full = &full;
+        let url = &self.url;
+        Ok(self
+            .run(path, |c| async move {
+                let handle = c
+                    .session
+                    .sftp
+                    .open(full.as_str(), OpenFlags::READ, FileAttributes::empty())
+                    .await?
+                    .handle;
+                let result = async {
+                    let attrs = c.session.sftp.fstat(handle.as_str()).await?.attrs;
+                    if attrs.is_dir() {
+                        return Err(OpError::Done(RemoteError::NotAFile {
+                            url: url.clone(),
+                            path: path.to_string(),
+                        }));
+                    }
+                    let size = attrs.size.unwrap_or(0);
+                    let mut data =
+                        c.session
+                            .read_range(&handle, 0, size)
+                            .await?
+                            .ok_or_else(|| {
+                                OpError::Done(RemoteError::Shrank {
+                                    url: url.clone(),
+                                    path: path.to_string(),
+                                })
+                            })?;
+                    // Whatever follows (if the size was unknown or the file grew): usually
+                    // just one request answered with EOF.
+                    let rest = c.session.tail(&handle, size).await?;
+                    data.extend_from_slice(&rest);
+                    Ok(Bytes::from(data))
+                }
+                .await;
+                let _ = c.session.sftp.close(handle.as_str()).await;
+                result
+            })
+            .await?)
+    }
+
+    async fn get_range(&self, path: &str, offset: u64, len: u64) -> Result<Bytes> {
+        let full = self.full(path)?;
+        let url = &self.url;
+        let short = || RemoteError::short(url, path, "");
+        if offset.checked_add(len).is_none() {
+            return Err(short().into());
+        }
+        let full = &full;
+        Ok(self
+            .run(path, |c| async move {
+                let handle = c
+                    .session
+                    .sftp
+                    .open(full.as_str(), OpenFlags::READ, FileAttributes::empty())
+                    .await?
+                    .handle;
+                let result = async {
+                    if len == 0 {
+                        let size = c.session.sftp.fstat(handle.as_str()).await?.attrs.size;
+                        return match size {
+                            Some(s) if s < offset => Err(OpError::Done(short())),
+                            _ => Ok(Bytes::new()),
+                        };
+                    }
+                    match c.session.read_range(&handle, offset, len).await? {
+                        Some(d) => Ok(Bytes::from(d)),
+                        None => Err(OpError::Done(short())),
+                    }
+                }
+                .await;
+                let _ = c.session.sftp.close(handle.as_str()).await;
+                result
+            })
+            .await?)
+    }
+
+    async fn stat(&self, path: &str) -> Result<ObjectInfo> {
+        let full = self.full(path)?;
+        let full = &full;
+        let url = &self.url;
+        Ok(self
+            .run(path, |c| async move {
+                let attrs = c.session.sftp.stat(full.as_str()).await?.attrs;
+                if attrs.is_dir() {
+                    return Err(OpError::Done(RemoteError::NotAFile {
+                        url: url.clone(),
+                        path: path.to_string(),
+                    }));
+                }
+                Ok(ObjectInfo {
+                    path: path.to_string(),
+                    size: attrs.size.unwrap_or(0),
+                })
+            })
+            .await?)
+    }
+
+    async fn list(&self, prefix: &str) -> Result<Vec<ObjectInfo>> {
+        let dir = prefix.trim_matches('/');
+        let start = if dir.is_empty() {
+            self.target.root.clone()
+        } else {
+            self.full(dir)?
+        };
+        let (start, dir) = (&start, &dir);
+        Ok(self
+            .run(prefix, |c| async move {
+                let mut out = Vec::new();
+                let mut todo: Vec<(String, String)> = vec![(start.clone(), dir.to_string())];
+                while !todo.is_empty() {
+                    let batch: Vec<_> = todo.drain(..todo.len().min(LIST_PARALLEL)).collect();
+                    let results =
+                        futures::future::join_all(batch.iter().map(|(d, _)| c.session.read_dir(d)))
+                            .await;
+                    for ((d, rel), r) in batch.into_iter().zip(results) {
+                        let entries = match r {
+                            Ok(e) => e,
+                            // A missing prefix lists as empty; a directory may vanish meanwhile.
+                            Err(e) if op_status_is(&e, StatusCode::NoSuchFile) => continue,
+                            Err(e) => return Err(e),
+                        };
+                        for (name, mut attrs) in entries {
+                            if name.starts_with(TEMP_PREFIX) || name.contains('/') {
+                                continue;
+                            }
+                            let full = join(&d, &name);
+                            if attrs.permissions.is_none() {
+                                match c.session.sftp.lstat(full.as_str()).await {
+                                    Ok(a) => attrs = a.attrs,
+                                    Err(_) => continue,
+                                }
+                            }
+                            let rel_name = if rel.is_empty() {
+                                name.clone()
+                            } else {
+                                format!("{rel}/{name}")
+                            };
+                            if attrs.is_dir() {
+                                todo.push((full, rel_name));
+                            } else if attrs.is_regular() {
+                                out.push(ObjectInfo {
+                                    path: rel_name,
+                                    size: attrs.size.unwrap_or(0),
+                                });
+                            }
+                        }
+                    }
+                }
+                out.sort_by(|a, b| a.path.cmp(&b.path));
+                Ok(out)
+            })
+            .await?)
+    }
+
+    async fn delete(&self, path: &str) -> Result<()> {
+        let full = self.full(path)?;
+        let full = &full;
+        Ok(self
+            .run(path, |c| async move {
+                match c.session.sftp.remove(full.as_str()).await {
+                    Ok(_) => Ok(()),
+                    Err(e) if status_is(&e, StatusCode::NoSuchFile) => Ok(()),
+                    Err(e) => Err(e.into()),
+                }
+            })
+            .await?)
+    }
+
+    async fn exists(&self) -> Result<bool> {
+        let root = &self.target.root;
+        let url = &self.url;
+        Ok(self
+            .run("", |c| async move {
+                match c.session.sftp.stat(root.as_str()).await {
+                    Ok(a) if a.attrs.is_dir() => Ok(true),
+                    Ok(_) => Err(OpError::Done(RemoteError::Backend {
+                        url: url.clone(),
+                        path: String::new(),
+                        what: format!("{root} is not a directory"),
+                        source: None,
+                    })),
+                    Err(e) if status_is(&e, StatusCode::NoSuchFile) => Ok(false),
+                    Err(e) => Err(e.into()),
+                }
+            })
+            .await?)
+    }
+
+    async fn create(&self) -> Result<()> {
+        let root = &self.target.root;
+        Ok(self
+            .run("", |c| async move {
+                if root != "." && root != "/" {
+                    c.session.mkdirs(root).await?;
+                }
+                Ok(())
+            })
+            .await?)
+    }
+}
