@@ -21,15 +21,14 @@
 //! the same way), so the SFTP backend is tested by a plain `cargo test`. They skip, with
 //! a note, only where that binary is not installed (and fail in CI).
 
-#[path = "support/servers.rs"]
-mod servers;
+mod common;
 
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use servers::{Backend, fixture, pattern, runtime, var};
+use common::servers::{self, Backend, fixture, pattern, runtime, var};
 use tangle::Kind;
 use tangle::remote::{DynRemote, ObjectInfo, Remote, S3Remote, SftpRemote};
 
