@@ -6,7 +6,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo fmt --check
-cargo clippy --all-targets --locked -- -D warnings
+# The shipped build (no test-only remotes) and everything with the `testing` feature,
+# which the tests need (memory:// and fault-injecting remotes, direct remote writes).
+cargo clippy --locked -- -D warnings
+cargo clippy --all-targets --locked --features testing -- -D warnings
+
+# The shipped binary must not offer the test-only remotes.
+cargo build --locked --quiet
+if target/debug/tangle init --remote memory://a --remote memory://b --remote memory://c \
+  --password-file /dev/null >/dev/null 2>&1; then
+  echo "test.sh: the shipped binary accepts memory:// remotes" >&2
+  exit 1
+fi
 
 scripts/test-servers.sh start >/dev/null
 trap 'scripts/test-servers.sh stop' EXIT
@@ -14,7 +25,7 @@ servers_env=$(scripts/test-servers.sh env)
 eval "$servers_env"
 
 if cargo nextest --version >/dev/null 2>&1; then
-  cargo nextest run --locked --no-fail-fast
+  cargo nextest run --locked --no-fail-fast --features testing
 else
-  cargo test --locked --no-fail-fast
+  cargo test --locked --no-fail-fast --features testing
 fi

@@ -11,10 +11,12 @@ pub mod extent;
 pub mod ops;
 pub mod pathmatch;
 pub mod profile;
-pub mod remote;
 pub mod repo;
 pub mod util;
 
 /// Old path of [`content::fsmeta`], kept while callers move over.
 pub use content::fsmeta;
 pub use error::{Error, Kind, Result};
+/// The remote backends live inside the repository layer (only it may write to them);
+/// reading code names them by this path.
+pub use repo::remote;

@@ -27,6 +27,9 @@ use serde_json::Value;
 use common::servers;
 use common::*;
 
+/// These tests change remotes directly (the `testing` feature grants it).
+const W: tangle::remote::WriteAccess = tangle::remote::WriteAccess::for_tests();
+
 /// An S3 endpoint where nothing listens.
 const S3_DOWN: &str = "http://127.0.0.1:1";
 
@@ -171,7 +174,7 @@ impl Drop for Mixed {
                 rt.block_on(async {
                     if let Ok(list) = r.list("").await {
                         for o in list {
-                            let _ = r.delete(&o.path).await;
+                            let _ = r.delete(W, &o.path).await;
                         }
                     }
                 });
@@ -244,7 +247,7 @@ fn delete_objects(url: &str, paths: &[String]) {
     let r = tangle::remote::open(url).unwrap_or_else(|e| panic!("opening {url}: {e}"));
     servers::runtime().block_on(async {
         for p in paths {
-            r.delete(p)
+            r.delete(W, p)
                 .await
                 .unwrap_or_else(|e| panic!("deleting {p} on {url}: {e}"));
         }

@@ -37,6 +37,9 @@ use tangle::remote::faulty::{Fault, Faulty, Op, Rule};
 use tangle::remote::{DynRemote, MemoryRemote};
 use tangle::repo::{InitOptions, Repository, init_remotes};
 
+/// These tests change remotes directly (the `testing` feature grants it).
+const W: tangle::remote::WriteAccess = tangle::remote::WriteAccess::for_tests();
+
 const PW: &[u8] = b"pw";
 const R: usize = 3;
 
@@ -305,7 +308,7 @@ fn open_case_locked(objects: &[Objects], primary: usize, seed: u64) -> Case {
             let m: DynRemote = Arc::new(MemoryRemote::new(&url(i)));
             block_on(async {
                 for (p, b) in &objects[i] {
-                    m.put(p, b.clone()).await.unwrap();
+                    m.put(W, p, b.clone()).await.unwrap();
                 }
             });
             m
@@ -832,7 +835,7 @@ fn unreachable_then_wiped_remote() {
         c.faulty[down].set_offline(false);
         block_on(async {
             for p in w.objects[down].keys() {
-                c.inner[down].delete(p).await.unwrap();
+                c.inner[down].delete(W, p).await.unwrap();
             }
         });
         let what = format!("remote {down} back, wiped");

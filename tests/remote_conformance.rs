@@ -32,6 +32,9 @@ use common::servers::{self, Backend, fixture, pattern, runtime, var};
 use tangle::Kind;
 use tangle::remote::{DynRemote, ObjectInfo, Remote, S3Remote, SftpRemote};
 
+/// These tests change remotes directly (the `testing` feature grants it).
+const W: tangle::remote::WriteAccess = tangle::remote::WriteAccess::for_tests();
+
 const MIB: usize = 1024 * 1024;
 
 /// Where a case's remote comes from.
@@ -59,7 +62,7 @@ impl Fixture {
     pub async fn cleanup(&self) {
         if let Ok(list) = self.remote.list("").await {
             for o in list {
-                let _ = self.remote.delete(&o.path).await;
+                let _ = self.remote.delete(W, &o.path).await;
             }
         }
     }
@@ -131,7 +134,7 @@ async fn sftp_server_fixture(create: bool) -> Option<Fixture> {
     );
     if create {
         remote
-            .create()
+            .create(W)
             .await
             .unwrap_or_else(|e| panic!("creating {url}: {e}"));
     }
@@ -204,24 +207,26 @@ mod cases {
         let r = &f.remote;
         assert_eq!(r.url(), f.url);
         let data = pattern(1000, 1);
-        r.put("config", data.clone()).await.unwrap();
+        r.put(W, "config", data.clone()).await.unwrap();
         assert_eq!(r.get("config").await.unwrap(), data);
-        r.put("keys/abc", Bytes::from_static(b"key")).await.unwrap();
+        r.put(W, "keys/abc", Bytes::from_static(b"key"))
+            .await
+            .unwrap();
         assert_eq!(&r.get("keys/abc").await.unwrap()[..], b"key");
         // Empty objects exist and are empty.
-        r.put("empty/e", Bytes::new()).await.unwrap();
+        r.put(W, "empty/e", Bytes::new()).await.unwrap();
         assert_eq!(r.get("empty/e").await.unwrap().len(), 0);
         assert_eq!(r.stat("empty/e").await.unwrap().size, 0);
         // Deep paths get their directories created.
-        r.put("shards/aa/bb/cc/0", pattern(10, 2)).await.unwrap();
+        r.put(W, "shards/aa/bb/cc/0", pattern(10, 2)).await.unwrap();
         assert_eq!(r.get("shards/aa/bb/cc/0").await.unwrap(), pattern(10, 2));
         f.cleanup().await;
     }
 
     pub async fn put_replaces(f: Fixture) {
         let r = &f.remote;
-        r.put("heads/w/1", pattern(5000, 1)).await.unwrap();
-        r.put("heads/w/1", pattern(17, 2)).await.unwrap();
+        r.put(W, "heads/w/1", pattern(5000, 1)).await.unwrap();
+        r.put(W, "heads/w/1", pattern(17, 2)).await.unwrap();
         assert_eq!(r.get("heads/w/1").await.unwrap(), pattern(17, 2));
         assert_eq!(r.stat("heads/w/1").await.unwrap().size, 17);
         assert_eq!(paths(&r.list("heads").await.unwrap()), ["heads/w/1"]);
@@ -231,7 +236,7 @@ mod cases {
     pub async fn ranged_get(f: Fixture) {
         let r = &f.remote;
         let data = pattern(1000, 3);
-        r.put("obj", data.clone()).await.unwrap();
+        r.put(W, "obj", data.clone()).await.unwrap();
         for (off, len) in [
             (0, 10),
             (990, 10),
@@ -277,7 +282,7 @@ mod cases {
         .iter()
         .enumerate()
         {
-            r.put(p, pattern(i * 10 + 1, i as u64)).await.unwrap();
+            r.put(W, p, pattern(i * 10 + 1, i as u64)).await.unwrap();
         }
         assert_eq!(paths(&r.list("a").await.unwrap()), ["a/x", "a/y/z"]);
         assert_eq!(paths(&r.list("a/").await.unwrap()), ["a/x", "a/y/z"]);
@@ -321,25 +326,25 @@ mod cases {
 
     pub async fn delete_and_list_after_deletion(f: Fixture) {
         let r = &f.remote;
-        r.put("x/1", pattern(3, 1)).await.unwrap();
-        r.put("x/2", pattern(3, 2)).await.unwrap();
-        r.put("x/sub/3", pattern(3, 3)).await.unwrap();
-        r.delete("x/1").await.unwrap();
+        r.put(W, "x/1", pattern(3, 1)).await.unwrap();
+        r.put(W, "x/2", pattern(3, 2)).await.unwrap();
+        r.put(W, "x/sub/3", pattern(3, 3)).await.unwrap();
+        r.delete(W, "x/1").await.unwrap();
         assert_eq!(paths(&r.list("x").await.unwrap()), ["x/2", "x/sub/3"]);
         assert_kind(r.get("x/1").await, Kind::NotFound, &f.url);
         // Deleting what is not there is fine.
-        r.delete("x/1").await.unwrap();
-        r.delete("never/was").await.unwrap();
-        r.delete("x/sub/3").await.unwrap();
+        r.delete(W, "x/1").await.unwrap();
+        r.delete(W, "never/was").await.unwrap();
+        r.delete(W, "x/sub/3").await.unwrap();
         assert_eq!(paths(&r.list("x").await.unwrap()), ["x/2"]);
-        r.delete("x/2").await.unwrap();
+        r.delete(W, "x/2").await.unwrap();
         assert!(r.list("x").await.unwrap().is_empty());
         assert!(r.list("").await.unwrap().is_empty());
     }
 
     pub async fn stat_sizes(f: Fixture) {
         let r = &f.remote;
-        r.put("s/one", pattern(12345, 1)).await.unwrap();
+        r.put(W, "s/one", pattern(12345, 1)).await.unwrap();
         let st = r.stat("s/one").await.unwrap();
         assert_eq!(
             st,
@@ -354,19 +359,19 @@ mod cases {
 
     pub async fn put_new_never_replaces(f: Fixture) {
         let r = &f.remote;
-        assert!(r.put_new("locks/a", pattern(100, 1)).await.unwrap());
-        assert!(!r.put_new("locks/a", pattern(50, 2)).await.unwrap());
+        assert!(r.put_new(W, "locks/a", pattern(100, 1)).await.unwrap());
+        assert!(!r.put_new(W, "locks/a", pattern(50, 2)).await.unwrap());
         assert_eq!(r.get("locks/a").await.unwrap(), pattern(100, 1));
         // put_new creates missing directories too.
-        assert!(r.put_new("deep/er/new", pattern(7, 3)).await.unwrap());
-        r.delete("locks/a").await.unwrap();
-        assert!(r.put_new("locks/a", pattern(50, 2)).await.unwrap());
+        assert!(r.put_new(W, "deep/er/new", pattern(7, 3)).await.unwrap());
+        r.delete(W, "locks/a").await.unwrap();
+        assert!(r.put_new(W, "locks/a", pattern(50, 2)).await.unwrap());
         assert_eq!(r.get("locks/a").await.unwrap(), pattern(50, 2));
         // Racing create-only writes: exactly one wins. (s3s-fs, the S3 test server,
         // checks If-None-Match before writing, not atomically: there only the outcome
         // "one whole object of one writer" is checked.)
         let wins = futures::future::join_all(
-            (0..8u64).map(|i| r.put_new("race", pattern(64 * 1024, 100 + i))),
+            (0..8u64).map(|i| r.put_new(W, "race", pattern(64 * 1024, 100 + i))),
         )
         .await;
         let won: Vec<usize> = wins
@@ -406,7 +411,7 @@ mod cases {
         // A "directory" is not an object. (Not on S3, which has no directories; its
         // test server s3s-fs answers 500 for a key that is a directory there.)
         if f.backend != Backend::S3 {
-            r.put("dir/obj", pattern(1, 1)).await.unwrap();
+            r.put(W, "dir/obj", pattern(1, 1)).await.unwrap();
             assert!(r.get("dir").await.is_err());
             assert_kind(r.stat("dir").await, Kind::NotFound, &f.url);
         }
@@ -415,7 +420,7 @@ mod cases {
         if f.backend != Backend::Memory {
             for bad in ["", "/abs", "a//b", "../x", "a/./b"] {
                 assert!(r.get(bad).await.is_err(), "{bad:?}");
-                assert!(r.put(bad, Bytes::new()).await.is_err(), "{bad:?}");
+                assert!(r.put(W, bad, Bytes::new()).await.is_err(), "{bad:?}");
             }
         }
         f.cleanup().await;
@@ -425,7 +430,7 @@ mod cases {
         let r = &f.remote;
         // 20 MiB: above the multipart threshold of the S3 backend, many SFTP requests.
         let big = pattern(20 * MIB + 12345, 7);
-        r.put("shards/big/0", big.clone()).await.unwrap();
+        r.put(W, "shards/big/0", big.clone()).await.unwrap();
         assert_eq!(r.stat("shards/big/0").await.unwrap().size, big.len() as u64);
         let got = r.get("shards/big/0").await.unwrap();
         assert!(got == big, "20 MiB object differs after a round trip");
@@ -443,9 +448,9 @@ mod cases {
             big.slice(end..)
         );
         // Replacing a large object with a small one and back.
-        r.put("shards/big/0", pattern(10, 1)).await.unwrap();
+        r.put(W, "shards/big/0", pattern(10, 1)).await.unwrap();
         assert_eq!(r.get("shards/big/0").await.unwrap(), pattern(10, 1));
-        assert!(r.put_new("shards/big/1", big.clone()).await.unwrap());
+        assert!(r.put_new(W, "shards/big/1", big.clone()).await.unwrap());
         assert!(r.get("shards/big/1").await.unwrap() == big);
         f.cleanup().await;
     }
@@ -456,7 +461,7 @@ mod cases {
         let size = |i: u64| (i as usize * 7919) % (256 * 1024) + 1;
         let puts = (0..n).map(|i| {
             let r = r.clone();
-            tokio::spawn(async move { r.put(&format!("c/{i:02}"), pattern(size(i), i)).await })
+            tokio::spawn(async move { r.put(W, &format!("c/{i:02}"), pattern(size(i), i)).await })
         });
         for p in futures::future::join_all(puts).await {
             p.unwrap().unwrap();
@@ -483,7 +488,7 @@ mod cases {
             tokio::spawn(async move {
                 let path = format!("c/{:02}", i % 4);
                 if i % 2 == 0 {
-                    r.put(&path, pattern(size(i), 1000 + i)).await.unwrap();
+                    r.put(W, &path, pattern(size(i), 1000 + i)).await.unwrap();
                 } else {
                     let got = r.get(&path).await.unwrap();
                     assert!(!got.is_empty());
@@ -499,8 +504,8 @@ mod cases {
 
     pub async fn temp_files_never_listed(f: Fixture) {
         let r = &f.remote;
-        r.put("snapshots/one", pattern(10, 1)).await.unwrap();
-        r.put("top", pattern(10, 2)).await.unwrap();
+        r.put(W, "snapshots/one", pattern(10, 1)).await.unwrap();
+        r.put(W, "top", pattern(10, 2)).await.unwrap();
         if let Some(dir) = &f.local_dir {
             // What an interrupted write leaves behind.
             std::fs::write(dir.join(".tmp-0123456789abcdef"), b"partial").unwrap();
@@ -513,8 +518,8 @@ mod cases {
         );
         // Writes leave no temp files of their own.
         for i in 0..5 {
-            r.put("snapshots/one", pattern(100, i)).await.unwrap();
-            r.put_new(&format!("snapshots/n{i}"), pattern(10, i))
+            r.put(W, "snapshots/one", pattern(100, i)).await.unwrap();
+            r.put_new(W, &format!("snapshots/n{i}"), pattern(10, i))
                 .await
                 .unwrap();
         }
@@ -535,10 +540,10 @@ mod cases {
         // Directories do not exist before `create`; a bucket (S3) or memory always does.
         let before = matches!(f.backend, Backend::S3 | Backend::Memory);
         assert_eq!(r.exists().await.unwrap(), before, "{}", f.url);
-        r.create().await.unwrap();
+        r.create(W).await.unwrap();
         assert!(r.exists().await.unwrap());
-        r.create().await.unwrap();
-        r.put("config", pattern(5, 5)).await.unwrap();
+        r.create(W).await.unwrap();
+        r.put(W, "config", pattern(5, 5)).await.unwrap();
         assert!(r.exists().await.unwrap());
         f.cleanup().await;
     }
@@ -580,7 +585,7 @@ fn s3_wrong_secret_is_a_clear_error() {
         for result in [
             r.exists().await.map(|_| ()),
             r.get("config").await.map(|_| ()),
-            r.put("x", Bytes::from_static(b"x")).await,
+            r.put(W, "x", Bytes::from_static(b"x")).await,
         ] {
             let e = result.expect_err("a wrong secret must fail");
             assert_eq!(e.kind(), Kind::Fatal, "{e}");
@@ -603,7 +608,7 @@ fn s3_missing_bucket_is_not_a_repository() {
             "a missing bucket must not exist"
         );
         for e in [
-            r.create().await.unwrap_err(),
+            r.create(W).await.unwrap_err(),
             r.get("config").await.unwrap_err(),
         ] {
             assert_eq!(e.kind(), Kind::Fatal, "{e}");
@@ -768,7 +773,7 @@ fn reconnects_after_connection_loss(url: &str, cmd: String, pids: &std::path::Pa
     let started = || std::fs::read_to_string(pids).unwrap_or_default();
     let rt = runtime();
     rt.block_on(async {
-        r.put("a/b", pattern(1000, 1)).await.unwrap();
+        r.put(W, "a/b", pattern(1000, 1)).await.unwrap();
         let first = started();
         assert_eq!(first.lines().count(), 1, "one connection for all requests");
         let pid = first.trim();
@@ -779,7 +784,7 @@ fn reconnects_after_connection_loss(url: &str, cmd: String, pids: &std::path::Pa
         assert!(killed.success());
         // The next operations find the connection dead and reconnect.
         assert_eq!(r.get("a/b").await.unwrap(), pattern(1000, 1));
-        r.put("a/c", pattern(10, 2)).await.unwrap();
+        r.put(W, "a/c", pattern(10, 2)).await.unwrap();
         assert_eq!(started().lines().count(), 2, "reconnected once");
     });
     // tangle makes a runtime per command; a connection made in a runtime that is gone
@@ -787,8 +792,8 @@ fn reconnects_after_connection_loss(url: &str, cmd: String, pids: &std::path::Pa
     drop(rt);
     runtime().block_on(async {
         assert_eq!(paths(&r.list("a").await.unwrap()), ["a/b", "a/c"]);
-        r.delete("a/b").await.unwrap();
-        r.delete("a/c").await.unwrap();
+        r.delete(W, "a/b").await.unwrap();
+        r.delete(W, "a/c").await.unwrap();
     });
 }
 

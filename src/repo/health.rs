@@ -10,6 +10,9 @@ use bytes::Bytes;
 use crate::error::{Error, Kind};
 use crate::remote::DynRemote;
 
+/// This module writes to remotes (see [`crate::remote::WriteAccess`]).
+const WRITE: crate::remote::WriteAccess = crate::remote::WriteAccess::repository();
+
 /// Remotes that failed a write: later writes skip them instead of waiting for the same
 /// failure again, and the backup reports them as having reduced redundancy.
 #[derive(Default)]
@@ -35,7 +38,7 @@ impl WriteHealth {
         {
             return false;
         }
-        match remote.put(path, data).await {
+        match remote.put(WRITE, path, data).await {
             Ok(()) => true,
             Err(e) => {
                 self.failed

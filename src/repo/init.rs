@@ -12,6 +12,9 @@ use crate::crypto::{KdfParams, KeyFile, MasterKey, fingerprint};
 use crate::error::{Error, Result};
 use crate::remote::{self, DynRemote};
 
+/// This module writes to remotes (see [`crate::remote::WriteAccess`]).
+const WRITE: crate::remote::WriteAccess = crate::remote::WriteAccess::repository();
+
 #[derive(Clone)]
 pub struct InitOptions {
     pub remotes: Vec<String>,
@@ -99,7 +102,7 @@ pub fn init_remotes(
         }
     }
     for r in &remotes {
-        rt.block_on(r.create())
+        rt.block_on(r.create(WRITE))
             .map_err(|e| e.context(format!("creating remote {}", r.url())))?;
     }
 
@@ -127,7 +130,9 @@ pub fn init_remotes(
 
     // Keys first, config last: a remote only looks like a repository once it is complete.
     for r in rt.block_on(join_all(
-        remotes.iter().map(|r| r.put(&key_path, key_obj.clone())),
+        remotes
+            .iter()
+            .map(|r| r.put(WRITE, &key_path, key_obj.clone())),
     )) {
         r?;
     }
@@ -135,7 +140,7 @@ pub fn init_remotes(
         rt.block_on(join_all(
             remotes
                 .iter()
-                .map(|r| r.put_new("config", config_obj.clone())),
+                .map(|r| r.put_new(WRITE, "config", config_obj.clone())),
         )),
     ) {
         if !written? {

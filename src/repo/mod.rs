@@ -13,6 +13,7 @@ pub use crate::crypto::envelope as object;
 mod cache;
 mod health;
 mod reader;
+pub mod remote;
 pub mod trust;
 mod write;
 pub use cache::default_cache_dir;
@@ -35,8 +36,8 @@ use crate::content::{Index, IndexSegment, Snapshot};
 use crate::crypto::{KeyFile, MasterKey, Signer};
 use crate::error::{Error, Kind, Result};
 use crate::extent::{Certificate, ExtentName, Head};
-use crate::remote::{self, DynRemote};
 use object::ObjectKind;
+use remote::DynRemote;
 
 pub struct Repository {
     pub config: Config,

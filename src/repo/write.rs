@@ -26,6 +26,9 @@ use crate::extent::{Certificate, ExtentName, Head};
 use crate::remote::{self, DynRemote};
 use tokio::task::JoinHandle;
 
+/// This module writes to remotes (see [`crate::remote::WriteAccess`]).
+const WRITE: crate::remote::WriteAccess = crate::remote::WriteAccess::repository();
+
 /// What [`Repository::publish_config`] reached.
 pub struct ConfigPublished {
     /// Remotes that took the new config.
@@ -129,7 +132,7 @@ impl Repository {
         self.authenticate_metadata(path, &object)
             .map_err(|e| e.context(format!("refusing to write {path}")))?;
         let remote = self.remote(r)?;
-        self.block_on(remote.put(path, object))
+        self.block_on(remote.put(WRITE, path, object))
             .map_err(|e| e.context(format!("writing {path} to {}", remote.url())))
     }
 
@@ -147,7 +150,7 @@ impl Repository {
             )));
         }
         let remote = self.remote(info.remote as usize)?;
-        self.block_on(remote.put(&path, data))
+        self.block_on(remote.put(WRITE, &path, data))
             .map_err(|e| e.context(format!("writing {path} to {}", remote.url())))
     }
 
@@ -177,7 +180,7 @@ impl Repository {
                 source.url()
             )));
         }
-        self.block_on(target.put(&path, data))
+        self.block_on(target.put(WRITE, &path, data))
             .map_err(|e| e.context("it cannot be written"))
     }
 
@@ -202,7 +205,10 @@ impl Repository {
         let object = Bytes::from(cert.to_object(signer)?);
         let path = name.cert_path();
         self.authenticate_metadata(&path, &object)?;
-        let puts = self.remotes.iter().map(|r| r.put(&path, object.clone()));
+        let puts = self
+            .remotes
+            .iter()
+            .map(|r| r.put(WRITE, &path, object.clone()));
         for (r, result) in self.remotes.iter().zip(self.block_on(join_all(puts))) {
             // Stop before deleting anything: the old copies keep the old placement whole.
             result.map_err(|e| {
@@ -215,7 +221,7 @@ impl Repository {
         }
         let deletes = moved_from.iter().map(|&(i, from)| {
             let path = name.shard_path(i);
-            async move { self.remote(from)?.delete(&path).await }
+            async move { self.remote(from)?.delete(WRITE, &path).await }
         });
         for result in self.block_on(join_all(deletes)) {
             result.map_err(|e| e.context("removing a moved shard's old copy"))?;
@@ -262,7 +268,7 @@ impl Repository {
                     }
                 }
             }
-            self.block_on(r.create())
+            self.block_on(r.create(WRITE))
                 .map_err(|e| e.context(format!("creating {}", r.url())))?;
         }
         let mut published = ConfigPublished {
@@ -271,7 +277,7 @@ impl Repository {
         };
         let old = replaced.and_then(|i| self.remotes.get(i));
         for r in targets.iter().chain(old) {
-            match self.block_on(r.put("config", bytes.clone())) {
+            match self.block_on(r.put(WRITE, "config", bytes.clone())) {
                 Ok(()) => published.written += 1,
                 Err(e) => published.not_updated.push(format!("{}: {e}", r.url())),
             }

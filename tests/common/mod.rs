@@ -18,6 +18,13 @@
 // is not an error.
 #![allow(dead_code, unused_imports)]
 
+// The tests drive test-only remotes (memory://, the fault-injecting wrapper) and write to
+// remotes directly, which only the `testing` feature allows.
+#[cfg(not(feature = "testing"))]
+compile_error!(
+    "the tests need the `testing` feature: run scripts/test.sh, or cargo test --features testing"
+);
+
 pub mod awkward;
 pub mod command;
 pub mod fsutil;

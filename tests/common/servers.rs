@@ -5,6 +5,9 @@ use bytes::Bytes;
 use tangle::remote::DynRemote;
 use tempfile::TempDir;
 
+/// These tests change remotes directly (the `testing` feature grants it).
+const W: tangle::remote::WriteAccess = tangle::remote::WriteAccess::for_tests();
+
 /// Variables the S3 tests need (besides optional AWS_ALLOW_HTTP / AWS_DEFAULT_REGION).
 pub const S3_VARS: &[&str] = &[
     "TANGLE_TEST_S3_BUCKET",
@@ -123,7 +126,7 @@ pub async fn fixture(backend: Backend, test: &str, create: bool) -> Option<Fixtu
     let remote = tangle::remote::open(&url).unwrap_or_else(|e| panic!("opening {url}: {e}"));
     if create {
         remote
-            .create()
+            .create(W)
             .await
             .unwrap_or_else(|e| panic!("creating {url}: {e}"));
     }
@@ -160,7 +163,7 @@ impl Fixture {
     pub async fn cleanup(&self) {
         if let Ok(list) = self.remote.list("").await {
             for o in list {
-                let _ = self.remote.delete(&o.path).await;
+                let _ = self.remote.delete(W, &o.path).await;
             }
         }
     }

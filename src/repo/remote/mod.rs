@@ -9,8 +9,10 @@
 //! * a missing object is an error of kind [`Kind::NotFound`](crate::error::Kind).
 
 mod error;
+#[cfg(any(test, feature = "testing"))]
 pub mod faulty;
 mod local;
+#[cfg(any(test, feature = "testing"))]
 mod memory;
 pub mod retry;
 mod s3;
@@ -18,6 +20,7 @@ mod sftp;
 
 pub use error::{BoxError, RemoteError, RemoteResult};
 pub use local::LocalRemote;
+#[cfg(any(test, feature = "testing"))]
 pub use memory::MemoryRemote;
 pub use s3::S3Remote;
 pub use sftp::SftpRemote;
@@ -35,14 +38,32 @@ pub struct ObjectInfo {
     pub size: u64,
 }
 
+/// The right to change a remote: every method that writes or deletes takes one, and
+/// only the repository layer (`crate::repo`) can make one, so every write goes through
+/// its durability and trust rules (src/repo/write.rs). Tests of the backends themselves
+/// get one with the `testing` feature.
+#[derive(Clone, Copy, Debug)]
+pub struct WriteAccess(());
+
+impl WriteAccess {
+    pub(in crate::repo) const fn repository() -> Self {
+        WriteAccess(())
+    }
+
+    #[cfg(any(test, feature = "testing"))]
+    pub const fn for_tests() -> Self {
+        WriteAccess(())
+    }
+}
+
 #[async_trait]
 pub trait Remote: Send + Sync {
     /// The URL this remote was configured with; reports name remotes by it.
     fn url(&self) -> &str;
     /// Write (or replace) an object atomically and durably.
-    async fn put(&self, path: &str, data: Bytes) -> Result<()>;
+    async fn put(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<()>;
     /// Write an object only if it does not exist yet; `Ok(false)` if it did.
-    async fn put_new(&self, path: &str, data: Bytes) -> Result<bool>;
+    async fn put_new(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<bool>;
     async fn get(&self, path: &str) -> Result<Bytes>;
     /// `len` bytes from `offset`; a range past the end is `Corrupt` (the object is short).
     async fn get_range(&self, path: &str, offset: u64, len: u64) -> Result<Bytes>;
@@ -50,11 +71,11 @@ pub trait Remote: Send + Sync {
     /// All objects below `prefix` (a directory path such as `snapshots`), recursively.
     async fn list(&self, prefix: &str) -> Result<Vec<ObjectInfo>>;
     /// Delete an object; deleting a missing one is not an error.
-    async fn delete(&self, path: &str) -> Result<()>;
+    async fn delete(&self, access: WriteAccess, path: &str) -> Result<()>;
     /// Whether the remote's root exists (a repository may be there).
     async fn exists(&self) -> Result<bool>;
     /// Create the remote's root if needed (used by `init`).
-    async fn create(&self) -> Result<()>;
+    async fn create(&self, access: WriteAccess) -> Result<()>;
     /// Whether each request costs a network round trip, so that streaming readers should
     /// fetch whole shards rather than one blob at a time.
     fn high_latency(&self) -> bool {
@@ -91,6 +112,7 @@ pub fn open(url: &str) -> Result<DynRemote> {
     if let Some(path) = url.strip_prefix("file://") {
         return Ok(Arc::new(LocalRemote::new(path, url)));
     }
+    #[cfg(any(test, feature = "testing"))]
     if url.starts_with("memory://") {
         return Ok(Arc::new(MemoryRemote::new(url)));
     }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use async_trait::async_trait;
 use bytes::Bytes;
 
-use super::{ObjectInfo, Remote, RemoteError, RemoteResult};
+use super::{ObjectInfo, Remote, RemoteError, RemoteResult, WriteAccess};
 use crate::error::Result;
 
 pub const TEMP_PREFIX: &str = ".tmp-";
@@ -141,7 +141,7 @@ impl Remote for LocalRemote {
         &self.url
     }
 
-    async fn put(&self, path: &str, data: Bytes) -> Result<()> {
+    async fn put(&self, _: WriteAccess, path: &str, data: Bytes) -> Result<()> {
         let me = self.clone_handle();
         let path = path.to_string();
         blocking(&self.url, move || {
@@ -150,7 +150,7 @@ impl Remote for LocalRemote {
         .await
     }
 
-    async fn put_new(&self, path: &str, data: Bytes) -> Result<bool> {
+    async fn put_new(&self, _: WriteAccess, path: &str, data: Bytes) -> Result<bool> {
         let me = self.clone_handle();
         let path = path.to_string();
         blocking(&self.url, move || me.write_atomic(&path, &data, true)).await
@@ -216,7 +216,7 @@ impl Remote for LocalRemote {
         blocking(&self.url, move || me.list_sync(&prefix)).await
     }
 
-    async fn delete(&self, path: &str) -> Result<()> {
+    async fn delete(&self, _: WriteAccess, path: &str) -> Result<()> {
         match std::fs::remove_file(self.full(path)?) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(self.err(path, e).into()),
             _ => Ok(()),
@@ -227,7 +227,7 @@ impl Remote for LocalRemote {
         Ok(self.root.is_dir())
     }
 
-    async fn create(&self) -> Result<()> {
+    async fn create(&self, _: WriteAccess) -> Result<()> {
         std::fs::create_dir_all(&self.root).map_err(|e| self.err("", e).into())
     }
 }

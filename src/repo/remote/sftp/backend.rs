@@ -12,7 +12,7 @@ use super::url::join;
 use super::{LIST_PARALLEL, SftpRemote};
 use crate::error::Result;
 use crate::remote::local::TEMP_PREFIX;
-use crate::remote::{ObjectInfo, Remote, RemoteError};
+use crate::remote::{ObjectInfo, Remote, RemoteError, WriteAccess};
 
 #[async_trait]
 impl Remote for SftpRemote {
@@ -24,7 +24,7 @@ impl Remote for SftpRemote {
         &self.url
     }
 
-    async fn put(&self, path: &str, data: Bytes) -> Result<()> {
+    async fn put(&self, _: WriteAccess, path: &str, data: Bytes) -> Result<()> {
         let full = self.full(path)?;
         let (full, data) = (&full, &data);
         Ok(self
@@ -57,7 +57,7 @@ impl Remote for SftpRemote {
             .await?)
     }
 
-    async fn put_new(&self, path: &str, data: Bytes) -> Result<bool> {
+    async fn put_new(&self, _: WriteAccess, path: &str, data: Bytes) -> Result<bool> {
         let full = self.full(path)?;
         let (full, data) = (&full, &data);
         Ok(self
@@ -251,7 +251,7 @@ impl Remote for SftpRemote {
             .await?)
     }
 
-    async fn delete(&self, path: &str) -> Result<()> {
+    async fn delete(&self, _: WriteAccess, path: &str) -> Result<()> {
         let full = self.full(path)?;
         let full = &full;
         Ok(self
@@ -285,7 +285,7 @@ impl Remote for SftpRemote {
             .await?)
     }
 
-    async fn create(&self) -> Result<()> {
+    async fn create(&self, _: WriteAccess) -> Result<()> {
         let root = &self.target.root;
         Ok(self
             .run("", |c| async move {

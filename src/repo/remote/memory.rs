@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 use bytes::Bytes;
 
-use super::{ObjectInfo, Remote, RemoteError};
+use super::{ObjectInfo, Remote, RemoteError, WriteAccess};
 use crate::error::{Error, Result};
 
 pub struct MemoryRemote {
@@ -37,12 +37,12 @@ impl Remote for MemoryRemote {
     fn url(&self) -> &str {
         &self.url
     }
-    async fn put(&self, path: &str, data: Bytes) -> Result<()> {
+    async fn put(&self, _: WriteAccess, path: &str, data: Bytes) -> Result<()> {
         super::check_path(&self.url, path)?;
         self.objects().insert(path.to_string(), data);
         Ok(())
     }
-    async fn put_new(&self, path: &str, data: Bytes) -> Result<bool> {
+    async fn put_new(&self, _: WriteAccess, path: &str, data: Bytes) -> Result<bool> {
         super::check_path(&self.url, path)?;
         let mut o = self.objects();
         if o.contains_key(path) {
@@ -91,14 +91,14 @@ impl Remote for MemoryRemote {
             })
             .collect())
     }
-    async fn delete(&self, path: &str) -> Result<()> {
+    async fn delete(&self, _: WriteAccess, path: &str) -> Result<()> {
         self.objects().remove(path);
         Ok(())
     }
     async fn exists(&self) -> Result<bool> {
         Ok(true)
     }
-    async fn create(&self) -> Result<()> {
+    async fn create(&self, _: WriteAccess) -> Result<()> {
         Ok(())
     }
 }

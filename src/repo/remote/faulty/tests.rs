@@ -12,11 +12,21 @@ fn setup(seed: u64) -> Faulty {
     let f = Faulty::with_seed(inner, seed);
     block_on(async {
         for i in 0..64 {
-            f.put(&format!("shards/{i:02}"), Bytes::from(vec![i as u8; 100]))
-                .await
-                .unwrap();
+            f.put(
+                WriteAccess::for_tests(),
+                &format!("shards/{i:02}"),
+                Bytes::from(vec![i as u8; 100]),
+            )
+            .await
+            .unwrap();
         }
-        f.put("config", Bytes::from_static(b"cfg")).await.unwrap();
+        f.put(
+            WriteAccess::for_tests(),
+            "config",
+            Bytes::from_static(b"cfg"),
+        )
+        .await
+        .unwrap();
     });
     f
 }
@@ -124,11 +134,16 @@ fn write_faults_and_lost_acks() {
             .ops(&Op::WRITES)
             .prefix("c"),
     );
-    block_on(f.put("a", Bytes::from_static(b"\0\0\0\0"))).unwrap();
+    block_on(f.put(
+        WriteAccess::for_tests(),
+        "a",
+        Bytes::from_static(b"\0\0\0\0"),
+    ))
+    .unwrap();
     assert_ne!(&block_on(f.inner().get("a")).unwrap()[..], b"\0\0\0\0");
-    assert!(block_on(f.put("b", Bytes::from_static(b"x"))).is_err());
+    assert!(block_on(f.put(WriteAccess::for_tests(), "b", Bytes::from_static(b"x"))).is_err());
     assert_eq!(&block_on(f.inner().get("b")).unwrap()[..], b"x");
-    assert!(block_on(f.put("c", Bytes::from_static(b"x"))).is_err());
+    assert!(block_on(f.put(WriteAccess::for_tests(), "c", Bytes::from_static(b"x"))).is_err());
     assert_eq!(
         block_on(f.inner().get("c")).unwrap_err().kind(),
         Kind::NotFound
@@ -140,7 +155,12 @@ fn write_faults_and_lost_acks() {
 fn stale_lists_and_offline() {
     let f = setup(5);
     f.freeze_lists();
-    block_on(f.put("shards/new", Bytes::from_static(b"n"))).unwrap();
+    block_on(f.put(
+        WriteAccess::for_tests(),
+        "shards/new",
+        Bytes::from_static(b"n"),
+    ))
+    .unwrap();
     let listed = block_on(f.list("shards")).unwrap();
     assert_eq!(listed.len(), 64);
     assert!(block_on(f.get("shards/new")).is_ok());

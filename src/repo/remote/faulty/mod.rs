@@ -42,7 +42,7 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 use bytes::Bytes;
 
-use super::{DynRemote, ObjectInfo, Remote, RemoteError};
+use super::{DynRemote, ObjectInfo, Remote, RemoteError, WriteAccess};
 use crate::error::{Error, Kind, Result};
 pub use rule::{Fault, Op, Rule};
 use rule::{flip, mix};
@@ -226,7 +226,7 @@ impl Faulty {
         }
     }
 
-    async fn write(&self, op: Op, path: &str, data: Bytes) -> Result<bool> {
+    async fn write(&self, access: WriteAccess, op: Op, path: &str, data: Bytes) -> Result<bool> {
         let mut hold = self.hold.subscribe();
         if *hold.borrow_and_update() {
             use std::sync::atomic::Ordering::SeqCst;
@@ -244,9 +244,9 @@ impl Faulty {
         // A stale list still shows objects that existed before the freeze.
         let existed = self.state().frozen && self.inner.stat(path).await.is_ok();
         let written = match op {
-            Op::PutNew => self.inner.put_new(path, data).await?,
+            Op::PutNew => self.inner.put_new(access, path, data).await?,
             _ => {
-                self.inner.put(path, data).await?;
+                self.inner.put(access, path, data).await?;
                 true
             }
         };
@@ -282,12 +282,12 @@ impl Remote for Faulty {
         self.inner.url()
     }
 
-    async fn put(&self, path: &str, data: Bytes) -> Result<()> {
-        self.write(Op::Put, path, data).await.map(|_| ())
+    async fn put(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<()> {
+        self.write(access, Op::Put, path, data).await.map(|_| ())
     }
 
-    async fn put_new(&self, path: &str, data: Bytes) -> Result<bool> {
-        self.write(Op::PutNew, path, data).await
+    async fn put_new(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<bool> {
+        self.write(access, Op::PutNew, path, data).await
     }
 
     async fn get(&self, path: &str) -> Result<Bytes> {
@@ -345,11 +345,13 @@ impl Remote for Faulty {
         Ok(objects)
     }
 
-    async fn delete(&self, path: &str) -> Result<()> {
+    async fn delete(&self, access: WriteAccess, path: &str) -> Result<()> {
         match self.decide(Op::Delete, path)? {
-            None | Some((Fault::Truncate | Fault::FlipBits(_), _)) => self.inner.delete(path).await,
+            None | Some((Fault::Truncate | Fault::FlipBits(_), _)) => {
+                self.inner.delete(access, path).await
+            }
             Some((Fault::LostAck, _)) => {
-                self.inner.delete(path).await?;
+                self.inner.delete(access, path).await?;
                 Err(self.fail(Op::Delete, path, Fault::LostAck))
             }
             Some((f, _)) => Err(self.fail(Op::Delete, path, f)),
@@ -363,9 +365,11 @@ impl Remote for Faulty {
         }
     }
 
-    async fn create(&self) -> Result<()> {
+    async fn create(&self, access: WriteAccess) -> Result<()> {
         match self.decide(Op::Create, "")? {
-            None | Some((Fault::Truncate | Fault::FlipBits(_), _)) => self.inner.create().await,
+            None | Some((Fault::Truncate | Fault::FlipBits(_), _)) => {
+                self.inner.create(access).await
+            }
             Some((f, _)) => Err(self.fail(Op::Create, "", f)),
         }
     }

@@ -33,7 +33,7 @@ mod errors;
 mod profile;
 
 use super::retry::Policy;
-use super::{ObjectInfo, Remote, RemoteError, RemoteResult};
+use super::{ObjectInfo, Remote, RemoteError, RemoteResult, WriteAccess};
 use crate::error::Result;
 use errors::error_text;
 
@@ -261,7 +261,7 @@ impl Remote for S3Remote {
         &self.url
     }
 
-    async fn put(&self, path: &str, data: Bytes) -> Result<()> {
+    async fn put(&self, _: WriteAccess, path: &str, data: Bytes) -> Result<()> {
         let key = self.key(path)?;
         let _permit = self.permit().await?;
         let result = if data.len() > MULTIPART_THRESHOLD {
@@ -281,7 +281,7 @@ impl Remote for S3Remote {
         }
     }
 
-    async fn put_new(&self, path: &str, data: Bytes) -> Result<bool> {
+    async fn put_new(&self, _: WriteAccess, path: &str, data: Bytes) -> Result<bool> {
         let key = self.key(path)?;
         let _permit = self.permit().await?;
         let opts = PutOptions {
@@ -359,7 +359,7 @@ impl Remote for S3Remote {
         }
     }
 
-    async fn delete(&self, path: &str) -> Result<()> {
+    async fn delete(&self, _: WriteAccess, path: &str) -> Result<()> {
         let key = self.key(path)?;
         let _permit = self.permit().await?;
         match self.store.delete(&key).await {
@@ -421,7 +421,7 @@ impl Remote for S3Remote {
         Ok(self.bucket_exists().await?)
     }
 
-    async fn create(&self) -> Result<()> {
+    async fn create(&self, _: WriteAccess) -> Result<()> {
         // Prefixes need no creating; the bucket must exist already.
         if self.exists().await? {
             Ok(())
