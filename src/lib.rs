@@ -14,8 +14,6 @@ pub mod profile;
 pub mod repo;
 pub mod util;
 
-/// Old path of [`content::fsmeta`], kept while callers move over.
-pub use content::fsmeta;
 pub use error::{Error, Kind, Result};
 /// The remote backends live inside the repository layer (only it may write to them);
 /// reading code names them by this path.

@@ -39,16 +39,7 @@ pub struct Profile {
     pub remote: BTreeMap<String, BTreeMap<String, toml::Value>>,
 }
 
-/// Settings for one remote, resolved from a profile.
-#[derive(Debug, Default, Clone)]
-pub struct RemoteSettings {
-    /// `AWS_*` variables that override the environment for this remote.
-    pub aws: Vec<(String, String)>,
-    /// Replaces `ssh` (and `TANGLE_SSH_COMMAND`) for this remote.
-    pub ssh_command: Option<String>,
-    /// Extents this remote may fall behind by during a backup (`upload_queue`).
-    pub upload_queue: Option<usize>,
-}
+pub use crate::remote::RemoteSettings;
 
 /// Where `-P NAME` is looked for: a path if NAME contains `/` or ends in `.toml`, else
 /// `$XDG_CONFIG_HOME/tangle/NAME.toml` or `~/.config/tangle/NAME.toml`.

@@ -32,6 +32,7 @@ pub fn run(g: &Global, a: &InitArgs) -> Result<u8> {
         parity_shards: a.parity_shards,
         pointers: a.pointers,
         kdf: KdfParams::default(),
+        remote_settings: g.remote_settings.clone(),
     };
     // Validate the coding before asking for a password.
     tangle::repo::check_init_options(&opts)?;

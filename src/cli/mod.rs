@@ -69,6 +69,9 @@ pub struct Global {
     /// without a cache. Else the owner the cache pinned at init or first open is trusted
     #[arg(long, env = "TANGLE_OWNER", global = true, value_name = "FINGERPRINT")]
     pub owner: Option<String>,
+    /// Per-remote settings from the profile (passed to every remote opened).
+    #[arg(skip)]
+    pub remote_settings: tangle::remote::SettingsByUrl,
 }
 
 #[derive(Subcommand)]
@@ -110,7 +113,7 @@ pub fn run(mut cli: Cli) -> Result<u8> {
             g.password_command = p.password_command.clone();
         }
         g.cache_dir = g.cache_dir.take().or(p.cache_dir.clone());
-        tangle::remote::set_settings(p.remote_settings()?);
+        g.remote_settings = p.remote_settings()?;
     }
     let g = &cli.global;
     match &cli.command {
@@ -160,6 +163,7 @@ impl Global {
                 .as_deref()
                 .map(tangle::repo::OwnerPin::parse)
                 .transpose()?,
+            remote_settings: self.remote_settings.clone(),
         };
         let mut repo = Repository::open_with(url, &opts)?;
         for f in repo.foreign_configs() {

@@ -10,7 +10,7 @@ use bytes::Bytes;
 use futures::stream::{self, StreamExt};
 
 use crate::codec::peel::Codeword;
-use crate::crypto::envelope::{self as object, ObjectKind};
+use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::Result;
 use crate::extent::{Certificate, ExtentName};
 use crate::repo::Repository;
@@ -112,13 +112,13 @@ fn looks_forged(repo: &Repository, path: &str, bytes: &[u8]) -> bool {
         Some("index") => ObjectKind::Index,
         _ => ObjectKind::Config,
     };
-    let well_formed = object::open_unverified(kind, bytes).is_ok();
+    let well_formed = envelope::open_unverified(kind, bytes).is_ok();
     let name = path.rsplit('/').next().unwrap_or(path);
     let hash_ok = !matches!(
         kind,
         ObjectKind::Key | ObjectKind::Snapshot | ObjectKind::Index
-    ) || object::content_id(bytes) == name;
-    well_formed && hash_ok && object::open(kind, bytes, &repo.config.owner).is_err()
+    ) || envelope::content_id(bytes) == name;
+    well_formed && hash_ok && envelope::open(kind, bytes, &repo.config.owner).is_err()
 }
 
 impl Survey {

@@ -25,6 +25,8 @@ pub struct InitOptions {
     pub parity_shards: Option<u8>,
     pub pointers: Option<u8>,
     pub kdf: KdfParams,
+    /// Per-remote settings (a profile's `[remote."URL"]` tables).
+    pub remote_settings: remote::SettingsByUrl,
 }
 
 #[derive(Serialize)]
@@ -55,7 +57,7 @@ pub fn check_init_options(opts: &InitOptions) -> Result<(Vec<String>, Coding)> {
         if urls[..i].contains(u) {
             return Err(Error::usage(format!("remote {u} is given twice")));
         }
-        remote::open(u)?;
+        open_remote(opts, u)?;
     }
     let mut coding = Coding::default_for(urls.len())?;
     if let Some(s) = opts.data_shards {
@@ -71,11 +73,18 @@ pub fn check_init_options(opts: &InitOptions) -> Result<(Vec<String>, Coding)> {
     Ok((urls, coding))
 }
 
+fn open_remote(opts: &InitOptions, url: &str) -> Result<DynRemote> {
+    remote::open_with(
+        url,
+        opts.remote_settings.get(url).unwrap_or(&Default::default()),
+    )
+}
+
 pub fn init(opts: &InitOptions, password: &[u8]) -> Result<InitReport> {
     let (urls, _) = check_init_options(opts)?;
     let remotes: Vec<DynRemote> = urls
         .iter()
-        .map(|u| remote::open(u))
+        .map(|u| open_remote(opts, u))
         .collect::<Result<_>>()?;
     init_remotes(remotes, opts, password)
 }

@@ -5,13 +5,10 @@
 //! only accepted after its checks (signature, content address, decryption) pass, so one
 //! bad copy never hides a good one.
 
-pub mod config;
-mod init;
-/// The signed envelope lives in `crypto` (below both `extent` and `repo`); this path is
-/// kept for code not yet moved over.
-pub use crate::crypto::envelope as object;
 mod cache;
+pub mod config;
 mod health;
+mod init;
 mod reader;
 pub mod remote;
 pub mod trust;
@@ -33,11 +30,11 @@ use bytes::Bytes;
 use futures::future::join_all;
 
 use crate::content::{Index, IndexSegment, Snapshot};
+use crate::crypto::envelope::{self, ObjectKind};
 use crate::crypto::{KeyFile, MasterKey, Signer};
 use crate::error::{Error, Kind, Result};
 use crate::extent::{Certificate, ExtentName, Head};
-use object::ObjectKind;
-use remote::DynRemote;
+use remote::{DynRemote, RemoteSettings};
 
 pub struct Repository {
     pub config: Config,
@@ -54,6 +51,7 @@ pub struct Repository {
     on_warning: Box<dyn Fn(&str) + Send + Sync>,
     health: Arc<WriteHealth>,
     foreign_configs: Vec<String>,
+    remote_settings: remote::SettingsByUrl,
 }
 
 /// How to open a repository.
@@ -63,6 +61,8 @@ pub struct OpenOptions {
     pub cache_dir: Option<PathBuf>,
     /// `--owner` / `TANGLE_OWNER`: the owner key to trust (else the one the cache pins).
     pub owner: Option<OwnerPin>,
+    /// Per-remote settings (a profile's `[remote."URL"]` tables).
+    pub remote_settings: remote::SettingsByUrl,
 }
 
 pub fn runtime() -> Result<tokio::runtime::Runtime> {
@@ -93,7 +93,10 @@ impl Repository {
     pub fn open_with(url: &str, opts: &OpenOptions) -> Result<Repository> {
         let rt = runtime()?;
         let canonical = remote::canonical_url(url)?;
-        let first = remote::open(&canonical)?;
+        let settings = &opts.remote_settings;
+        let open_remote =
+            |u: &str| remote::open_with(u, settings.get(u).unwrap_or(&Default::default()));
+        let first = open_remote(&canonical)?;
         let (named, object) = read_config(&rt, &first, url)?;
         let cache_root = opts.cache_dir.clone().or_else(default_cache_dir);
         let (trusted, object) = trust::resolve(
@@ -103,6 +106,7 @@ impl Repository {
             named,
             opts.owner.as_ref(),
             cache_root.as_deref(),
+            &open_remote,
         )?;
         let config = trusted.config;
         trust::remember(cache_root.as_deref(), &object, &config);
@@ -113,12 +117,24 @@ impl Repository {
                 primary = i;
                 remotes.push(first.clone());
             } else {
-                remotes.push(remote::open(u)?);
+                remotes.push(open_remote(u)?);
             }
         }
         let mut repo = Self::assemble(rt, config, remotes, primary, opts.cache_dir.clone())?;
         repo.foreign_configs = trusted.foreign;
+        repo.remote_settings = opts.remote_settings.clone();
         Ok(repo)
+    }
+
+    /// The settings the remote with this URL was opened with.
+    pub fn remote_settings(&self, url: &str) -> RemoteSettings {
+        self.remote_settings.get(url).cloned().unwrap_or_default()
+    }
+
+    /// Open a remote (not one of this repository's yet, e.g. one being added) with
+    /// its settings.
+    pub(crate) fn open_remote(&self, url: &str) -> Result<DynRemote> {
+        remote::open_with(url, &self.remote_settings(url))
     }
 
     /// Remotes that served a config of another owner at open (`url: why`): they are
@@ -172,6 +188,7 @@ impl Repository {
             on_warning: Box::new(|_| {}),
             health: Arc::default(),
             foreign_configs: Vec::new(),
+            remote_settings: remote::SettingsByUrl::new(),
         })
     }
 
@@ -247,7 +264,7 @@ impl Repository {
         for path in names {
             let owner = self.config.owner;
             let kf = match self.read_object(&path, |b| {
-                Ok(postcard::from_bytes::<KeyFile>(object::open(
+                Ok(postcard::from_bytes::<KeyFile>(envelope::open(
                     ObjectKind::Key,
                     b,
                     &owner,
@@ -368,7 +385,7 @@ impl Repository {
             }
             match self.read_object(&path, |b| {
                 check_content_address(&path, b)?;
-                IndexSegment::decrypt(&key, object::open(ObjectKind::Index, b, &owner)?)
+                IndexSegment::decrypt(&key, envelope::open(ObjectKind::Index, b, &owner)?)
             }) {
                 Ok(seg) => index.add_segment(&seg),
                 // Its blobs become unreachable until the index is rebuilt from the extents.
@@ -391,7 +408,7 @@ impl Repository {
         for path in self.list_union("snapshots")? {
             match self.read_object(&path, |b| {
                 check_content_address(&path, b)?;
-                Snapshot::decrypt(key, object::open(ObjectKind::Snapshot, b, &owner)?)
+                Snapshot::decrypt(key, envelope::open(ObjectKind::Snapshot, b, &owner)?)
             }) {
                 Ok(snap) => out.push((path.trim_start_matches("snapshots/").to_string(), snap)),
                 Err(e) => self.warn(&format!("skipping snapshot: {e}")),
@@ -547,7 +564,7 @@ fn read_config(
 /// Snapshot and index objects are named by the BLAKE3 of their bytes.
 fn check_content_address(path: &str, bytes: &[u8]) -> Result<()> {
     let name = path.rsplit('/').next().unwrap_or(path);
-    if object::content_id(bytes) != name {
+    if envelope::content_id(bytes) != name {
         return Err(Error::corrupt(format!(
             "{path} does not match its content hash"
         )));

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use super::Config;
 use crate::crypto::{OwnerPublicKey, fingerprint};
 use crate::error::{Error, Kind, Result};
-use crate::remote::{self, DynRemote};
+use crate::remote::DynRemote;
 
 /// An owner pin given by the user: the key's fingerprint as `init` prints it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,6 +116,7 @@ pub(super) fn resolve(
     named: Config,
     pin: Option<&OwnerPin>,
     cache_root: Option<&Path>,
+    open_remote: &dyn Fn(&str) -> Result<DynRemote>,
 ) -> Result<(Trusted, bytes::Bytes)> {
     let (cached_owner, cached_config) = cached(cache_root, &named.id_hex());
     let mut urls: Vec<String> = named.remotes.clone();
@@ -130,7 +131,7 @@ pub(super) fn resolve(
     let others: Vec<(String, DynRemote)> = urls
         .into_iter()
         .filter(|u| u != named_url)
-        .filter_map(|u| remote::open(&u).ok().map(|r| (u, r)))
+        .filter_map(|u| open_remote(&u).ok().map(|r| (u, r)))
         .collect();
     let fetched = rt.block_on(futures::future::join_all(
         others.iter().map(|(_, r)| r.get("config")),

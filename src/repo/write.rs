@@ -23,7 +23,7 @@ use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::{Error, Result};
 use crate::extent::SealedExtent;
 use crate::extent::{Certificate, ExtentName, Head};
-use crate::remote::{self, DynRemote};
+use crate::remote::DynRemote;
 use tokio::task::JoinHandle;
 
 /// This module writes to remotes (see [`crate::remote::WriteAccess`]).
@@ -251,7 +251,7 @@ impl Repository {
         let targets: Vec<DynRemote> = config
             .remotes
             .iter()
-            .map(|u| remote::open(u))
+            .map(|u| self.open_remote(u))
             .collect::<Result<_>>()?;
         for (i, r) in targets.iter().enumerate() {
             if self.config.remotes.get(i) == Some(&config.remotes[i]) {

@@ -329,5 +329,6 @@ pub fn small_init_options(extent_size: u32) -> InitOptions {
             iterations: 1,
             parallelism: 1,
         },
+        remote_settings: Default::default(),
     }
 }

@@ -33,10 +33,10 @@ use serde::Serialize;
 use super::Progress;
 use crate::content::snapshot::SnapshotSummary;
 use crate::content::{IndexSegment, Snapshot};
+use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::Result;
 use crate::extent::Head;
 use crate::repo::Repository;
-use crate::repo::object::{self, ObjectKind};
 
 pub struct BackupOptions {
     pub paths: Vec<PathBuf>,
@@ -161,8 +161,12 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
             let seg = IndexSegment {
                 extents: outcome.extents,
             };
-            let obj = Bytes::from(object::seal(ObjectKind::Index, &seg.encrypt(key)?, &signer));
-            let id = object::content_id(&obj);
+            let obj = Bytes::from(envelope::seal(
+                ObjectKind::Index,
+                &seg.encrypt(key)?,
+                &signer,
+            ));
+            let id = envelope::content_id(&obj);
             repo.write_replicated(&format!("index/{id}"), obj)
                 .map_err(|e| e.context("writing the index"))?;
             index_id = Some(id);
@@ -186,12 +190,12 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
                 bytes_added: report.bytes_added,
             },
         };
-        let obj = Bytes::from(object::seal(
+        let obj = Bytes::from(envelope::seal(
             ObjectKind::Snapshot,
             &snapshot.encrypt(key)?,
             &signer,
         ));
-        let id = object::content_id(&obj);
+        let id = envelope::content_id(&obj);
         repo.write_replicated(&format!("snapshots/{id}"), obj)
             .map_err(|e| e.context("writing the snapshot"))?;
         let head = Head {

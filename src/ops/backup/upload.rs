@@ -48,7 +48,7 @@ impl<'a> Uploads<'a> {
                 .remotes()
                 .iter()
                 .map(|r| {
-                    let n = crate::remote::settings(r.url()).upload_queue;
+                    let n = repo.remote_settings(r.url()).upload_queue;
                     Arc::new(Semaphore::new(n.unwrap_or(upload_queue)))
                 })
                 .collect(),

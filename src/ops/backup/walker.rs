@@ -12,8 +12,8 @@ use std::sync::atomic::Ordering;
 use crossbeam_channel::{Receiver, Sender};
 
 use super::sources::{Excludes, Sources, VirtualDir, VirtualEntry};
+use crate::content::fsmeta;
 use crate::content::{BlobId, Node, NodeKind, Tree};
-use crate::fsmeta;
 use crate::ops::Progress;
 use crate::repo::Repository;
 

@@ -85,30 +85,30 @@ pub trait Remote: Send + Sync {
 
 pub type DynRemote = Arc<dyn Remote>;
 
-static SETTINGS: std::sync::OnceLock<
-    std::collections::BTreeMap<String, crate::profile::RemoteSettings>,
-> = std::sync::OnceLock::new();
-
-/// Per-remote settings (from a profile) that [`open`] applies; set once, at start-up.
-pub fn set_settings(settings: std::collections::BTreeMap<String, crate::profile::RemoteSettings>) {
-    let _ = SETTINGS.set(settings);
+/// Settings for one remote (from a profile's `[remote."URL"]` table).
+#[derive(Debug, Default, Clone)]
+pub struct RemoteSettings {
+    /// `AWS_*` variables that override the environment for this remote.
+    pub aws: Vec<(String, String)>,
+    /// Replaces `ssh` (and `TANGLE_SSH_COMMAND`) for this remote.
+    pub ssh_command: Option<String>,
+    /// Extents this remote may fall behind by during a backup (`upload_queue`).
+    pub upload_queue: Option<usize>,
 }
 
-/// The profile's settings for the remote with this URL (defaults if it has none).
-pub fn settings(url: &str) -> crate::profile::RemoteSettings {
-    SETTINGS
-        .get()
-        .and_then(|m| m.get(url))
-        .cloned()
-        .unwrap_or_default()
+/// Settings per remote URL; a URL without an entry gets the defaults.
+pub type SettingsByUrl = std::collections::BTreeMap<String, RemoteSettings>;
+
+/// [`open_with`] with the default settings.
+pub fn open(url: &str) -> Result<DynRemote> {
+    open_with(url, &RemoteSettings::default())
 }
 
 /// Open a remote from its URL: a plain path or `file://path`, `s3://bucket/prefix`
 /// (configured by the `AWS_*` variables), `sftp://[user@]host[:port]/path` (through the
 /// system `ssh`, or `TANGLE_SSH_COMMAND`), `memory://name`. Network remotes connect on
 /// first use.
-pub fn open(url: &str) -> Result<DynRemote> {
-    let settings = settings(url);
+pub fn open_with(url: &str, settings: &RemoteSettings) -> Result<DynRemote> {
     if let Some(path) = url.strip_prefix("file://") {
         return Ok(Arc::new(LocalRemote::new(path, url)));
     }
@@ -125,8 +125,8 @@ pub fn open(url: &str) -> Result<DynRemote> {
         return Ok(Arc::new(S3Remote::open_with(url, &overrides)?));
     }
     if url.starts_with("sftp://") {
-        return Ok(Arc::new(match settings.ssh_command {
-            Some(cmd) => SftpRemote::open_with_ssh_command(url, Some(cmd))?,
+        return Ok(Arc::new(match &settings.ssh_command {
+            Some(cmd) => SftpRemote::open_with_ssh_command(url, Some(cmd.clone()))?,
             None => SftpRemote::open(url)?,
         }));
     }
