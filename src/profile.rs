@@ -121,10 +121,12 @@ impl Profile {
 }
 
 /// An upload queue length: a whole number of extents, 1 to 64.
-pub fn parse_upload_queue(text: &str) -> std::result::Result<usize, String> {
+pub fn parse_upload_queue(text: &str) -> Result<usize> {
     match text.trim().parse::<usize>() {
         Ok(n) if (1..=64).contains(&n) => Ok(n),
-        _ => Err(format!("{text:?} is not a number of extents from 1 to 64")),
+        _ => Err(Error::usage(format!(
+            "{text:?} is not a number of extents from 1 to 64"
+        ))),
     }
 }
 

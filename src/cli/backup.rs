@@ -37,12 +37,8 @@ pub struct BackupArgs {
     /// Extents a slow remote may fall behind by before the backup waits for it
     /// (1-64, default 1; each holds about 28 MiB of memory with the default coding;
     /// raise it when one remote is much slower than the others)
-    #[arg(long, value_name = "N", value_parser = parse_upload_queue)]
+    #[arg(long, value_name = "N", value_parser = tangle::profile::parse_upload_queue)]
     pub upload_queue: Option<usize>,
-}
-
-fn parse_upload_queue(text: &str) -> std::result::Result<usize, String> {
-    tangle::profile::parse_upload_queue(text)
 }
 
 pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
