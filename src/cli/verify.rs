@@ -109,7 +109,10 @@ fn print_text(g: &Global, r: &VerifyReport) {
     match r.exit_code {
         0 if infos > 0 => g.say(format_args!("no damage found ({infos} notes; -v shows them)")),
         0 => g.say("no damage found"),
-        20 => errors.say("damage found: `tangle repair` can fix all of it"),
+        20 => errors.say(format_args!(
+            "damage found: `{}` can fix all of it",
+            repair_command(g)
+        )),
         21 => errors.say("data loss found: some data cannot be recovered"),
         _ => errors.say("trust violation found: a remote served data the owner did not write, or an older or forked state"),
     }
@@ -117,4 +120,19 @@ fn print_text(g: &Global, r: &VerifyReport) {
 
 fn rand_seed() -> u64 {
     u64::from_le_bytes(tangle::crypto::random_bytes().unwrap_or([7; 8]))
+}
+
+/// The exact command that repairs what this verify found (the same repository).
+fn repair_command(g: &Global) -> String {
+    match &g.repo {
+        Some(url)
+            if url
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "/._-:@+=,".contains(c)) =>
+        {
+            format!("tangle -r {url} repair")
+        }
+        Some(url) => format!("tangle -r '{}' repair", url.replace('\'', r"'\''")),
+        None => "tangle repair".to_string(),
+    }
 }

@@ -44,8 +44,13 @@ pub fn run(repo: &Repository, opts: &RepairOptions) -> Result<RepairReport> {
         dry_run: opts.dry_run,
         ..Default::default()
     };
-    if opts.read_data {
-        let (bytes, _, _) = survey.read_data(repo, &|_| true);
+    // Corruption is invisible in a listing: hash everything (--read-data), or at least
+    // the extents the last `verify --read-data` found corrupt shards in.
+    let suspects: std::collections::HashSet<String> = repo.suspect_extents().into_iter().collect();
+    if opts.read_data || !suspects.is_empty() {
+        let certs = survey.certs.clone();
+        let pick = |e: usize| opts.read_data || suspects.contains(&certs[e].name().hex());
+        let (bytes, _, _) = survey.read_data(repo, &pick);
         report.bytes_read += bytes;
     }
     for (r, l) in survey.listings.iter().enumerate() {
@@ -58,6 +63,10 @@ pub fn run(repo: &Repository, opts: &RepairOptions) -> Result<RepairReport> {
     }
     repair_metadata(repo, &survey, opts.dry_run, &mut report)?;
     repair_shards(repo, &survey, opts.dry_run, &mut report)?;
+    if !opts.dry_run && report.unrepaired.is_empty() && report.pending.is_empty() {
+        // Every shard found corrupt was rewritten and checked against its certificate.
+        repo.set_suspect_extents(&[]);
+    }
     report.exit_code = if !report.unrepaired.is_empty() {
         21
     } else if !report.pending.is_empty() {

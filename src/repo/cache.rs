@@ -62,4 +62,25 @@ impl Repository {
         let _ = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, hex::encode(id)));
         Ok(id)
     }
+
+    /// Extents the last `verify --read-data` found a corrupt shard in (hex names), so a
+    /// plain `repair` re-checks exactly those: a listing cannot see corruption.
+    pub fn suspect_extents(&self) -> Vec<String> {
+        self.cache_dir
+            .as_ref()
+            .and_then(|d| std::fs::read(d.join("suspect-extents.json")).ok())
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    /// Replace the remembered suspect extents (best effort, like the rest of the cache).
+    pub fn set_suspect_extents(&self, names: &[String]) {
+        let Some(dir) = &self.cache_dir else { return };
+        if let Ok(json) = serde_json::to_vec(names) {
+            let tmp = dir.join(".suspect-extents.json.tmp");
+            let _ = std::fs::create_dir_all(dir)
+                .and_then(|_| std::fs::write(&tmp, json))
+                .and_then(|_| std::fs::rename(&tmp, dir.join("suspect-extents.json")));
+        }
+    }
 }

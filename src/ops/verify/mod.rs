@@ -22,7 +22,7 @@ use rand::{RngExt, SeedableRng};
 pub use self::finding::{
     DetectionRate, Finding, FindingKind, Severity, SubsetReport, VerifyReport,
 };
-use super::survey::Survey;
+use super::survey::{ShardState, Survey};
 use crate::error::Result;
 use crate::repo::Repository;
 
@@ -92,6 +92,7 @@ fn read_data(
     let (bytes, checked, inconsistent) = survey.read_data(repo, &*pick);
     report.bytes_read = bytes;
     report.shards_read = checked;
+    remember_suspects(repo, survey, &*pick);
     for e in inconsistent {
         let name = survey.certs[e].name();
         findings.push(
@@ -128,4 +129,27 @@ fn read_data(
             detection_rates: rates,
         });
     }
+}
+
+/// Remember the extents with a corrupt shard for the next plain `repair` (which cannot
+/// see corruption in a listing): those just read replace their old entries, the rest of
+/// the list is kept.
+fn remember_suspects(repo: &Repository, survey: &Survey, read: &dyn Fn(usize) -> bool) {
+    let read_now: HashSet<String> = (0..survey.certs.len())
+        .filter(|&e| read(e))
+        .map(|e| survey.certs[e].name().hex())
+        .collect();
+    let mut suspects: Vec<String> = repo
+        .suspect_extents()
+        .into_iter()
+        .filter(|n| !read_now.contains(n))
+        .collect();
+    for (e, states) in survey.shards.iter().enumerate() {
+        if read(e) && states.contains(&ShardState::Corrupt) {
+            suspects.push(survey.certs[e].name().hex());
+        }
+    }
+    suspects.sort();
+    suspects.dedup();
+    repo.set_suspect_extents(&suspects);
 }
