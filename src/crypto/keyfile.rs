@@ -66,12 +66,29 @@ impl KeyFile {
 
     /// Unwrap with `password`; a wrong password is [`Kind::WrongPassword`].
     pub fn unwrap(&self, password: &[u8]) -> Result<MasterKey> {
+        // Parameters come from a remote: a key file must not make us allocate or spin
+        // without bound before the password is even checked.
+        let k = &self.kdf;
+        if k.memory_kib > MAX_MEMORY_KIB
+            || k.iterations > MAX_ITERATIONS
+            || k.parallelism > MAX_PARALLELISM
+        {
+            return Err(Error::corrupt(format!(
+                "key file asks for Argon2 parameters beyond the limits (memory {} KiB, {} iterations, parallelism {})",
+                k.memory_kib, k.iterations, k.parallelism
+            )));
+        }
         let kek = derive(password, &self.salt, &self.kdf)?;
         let bytes = open(&kek, AAD, &self.wrapped)
             .map_err(|_| Error::new(Kind::WrongPassword, "wrong password (no key found for it)"))?;
         MasterKey::from_bytes(&bytes)
     }
 }
+
+/// Upper bounds on Argon2 parameters read from a key file (the defaults are far below).
+pub const MAX_MEMORY_KIB: u32 = 4 * 1024 * 1024;
+pub const MAX_ITERATIONS: u32 = 64;
+pub const MAX_PARALLELISM: u32 = 64;
 
 #[cfg(test)]
 mod tests {
@@ -91,5 +108,8 @@ mod tests {
             kf.unwrap(b"Secret").unwrap_err().kind(),
             Kind::WrongPassword
         );
+        let mut greedy = kf.clone();
+        greedy.kdf.memory_kib = MAX_MEMORY_KIB + 1;
+        assert_eq!(greedy.unwrap(b"secret").unwrap_err().kind(), Kind::Corrupt);
     }
 }

@@ -165,7 +165,10 @@ impl Survey {
                     match listing {
                         Err(_) => (path, r, CopyState::Unreachable, None),
                         Ok(l) if !l.contains_key(&path) => (path, r, CopyState::Missing, None),
-                        Ok(_) => match repo.remotes()[r].get(&path).await {
+                        Ok(_) => match repo.remotes()[r]
+                            .get_max(&path, crate::repo::metadata_limit(&path))
+                            .await
+                        {
                             Ok(b) => match repo.authenticate_metadata(&path, &b) {
                                 Ok(()) => (
                                     path,
@@ -314,14 +317,12 @@ impl Survey {
             stream::iter(jobs.into_iter().map(|e| async move {
                 let c = &certs[e];
                 let fetches = (0..c.shards.len()).map(|i| {
-                    let info = c.shards[i];
                     let listed = shards[e][i] == ShardState::Ok;
                     async move {
                         if !listed {
                             return None;
                         }
-                        repo.fetch_verified(info.remote, c.name().shard_path(i), info.hash)
-                            .await
+                        repo.fetch_verified(c, i).await
                     }
                 });
                 let got: Vec<Option<Bytes>> = futures::future::join_all(fetches).await;

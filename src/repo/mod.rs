@@ -227,7 +227,8 @@ impl Repository {
 
     /// A read from remote `i`, skipped once the remote has failed to answer at all (not
     /// merely lacked an object), so one dead remote costs one timeout, not one per read.
-    pub(crate) async fn get_from(&self, i: usize, path: &str) -> Result<Bytes> {
+    /// At most `max` bytes are read: a remote cannot make a reader exhaust memory.
+    pub(crate) async fn get_from(&self, i: usize, path: &str, max: u64) -> Result<Bytes> {
         let remote = self
             .remotes
             .get(i)
@@ -238,7 +239,7 @@ impl Repository {
                 remote.url()
             )));
         }
-        remote.get(path).await
+        remote.get_max(path, max).await
     }
 
     pub fn key(&self) -> Result<&MasterKey> {
@@ -350,7 +351,11 @@ impl Repository {
     ) -> Result<T> {
         let mut errors = Vec::new();
         for (i, r) in self.read_order() {
-            match self.get_from(i, path).await.and_then(|b| parse(&b)) {
+            match self
+                .get_from(i, path, metadata_limit(path))
+                .await
+                .and_then(|b| parse(&b))
+            {
                 Ok(v) => return Ok(v),
                 Err(e) => errors.push((r.url().to_string(), e)),
             }
@@ -501,9 +506,7 @@ impl Repository {
     /// Shard `index` of an extent, checked against its certified hash (`None` if no
     /// intact copy can be read).
     pub fn fetch_shard(&self, cert: &Certificate, index: usize) -> Option<Bytes> {
-        let info = cert.shards.get(index)?;
-        self.rt
-            .block_on(self.fetch_verified(info.remote, cert.name().shard_path(index), info.hash))
+        self.rt.block_on(self.fetch_verified(cert, index))
     }
 
     /// Every authentic head of every writer.
@@ -546,7 +549,7 @@ fn read_config(
         ));
     }
     let bytes = rt
-        .block_on(first.get("config"))
+        .block_on(first.get_max("config", metadata_limit("config")))
         .map_err(|e| match e.kind() {
             Kind::NotFound => Error::new(
                 Kind::RepoNotFound,
@@ -559,6 +562,17 @@ fn read_config(
             .with_kind(Kind::Fatal)
     })?;
     Ok((config, bytes))
+}
+
+/// The largest metadata object a reader accepts at `path`: index segments and snapshots
+/// grow with a backup; configs, keys, heads and certificates stay small. Anything larger
+/// is damage (or a hostile remote), and is never read whole.
+pub fn metadata_limit(path: &str) -> u64 {
+    match path.split('/').next() {
+        Some("index") | Some("snapshots") => 256 << 20,
+        Some("extents") => 4 << 20,
+        _ => 1 << 20,
+    }
 }
 
 /// Snapshot and index objects are named by the BLAKE3 of their bytes.

@@ -152,13 +152,9 @@ impl Repository {
     async fn cached_shard(&self, cert: &Certificate, shard: usize) -> Option<bytes::Bytes> {
         let name = cert.name();
         let slot = self.shards.slot(&(name, shard));
-        slot.get_or_init(|| async {
-            let info = cert.shards.get(shard)?;
-            self.fetch_verified(info.remote, name.shard_path(shard), info.hash)
-                .await
-        })
-        .await
-        .clone()
+        slot.get_or_init(|| async { self.fetch_verified(cert, shard).await })
+            .await
+            .clone()
     }
 
     /// Fetch the data shards of an extent that live on high-latency remotes into the
@@ -225,15 +221,20 @@ impl Repository {
         result
     }
 
-    /// Fetch a shard and accept it only if it matches `hash`.
+    /// Fetch shard `index` of an extent from its certified remote, reading no more than
+    /// its certified size, and accept it only if it matches the certified hash.
     pub(crate) async fn fetch_verified(
         &self,
-        remote: u16,
-        path: String,
-        hash: [u8; 32],
+        cert: &Certificate,
+        index: usize,
     ) -> Option<bytes::Bytes> {
-        match self.get_from(remote as usize, &path).await {
-            Ok(b) if blake3::hash(&b).as_bytes() == &hash => Some(b),
+        let info = cert.shards.get(index)?;
+        let path = cert.name().shard_path(index);
+        match self
+            .get_from(info.remote as usize, &path, cert.shard_size as u64)
+            .await
+        {
+            Ok(b) if blake3::hash(&b).as_bytes() == &info.hash => Some(b),
             _ => None,
         }
     }
@@ -242,13 +243,7 @@ impl Repository {
         let name = cert.name();
         let (s, ss) = (cert.data_shards as usize, cert.shard_size as usize);
         let fetch = |range: std::ops::Range<usize>| {
-            let futs = range.map(|i| {
-                self.fetch_verified(
-                    cert.shards[i].remote,
-                    name.shard_path(i),
-                    cert.shards[i].hash,
-                )
-            });
+            let futs = range.map(|i| self.fetch_verified(cert, i));
             self.rt
                 .block_on(join_all(futs))
                 .into_iter()
@@ -313,16 +308,11 @@ impl Repository {
     pub(crate) async fn pointer_inputs_async(&self, cert: &Certificate) -> Vec<Option<Vec<u8>>> {
         let futs = cert.pointers.iter().map(|ptr| async move {
             let target = self.certificate_async(&ptr.extent).await.ok()?;
-            let info = target.shards.get(ptr.shard as usize)?;
             if ptr.shard >= target.data_shards || target.shard_size > cert.shard_size {
                 return None;
             }
             let mut b = self
-                .fetch_verified(
-                    info.remote,
-                    ptr.extent.shard_path(ptr.shard as usize),
-                    info.hash,
-                )
+                .fetch_verified(&target, ptr.shard as usize)
                 .await?
                 .to_vec();
             b.resize(cert.shard_size as usize, 0);

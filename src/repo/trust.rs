@@ -134,7 +134,9 @@ pub(super) fn resolve(
         .filter_map(|u| open_remote(&u).ok().map(|r| (u, r)))
         .collect();
     let fetched = rt.block_on(futures::future::join_all(
-        others.iter().map(|(_, r)| r.get("config")),
+        others
+            .iter()
+            .map(|(_, r)| r.get_max("config", super::metadata_limit("config"))),
     ));
     for ((u, _), got) in others.into_iter().zip(fetched) {
         if let Some((c, b)) = got

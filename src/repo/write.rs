@@ -172,7 +172,7 @@ impl Repository {
             .map(|s| s.hash)
             .ok_or_else(|| Error::corrupt(format!("{path}: no such shard")))?;
         let data = self
-            .block_on(source.get(&path))
+            .block_on(source.get_max(&path, cert.shard_size as u64))
             .map_err(|e| e.context("it cannot be read"))?;
         if blake3::hash(&data).as_bytes() != &hash {
             return Err(Error::corrupt(format!(
@@ -258,7 +258,7 @@ impl Repository {
                 continue;
             }
             if self.block_on(r.exists())? {
-                if let Ok(b) = self.block_on(r.get("config")) {
+                if let Ok(b) = self.block_on(r.get_max("config", super::metadata_limit("config"))) {
                     let other = Config::from_object(&b).ok();
                     if other.is_none_or(|c| c.id != config.id) {
                         return Err(Error::fatal(format!(

@@ -25,6 +25,14 @@ pub enum RemoteError {
     /// The path names something that is not an object (a directory).
     #[error("remote {url}: {path}: not a file")]
     NotAFile { url: String, path: String },
+    /// The object is larger than any valid object at its path (never read whole).
+    #[error("remote {url}: {path}: object is {size} bytes, more than the {max} expected")]
+    TooLarge {
+        url: String,
+        path: String,
+        size: u64,
+        max: u64,
+    },
     /// The object is shorter than the caller was promised (`detail` may say by how much).
     #[error("remote {url}: {path}: object is shorter than expected{detail}")]
     Short {
@@ -110,7 +118,9 @@ impl RemoteError {
         use std::io::ErrorKind as Io;
         match self {
             RemoteError::NotFound { .. } | RemoteError::NotAFile { .. } => Kind::NotFound,
-            RemoteError::Short { .. } | RemoteError::Shrank { .. } => Kind::Corrupt,
+            RemoteError::Short { .. }
+            | RemoteError::Shrank { .. }
+            | RemoteError::TooLarge { .. } => Kind::Corrupt,
             RemoteError::InvalidUrl { .. }
             | RemoteError::UnsupportedScheme { .. }
             | RemoteError::Config { .. } => Kind::Usage,

@@ -157,13 +157,32 @@ impl Remote for LocalRemote {
     }
 
     async fn get(&self, path: &str) -> Result<Bytes> {
+        self.get_max(path, u64::MAX).await
+    }
+
+    async fn get_max(&self, path: &str, max: u64) -> Result<Bytes> {
         let full = self.full(path)?;
         let me = self.clone_handle();
         let path = path.to_string();
         blocking(&self.url, move || {
-            std::fs::read(&full)
-                .map(Bytes::from)
-                .map_err(|e| me.err(&path, e))
+            let (f, size) = me.open_regular(&full, &path)?;
+            if size > max {
+                return Err(RemoteError::TooLarge {
+                    url: me.url.clone(),
+                    path,
+                    size,
+                    max,
+                });
+            }
+            // Read what fstat promised, and no more: a file that grows meanwhile is cut
+            // off at its size, one that shrinks is short.
+            let mut buf = Vec::with_capacity(size as usize);
+            std::io::Read::read_to_end(&mut std::io::Read::take(&f, size), &mut buf)
+                .map_err(|e| me.err(&path, e))?;
+            if (buf.len() as u64) < size {
+                return Err(RemoteError::short(&me.url, &path, ""));
+            }
+            Ok(Bytes::from(buf))
         })
         .await
     }
@@ -173,14 +192,7 @@ impl Remote for LocalRemote {
         let me = self.clone_handle();
         let path = path.to_string();
         blocking(&self.url, move || {
-            let f = std::fs::File::open(&full).map_err(|e| me.err(&path, e))?;
-            let size = f.metadata().map_err(|e| me.err(&path, e))?.len();
-            if !f.metadata().map_err(|e| me.err(&path, e))?.is_file() {
-                return Err(RemoteError::NotAFile {
-                    url: me.url.clone(),
-                    path,
-                });
-            }
+            let (f, size) = me.open_regular(&full, &path)?;
             super::range_end(&me.url, &path, offset, len, size)?;
             let mut buf = vec![0u8; len as usize];
             std::os::unix::fs::FileExt::read_exact_at(&f, &mut buf, offset).map_err(|e| match e
@@ -196,7 +208,7 @@ impl Remote for LocalRemote {
 
     async fn stat(&self, path: &str) -> Result<ObjectInfo> {
         let full = self.full(path)?;
-        let md = std::fs::metadata(&full).map_err(|e| self.err(path, e))?;
+        let md = std::fs::symlink_metadata(&full).map_err(|e| self.err(path, e))?;
         if !md.is_file() {
             return Err(RemoteError::NotAFile {
                 url: self.url.clone(),
@@ -233,6 +245,33 @@ impl Remote for LocalRemote {
 }
 
 impl LocalRemote {
+    /// Open an object for reading only if it is a regular file: never through a symlink
+    /// (`O_NOFOLLOW`), never blocking on a FIFO (`O_NONBLOCK`), and checked on the open
+    /// handle, so whoever controls the directory cannot point a reader at a device, a
+    /// pipe or a file elsewhere. Returns the file and its size.
+    fn open_regular(&self, full: &Path, path: &str) -> RemoteResult<(std::fs::File, u64)> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let f = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(full)
+            .map_err(|e| match e.raw_os_error() {
+                Some(libc::ELOOP) => RemoteError::NotAFile {
+                    url: self.url.clone(),
+                    path: path.to_string(),
+                },
+                _ => self.err(path, e),
+            })?;
+        let md = f.metadata().map_err(|e| self.err(path, e))?;
+        if !md.is_file() {
+            return Err(RemoteError::NotAFile {
+                url: self.url.clone(),
+                path: path.to_string(),
+            });
+        }
+        Ok((f, md.len()))
+    }
+
     fn clone_handle(&self) -> LocalRemote {
         LocalRemote {
             root: self.root.clone(),

@@ -65,6 +65,22 @@ pub trait Remote: Send + Sync {
     /// Write an object only if it does not exist yet; `Ok(false)` if it did.
     async fn put_new(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<bool>;
     async fn get(&self, path: &str) -> Result<Bytes>;
+    /// The whole object, refused (`Corrupt`) if it is larger than `max` bytes. Backends
+    /// that can learn the size first never read more than `max`; the default checks
+    /// after the read.
+    async fn get_max(&self, path: &str, max: u64) -> Result<Bytes> {
+        let data = self.get(path).await?;
+        if data.len() as u64 > max {
+            return Err(RemoteError::TooLarge {
+                url: self.url().to_string(),
+                path: path.to_string(),
+                size: data.len() as u64,
+                max,
+            }
+            .into());
+        }
+        Ok(data)
+    }
     /// `len` bytes from `offset`; a range past the end is `Corrupt` (the object is short).
     async fn get_range(&self, path: &str, offset: u64, len: u64) -> Result<Bytes>;
     async fn stat(&self, path: &str) -> Result<ObjectInfo>;

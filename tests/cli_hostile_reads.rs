@@ -1,0 +1,87 @@
+//! A hostile (or broken) remote cannot hang or exhaust a reader: a FIFO, a symlink to
+//! /dev/zero or a huge sparse file where an object should be is refused on sight,
+//! named in verify's report, and read around by restore.
+
+mod common;
+
+use std::fs;
+use std::time::{Duration, Instant};
+
+use common::*;
+
+/// Well under the harness's own timeout: the reads must be refused, not waited out.
+const QUICK: Duration = Duration::from_secs(60);
+
+fn timed(cmd: &mut assert_cmd::Command, code: i32, what: &str) -> std::process::Output {
+    let started = Instant::now();
+    let out = run_code(cmd, code);
+    assert!(
+        started.elapsed() < QUICK,
+        "{what} took {:?}: a hostile object held it up",
+        started.elapsed()
+    );
+    out
+}
+
+fn mentions_remote(out: &std::process::Output, url: &str) -> bool {
+    stdout_str(out).contains(url) || stderr_str(out).contains(url)
+}
+
+#[test]
+fn fifos_dev_zero_and_sparse_giants_are_refused_and_named() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("a.bin"), &pseudo_random(11, 600_000));
+    write_file(&src.join("b.txt"), b"hello\n");
+    let expected = manifest(&src);
+    repo.backup(&[&src], &[]);
+
+    // Remote 1: a shard becomes a FIFO (a reader that opened it would wait forever).
+    let shard = object_paths(&repo.remotes[1], "shards")
+        .into_iter()
+        .next()
+        .expect("remote 1 holds a shard");
+    fs::remove_file(repo.remotes[1].join(&shard)).unwrap();
+    mkfifo(&repo.remotes[1].join(&shard));
+    // Remote 2: the config is a symlink to /dev/zero (endless), and its key file is
+    // replaced by a 512 MiB sparse file.
+    fs::remove_file(repo.remotes[2].join("config")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", repo.remotes[2].join("config")).unwrap();
+    let key = object_paths(&repo.remotes[2], "keys")
+        .into_iter()
+        .next()
+        .expect("remote 2 holds a key file");
+    let giant = fs::File::create(repo.remotes[2].join(&key)).unwrap();
+    giant.set_len(512 << 20).unwrap();
+    drop(giant);
+
+    let out = timed(
+        repo.cmd_via_nopw(0).arg("verify").arg("-v"),
+        20,
+        "verify with hostile objects",
+    );
+    assert!(
+        mentions_remote(&out, &repo.url(1)) && mentions_remote(&out, &repo.url(2)),
+        "verify does not name both remotes:\n{}{}",
+        stdout_str(&out),
+        stderr_str(&out)
+    );
+    // Restore reads around the FIFO and the broken config.
+    let target = repo.path("restored");
+    let started = Instant::now();
+    run_ok(
+        repo.cmd()
+            .args(["restore", "latest", "--target"])
+            .arg(&target),
+    );
+    assert!(started.elapsed() < QUICK, "restore was held up");
+    assert_tree_matches(
+        &expected,
+        &restored_path(&target, &src),
+        "restore around hostile objects",
+    );
+    // Opening through the remote whose config is /dev/zero fails fast and says why.
+    let out = run_any(repo.cmd_via_nopw(2).arg("snapshots"));
+    assert_ne!(out.status.code(), Some(0));
+    assert_no_panic(&out, "open through a /dev/zero config");
+}
