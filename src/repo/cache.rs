@@ -31,13 +31,27 @@ impl Repository {
 
     /// Remember heads (only ever raising the known sequence numbers).
     pub fn remember_heads(&self, seen: &HashMap<String, u64>) {
-        let Some(dir) = &self.cache_dir else { return };
         let mut known = self.known_heads();
         for (w, &seq) in seen {
             let e = known.entry(w.clone()).or_insert(seq);
             *e = (*e).max(seq);
         }
-        if let Ok(json) = serde_json::to_vec(&known) {
+        self.store_known_heads(&known);
+    }
+
+    /// Stop remembering these writers' heads: they are ancestors of a remembered head's
+    /// chain, so losing them shows as a chain gap without the cache's help.
+    pub fn forget_heads(&self, writers: &[String]) {
+        let mut known = self.known_heads();
+        for w in writers {
+            known.remove(w);
+        }
+        self.store_known_heads(&known);
+    }
+
+    fn store_known_heads(&self, known: &HashMap<String, u64>) {
+        let Some(dir) = &self.cache_dir else { return };
+        if let Ok(json) = serde_json::to_vec(known) {
             let tmp = dir.join(".heads.json.tmp");
             let _ = std::fs::create_dir_all(dir)
                 .and_then(|_| std::fs::write(&tmp, json))
@@ -45,7 +59,18 @@ impl Repository {
         }
     }
 
-    /// This client's writer id for the repository, kept in the cache directory.
+    /// Record the writer of this client's newest run, whose chain the next run continues.
+    pub fn set_writer_id(&self, id: &[u8; 16]) {
+        let Some(dir) = &self.cache_dir else { return };
+        let tmp = dir.join(".writer.tmp");
+        let _ = std::fs::create_dir_all(dir)
+            .and_then(|_| std::fs::write(&tmp, hex::encode(id)))
+            .and_then(|_| std::fs::rename(&tmp, dir.join("writer")));
+    }
+
+    /// The writer of this client's newest run (a new id on first use), kept in the cache
+    /// directory. Each run writes under a fresh id of its own and continues this one's
+    /// chain.
     pub fn writer_id(&self) -> Result<[u8; 16]> {
         let Some(dir) = &self.cache_dir else {
             return crate::crypto::random_bytes();

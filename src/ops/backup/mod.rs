@@ -215,7 +215,13 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
         };
         repo.write_replicated(&head.path(), Bytes::from(head.to_object(&signer)?))
             .map_err(|e| e.context("writing the head"))?;
+        // The next run continues this one's chain; the previous run's head is now an
+        // ancestor of it (losing it shows as a gap), so only this head needs remembering.
+        repo.set_writer_id(&head.writer);
         repo.remember_heads(&[(hex::encode(head.writer), head.seq)].into_iter().collect());
+        if let Some(previous) = outcome.continued.filter(|p| *p != head.writer) {
+            repo.forget_heads(&[hex::encode(previous)]);
+        }
         report.short_id = Some(id[..8].to_string());
         report.snapshot_id = Some(id);
     }

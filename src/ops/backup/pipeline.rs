@@ -49,6 +49,8 @@ pub struct Outcome {
     pub bytes_stored: u64,
     pub writer: [u8; 16],
     pub head_seq: u64,
+    /// The writer of this client's previous run, whose chain this run continues.
+    pub continued: Option<[u8; 16]>,
     pub last_extent: Option<(ExtentName, u64)>,
     pub pointers: u64,
     pub pointer_bytes_fetched: u64,
@@ -129,8 +131,17 @@ pub fn run(
     let fatal: Mutex<Option<Error>> = Mutex::new(None);
     let blobs_added = AtomicU64::new(0);
 
-    let writer = repo.writer_id()?;
-    let last_head = repo.latest_head(&writer)?;
+    // Every run writes under a writer id of its own, so two runs from one host at once
+    // never share a chain position or a head path (one would overwrite the other's head
+    // and leave its extents uncommitted). It continues the chain of this client's
+    // previous run: the same verifier chain, across writer ids.
+    let previous = repo.writer_id()?;
+    let last_head = repo.latest_head(&previous)?;
+    let writer: [u8; 16] = if opts.dry_run {
+        previous
+    } else {
+        crate::crypto::random_bytes()?
+    };
     let mut appender = Appender::new(
         repo,
         writer,
@@ -202,7 +213,11 @@ pub fn run(
         bytes_added: appender.bytes_added,
         bytes_stored: appender.bytes_stored,
         writer,
-        head_seq: last_head.map_or(0, |h| h.seq + 1),
+        head_seq: match &last_head {
+            Some(h) if writer == previous => h.seq + 1,
+            _ => 0,
+        },
+        continued: last_head.is_some().then_some(previous),
         last_extent: appender.last,
         pointers: appender.pointers_used,
         pointer_bytes_fetched: appender.pointer_bytes_fetched,
