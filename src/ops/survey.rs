@@ -86,8 +86,8 @@ pub enum ShardState {
 
 pub struct Survey {
     pub urls: Vec<String>,
-    /// Per remote: its listing (path → size), or why it could not be listed.
-    pub listings: Vec<std::result::Result<HashMap<String, u64>, String>>,
+    /// Per remote: its listing (path → size), or the error that kept it from listing.
+    pub listings: Vec<Result<HashMap<String, u64>>>,
     pub meta: BTreeMap<String, MetaObject>,
     /// Authentic certificates, oldest first.
     pub certs: Vec<Arc<Certificate>>,
@@ -126,7 +126,7 @@ impl Survey {
     pub fn take(repo: &Repository) -> Result<Survey> {
         let remotes = repo.remotes();
         let urls: Vec<String> = remotes.iter().map(|r| r.url().to_string()).collect();
-        let listings: Vec<std::result::Result<HashMap<String, u64>, String>> = repo
+        let listings: Vec<Result<HashMap<String, u64>>> = repo
             .block_on(futures::future::join_all(
                 remotes.iter().map(|r| r.list("")),
             ))
@@ -139,7 +139,6 @@ impl Survey {
                     Err(e) => repo.health().note_list_error(i, e),
                 }
                 l.map(|v| v.into_iter().map(|o| (o.path, o.size)).collect())
-                    .map_err(|e| e.to_string())
             })
             .collect();
 

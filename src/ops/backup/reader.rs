@@ -15,7 +15,7 @@ use super::walker::FileResult;
 use crate::content::chunker::{chunk_reader, chunk_slice};
 use crate::content::{BlobKind, ChunkerParams};
 use crate::crypto::MasterKey;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::ops::Progress;
 
 /// Files smaller than this are read whole and chunked in memory; bigger ones stream.
@@ -29,7 +29,7 @@ pub(super) fn read_file(
     out: &Sender<PlainBlob>,
     progress: &Progress,
 ) -> FileResult {
-    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let fail = |e: std::io::Error| Error::from(e).context(path.display());
     let mut file = File::open(path).map_err(fail)?;
     let size = file.metadata().map_err(fail)?.len();
     let mut ids = Vec::new();
@@ -46,17 +46,17 @@ pub(super) fn read_file(
         let n = data.len() as u64;
         if data.len() < chunker.min as usize {
             if !data.is_empty() {
-                emit(data).map_err(|e| e.to_string())?;
+                emit(data).map_err(|e| e.context(path.display()))?;
             }
         } else {
             for (off, len) in chunk_slice(&data, chunker) {
-                emit(data.slice(off..off + len)).map_err(|e| e.to_string())?;
+                emit(data.slice(off..off + len)).map_err(|e| e.context(path.display()))?;
             }
         }
         n
     } else {
         chunk_reader(file, chunker, |c| emit(Bytes::from(c)))
-            .map_err(|e| format!("{}: {e}", path.display()))?
+            .map_err(|e| e.context(path.display()))?
     };
     Ok((ids, read))
 }

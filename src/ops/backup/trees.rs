@@ -111,8 +111,8 @@ impl<'a> TreeBuilder<'a> {
                         node.size = read;
                         self.stats.bytes_read += read;
                     }
-                    Err(msg) => {
-                        note_error(self.errors, msg);
+                    Err(e) => {
+                        note_error(self.errors, e.to_string());
                         return Ok(None);
                     }
                 }

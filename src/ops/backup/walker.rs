@@ -18,7 +18,9 @@ use crate::ops::Progress;
 use crate::repo::Repository;
 
 /// A file's blob list and the bytes read, or why it could not be read.
-pub type FileResult = std::result::Result<(Vec<BlobId>, u64), String>;
+/// A file's blob ids and the bytes read, or why it could not be read (named in the
+/// backup report; the run goes on and exits 3).
+pub type FileResult = crate::error::Result<(Vec<BlobId>, u64)>;
 
 pub struct FileJob {
     pub path: std::path::PathBuf,
@@ -92,10 +94,9 @@ impl Walker<'_> {
                     // Ancestors are followed (a source below a symlinked directory is
                     // still reached), and only their own metadata is recorded.
                     let node = match std::fs::metadata(&child)
-                        .map_err(|e| e.to_string())
-                        .and_then(|md| {
-                            fsmeta::node_from_metadata(name, &child, &md).map_err(|e| e.to_string())
-                        }) {
+                        .map_err(crate::Error::from)
+                        .and_then(|md| fsmeta::node_from_metadata(name, &child, &md))
+                    {
                         Ok(n) => n,
                         Err(e) => {
                             self.error(format!("{}: {e}", child.display()));
@@ -144,8 +145,8 @@ impl Walker<'_> {
             return Ok(());
         }
         let node = match std::fs::symlink_metadata(path)
-            .map_err(|e| e.to_string())
-            .and_then(|md| fsmeta::node_from_metadata(name, path, &md).map_err(|e| e.to_string()))
+            .map_err(crate::Error::from)
+            .and_then(|md| fsmeta::node_from_metadata(name, path, &md))
         {
             Ok(n) => n,
             Err(e) => {
