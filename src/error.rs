@@ -1,9 +1,17 @@
 //! One error type for the whole crate. Every error carries a [`Kind`] that maps to the
 //! exit codes of the command-line contract (shared DESIGN.md §5, docs/DESIGN.md), plus a human message
 //! built from the innermost cause outwards ("reading snapshot 1a2b: remote /x: not found").
-//! Layers below keep their own typed errors (e.g. [`crate::remote::RemoteError`]) and
-//! convert into this one once; the typed error stays reachable as the [`source`] so a
-//! caller can still match on it, and so the chain of causes survives.
+//! Layers below keep their own typed errors ([`CryptoError`], [`CodecError`],
+//! [`ContentError`], [`ExtentError`], [`RemoteError`]), each with a `kind()` that maps its
+//! variants to a [`Kind`], and convert into this one once; the typed error stays reachable
+//! as the [`source`] so a caller can still match on it (`downcast_ref`), and so the chain
+//! of causes survives.
+//!
+//! [`CryptoError`]: crate::crypto::CryptoError
+//! [`CodecError`]: crate::codec::CodecError
+//! [`ContentError`]: crate::content::ContentError
+//! [`ExtentError`]: crate::extent::ExtentError
+//! [`RemoteError`]: crate::repo::remote::RemoteError
 //!
 //! [`source`]: std::error::Error::source
 

@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use super::CodecError;
+use crate::error::Result;
 
 /// How pointers are chosen among older extents (used by the entanglement layer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -32,9 +33,7 @@ impl Coding {
     pub fn default_for(remotes: usize) -> Result<Coding> {
         let (s, p, t) = match remotes {
             0 | 1 => {
-                return Err(Error::usage(
-                    "a repository needs at least 2 remotes to survive the loss of one (give --remote several times)",
-                ));
+                return Err(CodecError::TooFewRemotes.into());
             }
             2 => (2, 2, 0),
             r => ((3 * (r - 1) - 2).min(16), 3, 2),
@@ -65,25 +64,22 @@ impl Coding {
             self.pointers as usize,
         );
         if s == 0 || p == 0 {
-            return Err(Error::usage(
-                "data and parity shards must each be at least 1",
-            ));
+            return Err(CodecError::ZeroShards.into());
         }
         if s + t + p > 255 {
-            return Err(Error::usage(
-                "at most 255 shards per codeword (data + pointers + parity)",
-            ));
+            return Err(CodecError::TooManyShards.into());
         }
         if remotes < 2 {
-            return Err(Error::usage(
-                "a repository needs at least 2 remotes to survive the loss of one (give --remote several times)",
-            ));
+            return Err(CodecError::TooFewRemotes.into());
         }
         if s + t + p > p * remotes {
-            return Err(Error::usage(format!(
-                "{s} data + {t} pointer + {p} parity shards cannot survive the loss of one of {remotes} remotes: \
-                 each remote would hold more than {p} shards of a codeword (need data + pointers + parity <= parity x remotes)"
-            )));
+            return Err(CodecError::UnsafeCoding {
+                data: s,
+                pointers: t,
+                parity: p,
+                remotes,
+            }
+            .into());
         }
         Ok(())
     }

@@ -9,11 +9,13 @@
 //! reading needs no decoding unless something is missing or corrupt.
 
 mod coding;
+mod error;
 pub mod peel;
 pub mod pointers;
 mod rs;
 
 pub use coding::{Coding, PointerStrategy};
+pub use error::CodecError;
 pub use rs::{SHARD_ALIGN, STRIPE, encode_parity, reconstruct, shard_size_for};
 
 /// Which remote holds shard `index` of the extent with sequence number `seq`:

@@ -4,7 +4,8 @@
 
 use reed_solomon_simd::{ReedSolomonDecoder, ReedSolomonEncoder};
 
-use crate::error::{Error, Result};
+use super::CodecError;
+use crate::error::Result;
 
 pub const STRIPE: usize = 256 * 1024;
 /// Shard sizes are multiples of this (reed-solomon-simd needs even sizes; 64 keeps its
@@ -16,8 +17,8 @@ pub fn shard_size_for(len: usize, s: usize) -> usize {
     crate::util::round_up(len.div_ceil(s).max(1), SHARD_ALIGN)
 }
 
-fn rs_err(e: reed_solomon_simd::Error) -> Error {
-    Error::fatal(format!("Reed-Solomon: {e}"))
+fn rs_err(e: reed_solomon_simd::Error) -> CodecError {
+    CodecError::ReedSolomon(e)
 }
 
 fn stripes(shard_size: usize) -> impl Iterator<Item = (usize, usize)> {
@@ -33,9 +34,7 @@ pub fn encode_parity(inputs: &[&[u8]], parity: usize) -> Result<Vec<Vec<u8>>> {
         || shard_size % SHARD_ALIGN != 0
         || inputs.iter().any(|s| s.len() != shard_size)
     {
-        return Err(Error::fatal(
-            "codec: inputs must be non-empty, equally long and 64-byte aligned",
-        ));
+        return Err(CodecError::BadInputs.into());
     }
     let mut out = vec![vec![0u8; shard_size]; parity];
     let mut enc =
@@ -65,10 +64,12 @@ pub fn reconstruct(
     let parity = shards.len() - originals;
     let present = shards.iter().filter(|s| s.is_some()).count();
     if present < originals {
-        return Err(Error::corrupt(format!(
-            "too many shards lost: {present} of {} present, {originals} needed",
-            shards.len()
-        )));
+        return Err(CodecError::TooManyLost {
+            present,
+            total: shards.len(),
+            needed: originals,
+        }
+        .into());
     }
     let missing: Vec<usize> = (0..originals).filter(|&i| shards[i].is_none()).collect();
     if !missing.is_empty() {
@@ -90,9 +91,7 @@ pub fn reconstruct(
             }
             let result = dec.decode().map_err(rs_err)?;
             for (k, &i) in missing.iter().enumerate() {
-                let r = result
-                    .restored_original(i)
-                    .ok_or_else(|| Error::fatal("Reed-Solomon decoder did not restore a shard"))?;
+                let r = result.restored_original(i).ok_or(CodecError::NotRestored)?;
                 restored[k][off..off + len].copy_from_slice(r);
             }
         }

@@ -11,8 +11,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::BlobId;
+use super::ContentError;
 use crate::crypto::{self, MasterKey};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BlobKind {
@@ -86,12 +87,13 @@ pub fn decode_blob(
     let framed = crypto::open(&key.encryption, kind.aad(), stored)?;
     let plaintext = match framed.split_first() {
         Some((&RAW, rest)) => rest.to_vec(),
-        Some((&ZSTD, rest)) => zstd::bulk::decompress(rest, raw_len.max(1))
-            .map_err(|e| Error::corrupt(format!("blob does not decompress: {e}")))?,
-        _ => return Err(Error::corrupt("blob has an unknown compression flag")),
+        Some((&ZSTD, rest)) => {
+            zstd::bulk::decompress(rest, raw_len.max(1)).map_err(ContentError::BlobDecompress)?
+        }
+        _ => return Err(ContentError::UnknownCompression.into()),
     };
     if key.blob_id(&plaintext) != *id {
-        return Err(Error::corrupt("blob content does not match its id"));
+        return Err(ContentError::BlobIdMismatch.into());
     }
     Ok(plaintext)
 }

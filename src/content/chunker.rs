@@ -5,6 +5,7 @@ use std::io::Read;
 
 use serde::{Deserialize, Serialize};
 
+use super::ContentError;
 use crate::error::{Error, Result};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,7 +36,7 @@ impl ChunkerParams {
         if ok {
             Ok(())
         } else {
-            Err(Error::corrupt("config has invalid chunker sizes"))
+            Err(ContentError::ChunkerSizes.into())
         }
     }
 }
@@ -52,7 +53,7 @@ pub fn chunk_reader<R: Read>(
     for chunk in cdc {
         let chunk = chunk.map_err(|e| match e {
             fastcdc::v2020::Error::IoError(io) => Error::from(io),
-            other => Error::fatal(other.to_string()),
+            other => ContentError::Chunker(other).into(),
         })?;
         total += chunk.length as u64;
         sink(chunk.data)?;

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use filetime::FileTime;
 
+use super::ContentError;
 use super::{Node, NodeKind};
 use crate::error::{Error, Result, ResultExt};
 
@@ -56,8 +57,12 @@ pub fn node_from_metadata(name: &[u8], path: &Path, md: &std::fs::Metadata) -> R
 }
 
 fn cpath(path: &Path) -> Result<CString> {
-    CString::new(path.as_os_str().as_bytes())
-        .map_err(|_| Error::fatal(format!("path contains NUL: {}", path.display())))
+    CString::new(path.as_os_str().as_bytes()).map_err(|_| {
+        ContentError::PathHasNul {
+            path: path.to_path_buf(),
+        }
+        .into()
+    })
 }
 
 /// Create a non-regular, non-directory node (symlink, FIFO, device; sockets are skipped).
@@ -87,9 +92,7 @@ pub fn create_special(path: &Path, node: &Node) -> Result<()> {
             Ok(())
         }
         NodeKind::Socket => Ok(()),
-        NodeKind::File | NodeKind::Dir => Err(Error::fatal(
-            "internal: create_special on a file or directory",
-        )),
+        NodeKind::File | NodeKind::Dir => Err(ContentError::NotSpecial.into()),
     }
 }
 

@@ -6,9 +6,10 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::ContentError;
 use super::{BlobId, BlobKind};
 use crate::crypto::{self, MasterKey};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::extent::ExtentName;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,8 +41,7 @@ const AAD: &[u8] = b"tangle index";
 impl IndexSegment {
     pub fn encrypt(&self, key: &MasterKey) -> Result<Vec<u8>> {
         let plain = postcard::to_stdvec(self)?;
-        let compressed =
-            zstd::bulk::compress(&plain, 3).map_err(|e| Error::fatal(format!("zstd: {e}")))?;
+        let compressed = zstd::bulk::compress(&plain, 3).map_err(ContentError::Compress)?;
         let mut framed = (plain.len() as u32).to_le_bytes().to_vec();
         framed.extend(compressed);
         crypto::seal(&key.encryption, AAD, &framed)
@@ -50,12 +50,12 @@ impl IndexSegment {
     pub fn decrypt(key: &MasterKey, sealed: &[u8]) -> Result<IndexSegment> {
         let framed = crypto::open(&key.encryption, AAD, sealed)?;
         if framed.len() < 4 {
-            return Err(Error::corrupt("index segment is truncated"));
+            return Err(ContentError::IndexTruncated.into());
         }
         let len = u32::from_le_bytes([framed[0], framed[1], framed[2], framed[3]]) as usize;
-        let plain = zstd::bulk::decompress(&framed[4..], len)
-            .map_err(|e| Error::corrupt(format!("index segment does not decompress: {e}")))?;
-        Ok(postcard::from_bytes(&plain)?)
+        let plain =
+            zstd::bulk::decompress(&framed[4..], len).map_err(ContentError::IndexDecompress)?;
+        Ok(postcard::from_bytes(&plain).map_err(ContentError::Malformed)?)
     }
 }
 

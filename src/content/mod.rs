@@ -3,6 +3,7 @@
 
 pub mod blob;
 pub mod chunker;
+mod error;
 pub mod fsmeta;
 pub mod index;
 pub mod snapshot;
@@ -10,6 +11,7 @@ pub mod tree;
 
 pub use blob::{BlobKind, decode_blob, encode_blob};
 pub use chunker::ChunkerParams;
+pub use error::ContentError;
 pub use index::{BlobLocation, Index, IndexSegment};
 pub use snapshot::Snapshot;
 pub use tree::{Node, NodeKind, Tree};

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::BlobId;
+use super::{BlobId, ContentError};
 use crate::crypto::{self, MasterKey};
 use crate::error::Result;
 
@@ -43,11 +43,10 @@ impl Snapshot {
     }
 
     pub fn decrypt(key: &MasterKey, sealed: &[u8]) -> Result<Snapshot> {
-        Ok(postcard::from_bytes(&crypto::open(
-            &key.encryption,
-            AAD,
-            sealed,
-        )?)?)
+        Ok(
+            postcard::from_bytes(&crypto::open(&key.encryption, AAD, sealed)?)
+                .map_err(ContentError::Malformed)?,
+        )
     }
 
     pub fn time(&self) -> chrono::DateTime<chrono::Local> {

@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::BlobId;
-use crate::error::{Error, Result};
+use super::ContentError;
+use crate::error::Result;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NodeKind {
@@ -109,19 +110,19 @@ impl Tree {
     pub fn from_bytes(b: &[u8]) -> Result<Tree> {
         match b.split_first() {
             Some((&TREE_VERSION, rest)) => {
-                let t: Tree = postcard::from_bytes(rest)?;
+                let t: Tree = postcard::from_bytes(rest).map_err(ContentError::Malformed)?;
                 if t.nodes.windows(2).any(|w| w[0].name >= w[1].name) {
-                    return Err(Error::corrupt("tree is not sorted by name"));
+                    return Err(ContentError::TreeNotSorted.into());
                 }
                 if t.nodes.iter().any(|n| {
                     n.name.is_empty() || n.name.contains(&b'/') || n.name == b"." || n.name == b".."
                 }) {
-                    return Err(Error::corrupt("tree contains an invalid file name"));
+                    return Err(ContentError::TreeInvalidName.into());
                 }
                 Ok(t)
             }
-            Some((v, _)) => Err(Error::corrupt(format!("unknown tree version {v}"))),
-            None => Err(Error::corrupt("empty tree blob")),
+            Some((&v, _)) => Err(ContentError::TreeVersion(v).into()),
+            None => Err(ContentError::EmptyTree.into()),
         }
     }
 }

@@ -3,7 +3,8 @@
 use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 
-use crate::error::{Error, Result};
+use super::CryptoError;
+use crate::error::Result;
 
 pub const NONCE_LEN: usize = 24;
 pub const TAG_LEN: usize = 16;
@@ -20,7 +21,7 @@ pub fn seal(key: &[u8; 32], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>> {
                 aad,
             },
         )
-        .map_err(|_| Error::fatal("encryption failed"))?;
+        .map_err(|_| CryptoError::Aead)?;
     let mut out = Vec::with_capacity(NONCE_LEN + ct.len());
     out.extend_from_slice(&nonce);
     out.extend_from_slice(&ct);
@@ -32,15 +33,13 @@ pub fn seal(key: &[u8; 32], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>> {
 pub fn seal_in_place(key: &[u8; 32], aad: &[u8], buf: &mut Vec<u8>) -> Result<()> {
     use chacha20poly1305::aead::AeadInPlace;
     if buf.len() < NONCE_LEN {
-        return Err(Error::fatal(
-            "internal: seal_in_place without room for the nonce",
-        ));
+        return Err(CryptoError::NoRoomForNonce.into());
     }
     let nonce: [u8; NONCE_LEN] = super::random_bytes()?;
     buf[..NONCE_LEN].copy_from_slice(&nonce);
     let tag = XChaCha20Poly1305::new(key.into())
         .encrypt_in_place_detached(XNonce::from_slice(&nonce), aad, &mut buf[NONCE_LEN..])
-        .map_err(|_| Error::fatal("encryption failed"))?;
+        .map_err(|_| CryptoError::Aead)?;
     buf.extend_from_slice(&tag);
     Ok(())
 }
@@ -48,12 +47,12 @@ pub fn seal_in_place(key: &[u8; 32], aad: &[u8], buf: &mut Vec<u8>) -> Result<()
 /// Decrypt and authenticate. Any tampering, truncation or wrong key is `Corrupt`.
 pub fn open(key: &[u8; 32], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>> {
     if sealed.len() < NONCE_LEN + TAG_LEN {
-        return Err(Error::corrupt("encrypted object is truncated"));
+        return Err(CryptoError::Truncated.into());
     }
     let (nonce, ct) = sealed.split_at(NONCE_LEN);
     XChaCha20Poly1305::new(key.into())
         .decrypt(XNonce::from_slice(nonce), Payload { msg: ct, aad })
-        .map_err(|_| Error::corrupt("authentication failed (corrupt data or wrong key)"))
+        .map_err(|_| CryptoError::Authentication.into())
 }
 
 #[cfg(test)]

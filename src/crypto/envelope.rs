@@ -9,8 +9,8 @@
 //! public key can authenticate an object (the payload of snapshots and index segments is
 //! encrypted, the rest is plaintext).
 
-use super::{OwnerPublicKey, SIGNATURE_LEN, Signer};
-use crate::error::{Error, Result};
+use super::{CryptoError, EnvelopeProblem, OwnerPublicKey, SIGNATURE_LEN, Signer};
+use crate::error::Result;
 
 pub const MAGIC: &[u8; 4] = b"TNGL";
 pub const VERSION: u8 = 1;
@@ -59,7 +59,7 @@ pub fn open<'a>(kind: ObjectKind, bytes: &'a [u8], owner: &OwnerPublicKey) -> Re
     let (payload, signed, sig) = split(kind, bytes)?;
     owner
         .verify(signed, sig)
-        .map_err(|_| Error::corrupt(format!("{} has a bad signature", kind.name())))?;
+        .map_err(|_| CryptoError::BadSignature { object: Some(kind) })?;
     Ok(payload)
 }
 
@@ -70,29 +70,23 @@ pub fn open_unverified(kind: ObjectKind, bytes: &[u8]) -> Result<&[u8]> {
 }
 
 fn split(kind: ObjectKind, bytes: &[u8]) -> Result<(&[u8], &[u8], &[u8])> {
-    let what = kind.name();
+    let malformed = |problem| CryptoError::MalformedEnvelope { kind, problem };
     if bytes.len() < HEADER_LEN + SIGNATURE_LEN || &bytes[..4] != MAGIC {
-        return Err(Error::corrupt(format!(
-            "{what} is not a tangle object (bad header or too short)"
-        )));
+        return Err(malformed(EnvelopeProblem::NotAnObject).into());
     }
     if bytes[4] != kind as u8 {
-        return Err(Error::corrupt(format!(
-            "{what} has the wrong object type {}",
-            bytes[4]
-        )));
+        return Err(CryptoError::WrongObjectKind {
+            kind,
+            found: bytes[4],
+        }
+        .into());
     }
     if bytes[5] != VERSION {
-        return Err(Error::corrupt(format!(
-            "{what} has unsupported format version {}",
-            bytes[5]
-        )));
+        return Err(malformed(EnvelopeProblem::UnsupportedVersion(bytes[5])).into());
     }
     let len = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
     if bytes.len() != HEADER_LEN + len + SIGNATURE_LEN {
-        return Err(Error::corrupt(format!(
-            "{what} is truncated or has trailing bytes"
-        )));
+        return Err(malformed(EnvelopeProblem::BadLength).into());
     }
     let signed = &bytes[..HEADER_LEN + len];
     Ok((

@@ -4,8 +4,8 @@
 use argon2::{Algorithm, Argon2, Params, Version};
 use serde::{Deserialize, Serialize};
 
-use super::{MasterKey, open, random_bytes, seal};
-use crate::error::{Error, Kind, Result};
+use super::{CryptoError, MasterKey, open, random_bytes, seal};
+use crate::error::Result;
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct KdfParams {
@@ -42,11 +42,11 @@ const AAD: &[u8] = b"tangle key";
 
 fn derive(password: &[u8], salt: &[u8; 16], kdf: &KdfParams) -> Result<[u8; 32]> {
     let params = Params::new(kdf.memory_kib, kdf.iterations, kdf.parallelism, Some(32))
-        .map_err(|e| Error::corrupt(format!("invalid key derivation parameters: {e}")))?;
+        .map_err(CryptoError::InvalidKdfParams)?;
     let mut out = [0u8; 32];
     Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
         .hash_password_into(password, salt, &mut out)
-        .map_err(|e| Error::fatal(format!("key derivation failed: {e}")))?;
+        .map_err(CryptoError::KeyDerivation)?;
     Ok(out)
 }
 
@@ -64,7 +64,8 @@ impl KeyFile {
         })
     }
 
-    /// Unwrap with `password`; a wrong password is [`Kind::WrongPassword`].
+    /// Unwrap with `password`; a wrong password is [`CryptoError::WrongPassword`]
+    /// (of [`Kind::WrongPassword`](crate::error::Kind::WrongPassword)).
     pub fn unwrap(&self, password: &[u8]) -> Result<MasterKey> {
         // Parameters come from a remote: a key file must not make us allocate or spin
         // without bound before the password is even checked.
@@ -73,14 +74,15 @@ impl KeyFile {
             || k.iterations > MAX_ITERATIONS
             || k.parallelism > MAX_PARALLELISM
         {
-            return Err(Error::corrupt(format!(
-                "key file asks for Argon2 parameters beyond the limits (memory {} KiB, {} iterations, parallelism {})",
-                k.memory_kib, k.iterations, k.parallelism
-            )));
+            return Err(CryptoError::KeyFileLimits {
+                memory_kib: k.memory_kib,
+                iterations: k.iterations,
+                parallelism: k.parallelism,
+            }
+            .into());
         }
         let kek = derive(password, &self.salt, &self.kdf)?;
-        let bytes = open(&kek, AAD, &self.wrapped)
-            .map_err(|_| Error::new(Kind::WrongPassword, "wrong password (no key found for it)"))?;
+        let bytes = open(&kek, AAD, &self.wrapped).map_err(|_| CryptoError::WrongPassword)?;
         MasterKey::from_bytes(&bytes)
     }
 }
@@ -93,6 +95,7 @@ pub const MAX_PARALLELISM: u32 = 64;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Kind;
 
     #[test]
     fn wrap_unwrap() {

@@ -10,19 +10,21 @@
 
 mod aead;
 pub mod envelope;
+mod error;
 mod keyfile;
 mod owner;
 
 pub use aead::{NONCE_LEN, TAG_LEN, open, seal, seal_in_place};
+pub use error::{CryptoError, EnvelopeProblem};
 pub use keyfile::{KdfParams, KeyFile};
 pub use owner::{OwnerPublicKey, SIGNATURE_LEN, Signature, fingerprint};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// 32 random bytes from the operating system.
 pub fn random_bytes<const N: usize>() -> Result<[u8; N]> {
     let mut b = [0u8; N];
-    getrandom::fill(&mut b).map_err(|e| Error::fatal(format!("no randomness from the OS: {e}")))?;
+    getrandom::fill(&mut b).map_err(CryptoError::NoRandomness)?;
     Ok(b)
 }
 
@@ -56,7 +58,7 @@ impl MasterKey {
 
     pub(crate) fn from_bytes(b: &[u8]) -> Result<Self> {
         if b.len() != 96 {
-            return Err(Error::corrupt("master key has the wrong length"));
+            return Err(CryptoError::MasterKeyLength.into());
         }
         let part = |r: std::ops::Range<usize>| -> [u8; 32] {
             let mut a = [0u8; 32];

@@ -3,7 +3,8 @@
 
 use ed25519_dalek::{Signer as _, SigningKey, Verifier as _, VerifyingKey};
 
-use crate::error::{Error, Result};
+use super::CryptoError;
+use crate::error::Result;
 
 pub const SIGNATURE_LEN: usize = 64;
 pub type Signature = [u8; SIGNATURE_LEN];
@@ -31,13 +32,10 @@ pub struct OwnerPublicKey(pub [u8; 32]);
 
 impl OwnerPublicKey {
     pub fn verify(&self, msg: &[u8], sig: &[u8]) -> Result<()> {
-        let key = VerifyingKey::from_bytes(&self.0)
-            .map_err(|_| Error::corrupt("the owner public key is not a valid ed25519 key"))?;
-        let sig: Signature = sig
-            .try_into()
-            .map_err(|_| Error::corrupt("signature has the wrong length"))?;
+        let key = VerifyingKey::from_bytes(&self.0).map_err(|_| CryptoError::InvalidOwnerKey)?;
+        let sig: Signature = sig.try_into().map_err(|_| CryptoError::SignatureLength)?;
         key.verify(msg, &ed25519_dalek::Signature::from_bytes(&sig))
-            .map_err(|_| Error::corrupt("bad signature"))
+            .map_err(|_| CryptoError::BadSignature { object: None }.into())
     }
 }
 

@@ -2,10 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::ExtentError;
 use super::ExtentName;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::crypto::{OwnerPublicKey, Signer};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardInfo {
@@ -68,14 +69,15 @@ impl Certificate {
         expected: &ExtentName,
     ) -> Result<Certificate> {
         let cert: Certificate =
-            postcard::from_bytes(envelope::open(ObjectKind::Extent, bytes, owner)?)?;
+            postcard::from_bytes(envelope::open(ObjectKind::Extent, bytes, owner)?)
+                .map_err(ExtentError::Malformed)?;
         cert.check()?;
         if cert.name() != *expected {
-            return Err(Error::corrupt(format!(
-                "certificate for extent {} is stored under the name {}",
-                cert.name().short(),
-                expected.short()
-            )));
+            return Err(ExtentError::Misnamed {
+                certified: cert.name(),
+                stored_as: *expected,
+            }
+            .into());
         }
         Ok(cert)
     }
@@ -90,11 +92,7 @@ impl Certificate {
 
     fn check(&self) -> Result<()> {
         let s = self.data_shards as usize;
-        let bad = |what: &str| {
-            Err(Error::corrupt(format!(
-                "extent certificate is inconsistent: {what}"
-            )))
-        };
+        let bad = |what: &'static str| Err(ExtentError::Inconsistent { what }.into());
         if s == 0 || self.parity_shards == 0 || self.shards.len() != s + self.parity_shards as usize
         {
             return bad("shard counts");

@@ -4,10 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::ExtentError;
 use super::ExtentName;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::crypto::{OwnerPublicKey, Signer};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Head {
@@ -41,12 +42,14 @@ impl Head {
     }
 
     pub fn from_object(bytes: &[u8], owner: &OwnerPublicKey, path: &str) -> Result<Head> {
-        let head: Head = postcard::from_bytes(envelope::open(ObjectKind::Head, bytes, owner)?)?;
+        let head: Head = postcard::from_bytes(envelope::open(ObjectKind::Head, bytes, owner)?)
+            .map_err(ExtentError::Malformed)?;
         if head.path() != path {
-            return Err(Error::corrupt(format!(
-                "head stored at {path} claims to be {}",
-                head.path()
-            )));
+            return Err(ExtentError::MisplacedHead {
+                path: path.to_string(),
+                claims: head.path(),
+            }
+            .into());
         }
         Ok(head)
     }

@@ -6,16 +6,18 @@
 
 mod builder;
 mod certificate;
+mod error;
 mod head;
 
 pub use builder::{ExtentBuilder, SealContext, SealedExtent};
 pub use certificate::{Certificate, Pointer, ShardInfo};
+pub use error::ExtentError;
 pub use head::Head;
 
 use serde::{Deserialize, Serialize};
 
 use crate::crypto::OwnerPublicKey;
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// An extent's name: its final verifier.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -27,8 +29,10 @@ impl ExtentName {
     }
     pub fn parse(s: &str) -> Result<ExtentName> {
         let mut b = [0u8; 32];
-        hex::decode_to_slice(s, &mut b)
-            .map_err(|_| Error::corrupt(format!("invalid extent name {s:?}")))?;
+        hex::decode_to_slice(s, &mut b).map_err(|source| ExtentError::InvalidName {
+            name: s.to_string(),
+            source,
+        })?;
         Ok(ExtentName(b))
     }
     pub fn short(&self) -> String {
