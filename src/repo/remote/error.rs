@@ -98,7 +98,7 @@ pub enum RemoteError {
         #[source]
         source: Option<BoxError>,
     },
-    /// A failure injected by the [`Faulty`](super::faulty::Faulty) test wrapper, of
+    /// A failure injected by the `Faulty` test wrapper, of
     /// whatever kind the test asked for.
     #[error("remote {url}: {}{what}", at(path))]
     Injected {
