@@ -80,6 +80,7 @@ impl Profile {
                     toml::Value::String(v) => v.clone(),
                     toml::Value::Boolean(b) => b.to_string(),
                     toml::Value::Integer(i) => i.to_string(),
+                    toml::Value::Float(f) => f.to_string(),
                     other => {
                         return Err(Error::usage(format!(
                             "profile: remote {url}: {key} = {other} is not a string"
@@ -89,6 +90,20 @@ impl Profile {
                 let aws = match key.as_str() {
                     "ssh_command" => {
                         s.ssh_command = Some(text);
+                        continue;
+                    }
+                    "timeout" => {
+                        let secs: f64 = text.trim().trim_end_matches('s').parse().map_err(|_| {
+                            Error::usage(format!(
+                                "profile: remote {url}: timeout = {text:?} is not a number of seconds"
+                            ))
+                        })?;
+                        if !(0.1..=86400.0).contains(&secs) {
+                            return Err(Error::usage(format!(
+                                "profile: remote {url}: timeout must be between 0.1 and 86400 seconds"
+                            )));
+                        }
+                        s.timeout = Some(std::time::Duration::from_secs_f64(secs));
                         continue;
                     }
                     "upload_queue" => {

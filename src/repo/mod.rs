@@ -239,7 +239,19 @@ impl Repository {
                 remote.url()
             )));
         }
-        remote.get_max(path, max).await
+        let got = remote.get_max(path, max).await;
+        if let Err(e) = &got {
+            // A remote that stalled is skipped for the rest of the run: one stall costs
+            // one timeout, not one per read. Other single failures do not count (a remote
+            // may lack or garble one object and still serve the rest).
+            let stalled = std::error::Error::source(e)
+                .and_then(|s| s.downcast_ref::<remote::RemoteError>())
+                .is_some_and(|r| matches!(r, remote::RemoteError::Timeout { .. }));
+            if stalled {
+                self.health.note_list_error(i, e);
+            }
+        }
+        got
     }
 
     pub fn key(&self) -> Result<&MasterKey> {

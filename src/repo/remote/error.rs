@@ -25,6 +25,14 @@ pub enum RemoteError {
     /// The path names something that is not an object (a directory).
     #[error("remote {url}: {path}: not a file")]
     NotAFile { url: String, path: String },
+    /// The remote did not finish an operation within its allowance (it stalls).
+    #[error("remote {url}: {op} {path}: no answer within {secs:.0} s")]
+    Timeout {
+        url: String,
+        op: &'static str,
+        path: String,
+        secs: f64,
+    },
     /// The object is larger than any valid object at its path (never read whole).
     #[error("remote {url}: {path}: object is {size} bytes, more than the {max} expected")]
     TooLarge {
@@ -135,6 +143,7 @@ impl RemoteError {
             | RemoteError::NoBucket { .. }
             | RemoteError::Unreachable { .. }
             | RemoteError::Backend { .. }
+            | RemoteError::Timeout { .. }
             | RemoteError::Closed { .. } => Kind::Fatal,
             RemoteError::Injected { kind, .. } => *kind,
         }

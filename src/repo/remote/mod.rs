@@ -8,6 +8,7 @@
 //!   never the temp files of unfinished writes;
 //! * a missing object is an error of kind [`Kind::NotFound`](crate::error::Kind).
 
+pub mod deadline;
 mod error;
 #[cfg(any(test, feature = "testing"))]
 pub mod faulty;
@@ -110,6 +111,8 @@ pub struct RemoteSettings {
     pub ssh_command: Option<String>,
     /// Extents this remote may fall behind by during a backup (`upload_queue`).
     pub upload_queue: Option<usize>,
+    /// Idle allowance per operation (`timeout`; default [`deadline::DEFAULT_TIMEOUT`]).
+    pub timeout: Option<std::time::Duration>,
 }
 
 /// Settings per remote URL; a URL without an entry gets the defaults.
@@ -125,6 +128,15 @@ pub fn open(url: &str) -> Result<DynRemote> {
 /// system `ssh`, or `TANGLE_SSH_COMMAND`), `memory://name`. Network remotes connect on
 /// first use.
 pub fn open_with(url: &str, settings: &RemoteSettings) -> Result<DynRemote> {
+    let backend = open_backend(url, settings)?;
+    if url.starts_with("memory://") {
+        return Ok(backend);
+    }
+    let timeout = settings.timeout.unwrap_or(deadline::DEFAULT_TIMEOUT);
+    Ok(Arc::new(deadline::Deadline::new(backend, timeout)))
+}
+
+fn open_backend(url: &str, settings: &RemoteSettings) -> Result<DynRemote> {
     if let Some(path) = url.strip_prefix("file://") {
         return Ok(Arc::new(LocalRemote::new(path, url)));
     }

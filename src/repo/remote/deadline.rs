@@ -1,0 +1,111 @@
+//! Every operation on a remote ends in bounded time: a remote that stalls (a server that
+//! accepts connections and never answers, a hung mount) costs one timeout, after which
+//! the repository reads from the others (`Repository::get_from` marks it down).
+//!
+//! The limit is an idle allowance, `timeout` per started 4 MiB of the object the
+//! operation moves (known in advance: every read has a bound), so a slow but moving
+//! transfer of a large object is not cut off while a silent one is.
+
+use std::future::Future;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use bytes::Bytes;
+
+use super::{DynRemote, ObjectInfo, Remote, RemoteError, WriteAccess};
+use crate::error::Result;
+
+/// The default idle allowance (`timeout` in a profile's `[remote."URL"]` table).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+/// Bytes one allowance covers.
+const BYTES_PER_ALLOWANCE: u64 = 4 << 20;
+/// A read's bound counts up to this much when sizing its allowance.
+const MAX_COUNTED: u64 = 64 << 20;
+
+pub struct Deadline {
+    inner: DynRemote,
+    timeout: Duration,
+}
+
+impl Deadline {
+    pub fn new(inner: DynRemote, timeout: Duration) -> Self {
+        Deadline { inner, timeout }
+    }
+
+    async fn within<T>(
+        &self,
+        op: &'static str,
+        path: &str,
+        bytes: u64,
+        fut: impl Future<Output = Result<T>>,
+    ) -> Result<T> {
+        let periods = 1 + bytes.min(MAX_COUNTED) / BYTES_PER_ALLOWANCE;
+        let limit = self.timeout.saturating_mul(periods as u32);
+        match tokio::time::timeout(limit, fut).await {
+            Ok(result) => result,
+            Err(_) => Err(RemoteError::Timeout {
+                url: self.inner.url().to_string(),
+                op,
+                path: path.to_string(),
+                secs: limit.as_secs_f64(),
+            }
+            .into()),
+        }
+    }
+}
+
+#[async_trait]
+impl Remote for Deadline {
+    fn url(&self) -> &str {
+        self.inner.url()
+    }
+    async fn put(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<()> {
+        let n = data.len() as u64;
+        self.within("put", path, n, self.inner.put(access, path, data))
+            .await
+    }
+    async fn put_new(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<bool> {
+        let n = data.len() as u64;
+        self.within("put", path, n, self.inner.put_new(access, path, data))
+            .await
+    }
+    async fn get(&self, path: &str) -> Result<Bytes> {
+        self.within("get", path, MAX_COUNTED, self.inner.get(path))
+            .await
+    }
+    async fn get_max(&self, path: &str, max: u64) -> Result<Bytes> {
+        self.within("get", path, max, self.inner.get_max(path, max))
+            .await
+    }
+    async fn get_range(&self, path: &str, offset: u64, len: u64) -> Result<Bytes> {
+        self.within("get", path, len, self.inner.get_range(path, offset, len))
+            .await
+    }
+    async fn stat(&self, path: &str) -> Result<ObjectInfo> {
+        self.within("stat", path, 0, self.inner.stat(path)).await
+    }
+    async fn list(&self, prefix: &str) -> Result<Vec<ObjectInfo>> {
+        // A listing of a large repository takes many pages: three allowances.
+        self.within(
+            "list",
+            prefix,
+            2 * BYTES_PER_ALLOWANCE,
+            self.inner.list(prefix),
+        )
+        .await
+    }
+    async fn delete(&self, access: WriteAccess, path: &str) -> Result<()> {
+        self.within("delete", path, 0, self.inner.delete(access, path))
+            .await
+    }
+    async fn exists(&self) -> Result<bool> {
+        self.within("stat", "", 0, self.inner.exists()).await
+    }
+    async fn create(&self, access: WriteAccess) -> Result<()> {
+        self.within("create", "", 0, self.inner.create(access))
+            .await
+    }
+    fn high_latency(&self) -> bool {
+        self.inner.high_latency()
+    }
+}
