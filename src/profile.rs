@@ -19,6 +19,8 @@
 //! [remote."sftp://backup@nas/srv/backup"]
 //! ssh_command = "ssh -F /root/.ssh/backup_config"
 //! upload_queue = 8    # extents this remote may fall behind by (default: backup's --upload-queue)
+//! timeout = 30        # seconds of silence per operation (per 4 MiB moved) before the remote
+//!                     # counts as stalled for the rest of the command (default 120)
 //! ```
 
 use std::collections::BTreeMap;
