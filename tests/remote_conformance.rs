@@ -169,6 +169,7 @@ conformance!(
     large_objects,
     concurrent_use,
     temp_files_never_listed,
+    bounded_reads_refuse_larger_objects,
 );
 
 /// exists/create start from a remote that was never created.
@@ -202,6 +203,19 @@ fn assert_kind<T: std::fmt::Debug>(r: tangle::Result<T>, kind: Kind, url: &str) 
 
 mod cases {
     use super::*;
+
+    /// A read with a bound never returns more: the object is refused as corrupt
+    /// (a reader must not be made to hold an oversized object).
+    pub async fn bounded_reads_refuse_larger_objects(f: Fixture) {
+        let r = &f.remote;
+        let data = pattern(10_000, 9);
+        r.put(W, "index/big", data.clone()).await.unwrap();
+        assert_eq!(r.get_max("index/big", 10_000).await.unwrap(), data);
+        let e = r.get_max("index/big", 9_999).await.unwrap_err();
+        assert_eq!(e.kind(), tangle::Kind::Corrupt, "{e}");
+        assert!(e.to_string().contains("index/big"), "{e}");
+        f.cleanup().await;
+    }
 
     pub async fn put_get_roundtrip(f: Fixture) {
         let r = &f.remote;

@@ -306,6 +306,10 @@ impl Remote for S3Remote {
     }
 
     async fn get(&self, path: &str) -> Result<Bytes> {
+        self.get_max(path, u64::MAX).await
+    }
+
+    async fn get_max(&self, path: &str, max: u64) -> Result<Bytes> {
         let key = self.key(path)?;
         let _permit = self.permit().await?;
         let result = match self.store.get(&key).await {
@@ -313,6 +317,16 @@ impl Remote for S3Remote {
             Err(e) => return Err(self.check(path, e).await.into()),
         };
         self.seen();
+        // The size is known from the response headers: refuse before reading the body.
+        if result.meta.size > max {
+            return Err(RemoteError::TooLarge {
+                url: self.url.clone(),
+                path: path.to_string(),
+                size: result.meta.size,
+                max,
+            }
+            .into());
+        }
         Ok(result.bytes().await.map_err(|e| self.err(path, e))?)
     }
 
