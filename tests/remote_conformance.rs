@@ -830,24 +830,7 @@ fn cli_backup_and_restore_over_s3_and_sftp() {
     std::fs::create_dir_all(src.join("sub")).unwrap();
     std::fs::write(src.join("big"), pattern(3 * MIB + 17, 9)).unwrap();
     std::fs::write(src.join("sub/small"), b"hello").unwrap();
-    let tangle = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tangle"))
-            .args(args)
-            .env("TANGLE_PASSWORD", "conformance")
-            .env("HOME", tmp.path())
-            .env("XDG_CACHE_HOME", tmp.path().join("cache"))
-            .env("XDG_CONFIG_HOME", tmp.path().join("config"))
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "tangle {args:?} failed ({}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let tangle = |args: &[&str]| run_tangle(tmp.path(), &[], args);
     let local_s = local.to_string_lossy().into_owned();
     tangle(&[
         "init", "--remote", &s3, "--remote", &sftp, "--remote", &local_s,
@@ -884,25 +867,9 @@ fn sftp_server_binary_cli_backup_and_restore() {
     std::fs::create_dir_all(src.join("sub")).unwrap();
     std::fs::write(src.join("big"), pattern(2 * MIB + 17, 9)).unwrap();
     std::fs::write(src.join("sub/small"), b"hello").unwrap();
-    let tangle = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tangle"))
-            .args(args)
-            .env("TANGLE_PASSWORD", "conformance")
-            .env("TANGLE_SSH_COMMAND", sftp_server_command(bin))
-            .env("HOME", tmp.path())
-            .env("XDG_CACHE_HOME", tmp.path().join("cache"))
-            .env("XDG_CONFIG_HOME", tmp.path().join("config"))
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "tangle {args:?} failed ({}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let ssh = sftp_server_command(bin);
+    let tangle =
+        |args: &[&str]| run_tangle(tmp.path(), &[("TANGLE_SSH_COMMAND", ssh.as_str())], args);
     tangle(&["init", "--remote", &sftp, "--remote", &local]);
     tangle(&["-r", &sftp, "backup", &src.to_string_lossy()]);
     assert!(tangle(&["-r", &sftp, "snapshots"]).contains("1 snapshots"));
@@ -918,4 +885,26 @@ fn sftp_server_binary_cli_backup_and_restore() {
     let back = target.join(src.strip_prefix("/").unwrap());
     assert!(std::fs::read(back.join("big")).unwrap() == pattern(2 * MIB + 17, 9));
     assert_eq!(std::fs::read(back.join("sub/small")).unwrap(), b"hello");
+}
+
+/// Run the `tangle` binary with HOME and caches under `home`, the conformance password
+/// and `env`; it must succeed. Returns its stdout.
+fn run_tangle(home: &std::path::Path, env: &[(&str, &str)], args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tangle"))
+        .args(args)
+        .env("TANGLE_PASSWORD", "conformance")
+        .envs(env.iter().copied())
+        .env("HOME", home)
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "tangle {args:?} failed ({}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
