@@ -908,3 +908,30 @@ fn run_tangle(home: &std::path::Path, env: &[(&str, &str)], args: &[&str]) -> St
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// An SFTP server that serves an object that never ends (here `/dev/zero` behind a
+/// symlink: its size reads as 0) cannot make a bounded read run on: it stops just past
+/// the bound with an error naming the object.
+#[test]
+fn sftp_server_binary_endless_object_is_refused_at_the_bound() {
+    let Some(bin) = sftp_server_binary() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sftp");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("config")).unwrap();
+    let url = format!("sftp://localhost{}", dir.display());
+    let settings = tangle::remote::RemoteSettings {
+        ssh_command: Some(sftp_server_command(bin)),
+        ..Default::default()
+    };
+    let remote = tangle::remote::open_with(&url, &settings).unwrap();
+    let started = std::time::Instant::now();
+    let e = runtime()
+        .block_on(remote.get_max("config", 1 << 20))
+        .unwrap_err();
+    assert_eq!(e.kind(), tangle::Kind::Corrupt, "{e}");
+    assert!(e.to_string().contains("config"), "{e}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}

@@ -62,8 +62,12 @@ fn pin_dir(cache_root: &Path, id_hex: &str) -> PathBuf {
     cache_root.join(id_hex)
 }
 
-/// The pinned owner key and newest trusted config of repository `id`, from the cache.
-fn cached(cache_root: Option<&Path>, id_hex: &str) -> (Option<OwnerPublicKey>, Option<Config>) {
+/// The pinned owner key and newest trusted config (with its object bytes) of repository
+/// `id`, from the cache.
+fn cached(
+    cache_root: Option<&Path>,
+    id_hex: &str,
+) -> (Option<OwnerPublicKey>, Option<(Config, bytes::Bytes)>) {
     let Some(dir) = cache_root.map(|r| pin_dir(r, id_hex)) else {
         return (None, None);
     };
@@ -76,8 +80,8 @@ fn cached(cache_root: Option<&Path>, id_hex: &str) -> (Option<OwnerPublicKey>, O
         });
     let config = std::fs::read(dir.join("config"))
         .ok()
-        .and_then(|b| Config::from_object(&b).ok())
-        .filter(|c| Some(c.owner) == owner && c.id_hex() == id_hex);
+        .and_then(|b| Config::from_object(&b).ok().map(|c| (c, b.into())))
+        .filter(|(c, _)| Some(c.owner) == owner && c.id_hex() == id_hex);
     (owner, config)
 }
 
@@ -120,7 +124,7 @@ pub(super) fn resolve(
 ) -> Result<(Trusted, bytes::Bytes)> {
     let (cached_owner, cached_config) = cached(cache_root, &named.id_hex());
     let mut urls: Vec<String> = named.remotes.clone();
-    if let Some(c) = &cached_config {
+    if let Some((c, _)) = &cached_config {
         urls.extend(c.remotes.iter().cloned());
     }
     urls.sort();
@@ -193,12 +197,9 @@ pub(super) fn resolve(
         }
     }
     // The cached config counts as a copy too: every remote may have been rolled back.
-    if let Some(c) = cached_config.filter(|c| pinned(c)) {
+    if let Some((c, object)) = cached_config.filter(|(c, _)| pinned(c)) {
         if best.as_ref().is_none_or(|(bc, _)| c.revision > bc.revision) {
-            let object = cache_root
-                .and_then(|r| std::fs::read(pin_dir(r, &c.id_hex()).join("config")).ok())
-                .unwrap_or_default();
-            best = Some((c, object.into()));
+            best = Some((c, object));
         }
     }
     let Some((config, object)) = best else {

@@ -94,6 +94,10 @@ impl Remote for SftpRemote {
     }
 
     async fn get(&self, path: &str) -> Result<Bytes> {
+        self.get_max(path, u64::MAX).await
+    }
+
+    async fn get_max(&self, path: &str, max: u64) -> Result<Bytes> {
         let full = self.full(path)?;
         let full = &full;
         let url = &self.url;
@@ -114,6 +118,17 @@ impl Remote for SftpRemote {
                         }));
                     }
                     let size = attrs.size.unwrap_or(0);
+                    let too_large = |size| {
+                        OpError::Done(RemoteError::TooLarge {
+                            url: url.clone(),
+                            path: path.to_string(),
+                            size,
+                            max,
+                        })
+                    };
+                    if size > max {
+                        return Err(too_large(size));
+                    }
                     let mut data =
                         c.session
                             .read_range(&handle, 0, size)
@@ -126,7 +141,14 @@ impl Remote for SftpRemote {
                             })?;
                     // Whatever follows (if the size was unknown or the file grew): usually
                     // just one request answered with EOF.
-                    let rest = c.session.tail(&handle, size).await?;
+                    let rest = c
+                        .session
+                        .tail(&handle, size, max - size)
+                        .await?
+                        .ok_or_else(|| too_large(max.saturating_add(1)))?;
+                    if size + rest.len() as u64 > max {
+                        return Err(too_large(size + rest.len() as u64));
+                    }
                     data.extend_from_slice(&rest);
                     Ok(Bytes::from(data))
                 }

@@ -220,16 +220,26 @@ impl Session {
 
     /// Bytes from `offset` to the end of the file, one request at a time (the end of a
     /// file whose size was not known up front).
-    pub async fn tail(&self, handle: &str, mut offset: u64) -> OpResult<Vec<u8>> {
+    /// Everything from `offset` to the end, or `None` as soon as more than `limit` bytes
+    /// came (an object that does not end is not read to the end).
+    pub async fn tail(
+        &self,
+        handle: &str,
+        mut offset: u64,
+        limit: u64,
+    ) -> OpResult<Option<Vec<u8>>> {
         let mut out = Vec::new();
         loop {
+            if out.len() as u64 > limit {
+                return Ok(None);
+            }
             match self.sftp.read(handle, offset, self.chunk as u32).await {
-                Ok(d) if d.data.is_empty() => return Ok(out),
+                Ok(d) if d.data.is_empty() => return Ok(Some(out)),
                 Ok(d) => {
                     offset += d.data.len() as u64;
                     out.extend_from_slice(&d.data);
                 }
-                Err(e) if status_is(&e, StatusCode::Eof) => return Ok(out),
+                Err(e) if status_is(&e, StatusCode::Eof) => return Ok(Some(out)),
                 Err(e) => return Err(e.into()),
             }
         }
