@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Local servers for the remote conformance tests (tests/remote_conformance.rs):
+# Local servers for the remote conformance tests (tests/remote_conformance.rs), two
+# implementations of each protocol, so that no server's quirks pass for the protocol:
 #   * S3:   s3s-fs (checks SigV4 signatures), built once into a cache directory;
-#   * SFTP: OpenSSH sshd with its own host key, client key, known_hosts and ssh_config.
-# Both listen on 127.0.0.1 on free ports picked at start.
+#           moto (Python, the AWS mock), installed once into a venv in the cache;
+#   * SFTP: OpenSSH sshd with its own host key, client key, known_hosts and ssh_config;
+#           rclone serve sftp (Go, github.com/pkg/sftp), same client key and known_hosts.
+# All listen on 127.0.0.1 on free ports picked at start.
 #
 # Usage: scripts/test-servers.sh start|stop|env|status
 #   start   install what is missing, (re)start both servers, wait until they answer,
@@ -18,8 +21,12 @@
 #   TANGLE_TEST_SFTP_URL    sftp://USER@127.0.0.1:PORT/DIR (a directory the tests may use)
 #   TANGLE_SSH_COMMAND      "ssh -F STATE/ssh/ssh_config" (how tangle runs ssh)
 #   TANGLE_TEST_SSH_CONFIG  that ssh_config;  TANGLE_TEST_SSH_KEY  the client key
+#   TANGLE_TEST_MOTO_ENDPOINT, TANGLE_TEST_MOTO_BUCKET   moto's endpoint and a bucket there
+#   TANGLE_TEST_RCLONE_SFTP_URL  sftp://USER@127.0.0.1:PORT/ (the root rclone serves)
+#   TANGLE_TEST_RCLONE_DIR       that root as a local directory
 #
-# Settings: TANGLE_TEST_CACHE (default ~/.cache/tangle-test) keeps the s3s-fs build;
+# Settings: TANGLE_TEST_CACHE (default ~/.cache/tangle-test) keeps the s3s-fs build and
+# the moto venv;
 # TANGLE_TEST_STATE (default ${TMPDIR:-/tmp}/tangle-test-servers-UID) holds keys, data,
 # logs and pid files while the servers run.
 set -euo pipefail
@@ -31,6 +38,9 @@ S3S_ROOT="$CACHE/s3s"
 S3S_BIN="$S3S_ROOT/bin/s3s-fs"
 SSHD=/usr/sbin/sshd
 BUCKET=tangle-test
+MOTO_VERSION=5.2.5
+MOTO_VENV="$CACHE/moto-$MOTO_VERSION"
+MOTO_BUCKET=tangle-test-moto
 S3_ACCESS_KEY=tangle-test-access
 S3_SECRET_KEY=tangle-test-secret-key
 READY_TIMEOUT=30 # seconds
@@ -54,12 +64,36 @@ as_root() {
 install_sshd() {
   [ -x "$SSHD" ] && command -v ssh >/dev/null && command -v ssh-keygen >/dev/null && return
   log "installing openssh-server"
-  export DEBIAN_FRONTEND=noninteractive
-  if ! as_root apt-get install -y --no-install-recommends openssh-server openssh-client >&2; then
-    as_root apt-get update >&2
-    as_root apt-get install -y --no-install-recommends openssh-server openssh-client >&2
-  fi
+  apt_install openssh-server openssh-client
   [ -x "$SSHD" ] || die "$SSHD missing after installing openssh-server"
+}
+
+apt_install() {
+  export DEBIAN_FRONTEND=noninteractive
+  if ! as_root apt-get install -y --no-install-recommends "$@" >&2; then
+    as_root apt-get update >&2
+    as_root apt-get install -y --no-install-recommends "$@" >&2
+  fi
+}
+
+install_rclone() {
+  command -v rclone >/dev/null && return
+  log "installing rclone"
+  apt_install rclone
+  command -v rclone >/dev/null || die "rclone missing after installing it"
+}
+
+install_moto() {
+  [ -x "$MOTO_VENV/bin/moto_server" ] && return
+  command -v python3 >/dev/null || apt_install python3 python3-venv
+  log "installing moto $MOTO_VERSION into $MOTO_VENV (about a minute, once)"
+  rm -rf "$MOTO_VENV"
+  if ! python3 -m venv "$MOTO_VENV" >&2; then
+    apt_install python3-venv
+    python3 -m venv "$MOTO_VENV" >&2
+  fi
+  "$MOTO_VENV/bin/pip" install --quiet "moto[server]==$MOTO_VERSION" >&2
+  [ -x "$MOTO_VENV/bin/moto_server" ] || die "moto_server missing after installing moto"
 }
 
 install_s3s() {
@@ -102,11 +136,15 @@ wait_for() {
   done
 }
 
+sftp_ready() {
+  echo pwd | sftp -q -F "$STATE/ssh/ssh_config" -P "$1" -b - "$2@127.0.0.1"
+}
+
 tcp_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 running() {
   local f
-  for f in s3s sshd; do
+  for f in s3s sshd moto rclone; do
     [ -f "$STATE/$f.pid" ] && kill -0 "$(cat "$STATE/$f.pid")" 2>/dev/null || return 1
   done
   [ -f "$STATE/env" ]
@@ -173,6 +211,36 @@ EOF
   SFTP_URL="sftp://$user@127.0.0.1:$SSH_PORT$STATE/sftp"
 }
 
+start_moto() {
+  MOTO_PORT=$(free_port)
+  setsid "$MOTO_VENV/bin/moto_server" -H 127.0.0.1 -p "$MOTO_PORT" \
+    </dev/null >"$STATE/moto.log" 2>&1 &
+  echo $! >"$STATE/moto.pid"
+  wait_for moto "$STATE/moto.pid" tcp_open "$MOTO_PORT"
+  # moto keeps buckets in memory: create the test bucket on every start.
+  python3 -c 'import sys, urllib.request as u; u.urlopen(u.Request(sys.argv[1], method="PUT"))' \
+    "http://127.0.0.1:$MOTO_PORT/$MOTO_BUCKET" || die "could not create bucket $MOTO_BUCKET on moto"
+}
+
+# rclone serves STATE/rclone over SFTP with the same client key as sshd; its host key
+# joins sshd's in known_hosts. Directory listings are not cached (--dir-cache-time 0),
+# as the tests change the directory behind the server's back.
+start_rclone() {
+  local ssh="$STATE/ssh" user
+  user=$(id -un)
+  mkdir -p "$STATE/rclone"
+  ssh-keygen -q -t ed25519 -N '' -C tangle-test-rclone -f "$ssh/rclone_host_ed25519" >/dev/null
+  RCLONE_PORT=$(free_port)
+  setsid rclone serve sftp "$STATE/rclone" --addr "127.0.0.1:$RCLONE_PORT" \
+    --key "$ssh/rclone_host_ed25519" --authorized-keys "$ssh/id_ed25519.pub" \
+    --dir-cache-time 0s --config /dev/null </dev/null >"$STATE/rclone.log" 2>&1 &
+  echo $! >"$STATE/rclone.pid"
+  printf '[127.0.0.1]:%s %s\n' "$RCLONE_PORT" "$(cut -d' ' -f1,2 "$ssh/rclone_host_ed25519.pub")" \
+    >>"$ssh/known_hosts"
+  wait_for rclone "$STATE/rclone.pid" sftp_ready "$RCLONE_PORT" "$user"
+  RCLONE_URL="sftp://$user@127.0.0.1:$RCLONE_PORT/"
+}
+
 write_env() {
   {
     printf 'export AWS_ENDPOINT=%q\n' "http://127.0.0.1:$S3_PORT"
@@ -185,13 +253,17 @@ write_env() {
     printf 'export TANGLE_SSH_COMMAND=%q\n' "ssh -F $STATE/ssh/ssh_config"
     printf 'export TANGLE_TEST_SSH_CONFIG=%q\n' "$STATE/ssh/ssh_config"
     printf 'export TANGLE_TEST_SSH_KEY=%q\n' "$STATE/ssh/id_ed25519"
+    printf 'export TANGLE_TEST_MOTO_ENDPOINT=%q\n' "http://127.0.0.1:$MOTO_PORT"
+    printf 'export TANGLE_TEST_MOTO_BUCKET=%q\n' "$MOTO_BUCKET"
+    printf 'export TANGLE_TEST_RCLONE_SFTP_URL=%q\n' "$RCLONE_URL"
+    printf 'export TANGLE_TEST_RCLONE_DIR=%q\n' "$STATE/rclone"
   } >"$STATE/env.tmp"
   mv "$STATE/env.tmp" "$STATE/env"
 }
 
 stop() {
   local f pid
-  for f in s3s sshd; do
+  for f in s3s sshd moto rclone; do
     [ -f "$STATE/$f.pid" ] || continue
     pid=$(cat "$STATE/$f.pid")
     if kill "$pid" 2>/dev/null; then
@@ -211,12 +283,17 @@ case "${1:-}" in
 start)
   install_sshd
   install_s3s
+  install_rclone
+  install_moto
   stop
   mkdir -p "$STATE"
   start_s3
   start_sftp
+  start_moto
+  start_rclone
   write_env
   log "S3 on http://127.0.0.1:$S3_PORT (bucket $BUCKET), SFTP at $SFTP_URL"
+  log "moto S3 on http://127.0.0.1:$MOTO_PORT (bucket $MOTO_BUCKET), rclone SFTP at $RCLONE_URL"
   echo "$STATE/env"
   ;;
 stop) stop ;;

@@ -93,3 +93,87 @@ fn a_stalled_remote_costs_one_timeout() {
         stdout_str(&out)
     );
 }
+
+/// An S3 endpoint that accepts connections and never answers (a black hole): restore
+/// reads around it and verify names it, each within a few one-second allowances.
+#[test]
+fn a_stalled_s3_remote_costs_one_timeout() {
+    if !servers::require("S3", servers::S3_VARS) {
+        return;
+    }
+    let black_hole = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let hole = format!("http://{}", black_hole.local_addr().unwrap());
+    std::thread::spawn(move || {
+        // Hold every connection open, read nothing, answer nothing.
+        let mut held = Vec::new();
+        for conn in black_hole.incoming() {
+            held.push(conn);
+        }
+    });
+    let repo = Repo::uninit();
+    let bucket = servers::var("TANGLE_TEST_S3_BUCKET").unwrap();
+    let s3_url = format!("s3://{bucket}/{}", servers::unique("stalled"));
+    let endpoint = servers::var("AWS_ENDPOINT").unwrap();
+    // The test commands run with a clean environment: the profile carries everything.
+    let s3_profile = |name: &str, endpoint: &str, timeout: &str| {
+        let path = repo.path(&format!("{name}.toml"));
+        let (key, secret) = (
+            servers::var("AWS_ACCESS_KEY_ID").unwrap(),
+            servers::var("AWS_SECRET_ACCESS_KEY").unwrap(),
+        );
+        write_file(
+            &path,
+            format!(
+                "[remote.\"{s3_url}\"]\nendpoint = \"{endpoint}\"\nAWS_ALLOW_HTTP = \"true\"\n\
+                 region = \"us-east-1\"\naccess_key_id = \"{key}\"\n\
+                 secret_access_key = \"{secret}\"\ntimeout = {timeout}\n"
+            )
+            .as_bytes(),
+        );
+        path.to_string_lossy().into_owned()
+    };
+    let good = s3_profile("good", &endpoint, "60");
+    let stalled = s3_profile("stalled", &hole, "1");
+    run_ok(
+        repo.cmd_no_repo()
+            .args(["-P", &good, "init", "--remote"])
+            .arg(&repo.remotes[0])
+            .arg("--remote")
+            .arg(&repo.remotes[1])
+            .args(["--remote", &s3_url]),
+    );
+    let src = repo.dir("src");
+    write_file(&src.join("a.bin"), &pseudo_random(6, 1 << 20));
+    let expected = manifest(&src);
+    run_ok(
+        repo.cmd()
+            .args(["-P", &good, "backup", "--no-progress"])
+            .arg(&src),
+    );
+
+    let target = repo.path("restored");
+    let started = Instant::now();
+    run_ok(
+        repo.cmd()
+            .args(["-P", &stalled, "restore", "latest", "--target"])
+            .arg(&target),
+    );
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(15), "restore took {took:?}");
+    assert_tree_matches(
+        &expected,
+        &restored_path(&target, &src),
+        "restore around a stalled S3 endpoint",
+    );
+
+    let started = Instant::now();
+    let out = run_any(repo.cmd_via_nopw(0).args(["-P", &stalled, "verify"]));
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(15), "verify took {took:?}");
+    assert_eq!(out.status.code(), Some(20), "{}", stdout_str(&out));
+    assert!(
+        stdout_str(&out).contains(&s3_url),
+        "verify does not name the stalled remote:\n{}",
+        stdout_str(&out)
+    );
+}

@@ -22,12 +22,49 @@ pub const SFTP_VARS: &[&str] = &[
     "TANGLE_TEST_SSH_KEY",
 ];
 
+/// Variables the tests against moto (the second S3 implementation) need.
+pub const MOTO_VARS: &[&str] = &["TANGLE_TEST_MOTO_ENDPOINT", "TANGLE_TEST_MOTO_BUCKET"];
+/// Variables the tests against `rclone serve sftp` (the second SFTP implementation) need.
+pub const RCLONE_VARS: &[&str] = &[
+    "TANGLE_TEST_RCLONE_SFTP_URL",
+    "TANGLE_TEST_RCLONE_DIR",
+    "TANGLE_SSH_COMMAND",
+];
+
+/// A backend, and for S3 and SFTP which server implementation answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     Local,
     Memory,
+    /// s3s-fs.
     S3,
+    /// OpenSSH (sshd, or its `sftp-server` run directly).
     Sftp,
+    /// moto, the AWS mock.
+    S3Moto,
+    /// `rclone serve sftp` (github.com/pkg/sftp).
+    SftpRclone,
+}
+
+impl Backend {
+    pub fn is_s3(self) -> bool {
+        matches!(self, Backend::S3 | Backend::S3Moto)
+    }
+
+    pub fn is_sftp(self) -> bool {
+        matches!(self, Backend::Sftp | Backend::SftpRclone)
+    }
+}
+
+/// The settings that point an `s3://` URL at moto instead of the default endpoint.
+pub fn moto_settings() -> tangle::remote::RemoteSettings {
+    tangle::remote::RemoteSettings {
+        aws: vec![(
+            "AWS_ENDPOINT".to_string(),
+            var("TANGLE_TEST_MOTO_ENDPOINT").unwrap_or_default(),
+        )],
+        ..Default::default()
+    }
 }
 
 pub fn var(name: &str) -> Option<String> {
@@ -116,6 +153,20 @@ pub fn fresh_url(backend: Backend, test: &str) -> Option<(String, Option<TempDir
             let base = var("TANGLE_TEST_SFTP_URL")?;
             (format!("{}/{name}", base.trim_end_matches('/')), None)
         }
+        Backend::S3Moto => {
+            if !require("moto S3", MOTO_VARS) {
+                return None;
+            }
+            let bucket = var("TANGLE_TEST_MOTO_BUCKET")?;
+            (format!("s3://{bucket}/conformance/{name}"), None)
+        }
+        Backend::SftpRclone => {
+            if !require("rclone SFTP", RCLONE_VARS) {
+                return None;
+            }
+            let base = var("TANGLE_TEST_RCLONE_SFTP_URL")?;
+            (format!("{}/{name}", base.trim_end_matches('/')), None)
+        }
     })
 }
 
@@ -123,7 +174,12 @@ pub fn fresh_url(backend: Backend, test: &str) -> Option<(String, Option<TempDir
 /// too); `create` it unless `create` is false.
 pub async fn fixture(backend: Backend, test: &str, create: bool) -> Option<Fixture> {
     let (url, tmp) = fresh_url(backend, test)?;
-    let remote = tangle::remote::open(&url).unwrap_or_else(|e| panic!("opening {url}: {e}"));
+    let settings = match backend {
+        Backend::S3Moto => moto_settings(),
+        _ => Default::default(),
+    };
+    let remote =
+        tangle::remote::open_with(&url, &settings).unwrap_or_else(|e| panic!("opening {url}: {e}"));
     if create {
         remote
             .create(W)
@@ -133,6 +189,7 @@ pub async fn fixture(backend: Backend, test: &str, create: bool) -> Option<Fixtu
     let local_dir = match backend {
         Backend::Local => Some(PathBuf::from(&url)),
         Backend::Sftp => sftp_local_dir(&url),
+        Backend::SftpRclone => rclone_local_dir(&url),
         _ => None,
     };
     Some(Fixture {
@@ -156,6 +213,13 @@ fn sftp_local_dir(url: &str) -> Option<PathBuf> {
     } else {
         None
     }
+}
+
+/// Where rclone keeps `sftp://…/NAME` of its served root: `TANGLE_TEST_RCLONE_DIR/NAME`.
+pub fn rclone_local_dir(url: &str) -> Option<PathBuf> {
+    let base = var("TANGLE_TEST_RCLONE_SFTP_URL")?;
+    let rel = url.strip_prefix(base.trim_end_matches('/'))?;
+    Some(PathBuf::from(var("TANGLE_TEST_RCLONE_DIR")?).join(rel.trim_start_matches('/')))
 }
 
 impl Fixture {

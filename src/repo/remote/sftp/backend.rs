@@ -4,7 +4,6 @@
 
 use async_trait::async_trait;
 use bytes::Bytes;
-use russh_sftp::client::error::Error as SftpError;
 use russh_sftp::protocol::{FileAttributes, OpenFlags, StatusCode};
 
 use super::session::{OpError, op_status_is, status_is};
@@ -30,29 +29,11 @@ impl Remote for SftpRemote {
         Ok(self
             .run(path, |c| async move {
                 let tmp = c.session.write_temp(full, data).await?;
-                let renamed = if c.session.posix_rename {
-                    c.session.posix_rename(&tmp, full).await
-                } else {
-                    match c.session.sftp.rename(tmp.as_str(), full.as_str()).await {
-                        // Plain SFTP rename never replaces: remove the old object first.
-                        Err(e) if matches!(e, SftpError::Status(_)) => {
-                            match c.session.sftp.remove(full.as_str()).await {
-                                Ok(_) => c
-                                    .session
-                                    .sftp
-                                    .rename(tmp.as_str(), full.as_str())
-                                    .await
-                                    .map(|_| ()),
-                                Err(_) => Err(e),
-                            }
-                        }
-                        r => r.map(|_| ()),
-                    }
-                };
-                if renamed.is_err() {
+                let placed = c.session.replace(&tmp, full).await;
+                if placed.is_err() {
                     let _ = c.session.sftp.remove(tmp.as_str()).await;
                 }
-                Ok(renamed?)
+                placed
             })
             .await?)
     }
@@ -66,29 +47,7 @@ impl Remote for SftpRemote {
                     return Ok(false);
                 }
                 let tmp = c.session.write_temp(full, data).await?;
-                let linked = if c.session.hardlink {
-                    let r = c.session.sftp.hardlink(tmp.as_str(), full.as_str()).await;
-                    let _ = c.session.sftp.remove(tmp.as_str()).await;
-                    r
-                } else {
-                    // Plain SFTP rename fails if the target exists.
-                    let r = c.session.sftp.rename(tmp.as_str(), full.as_str()).await;
-                    if r.is_err() {
-                        let _ = c.session.sftp.remove(tmp.as_str()).await;
-                    }
-                    r
-                };
-                match linked {
-                    Ok(_) => Ok(true),
-                    Err(e @ SftpError::Status(_)) => {
-                        if c.session.sftp.lstat(full.as_str()).await.is_ok() {
-                            Ok(false)
-                        } else {
-                            Err(e.into())
-                        }
-                    }
-                    Err(e) => Err(e.into()),
-                }
+                c.session.create_new(&tmp, full, data.len() as u64).await
             })
             .await?)
     }

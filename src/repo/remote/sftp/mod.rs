@@ -23,8 +23,12 @@
 //! fsynced when the server offers `fsync@openssh.com`, and are renamed into place with
 //! `posix-rename@openssh.com` (atomic replace); without it the old object is removed
 //! first, which leaves a short window without the object. `put_new` links the temp
-//! file with `hardlink@openssh.com` (or renames it with plain SFTP rename, which never
-//! replaces), so an existing object is never overwritten. Listings skip `.tmp-` names.
+//! file with `hardlink@openssh.com` (or renames it with plain SFTP rename after checking
+//! that the target is absent), so an existing object is never overwritten. A write is
+//! confirmed before it is reported done: after a rename the temp file is gone and the
+//! target exists, after a link the target has the written size. A server that answers OK
+//! to an extension without doing it (`rclone serve sftp` does so for `hardlink`) is caught
+//! by that check and not asked again on this connection. Listings skip `.tmp-` names.
 //!
 //! Without a server, `TANGLE_SSH_COMMAND` may also run OpenSSH's `sftp-server` on this
 //! machine: the ssh arguments tangle appends are then ignored by an inner shell, e.g.

@@ -6,6 +6,8 @@
 //! the raw session lets many requests be in flight, which is what makes a link with
 //! latency fast: up to [`PIPELINE`] reads or writes of one file at once.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use bytes::Bytes;
 use futures::{StreamExt, TryStreamExt};
 use russh_sftp::client::RawSftpSession;
@@ -56,8 +58,10 @@ pub(super) struct Session {
     pub sftp: RawSftpSession,
     /// The remote's URL, for messages.
     url: String,
-    pub posix_rename: bool,
-    pub hardlink: bool,
+    /// `posix-rename@openssh.com` is offered and has not been caught lying.
+    posix_rename: AtomicBool,
+    /// `hardlink@openssh.com` is offered and has not been caught lying.
+    hardlink: AtomicBool,
     fsync: bool,
     /// Bytes per read or write request: [`CHUNK`] or less if the server says so.
     chunk: usize,
@@ -98,8 +102,8 @@ impl Session {
             }
         }
         Ok(Session {
-            posix_rename: has(POSIX_RENAME),
-            hardlink: has(HARDLINK),
+            posix_rename: AtomicBool::new(has(POSIX_RENAME)),
+            hardlink: AtomicBool::new(has(HARDLINK)),
             fsync: has(FSYNC),
             sftp,
             url: url.to_string(),
@@ -275,6 +279,111 @@ impl Session {
             }
         }
         Ok(())
+    }
+
+    /// Move the temp file `tmp` to `full`, replacing what is there, and confirm that it
+    /// landed: `tmp` is gone and `full` exists (its size is not compared: a concurrent
+    /// writer of the same object may have replaced it again meanwhile). A server whose
+    /// `posix-rename@openssh.com` answers OK without renaming is caught here and not asked
+    /// again; the write then falls back to plain SFTP rename. On error `tmp` may remain.
+    pub async fn replace(&self, tmp: &str, full: &str) -> OpResult<()> {
+        if self.posix_rename.load(Ordering::Relaxed) {
+            match self.posix_rename(tmp, full).await {
+                Ok(()) if self.moved(tmp, full).await? => return Ok(()),
+                // Answered OK but did nothing, or refused: try the portable way.
+                Ok(()) | Err(SftpError::Status(_)) => {
+                    self.posix_rename.store(false, Ordering::Relaxed)
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        if let Err(e) = self.sftp.rename(tmp, full).await {
+            // Plain SFTP rename never replaces: remove the old object first.
+            if !matches!(e, SftpError::Status(_)) || self.sftp.remove(full).await.is_err() {
+                return Err(e.into());
+            }
+            self.sftp.rename(tmp, full).await?;
+        }
+        if self.moved(tmp, full).await? {
+            Ok(())
+        } else {
+            Err(self.not_landed(full, "rename"))
+        }
+    }
+
+    /// Move the temp file `tmp` (`len` bytes) to `full` only if nothing is there: `true`
+    /// when it landed, `false` when `full` already existed. Tries `hardlink@openssh.com`
+    /// (atomic create-only) and confirms that the link exists with `len` bytes; a server
+    /// whose extension answers OK without linking is caught and not asked again, and the
+    /// write falls back to plain SFTP rename after a fresh existence check. `tmp` is
+    /// removed in every case but a lost connection.
+    pub async fn create_new(&self, tmp: &str, full: &str, len: u64) -> OpResult<bool> {
+        let result = self.link_or_rename(tmp, full, len).await;
+        let _ = self.sftp.remove(tmp).await;
+        result
+    }
+
+    async fn link_or_rename(&self, tmp: &str, full: &str, len: u64) -> OpResult<bool> {
+        if self.hardlink.load(Ordering::Relaxed) {
+            match self.sftp.hardlink(tmp, full).await {
+                Ok(_) => match self.size_of(full).await? {
+                    Some(size) if size == len => return Ok(true),
+                    // Another writer's object got there first.
+                    Some(_) => return Ok(false),
+                    // The server said OK and linked nothing.
+                    None => self.hardlink.store(false, Ordering::Relaxed),
+                },
+                Err(e @ SftpError::Status(_)) => {
+                    return match self.size_of(full).await? {
+                        Some(_) => Ok(false),
+                        None => Err(e.into()),
+                    };
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        // Plain SFTP rename fails if the target exists (some servers replace it instead,
+        // hence the check first; the window between check and rename remains).
+        if self.size_of(full).await?.is_some() {
+            return Ok(false);
+        }
+        if let Err(e) = self.sftp.rename(tmp, full).await {
+            return match (&e, self.size_of(full).await?) {
+                (SftpError::Status(_), Some(_)) => Ok(false),
+                _ => Err(e.into()),
+            };
+        }
+        if self.moved(tmp, full).await? && self.size_of(full).await? == Some(len) {
+            Ok(true)
+        } else {
+            Err(self.not_landed(full, "rename"))
+        }
+    }
+
+    /// Whether a move of `tmp` to `full` took effect: `tmp` gone, `full` there.
+    async fn moved(&self, tmp: &str, full: &str) -> OpResult<bool> {
+        Ok(self.size_of(tmp).await?.is_none() && self.size_of(full).await?.is_some())
+    }
+
+    /// The size of the file at `path`, `None` if there is none.
+    async fn size_of(&self, path: &str) -> OpResult<Option<u64>> {
+        match self.sftp.lstat(path).await {
+            Ok(a) => Ok(Some(a.attrs.size.unwrap_or(0))),
+            Err(e) if status_is(&e, StatusCode::NoSuchFile) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    fn not_landed(&self, full: &str, how: &str) -> OpError {
+        OpError::Done(RemoteError::Backend {
+            url: self.url.clone(),
+            path: full.to_string(),
+            what: format!(
+                "the server answered OK to the {how} of a new object into place, but the \
+                 object did not land there: the server lost the write"
+            ),
+            source: None,
+        })
     }
 
     /// `posix-rename@openssh.com`: rename replacing the target atomically.
