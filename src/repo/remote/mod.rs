@@ -63,7 +63,12 @@ pub trait Remote: Send + Sync {
     fn url(&self) -> &str;
     /// Write (or replace) an object atomically and durably.
     async fn put(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<()>;
-    /// Write an object only if it does not exist yet; `Ok(false)` if it did.
+    /// Write an object only if it does not exist yet; `Ok(false)` if it did. Atomic where
+    /// the server offers a create-only primitive (local `link`, OpenSSH's
+    /// `hardlink@openssh.com`, S3 `If-None-Match`); elsewhere (an SFTP server without a
+    /// working hardlink, an S3 server that ignores the condition) an existing object is
+    /// still never replaced, but two writers racing for a new name may both succeed and
+    /// the last one's object stays. Only `init` uses it, for the config.
     async fn put_new(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<bool>;
     async fn get(&self, path: &str) -> Result<Bytes>;
     /// The whole object, refused (`Corrupt`) if it is larger than `max` bytes. Backends
