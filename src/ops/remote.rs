@@ -77,15 +77,22 @@ fn position(repo: &Repository, which: &str) -> Result<usize> {
         })
 }
 
+/// Refuse a URL the config already lists. (A location that serves this repository
+/// under another spelling is caught by its identity marker when it would join.)
+fn refuse_known(repo: &Repository, given: &str, canonical: &str) -> Result<()> {
+    if repo.config.remotes.iter().any(|u| u == canonical) {
+        return Err(Error::usage(format!(
+            "{given} is already remote {canonical} of this repository"
+        )));
+    }
+    Ok(())
+}
+
 /// Replace remote `old` (dead or retired) with the new, empty location `new`.
 pub fn replace(repo: &Repository, old: &str, new: &str) -> Result<ChangeReport> {
     let i = position(repo, old)?;
     let new_url = remote::canonical_url(new)?;
-    if repo.config.remotes.contains(&new_url) {
-        return Err(Error::usage(format!(
-            "{new} is already a remote of this repository"
-        )));
-    }
+    refuse_known(repo, new, &new_url)?;
     let mut remotes = repo.config.remotes.clone();
     remotes[i] = new_url;
     change(repo, remotes, Some(i))
@@ -94,11 +101,7 @@ pub fn replace(repo: &Repository, old: &str, new: &str) -> Result<ChangeReport> 
 /// Add a remote. Existing extents keep their placement; new extents use all remotes.
 pub fn add(repo: &Repository, url: &str) -> Result<ChangeReport> {
     let new_url = remote::canonical_url(url)?;
-    if repo.config.remotes.contains(&new_url) {
-        return Err(Error::usage(format!(
-            "{url} is already a remote of this repository"
-        )));
-    }
+    refuse_known(repo, url, &new_url)?;
     let mut remotes = repo.config.remotes.clone();
     remotes.push(new_url);
     repo.config.coding.check(remotes.len())?;

@@ -10,6 +10,7 @@ use super::survey::{ShardState, Survey};
 use crate::codec::{self, peel::peel};
 use crate::error::Result;
 use crate::repo::Repository;
+use crate::repo::names::MARKER_PATH;
 
 #[derive(Serialize, Debug, Clone)]
 pub struct Action {
@@ -54,13 +55,24 @@ pub fn run(repo: &Repository, opts: &RepairOptions) -> Result<RepairReport> {
         report.bytes_read += bytes;
     }
     for (r, l) in survey.listings.iter().enumerate() {
-        if let Err(e) = l {
-            report.pending.push(format!(
+        match l {
+            Err(e) => report.pending.push(format!(
                 "remote {} is unreachable ({e}); run repair again when it is back",
                 survey.urls[r]
-            ));
+            )),
+            // A wiped remote whose directory is gone: repair (unlike a backup) makes it.
+            Ok(l) if l.is_empty() && !opts.dry_run && repo.recreate_remote(r)? => {
+                report.actions.push(Action {
+                    kind: "create-remote",
+                    remote: survey.urls[r].clone(),
+                    path: String::new(),
+                    bytes: 0,
+                });
+            }
+            Ok(_) => {}
         }
     }
+    repair_markers(repo, &survey, opts.dry_run, &mut report)?;
     repair_metadata(repo, &survey, opts.dry_run, &mut report)?;
     repair_shards(repo, &survey, opts.dry_run, &mut report)?;
     if !opts.dry_run && report.unrepaired.is_empty() && report.pending.is_empty() {
@@ -75,6 +87,43 @@ pub fn run(repo: &Repository, opts: &RepairOptions) -> Result<RepairReport> {
         0
     };
     Ok(report)
+}
+
+/// Every reachable remote gets an identity marker if it lacks one (a rebuilt remote, or
+/// a repository from before markers). Two remotes of the config that turn out to be one
+/// location are reported, not repaired: the config itself must change.
+fn repair_markers(
+    repo: &Repository,
+    survey: &Survey,
+    dry_run: bool,
+    report: &mut RepairReport,
+) -> Result<()> {
+    for (r, l) in survey.listings.iter().enumerate() {
+        let Ok(l) = l else { continue };
+        if l.contains_key(MARKER_PATH) {
+            continue;
+        }
+        report.actions.push(Action {
+            kind: "write-marker",
+            remote: survey.urls[r].clone(),
+            path: MARKER_PATH.to_string(),
+            bytes: 0,
+        });
+        if dry_run {
+            continue;
+        }
+        match repo.claim_marker(r) {
+            Ok(()) => {}
+            Err(e) if e.kind() == crate::Kind::Usage => report.unrepaired.push(format!(
+                "{e}: remove one of them from the config (`tangle remote replace`)"
+            )),
+            Err(e) => report.pending.push(format!(
+                "remote {}: could not write its identity marker: {e}",
+                survey.urls[r]
+            )),
+        }
+    }
+    Ok(())
 }
 
 fn repair_metadata(

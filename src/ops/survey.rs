@@ -13,7 +13,7 @@ use crate::codec::peel::Codeword;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::Result;
 use crate::extent::{Certificate, ExtentName};
-use crate::repo::Repository;
+use crate::repo::{Repository, names};
 
 /// One remote's copy of a metadata object.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,19 +87,17 @@ pub enum ShardState {
 pub struct Survey {
     pub urls: Vec<String>,
     /// Per remote: its listing (path → size), or the error that kept it from listing.
+    /// Canonical object names only: everything else is in `foreign`.
     pub listings: Vec<Result<HashMap<String, u64>>>,
+    /// (remote, path) of every listed path that is no object's canonical name: reported,
+    /// never read, trusted or copied.
+    pub foreign: Vec<(usize, String)>,
     pub meta: BTreeMap<String, MetaObject>,
     /// Authentic certificates, oldest first.
     pub certs: Vec<Arc<Certificate>>,
     pub cert_pos: HashMap<ExtentName, usize>,
     /// `shards[e][i]`: state of shard `i` of `certs[e]`.
     pub shards: Vec<Vec<ShardState>>,
-}
-
-pub const META_PREFIXES: [&str; 5] = ["keys/", "heads/", "extents/", "snapshots/", "index/"];
-
-fn is_meta(path: &str) -> bool {
-    path == "config" || META_PREFIXES.iter().any(|p| path.starts_with(p))
 }
 
 /// Whether a copy that failed [`Repository::authenticate_metadata`] is well-formed but signed by someone else.
@@ -126,6 +124,7 @@ impl Survey {
     pub fn take(repo: &Repository) -> Result<Survey> {
         let remotes = repo.remotes();
         let urls: Vec<String> = remotes.iter().map(|r| r.url().to_string()).collect();
+        let mut foreign = Vec::new();
         let listings: Vec<Result<HashMap<String, u64>>> = repo
             .block_on(futures::future::join_all(
                 remotes.iter().map(|r| r.list("")),
@@ -138,7 +137,18 @@ impl Survey {
                     Ok(_) => repo.health().mark_up(i),
                     Err(e) => repo.health().note_list_error(i, e),
                 }
-                l.map(|v| v.into_iter().map(|o| (o.path, o.size)).collect())
+                l.map(|v| {
+                    v.into_iter()
+                        .filter(|o| {
+                            let canonical = names::is_canonical(&o.path);
+                            if !canonical {
+                                foreign.push((i, o.path.clone()));
+                            }
+                            canonical
+                        })
+                        .map(|o| (o.path, o.size))
+                        .collect()
+                })
             })
             .collect();
 
@@ -146,7 +156,7 @@ impl Survey {
         let mut paths: Vec<String> = listings
             .iter()
             .flatten()
-            .flat_map(|l| l.keys().filter(|p| is_meta(p)).cloned())
+            .flat_map(|l| l.keys().filter(|p| names::is_metadata(p)).cloned())
             .collect();
         paths.sort();
         paths.dedup();
@@ -293,6 +303,7 @@ impl Survey {
         Ok(Survey {
             urls,
             listings,
+            foreign,
             meta,
             certs,
             cert_pos,

@@ -128,6 +128,17 @@ pub fn init_remotes(
         created: chrono::Utc::now().timestamp(),
         revision: 0,
     };
+    // Identity markers first: the same location given twice is refused before anything
+    // of the repository is written (and the markers of a refused init are removed).
+    for (i, r) in remotes.iter().enumerate() {
+        let earlier: Vec<&DynRemote> = remotes[..i].iter().collect();
+        if let Err(e) = rt.block_on(super::marker::claim(r, &earlier, config.id)) {
+            for r in &remotes[..i] {
+                rt.block_on(super::marker::remove(r));
+            }
+            return Err(e);
+        }
+    }
     let key = KeyFile::wrap(&master, password, opts.kdf)?;
     let key_obj = Bytes::from(envelope::seal(
         ObjectKind::Key,

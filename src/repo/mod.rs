@@ -9,6 +9,8 @@ mod cache;
 pub mod config;
 mod health;
 mod init;
+mod marker;
+pub mod names;
 mod reader;
 pub mod remote;
 pub mod trust;
@@ -340,7 +342,12 @@ impl Repository {
             match r {
                 Ok(list) => {
                     ok += 1;
-                    names.extend(list.into_iter().map(|o| o.path));
+                    // Foreign names are never objects (see `names`): not read, not trusted.
+                    names.extend(
+                        (list.into_iter())
+                            .map(|o| o.path)
+                            .filter(|p| names::is_canonical(p)),
+                    );
                 }
                 Err(e) => last_err = Some(e),
             }

@@ -126,6 +126,31 @@ impl Repository {
         }
     }
 
+    /// Create remote `r`'s location if it is missing (repair of a wiped remote); `true`
+    /// if it was. Writes never create a remote's root on their own: a vanished directory
+    /// (an unmounted disk) is a remote that is down until someone runs repair.
+    pub fn recreate_remote(&self, r: usize) -> Result<bool> {
+        let remote = self.remote(r)?;
+        if self.block_on(remote.exists())? {
+            return Ok(false);
+        }
+        self.block_on(remote.create(WRITE))
+            .map_err(|e| e.context(format!("creating {}", remote.url())))?;
+        Ok(true)
+    }
+
+    /// Give remote `r` a fresh identity marker (repair of a remote without one: rebuilt,
+    /// or from before markers), refused with a usage error if it is the same location as
+    /// another remote of the config.
+    pub fn claim_marker(&self, r: usize) -> Result<()> {
+        let remote = self.remote(r)?;
+        let others: Vec<&DynRemote> = (self.remotes.iter().enumerate())
+            .filter(|(k, _)| *k != r)
+            .map(|(_, o)| o)
+            .collect();
+        self.block_on(super::marker::claim(remote, &others, self.config.id))
+    }
+
     /// Rewrite remote `r`'s copy of metadata object `path` (repair): refused unless the
     /// object is authentic for this repository.
     pub fn put_metadata_copy(&self, r: usize, path: &str, object: Bytes) -> Result<()> {
@@ -270,6 +295,12 @@ impl Repository {
             }
             self.block_on(r.create(WRITE))
                 .map_err(|e| e.context(format!("creating {}", r.url())))?;
+            // The remotes it joins: all current ones but the one it replaces.
+            let joins: Vec<&DynRemote> = (self.remotes.iter().enumerate())
+                .filter(|(k, _)| Some(*k) != replaced)
+                .map(|(_, r)| r)
+                .collect();
+            self.block_on(super::marker::claim(r, &joins, config.id))?;
         }
         let mut published = ConfigPublished {
             written: 0,

@@ -70,10 +70,13 @@ pub enum FindingKind {
     ParityInconsistent,
     /// With the password: a snapshot's trees or blobs cannot be read.
     SnapshotIncomplete,
+    /// A remote holds something that is no object's canonical name (information only:
+    /// never read, trusted or copied).
+    ForeignObject,
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 18] = [
+    pub const ALL: [FindingKind; 19] = [
         FindingKind::RemoteEmpty,
         FindingKind::RemoteUnreachable,
         FindingKind::Leftover,
@@ -92,6 +95,7 @@ impl FindingKind {
         FindingKind::AtRisk,
         FindingKind::ParityInconsistent,
         FindingKind::SnapshotIncomplete,
+        FindingKind::ForeignObject,
     ];
 
     /// The name in `--json` (and in messages about kinds).
@@ -115,6 +119,7 @@ impl FindingKind {
             FindingKind::AtRisk => "at-risk",
             FindingKind::ParityInconsistent => "parity-inconsistent",
             FindingKind::SnapshotIncomplete => "snapshot-incomplete",
+            FindingKind::ForeignObject => "foreign-object",
         }
     }
 }

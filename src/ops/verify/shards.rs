@@ -147,6 +147,45 @@ fn at_risk(
     );
 }
 
+/// Files that are no object's canonical name, one finding each (up to
+/// [`FOREIGN_SHOWN`] per remote, then one that counts the rest).
+pub(super) fn foreign(survey: &Survey, findings: &mut Vec<Finding>) {
+    for (r, url) in survey.urls.iter().enumerate() {
+        let paths: Vec<&str> = (survey.foreign.iter())
+            .filter(|(fr, _)| *fr == r)
+            .map(|(_, p)| p.as_str())
+            .collect();
+        for p in paths.iter().take(FOREIGN_SHOWN) {
+            findings.push(
+                Finding::new(
+                    Severity::Info,
+                    FindingKind::ForeignObject,
+                    format!("{url} holds {p}, which is not a tangle object name (ignored)"),
+                )
+                .remote(url)
+                .path(p)
+                .repair("none (never copied; remove it by hand if it is not yours)"),
+            );
+        }
+        if paths.len() > FOREIGN_SHOWN {
+            findings.push(
+                Finding::new(
+                    Severity::Info,
+                    FindingKind::ForeignObject,
+                    format!(
+                        "{url} holds {} more files that are not tangle object names",
+                        paths.len() - FOREIGN_SHOWN
+                    ),
+                )
+                .remote(url),
+            );
+        }
+    }
+}
+
+/// Foreign objects named one by one per remote; more are counted.
+const FOREIGN_SHOWN: usize = 20;
+
 /// Objects no certificate accounts for: unfinished writes and shards on the wrong remote.
 pub(super) fn leftovers(survey: &Survey, findings: &mut Vec<Finding>) {
     for (r, listing) in survey.listings.iter().enumerate() {

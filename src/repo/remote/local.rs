@@ -36,10 +36,53 @@ impl LocalRemote {
         RemoteError::io(&self.url, path, e)
     }
 
+    /// Create `dir` and its parents up to, but never including, the root: a root that has
+    /// vanished (an unmounted disk, a deleted directory) makes the remote unreachable
+    /// instead of being recreated empty, where the backup would then land unseen. Only
+    /// `create` (init, `remote add`) makes the root. Race-free: each level is created
+    /// with a plain mkdir, which fails if its parent is gone.
+    fn make_dirs_below_root(&self, dir: &Path, path: &str) -> RemoteResult<()> {
+        if dir.is_dir() {
+            return Ok(());
+        }
+        let rel = dir.strip_prefix(&self.root).unwrap_or(Path::new(""));
+        let mut at = self.root.clone();
+        let mut components = rel.components().peekable();
+        if components.peek().is_none() && !self.root.is_dir() {
+            return Err(self.root_missing());
+        }
+        let mut first = true;
+        for c in components {
+            at.push(c);
+            match std::fs::create_dir(&at) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) if first && e.kind() == std::io::ErrorKind::NotFound => {
+                    return Err(self.root_missing());
+                }
+                Err(e) => return Err(self.err(path, e)),
+            }
+            first = false;
+        }
+        Ok(())
+    }
+
+    fn root_missing(&self) -> RemoteError {
+        RemoteError::Unreachable {
+            url: self.url.clone(),
+            what: format!(
+                "directory {} is missing (an unmounted disk?); tangle does not recreate it: \
+                 mount it, or `mkdir` it if the remote was wiped, then run `tangle repair`",
+                self.root.display()
+            ),
+            source: None,
+        }
+    }
+
     fn write_atomic(&self, path: &str, data: &[u8], create_only: bool) -> RemoteResult<bool> {
         let full = self.full(path)?;
         let dir = full.parent().unwrap_or(&self.root).to_path_buf();
-        std::fs::create_dir_all(&dir).map_err(|e| self.err(path, e))?;
+        self.make_dirs_below_root(&dir, path)?;
         let random = crate::crypto::random_bytes::<8>().map_err(|e| {
             RemoteError::backend(&self.url, path, "no randomness for a temp name", e)
         })?;

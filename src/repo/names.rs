@@ -1,0 +1,150 @@
+//! The repository's object names, and the rule that only canonical names are objects.
+//!
+//! Every object tangle writes has exactly one spelling (lower-case hex of fixed length,
+//! decimal shard numbers without leading zeros). Anything else a remote lists — a junk
+//! file, a certificate copied to its upper-case hex name — is *foreign*: verify reports
+//! it naming its remote, and nothing reads, trusts or copies it. Without this rule a
+//! remote could raise alarms repair can never clear (a junk `keys/x` that no remote has
+//! "an authentic copy" of) or plant a second spelling of an authentic certificate that
+//! looks like a fork and that repair would spread.
+
+use crate::extent::ExtentName;
+
+/// The per-remote identity marker (see [`super::marker`]).
+pub const MARKER_PATH: &str = "remote-id";
+
+/// What a canonical object path names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ObjectName {
+    Config,
+    /// The remote's identity marker.
+    Marker,
+    /// `keys/<content id>`.
+    Key,
+    /// `heads/<writer>/<seq>`.
+    Head,
+    /// `extents/<name>`: a certificate.
+    Certificate(ExtentName),
+    /// `snapshots/<content id>`.
+    Snapshot,
+    /// `index/<content id>`.
+    Index,
+    /// `shards/<extent>/<index>`.
+    Shard(ExtentName, usize),
+}
+
+impl ObjectName {
+    /// Classify `path`: `None` if it is not the canonical name of any object.
+    pub fn parse(path: &str) -> Option<ObjectName> {
+        let parts: Vec<&str> = path.split('/').collect();
+        match parts.as_slice() {
+            ["config"] => Some(ObjectName::Config),
+            [MARKER_PATH] => Some(ObjectName::Marker),
+            ["keys", id] if is_hex(id, 64) => Some(ObjectName::Key),
+            ["snapshots", id] if is_hex(id, 64) => Some(ObjectName::Snapshot),
+            ["index", id] if is_hex(id, 64) => Some(ObjectName::Index),
+            ["heads", writer, seq] if is_hex(writer, 32) && is_hex(seq, 16) => {
+                Some(ObjectName::Head)
+            }
+            ["extents", name] if is_hex(name, 64) => {
+                ExtentName::parse(name).ok().map(ObjectName::Certificate)
+            }
+            ["shards", name, index] if is_hex(name, 64) => {
+                let index = canonical_index(index)?;
+                ExtentName::parse(name)
+                    .ok()
+                    .map(|n| ObjectName::Shard(n, index))
+            }
+            _ => None,
+        }
+    }
+
+    /// Metadata: replicated on every remote (everything but shards and the marker,
+    /// which differs per remote by design).
+    pub fn is_metadata(&self) -> bool {
+        !matches!(self, ObjectName::Shard(..) | ObjectName::Marker)
+    }
+}
+
+/// Whether `path` is the canonical name of a replicated metadata object.
+pub fn is_metadata(path: &str) -> bool {
+    ObjectName::parse(path).is_some_and(|n| n.is_metadata())
+}
+
+/// Whether `path` is the canonical name of any object (else it is foreign).
+pub fn is_canonical(path: &str) -> bool {
+    ObjectName::parse(path).is_some()
+}
+
+/// Exactly `len` lower-case hex digits.
+fn is_hex(s: &str, len: usize) -> bool {
+    s.len() == len && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// A shard number as tangle writes it: decimal, no sign, no leading zeros, below 256.
+fn canonical_index(s: &str) -> Option<usize> {
+    let ok = !s.is_empty()
+        && s.len() <= 3
+        && s.bytes().all(|b| b.is_ascii_digit())
+        && (s == "0" || !s.starts_with('0'));
+    ok.then(|| s.parse::<usize>().ok())
+        .flatten()
+        .filter(|&i| i < 256)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const H64: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+    const H32: &str = "0123456789abcdef0123456789abcdef";
+
+    #[test]
+    fn canonical_names_parse() {
+        assert_eq!(ObjectName::parse("config"), Some(ObjectName::Config));
+        assert_eq!(ObjectName::parse("remote-id"), Some(ObjectName::Marker));
+        assert_eq!(
+            ObjectName::parse(&format!("keys/{H64}")),
+            Some(ObjectName::Key)
+        );
+        assert_eq!(
+            ObjectName::parse(&format!("heads/{H32}/00000000000000ff")),
+            Some(ObjectName::Head)
+        );
+        let name = ExtentName::parse(H64).unwrap();
+        assert_eq!(
+            ObjectName::parse(&format!("extents/{H64}")),
+            Some(ObjectName::Certificate(name))
+        );
+        assert_eq!(
+            ObjectName::parse(&format!("shards/{H64}/10")),
+            Some(ObjectName::Shard(name, 10))
+        );
+        assert_eq!(name.cert_path(), format!("extents/{H64}"));
+        assert!(is_canonical(&name.shard_path(0)) && is_canonical(&name.shard_path(254)));
+    }
+
+    #[test]
+    fn other_spellings_are_foreign() {
+        let upper = H64.to_uppercase();
+        for p in [
+            "keys/deadbeef".to_string(),
+            format!("keys/{upper}"),
+            format!("extents/{upper}"),
+            format!("extents/{H64}/x"),
+            format!("shards/{upper}/0"),
+            format!("shards/{H64}/01"),
+            format!("shards/{H64}/+1"),
+            format!("shards/{H64}/256"),
+            format!("shards/{H64}"),
+            format!("heads/{H32}/ff"),
+            format!("heads/{H64}/00000000000000ff"),
+            "README".into(),
+            "config.bak".into(),
+            "keys".into(),
+            String::new(),
+        ] {
+            assert_eq!(ObjectName::parse(&p), None, "{p}");
+        }
+    }
+}
