@@ -19,6 +19,22 @@ if target/debug/tangle init --remote memory://a --remote memory://b --remote mem
   exit 1
 fi
 
+# tests/cli_xattrs.rs sets attributes and ACLs with setfattr (attr) and setfacl (acl) and
+# compares restores with rsync -aHAXn.
+missing=()
+for tool in rsync:rsync setfacl:acl setfattr:attr; do
+  command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  as_root=()
+  [ "$(id -u)" = 0 ] || as_root=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  if ! "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}" >&2; then
+    "${as_root[@]}" apt-get update >&2
+    "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}" >&2
+  fi
+fi
+
 scripts/test-servers.sh start >/dev/null
 trap 'scripts/test-servers.sh stop' EXIT
 servers_env=$(scripts/test-servers.sh env)

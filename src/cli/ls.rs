@@ -37,10 +37,17 @@ pub fn run(g: &Global, a: &LsArgs) -> Result<u8> {
             return;
         }
         let r = if a.long {
+            // The extended-attribute mark takes the place of the space after the mode,
+            // so lines without attributes look as before.
             writeln!(
                 out,
-                "{:<8} {:>6o} {:>12} {}  {}",
-                e.kind, e.mode, e.size, e.mtime, e.path
+                "{:<8} {:>6o}{}{:>12} {}  {}",
+                e.kind,
+                e.mode,
+                e.xattr_mark(),
+                e.size,
+                e.mtime,
+                e.path
             )
         } else {
             out.write_all(&e.raw_path)

@@ -29,6 +29,15 @@ pub enum ContentError {
     TreeVersion(u8),
     #[error("empty tree blob")]
     EmptyTree,
+    /// A tree whose extended attributes go past the per-node limits (`content/tree.rs`).
+    #[error(
+        "tree has extended attributes beyond the limits (names of 1 to 255 bytes without NUL, \
+         values of at most 64 KiB, at most 1024 attributes and 1 MiB per entry)"
+    )]
+    TreeXattrLimits,
+    /// A version 2 tree without exactly one attribute list per node.
+    #[error("tree's extended attribute lists do not match its entries")]
+    TreeXattrCount,
     /// An index segment too short for its length prefix.
     #[error("index segment is truncated")]
     IndexTruncated,
@@ -66,6 +75,8 @@ impl ContentError {
             | ContentError::TreeInvalidName
             | ContentError::TreeVersion(_)
             | ContentError::EmptyTree
+            | ContentError::TreeXattrLimits
+            | ContentError::TreeXattrCount
             | ContentError::IndexTruncated
             | ContentError::IndexDecompress(_)
             | ContentError::Malformed(_)

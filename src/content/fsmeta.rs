@@ -1,13 +1,16 @@
-//! File-system metadata: capturing a [`Node`] from `lstat`, and applying one on restore.
+//! File-system metadata: capturing a [`Node`] from `lstat` and the extended attributes,
+//! and applying one on restore.
 
 use std::ffi::{CString, OsStr};
-use std::os::unix::ffi::OsStrExt;
+use std::fs::File;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::Path;
 
 use filetime::FileTime;
 
 use super::ContentError;
+use super::tree::{Xattr, XattrBudget};
 use super::{Node, NodeKind};
 use crate::error::{Error, Result, ResultExt};
 
@@ -56,6 +59,179 @@ pub fn node_from_metadata(name: &[u8], path: &Path, md: &std::fs::Metadata) -> R
     Ok(n)
 }
 
+/// Read the extended attributes of `path` (POSIX ACLs included) into `node.xattrs`,
+/// sorted by name. A symlink at `path` is not followed unless `follow` is set (the
+/// directories above a source are recorded through symlinks). A file system without
+/// extended attributes gives none. Attributes that cannot be read, or that do not fit the
+/// per-node limits ([`XattrBudget`]), are left out and named in the error; the others are
+/// kept.
+pub fn read_xattrs(path: &Path, follow: bool, node: &mut Node) -> Result<()> {
+    let listed = if follow {
+        xattr::list_deref(path)
+    } else {
+        xattr::list(path)
+    };
+    let mut names: Vec<Vec<u8>> = match listed {
+        Ok(names) => names.map(|n| n.into_vec()).collect(),
+        Err(e) if e.raw_os_error() == Some(libc::ENOTSUP) => return Ok(()),
+        Err(e) => return Err(Error::from(e).context("listing extended attributes")),
+    };
+    names.sort();
+    let mut budget = XattrBudget::default();
+    let mut left_out = Vec::new();
+    for name in names {
+        let n = OsStr::from_bytes(&name);
+        let value = if follow {
+            xattr::get_deref(path, n)
+        } else {
+            xattr::get(path, n)
+        };
+        let lossy = String::from_utf8_lossy(&name).into_owned();
+        match value {
+            Ok(Some(value)) if budget.admit(&name, value.len()) => {
+                node.xattrs.push(Xattr { name, value })
+            }
+            Ok(Some(value)) => left_out.push(format!(
+                "{lossy} ({} bytes): beyond the limits of one entry",
+                value.len()
+            )),
+            // Removed since it was listed.
+            Ok(None) => {}
+            Err(e) => left_out.push(format!("{lossy}: {e}")),
+        }
+    }
+    if left_out.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::fatal(format!(
+            "extended attributes left out: {}",
+            left_out.join("; ")
+        )))
+    }
+}
+
+/// Why the target did not take an extended attribute. Restore warns about these, once per
+/// kind, and does not count them as errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum XattrRefusal {
+    /// The file system does not support (this kind of) extended attributes.
+    Unsupported,
+    /// Not allowed: `security.*` and `trusted.*` need privileges, `user.*` exists only on
+    /// files and directories.
+    NotPermitted,
+    /// The file system has no room for it (ext4 keeps all of a file's attributes in one
+    /// block).
+    TooLarge,
+}
+
+impl XattrRefusal {
+    fn of(e: &std::io::Error) -> Option<XattrRefusal> {
+        match e.raw_os_error()? {
+            libc::ENOTSUP => Some(XattrRefusal::Unsupported),
+            libc::EPERM | libc::EACCES => Some(XattrRefusal::NotPermitted),
+            libc::E2BIG | libc::ERANGE | libc::ENOSPC => Some(XattrRefusal::TooLarge),
+            _ => None,
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            XattrRefusal::Unsupported => "the target file system does not support them",
+            XattrRefusal::NotPermitted => {
+                "not permitted (security.* and trusted.* need root; user.* exists only on files and directories)"
+            }
+            XattrRefusal::TooLarge => "they do not fit on the target file system",
+        }
+    }
+}
+
+/// An extended attribute the target refused to set (or, for an ACL the node does not
+/// have, to remove).
+#[derive(Debug)]
+pub struct Refused {
+    pub name: Vec<u8>,
+    pub why: XattrRefusal,
+}
+
+const ACL_ACCESS: &[u8] = b"system.posix_acl_access";
+const ACL_DEFAULT: &[u8] = b"system.posix_acl_default";
+
+/// Where attributes are set: through an open file, or on a path without following a
+/// symlink there (`lsetxattr`).
+#[derive(Clone, Copy)]
+enum XattrTarget<'a> {
+    File(&'a File),
+    Path(&'a Path),
+}
+
+impl XattrTarget<'_> {
+    fn set(self, name: &[u8], value: &[u8]) -> std::io::Result<()> {
+        let name = OsStr::from_bytes(name);
+        match self {
+            XattrTarget::File(f) => xattr::FileExt::set_xattr(f, name, value),
+            XattrTarget::Path(p) => xattr::set(p, name, value),
+        }
+    }
+
+    fn remove(self, name: &[u8]) -> std::io::Result<()> {
+        let name = OsStr::from_bytes(name);
+        match self {
+            XattrTarget::File(f) => xattr::FileExt::remove_xattr(f, name),
+            XattrTarget::Path(p) => xattr::remove(p, name),
+        }
+    }
+}
+
+/// Set a node's extended attributes. A POSIX ACL the node does not have is removed (a new
+/// entry inherits one from its directory's default ACL); other attributes already there
+/// are kept. What the target refuses is returned; any other failure is an error (after
+/// the remaining attributes were tried).
+fn apply_xattrs(target: XattrTarget<'_>, path: &Path, node: &Node) -> Result<Vec<Refused>> {
+    let mut refused = Vec::new();
+    let mut error = None;
+    let mut outcome = |name: &[u8], r: std::io::Result<()>| {
+        let Err(e) = r else { return };
+        match XattrRefusal::of(&e) {
+            Some(why) => refused.push(Refused {
+                name: name.to_vec(),
+                why,
+            }),
+            None => {
+                error.get_or_insert_with(|| {
+                    Error::from(e).context(format!(
+                        "extended attribute {} of {}",
+                        String::from_utf8_lossy(name),
+                        path.display()
+                    ))
+                });
+            }
+        }
+    };
+    for x in &node.xattrs {
+        outcome(&x.name, target.set(&x.name, &x.value));
+    }
+    let acls: &[&[u8]] = match node.kind {
+        NodeKind::File => &[ACL_ACCESS],
+        NodeKind::Dir => &[ACL_ACCESS, ACL_DEFAULT],
+        _ => &[],
+    };
+    for &acl in acls {
+        if node.xattrs.iter().any(|x| x.name == acl) {
+            continue;
+        }
+        let r = match target.remove(acl) {
+            // Nothing to remove, or no ACLs on this file system at all.
+            Err(e) if matches!(e.raw_os_error(), Some(libc::ENODATA | libc::ENOTSUP)) => Ok(()),
+            r => r,
+        };
+        outcome(acl, r);
+    }
+    match error {
+        Some(e) => Err(e),
+        None => Ok(refused),
+    }
+}
+
 fn cpath(path: &Path) -> Result<CString> {
     CString::new(path.as_os_str().as_bytes()).map_err(|_| {
         ContentError::PathHasNul {
@@ -96,9 +272,12 @@ pub fn create_special(path: &Path, node: &Node) -> Result<()> {
     }
 }
 
-/// Apply ownership (when `chown` is set, i.e. running as root), permissions and times.
-/// Order matters: chown clears setuid bits, so it comes before chmod; times come last.
-pub fn apply_metadata(path: &Path, node: &Node, chown: bool) -> Result<()> {
+/// Apply ownership (when `chown` is set, i.e. running as root), permissions, extended
+/// attributes and times; returns the attributes the target refused. Order matters: chown
+/// clears setuid bits and file capabilities (`security.capability`), so it comes before
+/// chmod and the attributes; times come last. Extended attributes are set on the path
+/// itself, never through a symlink there.
+pub fn apply_metadata(path: &Path, node: &Node, chown: bool) -> Result<Vec<Refused>> {
     let is_link = node.kind == NodeKind::Symlink;
     if chown {
         std::os::unix::fs::lchown(path, Some(node.uid), Some(node.gid))
@@ -108,30 +287,35 @@ pub fn apply_metadata(path: &Path, node: &Node, chown: bool) -> Result<()> {
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(node.mode))
             .ctx(format!("chmod {}", path.display()))?;
     }
+    let xattrs = apply_xattrs(XattrTarget::Path(path), path, node);
     let atime = FileTime::from_unix_time(node.atime, node.atime_nsec);
     let mtime = FileTime::from_unix_time(node.mtime, node.mtime_nsec);
     filetime::set_symlink_file_times(path, atime, mtime)
-        .ctx(format!("setting times of {}", path.display()))
+        .ctx(format!("setting times of {}", path.display()))?;
+    xattrs
 }
 
-/// Apply ownership, permissions and times through an open file, so nothing is set
-/// through a link that appeared at the file's path (and no path is looked up again).
+/// Apply ownership, permissions, extended attributes and times through an open file, so
+/// nothing is set through a link that appeared at the file's path (and no path is looked
+/// up again); returns the attributes the target refused.
 pub fn apply_metadata_to_file(
-    file: &std::fs::File,
+    file: &File,
     path: &Path,
     node: &Node,
     chown: bool,
-) -> Result<()> {
+) -> Result<Vec<Refused>> {
     if chown {
         std::os::unix::fs::fchown(file, Some(node.uid), Some(node.gid))
             .ctx(format!("chown {}", path.display()))?;
     }
     file.set_permissions(std::fs::Permissions::from_mode(node.mode))
         .ctx(format!("chmod {}", path.display()))?;
+    let xattrs = apply_xattrs(XattrTarget::File(file), path, node);
     let atime = FileTime::from_unix_time(node.atime, node.atime_nsec);
     let mtime = FileTime::from_unix_time(node.mtime, node.mtime_nsec);
     filetime::set_file_handle_times(file, Some(atime), Some(mtime))
-        .ctx(format!("setting times of {}", path.display()))
+        .ctx(format!("setting times of {}", path.display()))?;
+    xattrs
 }
 
 /// Whether we run as root (and so restore ownership).

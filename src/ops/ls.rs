@@ -1,8 +1,10 @@
 //! `tangle ls`: the paths in a snapshot, recursively.
 
+use std::collections::BTreeMap;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
+use base64::Engine;
 use serde::Serialize;
 
 use super::snapshots::{Located, locate};
@@ -25,6 +27,27 @@ pub struct Entry {
     pub gid: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    /// Extended attributes (POSIX ACLs included): name → value in standard base64 (with
+    /// padding). Absent when the entry has none.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub xattrs: BTreeMap<String, String>,
+    /// Whether the entry has a POSIX ACL (`ls -l` marks it `+`, other attributes `@`).
+    #[serde(skip)]
+    pub acl: bool,
+}
+
+impl Entry {
+    /// The `ls -l` mark after the mode: `+` for a POSIX ACL, `@` for other extended
+    /// attributes, a space for none.
+    pub fn xattr_mark(&self) -> char {
+        if self.acl {
+            '+'
+        } else if self.xattrs.is_empty() {
+            ' '
+        } else {
+            '@'
+        }
+    }
 }
 
 pub fn kind_name(k: NodeKind) -> &'static str {
@@ -56,6 +79,20 @@ fn entry(path: &[u8], n: &Node) -> Entry {
         gid: n.gid,
         target: (n.kind == NodeKind::Symlink)
             .then(|| String::from_utf8_lossy(&n.target).into_owned()),
+        xattrs: n
+            .xattrs
+            .iter()
+            .map(|x| {
+                (
+                    String::from_utf8_lossy(&x.name).into_owned(),
+                    base64::engine::general_purpose::STANDARD.encode(&x.value),
+                )
+            })
+            .collect(),
+        acl: n
+            .xattrs
+            .iter()
+            .any(|x| x.name.starts_with(b"system.posix_acl_")),
     }
 }
 

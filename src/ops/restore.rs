@@ -6,13 +6,17 @@
 //! blobs so holes stay holes, and write at their offsets. Directory metadata is applied
 //! last, deepest first, because creating entries changes a directory's mtime.
 //!
+//! Extended attributes (POSIX ACLs included) are set after the contents and before the
+//! times. What the target file system or our privileges refuse is summed up in one
+//! warning per kind at the end, not counted as an error.
+//!
 //! From high-latency remotes (S3, SFTP) workers read whole data shards through a shard
 //! cache. A prefetcher keeps that cache a little ahead of them: the walker names the
 //! first extents of each file it queues, a worker names the next extent of the file it
 //! is writing, and the prefetcher fetches all data shards of each named extent at once,
 //! so every remote holding one of them transfers at the same time.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsStr;
 use std::fs::{File, OpenOptions};
 use std::os::unix::ffi::OsStrExt;
@@ -26,7 +30,7 @@ use serde::Serialize;
 
 use super::Progress;
 use super::snapshots::{Located, locate, split_spec};
-use crate::content::fsmeta;
+use crate::content::fsmeta::{self, Refused, XattrRefusal};
 use crate::content::{BlobKind, Node, NodeKind, Tree};
 use crate::error::{Error, Result, ResultExt};
 use crate::extent::ExtentName;
@@ -53,6 +57,66 @@ pub struct RestoreReport {
     pub verified: Option<u64>,
     pub duration_secs: f64,
     pub errors: Vec<String>,
+    /// What was restored incompletely without being an error: extended attributes the
+    /// target refused, one line per kind (also printed as warnings).
+    pub warnings: Vec<String>,
+}
+
+/// Extended attributes the target refused, by kind: warned about once per kind at the
+/// end (a file system without them would otherwise give one warning per file).
+#[derive(Default)]
+struct Refusals(BTreeMap<XattrRefusal, RefusalCount>);
+
+struct RefusalCount {
+    attributes: u64,
+    entries: u64,
+    /// The first attribute refused and its path.
+    first: String,
+}
+
+impl Refusals {
+    fn note(&mut self, path: &Path, refused: &[Refused]) {
+        let mut kinds: Vec<XattrRefusal> = Vec::new();
+        for r in refused {
+            let count = self.0.entry(r.why).or_insert_with(|| RefusalCount {
+                attributes: 0,
+                entries: 0,
+                first: format!("{} on {}", String::from_utf8_lossy(&r.name), path.display()),
+            });
+            count.attributes += 1;
+            if !kinds.contains(&r.why) {
+                kinds.push(r.why);
+                count.entries += 1;
+            }
+        }
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.0
+            .iter()
+            .map(|(why, c)| {
+                format!(
+                    "extended attributes not restored on {} entr{} ({} attribute{}, first {}): {}",
+                    c.entries,
+                    if c.entries == 1 { "y" } else { "ies" },
+                    c.attributes,
+                    if c.attributes == 1 { "" } else { "s" },
+                    c.first,
+                    why.describe()
+                )
+            })
+            .collect()
+    }
+}
+
+/// Note the extended attributes `path` refused.
+fn note_refused(refusals: &Mutex<Refusals>, path: &Path, refused: &[Refused]) {
+    if !refused.is_empty() {
+        refusals
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .note(path, refused);
+    }
 }
 
 struct Filter {
@@ -78,6 +142,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
         .ctx(format!("creating target {}", opts.target.display()))?;
     let chown = fsmeta::is_root();
     let errors = Mutex::new(Vec::new());
+    let refusals = Mutex::new(Refusals::default());
     let mut report = RestoreReport {
         snapshot_id: id,
         ..Default::default()
@@ -111,16 +176,19 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
         drop(hint_rx);
         for _ in 0..workers {
             let (rx, errors, verified, hints) = (rx.clone(), &errors, &verified, hints.clone());
+            let refusals = &refusals;
             s.spawn(move || {
                 for job in rx {
-                    let result =
-                        write_file(repo, &job, chown, hints.as_ref(), progress).and_then(|_| {
+                    let result = write_file(repo, &job, chown, hints.as_ref(), progress).and_then(
+                        |refused| {
+                            note_refused(refusals, &job.path, &refused);
                             if opts.verify {
                                 verify_file(repo, &job.path, &job.node)
                             } else {
                                 Ok(())
                             }
-                        });
+                        },
+                    );
                     match result {
                         Ok(()) if opts.verify => {
                             verified.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -145,6 +213,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
             dirs: &mut dirs,
             report: &mut report,
             errors: &errors,
+            refusals: &refusals,
             chown,
             links: HashMap::new(),
             hard_links: &mut hard_links,
@@ -178,15 +247,23 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
     // Deepest first, so setting a parent's mtime comes after all changes inside it.
     dirs.sort_by_key(|d| std::cmp::Reverse(d.0.as_os_str().len()));
     for (path, node) in &dirs {
-        if let Err(e) = fsmeta::apply_metadata(path, node, chown) {
-            errors
+        match fsmeta::apply_metadata(path, node, chown) {
+            Ok(refused) => note_refused(&refusals, path, &refused),
+            Err(e) => errors
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
-                .push(e.to_string());
+                .push(e.to_string()),
         }
     }
     report.verified = opts.verify.then(|| verified.into_inner());
     report.errors = errors.into_inner().unwrap_or_else(|p| p.into_inner());
+    report.warnings = refusals
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .warnings();
+    for w in &report.warnings {
+        repo.warn(w);
+    }
     report.duration_secs = started.elapsed().as_secs_f64();
     Ok(report)
 }
@@ -209,6 +286,7 @@ struct Planner<'a> {
     dirs: &'a mut Vec<(PathBuf, Node)>,
     report: &'a mut RestoreReport,
     errors: &'a Mutex<Vec<String>>,
+    refusals: &'a Mutex<Refusals>,
     chown: bool,
     /// First restored path of each hard-linked inode.
     links: HashMap<(u64, u64), PathBuf>,
@@ -331,8 +409,9 @@ impl Planner<'_> {
                 }
                 let r = fsmeta::create_special(&dest, &node)
                     .and_then(|_| fsmeta::apply_metadata(&dest, &node, self.chown));
-                if let Err(e) = r {
-                    self.error(e);
+                match r {
+                    Ok(refused) => note_refused(self.refusals, &dest, &refused),
+                    Err(e) => self.error(e),
                 }
             }
         }
@@ -423,24 +502,28 @@ fn create_file(path: &Path) -> Result<(File, Option<PathBuf>)> {
     )))
 }
 
+/// Write one file with its metadata; returns the extended attributes the target refused.
 fn write_file(
     repo: &Repository,
     job: &FileJob,
     chown: bool,
     hints: Option<&crossbeam_channel::Sender<ExtentName>>,
     progress: &Progress,
-) -> Result<()> {
+) -> Result<Vec<Refused>> {
     let (path, node) = (job.path.as_path(), &job.node);
     let (file, tmp) = create_file(path)?;
     let written = write_contents(repo, &file, path, node, hints, progress)
         .and_then(|_| fsmeta::apply_metadata_to_file(&file, path, node, chown));
     drop(file);
     match (written, tmp) {
-        (Ok(()), None) => Ok(()),
-        (Ok(()), Some(tmp)) => std::fs::rename(&tmp, path).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            Error::from(e).context(format!("replacing {}", path.display()))
-        }),
+        (Ok(refused), None) => Ok(refused),
+        (Ok(refused), Some(tmp)) => match std::fs::rename(&tmp, path) {
+            Ok(()) => Ok(refused),
+            Err(e) => {
+                let _ = std::fs::remove_file(&tmp);
+                Err(Error::from(e).context(format!("replacing {}", path.display())))
+            }
+        },
         (Err(e), tmp) => {
             if let Some(tmp) = tmp {
                 let _ = std::fs::remove_file(tmp);

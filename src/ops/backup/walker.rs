@@ -1,7 +1,8 @@
-//! The walker: a depth-first traversal of the sources in name order. It decides for each
-//! file whether the parent snapshot's blob list can be reused (same size, mtime, ctime
-//! and inode) or the file must be read, hands files to read to the readers, and emits
-//! an ordered event stream for the tree builder.
+//! The walker: a depth-first traversal of the sources in name order. It records each
+//! entry's metadata and extended attributes (always read afresh: cheap, unlike contents),
+//! decides for each file whether the parent snapshot's blob list can be reused (same
+//! size, mtime, ctime and inode) or the file must be read, hands files to read to the
+//! readers, and emits an ordered event stream for the tree builder.
 
 use std::collections::HashSet;
 use std::os::unix::ffi::OsStrExt;
@@ -69,6 +70,14 @@ impl Walker<'_> {
         super::note_error(self.errors, msg);
     }
 
+    /// Read an entry's extended attributes; what cannot be read is noted (the entry is
+    /// still backed up, with the attributes that could be read).
+    fn xattrs(&self, path: &Path, follow: bool, node: &mut Node) {
+        if let Err(e) = fsmeta::read_xattrs(path, follow, node) {
+            self.error(format!("{}: {e}", path.display()));
+        }
+    }
+
     fn emit(&self, e: Event) -> Result<(), Stopped> {
         self.events.send(e).map_err(|_| Stopped)
     }
@@ -93,7 +102,7 @@ impl Walker<'_> {
                 VirtualEntry::Dir(sub) => {
                     // Ancestors are followed (a source below a symlinked directory is
                     // still reached), and only their own metadata is recorded.
-                    let node = match std::fs::metadata(&child)
+                    let mut node = match std::fs::metadata(&child)
                         .map_err(crate::Error::from)
                         .and_then(|md| fsmeta::node_from_metadata(name, &child, &md))
                     {
@@ -103,6 +112,7 @@ impl Walker<'_> {
                             continue;
                         }
                     };
+                    self.xattrs(&child, true, &mut node);
                     self.emit(Event::Enter(node))?;
                     let sub_parent = self.parent_subtree(parent_node);
                     self.walk_virtual(sub, &child, sub_parent.as_ref())?;
@@ -144,7 +154,7 @@ impl Walker<'_> {
         if self.excludes.excluded(path, name) {
             return Ok(());
         }
-        let node = match std::fs::symlink_metadata(path)
+        let mut node = match std::fs::symlink_metadata(path)
             .map_err(crate::Error::from)
             .and_then(|md| fsmeta::node_from_metadata(name, path, &md))
         {
@@ -154,6 +164,7 @@ impl Walker<'_> {
                 return Ok(());
             }
         };
+        self.xattrs(path, false, &mut node);
         match node.kind {
             NodeKind::Dir => {
                 self.emit(Event::Enter(node))?;
@@ -174,6 +185,8 @@ impl Walker<'_> {
         let parent = parent.filter(|p| p.kind == NodeKind::File);
         if let Some(p) = parent {
             if unchanged(p, &node) {
+                // Only the contents are reused: the metadata and extended attributes just
+                // read are what the new snapshot records.
                 node.content = p.content.clone();
                 return self.emit(Event::Entry(node, Content::Ready { unchanged: true }));
             }
