@@ -149,6 +149,26 @@ impl Global {
         self.open(unlock, unlock)
     }
 
+    /// For verify: open with the public key only, then unlock if a password is given
+    /// non-interactively. A wrong password is an error (exit 12); key files that cannot
+    /// be read are damage for verify to report, so that error is returned beside the
+    /// repository instead.
+    pub fn open_for_verify(&self) -> Result<(Repository, Option<Error>)> {
+        let mut repo = self.open(false, false)?;
+        if !password::given(self) {
+            return Ok((repo, None));
+        }
+        let pw = password::read(self, false)?;
+        match repo.unlock(pw.as_bytes()) {
+            Ok(()) => {
+                repo.load_index()?;
+                Ok((repo, None))
+            }
+            Err(e) if e.kind() == Kind::WrongPassword => Err(e),
+            Err(e) => Ok((repo, Some(e))),
+        }
+    }
+
     fn open(&self, unlock: bool, load_index: bool) -> Result<Repository> {
         let url = self.repo.as_deref().ok_or_else(|| {
             Error::new(

@@ -23,7 +23,7 @@ pub struct VerifyArgs {
 pub fn run(g: &Global, a: &VerifyArgs) -> Result<u8> {
     // The storage layer needs only the public key; the password (when given) adds the
     // snapshot checks. Never prompt: verify runs unattended in CI.
-    let repo = g.open_maybe_unlocked()?;
+    let (repo, unlock_error) = g.open_for_verify()?;
     let read = if a.read_data {
         ReadData::All
     } else if let Some(p) = &a.read_data_subset {
@@ -41,7 +41,10 @@ pub fn run(g: &Global, a: &VerifyArgs) -> Result<u8> {
     } else {
         ReadData::No
     };
-    let r = verify::run(&repo, read)?;
+    let mut r = verify::run(&repo, read)?;
+    if let Some(e) = unlock_error {
+        verify::keys_unreadable(&mut r, &e.to_string());
+    }
     if g.json {
         g.print_json(&r)?;
     } else {

@@ -132,6 +132,11 @@ struct FileJob {
 
 pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Result<RestoreReport> {
     let started = Instant::now();
+    // Restore what is there, but say when it is older than what this client saw.
+    let stale = repo.older_than_seen()?;
+    if let Some(why) = &stale {
+        repo.warn(why);
+    }
     let (snap_spec, sub) = split_spec(&opts.spec);
     let (id, snap) = repo.find_snapshot(snap_spec)?;
     let filter = Filter {
@@ -263,6 +268,9 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
         .warnings();
     for w in &report.warnings {
         repo.warn(w);
+    }
+    if let Some(why) = stale {
+        report.warnings.insert(0, why);
     }
     report.duration_secs = started.elapsed().as_secs_f64();
     Ok(report)

@@ -23,6 +23,9 @@ pub struct SnapshotInfo {
     pub tree: String,
     pub files: u64,
     pub bytes: u64,
+    /// The remotes serve an older state than this client last saw (the same on every
+    /// entry of a listing; a warning says why).
+    pub repository_stale: bool,
 }
 
 impl SnapshotInfo {
@@ -39,15 +42,25 @@ impl SnapshotInfo {
             tree: hex::encode(s.tree),
             files: s.summary.files,
             bytes: s.summary.bytes,
+            repository_stale: false,
         }
     }
 }
 
+/// Every snapshot, oldest first; warns (through the repository's warning handler) when
+/// the remotes serve an older state than this client last saw.
 pub fn list(repo: &Repository) -> Result<Vec<SnapshotInfo>> {
+    let stale = repo.older_than_seen()?;
+    if let Some(why) = &stale {
+        repo.warn(why);
+    }
     Ok(repo
         .snapshots()?
         .iter()
-        .map(|(id, s)| SnapshotInfo::new(id, s))
+        .map(|(id, s)| SnapshotInfo {
+            repository_stale: stale.is_some(),
+            ..SnapshotInfo::new(id, s)
+        })
         .collect())
 }
 

@@ -540,6 +540,34 @@ impl Repository {
         Ok(out)
     }
 
+    /// Whether the remotes serve an older state than this client last saw: a message
+    /// naming the first writer whose newest authentic head on any remote is older than
+    /// the head this client remembers (its own last backup, or what its last verify saw).
+    /// A rollback of every remote (a restored disk image, a provider's snapshot) shows
+    /// only this way; verify reports it as a trust violation, backup refuses to build on
+    /// it, and snapshots and restore warn.
+    pub fn older_than_seen(&self) -> Result<Option<String>> {
+        let mut known: Vec<(String, u64)> = self.known_heads().into_iter().collect();
+        known.sort();
+        for (writer, seen) in known {
+            let mut id = [0u8; 16];
+            if hex::decode_to_slice(&writer, &mut id).is_err() {
+                continue;
+            }
+            let have = self.latest_head(&id)?.map(|h| h.seq);
+            if have.is_none_or(|h| h < seen) {
+                return Ok(Some(format!(
+                    "the remotes serve an older state than this client last saw (writer {}: \
+                     head {seen} seen, the remotes have {}); a remote may have been rolled \
+                     back: run `tangle verify`",
+                    &writer[..8.min(writer.len())],
+                    have.map_or("none".into(), |h| h.to_string())
+                )));
+            }
+        }
+        Ok(None)
+    }
+
     /// The newest head of `writer`, if any.
     pub fn latest_head(&self, writer: &[u8; 16]) -> Result<Option<Head>> {
         let dir = format!("heads/{}", hex::encode(writer));

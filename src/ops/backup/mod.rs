@@ -249,32 +249,12 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
 /// Refuse to build on a state older than this client has seen: a remote (or all of
 /// them) may have been rolled back, and new data would be chained to a stale head.
 fn refuse_stale(repo: &Repository) -> Result<()> {
-    let known = repo.known_heads();
-    if known.is_empty() {
-        return Ok(());
+    match repo.older_than_seen()? {
+        Some(why) => Err(crate::Error::fatal(format!(
+            "{why}; pass --allow-stale to back up anyway"
+        ))),
+        None => Ok(()),
     }
-    // Newest *authentic* head per known writer (forged names do not count).
-    let mut newest: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
-    for writer in known.keys() {
-        let mut id = [0u8; 16];
-        if hex::decode_to_slice(writer, &mut id).is_ok() {
-            if let Some(h) = repo.latest_head(&id)? {
-                newest.insert(writer.clone(), h.seq);
-            }
-        }
-    }
-    for (writer, &seen) in &known {
-        let have = newest.get(writer).copied();
-        if have.is_none_or(|h| h < seen) {
-            return Err(crate::Error::fatal(format!(
-                "the repository is older than this client last saw it (writer {}: head {seen} seen, remotes have {}); \
-                 a remote may have been rolled back. Run `tangle verify`; pass --allow-stale to back up anyway",
-                &writer[..8.min(writer.len())],
-                have.map_or("none".into(), |h| h.to_string())
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// The newest snapshot of the same host and paths whose root tree is in the loaded

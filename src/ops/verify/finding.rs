@@ -73,10 +73,13 @@ pub enum FindingKind {
     /// A remote holds something that is no object's canonical name (information only:
     /// never read, trusted or copied).
     ForeignObject,
+    /// With the password: no key file can be read anywhere (the snapshots cannot be
+    /// checked, nor restored).
+    KeysUnreadable,
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 19] = [
+    pub const ALL: [FindingKind; 20] = [
         FindingKind::RemoteEmpty,
         FindingKind::RemoteUnreachable,
         FindingKind::Leftover,
@@ -96,6 +99,7 @@ impl FindingKind {
         FindingKind::ParityInconsistent,
         FindingKind::SnapshotIncomplete,
         FindingKind::ForeignObject,
+        FindingKind::KeysUnreadable,
     ];
 
     /// The name in `--json` (and in messages about kinds).
@@ -120,6 +124,7 @@ impl FindingKind {
             FindingKind::ParityInconsistent => "parity-inconsistent",
             FindingKind::SnapshotIncomplete => "snapshot-incomplete",
             FindingKind::ForeignObject => "foreign-object",
+            FindingKind::KeysUnreadable => "keys-unreadable",
         }
     }
 }

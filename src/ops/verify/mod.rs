@@ -37,6 +37,20 @@ pub enum ReadData {
 /// Shares of corrupt shards for which a subset report states the chance of detection.
 const DETECTION_FRACTIONS: [f64; 4] = [0.001, 0.01, 0.05, 0.10];
 
+/// Add to `report` that the password was given but no key file could be read (`why`):
+/// unrecoverable, since nothing can be decrypted without a key.
+pub fn keys_unreadable(report: &mut VerifyReport, why: &str) {
+    report.findings.insert(
+        0,
+        Finding::new(
+            Severity::Unrecoverable,
+            FindingKind::KeysUnreadable,
+            format!("with the password: {why}; the snapshots were not checked"),
+        ),
+    );
+    report.exit_code = report.exit_code.max(Severity::Unrecoverable.exit_code());
+}
+
 pub fn run(repo: &Repository, read: ReadData) -> Result<VerifyReport> {
     let mut survey = Survey::take(repo)?;
     let mut report = VerifyReport {
