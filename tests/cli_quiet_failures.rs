@@ -29,7 +29,11 @@ fn snapshots_and_restore_warn_about_an_older_state_than_seen() {
     }
 
     let out = run_ok(repo.cmd().arg("snapshots"));
-    assert!(stdout_str(&out).contains("1 snapshots"), "{}", stdout_str(&out));
+    assert!(
+        stdout_str(&out).contains("1 snapshots"),
+        "{}",
+        stdout_str(&out)
+    );
     assert!(
         stderr_str(&out).contains("older state than this client last saw"),
         "snapshots says nothing about the rollback:\n{}",
@@ -47,22 +51,35 @@ fn snapshots_and_restore_warn_about_an_older_state_than_seen() {
     );
     assert_eq!(code, 0, "{}", stderr_str(&out));
     assert!(
-        v["warnings"]
-            .as_array()
-            .is_some_and(|w| w.iter().any(|m| m
-                .as_str()
-                .is_some_and(|m| m.contains("older state than this client last saw")))),
+        v["warnings"].as_array().is_some_and(|w| w.iter().any(|m| m
+            .as_str()
+            .is_some_and(|m| m.contains("older state than this client last saw")))),
         "restore --json has no warning about the rollback:\n{v:#}"
     );
-    assert!(stderr_str(&out).contains("older state"), "{}", stderr_str(&out));
-    assert_tree_matches(&expected_first, &restored_path(&target, &src), "rolled-back restore");
+    assert!(
+        stderr_str(&out).contains("older state"),
+        "{}",
+        stderr_str(&out)
+    );
+    assert_tree_matches(
+        &expected_first,
+        &restored_path(&target, &src),
+        "rolled-back restore",
+    );
 
     // A sound state says nothing.
     let fresh = Repo::init();
     fresh.backup(&[&src], &[]);
     let out = run_ok(fresh.cmd().arg("snapshots"));
-    assert!(!stderr_str(&out).contains("older state"), "{}", stderr_str(&out));
-    let v = json_ok(fresh.cmd().args(["snapshots", "--json"]), "snapshots --json");
+    assert!(
+        !stderr_str(&out).contains("older state"),
+        "{}",
+        stderr_str(&out)
+    );
+    let v = json_ok(
+        fresh.cmd().args(["snapshots", "--json"]),
+        "snapshots --json",
+    );
     assert_eq!(v[0]["repository_stale"], false, "{v:#}");
 }
 
@@ -79,7 +96,10 @@ fn a_vanished_local_remote_is_down_not_recreated() {
     fs::rename(&repo.remotes[2], &away).unwrap();
 
     let out = run_ok(repo.cmd().args(["backup", "--json"]).arg(&src));
-    assert!(!repo.remotes[2].exists(), "the backup recreated the vanished remote");
+    assert!(
+        !repo.remotes[2].exists(),
+        "the backup recreated the vanished remote"
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let degraded = v["degraded_remotes"].to_string();
     assert!(
@@ -99,7 +119,11 @@ fn a_vanished_local_remote_is_down_not_recreated() {
     run_ok(repo.cmd_via_nopw(0).arg("repair"));
     run_ok(repo.cmd_via_nopw(0).args(["verify", "--read-data"]));
     let target = repo.path("restored");
-    run_ok(repo.cmd_via(2).args(["restore", "latest", "--target"]).arg(&target));
+    run_ok(
+        repo.cmd_via(2)
+            .args(["restore", "latest", "--target"])
+            .arg(&target),
+    );
     assert_tree_matches(&expected, &restored_path(&target, &src), "after repair");
 }
 
