@@ -3,6 +3,7 @@
 
 mod backup;
 mod completions;
+mod delete;
 mod dump;
 mod init;
 mod ls;
@@ -92,6 +93,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Rebuild missing or damaged shards and metadata copies (needs no password)
     Repair(repair::RepairArgs),
+    /// Delete snapshots and reclaim their space, re-encoding what pointed into it
+    Delete(delete::DeleteArgs),
     /// List, add or replace remotes
     Remote(remote::RemoteArgs),
     /// Print a shell completion script
@@ -125,6 +128,7 @@ pub fn run(mut cli: Cli) -> Result<u8> {
         Command::Dump(a) => dump::run(g, a),
         Command::Verify(a) => verify::run(g, a),
         Command::Repair(a) => repair::run(g, a),
+        Command::Delete(a) => delete::run(g, a),
         Command::Remote(a) => remote::run(g, a),
         Command::Completions(a) => completions::run(a),
     }

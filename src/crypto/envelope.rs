@@ -25,6 +25,7 @@ pub enum ObjectKind {
     Head = 4,
     Snapshot = 5,
     Index = 6,
+    Deletion = 7,
 }
 
 impl ObjectKind {
@@ -36,6 +37,7 @@ impl ObjectKind {
             ObjectKind::Head => "head",
             ObjectKind::Snapshot => "snapshot",
             ObjectKind::Index => "index",
+            ObjectKind::Deletion => "deletion record",
         }
     }
 }

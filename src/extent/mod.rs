@@ -6,11 +6,13 @@
 
 mod builder;
 mod certificate;
+mod deletion;
 mod error;
 mod head;
 
 pub use builder::{ExtentBuilder, SealContext, SealedExtent};
 pub use certificate::{Certificate, Pointer, ShardInfo};
+pub use deletion::{DeletedExtent, Deletion, Deletions};
 pub use error::ExtentError;
 pub use head::Head;
 

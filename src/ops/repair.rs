@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::survey::{ShardState, Survey};
+use super::survey::{BadCopy, CopyState, ShardState, Survey};
 use crate::codec::{self, peel::peel};
 use crate::error::Result;
 use crate::repo::Repository;
@@ -47,7 +47,19 @@ pub fn run(repo: &Repository, opts: &RepairOptions) -> Result<RepairReport> {
     };
     // Corruption is invisible in a listing: hash everything (--read-data), or at least
     // the extents the last `verify --read-data` found corrupt shards in.
-    let suspects: std::collections::HashSet<String> = repo.suspect_extents().into_iter().collect();
+    let mut suspects: std::collections::HashSet<String> =
+        repo.suspect_extents().into_iter().collect();
+    // A remote that missed a re-signed certificate (rebalance, or a delete's re-encode
+    // while it was down) may hold shards of the old revision: same size, other bytes.
+    suspects.extend(
+        (survey.meta.iter())
+            .filter(|(_, m)| {
+                m.copies
+                    .iter()
+                    .any(|c| matches!(c, CopyState::Bad(BadCopy::Stale { .. })))
+            })
+            .filter_map(|(p, _)| p.strip_prefix("extents/").map(str::to_string)),
+    );
     if opts.read_data || !suspects.is_empty() {
         let certs = survey.certs.clone();
         let pick = |e: usize| opts.read_data || suspects.contains(&certs[e].name().hex());
@@ -73,6 +85,7 @@ pub fn run(repo: &Repository, opts: &RepairOptions) -> Result<RepairReport> {
         }
     }
     repair_markers(repo, &survey, opts.dry_run, &mut report)?;
+    remove_deleted(repo, &survey, opts.dry_run, &mut report);
     repair_metadata(repo, &survey, opts.dry_run, &mut report)?;
     repair_shards(repo, &survey, opts.dry_run, &mut report)?;
     if !opts.dry_run && report.unrepaired.is_empty() && report.pending.is_empty() {
@@ -87,6 +100,24 @@ pub fn run(repo: &Repository, opts: &RepairOptions) -> Result<RepairReport> {
         0
     };
     Ok(report)
+}
+
+/// What a deletion record names and a remote still holds (it was down during the
+/// delete, or the delete was interrupted) is removed, never copied back.
+fn remove_deleted(repo: &Repository, survey: &Survey, dry_run: bool, report: &mut RepairReport) {
+    for (r, path, size) in &survey.reclaimable {
+        report.actions.push(Action {
+            kind: "remove-deleted",
+            remote: survey.urls[*r].clone(),
+            path: path.clone(),
+            bytes: *size,
+        });
+        if !dry_run {
+            if let Err(e) = repo.remove_deleted_object(*r, path) {
+                report.pending.push(e.to_string());
+            }
+        }
+    }
 }
 
 /// Every reachable remote gets an identity marker if it lacks one (a rebuilt remote, or

@@ -12,7 +12,7 @@ use futures::stream::{self, StreamExt};
 use crate::codec::peel::Codeword;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::Result;
-use crate::extent::{Certificate, ExtentName};
+use crate::extent::{Certificate, Deletion, Deletions, ExtentName};
 use crate::repo::{Repository, names};
 
 /// One remote's copy of a metadata object.
@@ -92,6 +92,13 @@ pub struct Survey {
     /// (remote, path) of every listed path that is no object's canonical name: reported,
     /// never read, trusted or copied.
     pub foreign: Vec<(usize, String)>,
+    /// What the owner's deletion records name. Those objects are not part of the
+    /// repository any more: they are left out of `meta`, `certs` and `shards`.
+    pub deleted: Deletions,
+    /// (remote, path, size) of objects a deletion record names that a remote still holds
+    /// (an interrupted delete, a remote that was down): never damage; `delete` and
+    /// `repair` remove them.
+    pub reclaimable: Vec<(usize, String, u64)>,
     pub meta: BTreeMap<String, MetaObject>,
     /// Authentic certificates, oldest first.
     pub certs: Vec<Arc<Certificate>>,
@@ -108,13 +115,14 @@ fn looks_forged(repo: &Repository, path: &str, bytes: &[u8]) -> bool {
         Some("keys") => ObjectKind::Key,
         Some("snapshots") => ObjectKind::Snapshot,
         Some("index") => ObjectKind::Index,
+        Some("deletions") => ObjectKind::Deletion,
         _ => ObjectKind::Config,
     };
     let well_formed = envelope::open_unverified(kind, bytes).is_ok();
     let name = path.rsplit('/').next().unwrap_or(path);
     let hash_ok = !matches!(
         kind,
-        ObjectKind::Key | ObjectKind::Snapshot | ObjectKind::Index
+        ObjectKind::Key | ObjectKind::Snapshot | ObjectKind::Index | ObjectKind::Deletion
     ) || envelope::content_id(bytes) == name;
     well_formed && hash_ok && envelope::open(kind, bytes, &repo.config.owner).is_err()
 }
@@ -267,6 +275,33 @@ impl Survey {
             }
         }
 
+        // The owner's deletion records: what they name is no longer part of the repository.
+        let mut deleted = Deletions::default();
+        for (path, m) in meta.range("deletions/".to_string()..) {
+            if !path.starts_with("deletions/") {
+                break;
+            }
+            if let Some(Ok(d)) = m
+                .good
+                .as_ref()
+                .map(|b| Deletion::from_object(b, &repo.config.owner))
+            {
+                deleted.add(&d);
+            }
+        }
+        meta.retain(|path, _| !deleted.names(path));
+        let mut reclaimable = Vec::new();
+        for (r, l) in listings.iter().enumerate() {
+            if let Ok(l) = l {
+                reclaimable.extend(
+                    l.iter()
+                        .filter(|(p, _)| deleted.names(p))
+                        .map(|(p, &size)| (r, p.clone(), size)),
+                );
+            }
+        }
+        reclaimable.sort();
+
         // Authentic certificates, oldest first.
         let mut certs: Vec<Arc<Certificate>> = Vec::new();
         for (path, m) in &meta {
@@ -304,6 +339,8 @@ impl Survey {
             urls,
             listings,
             foreign,
+            deleted,
+            reclaimable,
             meta,
             certs,
             cert_pos,

@@ -616,7 +616,7 @@ fn read_config(
 /// is damage (or a hostile remote), and is never read whole.
 pub fn metadata_limit(path: &str) -> u64 {
     match path.split('/').next() {
-        Some("index") | Some("snapshots") => 256 << 20,
+        Some("index") | Some("snapshots") | Some("deletions") => 256 << 20,
         Some("extents") => 4 << 20,
         _ => 1 << 20,
     }

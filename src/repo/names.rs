@@ -29,6 +29,8 @@ pub enum ObjectName {
     Snapshot,
     /// `index/<content id>`.
     Index,
+    /// `deletions/<content id>`: a signed deletion record.
+    Deletion,
     /// `shards/<extent>/<index>`.
     Shard(ExtentName, usize),
 }
@@ -43,6 +45,7 @@ impl ObjectName {
             ["keys", id] if is_hex(id, 64) => Some(ObjectName::Key),
             ["snapshots", id] if is_hex(id, 64) => Some(ObjectName::Snapshot),
             ["index", id] if is_hex(id, 64) => Some(ObjectName::Index),
+            ["deletions", id] if is_hex(id, 64) => Some(ObjectName::Deletion),
             ["heads", writer, seq] if is_hex(writer, 32) && is_hex(seq, 16) => {
                 Some(ObjectName::Head)
             }

@@ -106,6 +106,14 @@ impl Repository {
             Some("keys") => content_addressed(ObjectKind::Key),
             Some("snapshots") => content_addressed(ObjectKind::Snapshot),
             Some("index") => content_addressed(ObjectKind::Index),
+            Some("deletions") => {
+                content_addressed(ObjectKind::Deletion)?;
+                let d = crate::extent::Deletion::from_object(bytes, &owner)?;
+                if d.repo_id != self.config.id {
+                    return Err(Error::corrupt("deletion record of another repository"));
+                }
+                Ok(())
+            }
             Some("heads") => Head::from_object(bytes, &owner, path).map(|_| ()),
             Some("extents") => {
                 let c = Certificate::from_object(bytes, &owner, &ExtentName::parse(name)?)?;
@@ -149,6 +157,15 @@ impl Repository {
             .map(|(_, o)| o)
             .collect();
         self.block_on(super::marker::claim(remote, &others, self.config.id))
+    }
+
+    /// Remove object `path` from remote `r`: only for what an authentic deletion record
+    /// names (delete, and repair on a remote that missed a delete). Deleting an object
+    /// that is already gone is not an error.
+    pub fn remove_deleted_object(&self, r: usize, path: &str) -> Result<()> {
+        let remote = self.remote(r)?;
+        self.block_on(remote.delete(WRITE, path))
+            .map_err(|e| e.context(format!("removing {path} from {}", remote.url())))
     }
 
     /// Rewrite remote `r`'s copy of metadata object `path` (repair): refused unless the

@@ -25,6 +25,11 @@ pub(super) fn chains(
                 Some(&p) => {
                     c.start_verifier == survey.certs[p].verifier && survey.certs[p].seq + 1 == c.seq
                 }
+                // Deleted by the owner: the record keeps its place in the chain.
+                None if survey.deleted.extents.contains_key(&prev) => {
+                    let d = &survey.deleted.extents[&prev];
+                    c.start_verifier == prev.0 && d.seq + 1 == c.seq
+                }
                 None => {
                     findings.push(
                         Finding::new(

@@ -71,6 +71,7 @@ pub fn run(repo: &Repository, read: ReadData) -> Result<VerifyReport> {
     shards::shards(&survey, &committed, &mut findings);
     shards::leftovers(&survey, &mut findings);
     shards::foreign(&survey, &mut findings);
+    shards::reclaimable(&survey, &mut findings);
     if repo.key().is_ok() {
         report.snapshots_checked = snapshots::snapshots_reachable(repo, &mut findings)?;
     }

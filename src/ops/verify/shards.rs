@@ -147,6 +147,29 @@ fn at_risk(
     );
 }
 
+/// Objects a deletion record names that a remote still holds: information, per remote.
+pub(super) fn reclaimable(survey: &Survey, findings: &mut Vec<Finding>) {
+    for (r, url) in survey.urls.iter().enumerate() {
+        let (n, bytes) = (survey.reclaimable.iter())
+            .filter(|(fr, _, _)| *fr == r)
+            .fold((0usize, 0u64), |(n, b), (_, _, size)| (n + 1, b + size));
+        if n > 0 {
+            findings.push(
+                Finding::new(
+                    Severity::Info,
+                    FindingKind::Leftover,
+                    format!(
+                        "{n} objects ({bytes} bytes) on {url} were deleted by the owner (a \
+                         deletion record names them) and remain"
+                    ),
+                )
+                .remote(url)
+                .repair("remove them (`tangle repair` or the next `tangle delete`)"),
+            );
+        }
+    }
+}
+
 /// Files that are no object's canonical name, one finding each (up to
 /// [`FOREIGN_SHOWN`] per remote, then one that counts the rest).
 pub(super) fn foreign(survey: &Survey, findings: &mut Vec<Finding>) {
@@ -192,7 +215,7 @@ pub(super) fn leftovers(survey: &Survey, findings: &mut Vec<Finding>) {
         let Ok(l) = listing else { continue };
         let url = &survey.urls[r];
         let mut unknown = 0usize;
-        for path in l.keys().filter(|p| p.starts_with("shards/")) {
+        for path in (l.keys()).filter(|p| p.starts_with("shards/") && !survey.deleted.names(p)) {
             let mut parts = path.split('/').skip(1);
             let known = match (
                 parts.next().and_then(|n| ExtentName::parse(n).ok()),

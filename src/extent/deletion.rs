@@ -1,0 +1,144 @@
+//! Deletion records: the owner's signed statement "these snapshots, extents and index
+//! segments were deleted on purpose", at `deletions/<content id>`. They enter the
+//! owner's history like heads: `verify` tells a deleted object from a lost one (and a
+//! chain that runs through a deleted extent from a broken one), `repair` never copies
+//! back anything a record names and removes it from a remote that missed the delete, and
+//! a second `delete` finishes removing what an interrupted one named. Readable with the
+//! public key alone (nothing in it is secret: ids are content hashes, extent names are
+//! verifiers).
+
+use serde::{Deserialize, Serialize};
+
+use super::{ExtentError, ExtentName};
+use crate::crypto::envelope::{self, ObjectKind};
+use crate::crypto::{OwnerPublicKey, Signer};
+use crate::error::Result;
+
+/// Where a deleted extent sat in its writer's chain, so a chain that runs through it
+/// still verifies: the next extent's `start_verifier` must equal `name` (the final
+/// verifier) and its `seq` must be `seq + 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeletedExtent {
+    pub name: ExtentName,
+    pub writer: [u8; 16],
+    pub seq: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deletion {
+    pub repo_id: [u8; 16],
+    /// Seconds since the epoch (UTC).
+    pub time: i64,
+    /// Snapshot ids (content ids of `snapshots/<id>`).
+    pub snapshots: Vec<String>,
+    pub extents: Vec<DeletedExtent>,
+    /// Index segment ids replaced by a consolidated one.
+    pub index: Vec<String>,
+}
+
+/// Bounds on a record's lists, checked on decode (a record is signed, but a bug must not
+/// make a reader allocate without limit either).
+const MAX_ENTRIES: usize = 1 << 20;
+
+impl Deletion {
+    pub fn to_object(&self, signer: &Signer) -> Result<Vec<u8>> {
+        Ok(envelope::seal(
+            ObjectKind::Deletion,
+            &postcard::to_stdvec(self)?,
+            signer,
+        ))
+    }
+
+    /// Parse and check the signature; the caller checks the content address.
+    pub fn from_object(bytes: &[u8], owner: &OwnerPublicKey) -> Result<Deletion> {
+        let d: Deletion = postcard::from_bytes(envelope::open(ObjectKind::Deletion, bytes, owner)?)
+            .map_err(ExtentError::Malformed)?;
+        let ids_ok = |ids: &[String]| {
+            ids.len() <= MAX_ENTRIES && ids.iter().all(|s| s.len() == 64 && is_lower_hex(s))
+        };
+        if !ids_ok(&d.snapshots) || !ids_ok(&d.index) || d.extents.len() > MAX_ENTRIES {
+            return Err(ExtentError::Inconsistent {
+                what: "deletion record lists",
+            }
+            .into());
+        }
+        Ok(d)
+    }
+
+    /// Every object path the record names (certificates, snapshots, index segments;
+    /// shards are named by their extents).
+    pub fn metadata_paths(&self) -> impl Iterator<Item = String> + '_ {
+        (self.snapshots.iter().map(|s| format!("snapshots/{s}")))
+            .chain(self.index.iter().map(|s| format!("index/{s}")))
+            .chain(self.extents.iter().map(|e| e.name.cert_path()))
+    }
+}
+
+/// Everything the authentic deletion records of a repository name, together.
+#[derive(Clone, Debug, Default)]
+pub struct Deletions {
+    pub snapshots: std::collections::HashSet<String>,
+    pub extents: std::collections::HashMap<ExtentName, DeletedExtent>,
+    pub index: std::collections::HashSet<String>,
+}
+
+impl Deletions {
+    pub fn add(&mut self, d: &Deletion) {
+        self.snapshots.extend(d.snapshots.iter().cloned());
+        self.index.extend(d.index.iter().cloned());
+        self.extents.extend(d.extents.iter().map(|e| (e.name, *e)));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.snapshots.is_empty() && self.extents.is_empty() && self.index.is_empty()
+    }
+
+    /// Whether a record names the object at `path` (a certificate, a shard of a deleted
+    /// extent, a snapshot or an index segment).
+    pub fn names(&self, path: &str) -> bool {
+        let mut parts = path.split('/');
+        match (parts.next(), parts.next()) {
+            (Some("snapshots"), Some(id)) => self.snapshots.contains(id),
+            (Some("index"), Some(id)) => self.index.contains(id),
+            (Some("extents") | Some("shards"), Some(name)) => {
+                ExtentName::parse(name).is_ok_and(|n| self.extents.contains_key(&n))
+            }
+            _ => false,
+        }
+    }
+}
+
+fn is_lower_hex(s: &str) -> bool {
+    s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_rejection() {
+        let s = Signer::from_seed(&[4; 32]);
+        let d = Deletion {
+            repo_id: [1; 16],
+            time: 5,
+            snapshots: vec!["a".repeat(64)],
+            extents: vec![DeletedExtent {
+                name: ExtentName([2; 32]),
+                writer: [3; 16],
+                seq: 9,
+            }],
+            index: vec![],
+        };
+        let obj = d.to_object(&s).unwrap();
+        assert_eq!(Deletion::from_object(&obj, &s.public()).unwrap(), d);
+        let other = Signer::from_seed(&[5; 32]);
+        assert!(Deletion::from_object(&obj, &other.public()).is_err());
+        let bad = Deletion {
+            snapshots: vec!["../config".into()],
+            ..d.clone()
+        };
+        assert!(Deletion::from_object(&bad.to_object(&s).unwrap(), &s.public()).is_err());
+        assert_eq!(d.metadata_paths().count(), 2);
+    }
+}

@@ -1,0 +1,289 @@
+//! `tangle delete`: restic's forget and prune in one command, with re-encoding.
+//!
+//! 1. Decide which snapshots go (ids, or a retention policy: `policy`).
+//! 2. Find the blobs the kept snapshots need; an extent holding none of them is removed.
+//! 3. Re-encode every live codeword that points into a removed extent ([`reencode`]):
+//!    new pointers among live data shards, new parity, a re-signed certificate.
+//! 4. Write one consolidated index segment without the removed extents, committed by a
+//!    head of this run (so backups dedup against it).
+//! 5. Write the signed deletion record naming the snapshots, extents and old index
+//!    segments; from here on verify and repair treat them as deleted, not lost.
+//! 6. Remove the named objects from every remote (and what earlier, interrupted deletes
+//!    named), counting the bytes freed per remote.
+//!
+//! Every step leaves a verifiable repository if the process dies: before step 5 nothing
+//! is named deleted and everything removed-to-be is still whole; after it, what remains
+//! of the named objects is reclaimable information, removed by the next delete or repair.
+//! A re-encode interrupted between its parity and its certificate leaves parity that
+//! verify calls repairable (the old pointers are still there for repair to use).
+
+mod reencode;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+use bytes::Bytes;
+use serde::Serialize;
+
+use super::survey::Survey;
+use crate::content::index::{ExtentBlobs, IndexEntry};
+use crate::content::{BlobId, IndexSegment, NodeKind};
+use crate::crypto::envelope::{self, ObjectKind};
+use crate::error::{Error, Result};
+use crate::extent::{Certificate, DeletedExtent, Deletion, ExtentName, Head};
+use crate::repo::Repository;
+
+pub struct DeleteOptions {
+    /// Full ids of the snapshots to remove.
+    pub remove: Vec<String>,
+    pub dry_run: bool,
+    /// Go on with remotes unreachable (they are cleaned by the next repair).
+    pub allow_degraded: bool,
+}
+
+#[derive(Serialize, Debug, Clone)]
+pub struct RemoteBytes {
+    pub remote: String,
+    pub bytes: u64,
+}
+
+#[derive(Serialize, Debug, Default)]
+pub struct DeleteReport {
+    pub dry_run: bool,
+    /// Snapshots removed (full ids).
+    pub snapshots_removed: Vec<String>,
+    pub snapshots_kept: usize,
+    /// Extents that hold nothing a kept snapshot needs.
+    pub extents_removed: usize,
+    /// Live codewords re-encoded because they pointed into a removed extent.
+    pub extents_reencoded: usize,
+    /// Index segments replaced by one consolidated segment.
+    pub index_segments_replaced: usize,
+    /// Bytes freed per remote (what the removed objects occupied).
+    pub freed: Vec<RemoteBytes>,
+    pub bytes_freed: u64,
+    /// Bytes read and written to re-encode (shards, pointers, parity, certificates).
+    pub bytes_read: u64,
+    pub bytes_written: u64,
+    /// Objects an earlier, interrupted delete had named and left behind, removed now.
+    pub leftovers_removed: usize,
+}
+
+pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> {
+    let survey = Survey::take(repo)?;
+    // Unreachable, or answering without the repository (wiped, or an unmounted disk).
+    let down: Vec<String> = (survey.listings.iter().zip(&survey.urls))
+        .filter_map(|(l, url)| match l {
+            Err(e) => Some(format!("{url} ({e})")),
+            Ok(l) if !l.contains_key("config") => Some(format!("{url} (holds no repository)")),
+            Ok(_) => None,
+        })
+        .collect();
+    if !down.is_empty() && !opts.allow_degraded {
+        return Err(Error::fatal(format!(
+            "remote {} is unreachable or empty: delete changed nothing (--allow-degraded deletes \
+             anyway; the next repair cleans that remote)",
+            down.join(", remote ")
+        )));
+    }
+    // Only index segments no deletion record replaced.
+    let replaced = survey.deleted.index.clone();
+    repo.load_index_where(|id| !replaced.contains(id))?;
+    let snaps: Vec<(String, crate::content::Snapshot)> = (repo.snapshots()?.into_iter())
+        .filter(|(id, _)| !survey.deleted.snapshots.contains(id))
+        .collect();
+    let remove: HashSet<&str> = opts.remove.iter().map(String::as_str).collect();
+    let kept: Vec<&(String, crate::content::Snapshot)> = snaps
+        .iter()
+        .filter(|(id, _)| !remove.contains(id.as_str()))
+        .collect();
+    let mut report = DeleteReport {
+        dry_run: opts.dry_run,
+        snapshots_removed: (snaps.iter())
+            .filter(|(id, _)| remove.contains(id.as_str()))
+            .map(|(id, _)| id.clone())
+            .collect(),
+        snapshots_kept: kept.len(),
+        ..Default::default()
+    };
+
+    // Blobs the kept snapshots need, and the extents that hold them.
+    let live_blobs = live_blobs(repo, kept.iter().map(|(_, s)| s.tree))?;
+    let live_extents: HashSet<ExtentName> = (repo.index().iter())
+        .filter(|(id, _, _)| live_blobs.contains(*id))
+        .map(|(_, e, _)| e)
+        .collect();
+    let indexed: HashSet<ExtentName> = repo.index().extents().iter().copied().collect();
+    // Certificates oldest first; an extent no index knows (an interrupted run's) stays
+    // for verify to call a leftover.
+    let removed: Vec<Arc<Certificate>> = (survey.certs.iter())
+        .filter(|c| indexed.contains(&c.name()) && !live_extents.contains(&c.name()))
+        .cloned()
+        .collect();
+    let removed_names: HashSet<ExtentName> = removed.iter().map(|c| c.name()).collect();
+    let live: Vec<Arc<Certificate>> = (survey.certs.iter())
+        .filter(|c| !removed_names.contains(&c.name()))
+        .cloned()
+        .collect();
+    let to_reencode: Vec<Arc<Certificate>> = (live.iter())
+        .filter(|c| {
+            reencode::points_into(c, &removed_names)
+                || reencode::points_into(c, &survey.deleted.extents.keys().copied().collect())
+        })
+        .cloned()
+        .collect();
+    report.extents_removed = removed.len();
+    report.extents_reencoded = to_reencode.len();
+
+    // What the removal frees per remote: every copy of the named objects.
+    let mut record = Deletion {
+        repo_id: repo.config.id,
+        time: chrono::Utc::now().timestamp(),
+        snapshots: report.snapshots_removed.clone(),
+        extents: (removed.iter())
+            .map(|c| DeletedExtent {
+                name: c.name(),
+                writer: c.writer,
+                seq: c.seq,
+            })
+            .collect(),
+        index: Vec::new(),
+    };
+    let old_segments: Vec<String> = (repo.list_union("index")?.into_iter())
+        .filter_map(|p| p.strip_prefix("index/").map(str::to_string))
+        .filter(|id| !replaced.contains(id))
+        .collect();
+    let nothing_to_do = record.snapshots.is_empty() && record.extents.is_empty();
+    if !nothing_to_do {
+        record.index = old_segments.clone();
+    }
+    let mut named = survey.deleted.clone();
+    named.add(&record);
+    let mut freed: BTreeMap<usize, u64> = BTreeMap::new();
+    for (r, l) in survey.listings.iter().enumerate() {
+        if let Ok(l) = l {
+            for (path, size) in l {
+                if named.names(path) {
+                    *freed.entry(r).or_default() += size;
+                }
+            }
+        }
+    }
+    report.freed = (freed.iter())
+        .map(|(&r, &bytes)| RemoteBytes {
+            remote: survey.urls[r].clone(),
+            bytes,
+        })
+        .collect();
+    report.bytes_freed = freed.values().sum();
+    if opts.dry_run {
+        return Ok(report);
+    }
+    let signer = repo.signer()?;
+
+    // 3. Re-encode, oldest first.
+    let catalog = reencode::Catalog::new(live.clone());
+    let seed = u64::from_le_bytes(crate::crypto::random_bytes()?);
+    for (k, cert) in to_reencode.iter().enumerate() {
+        let (_, moved) = reencode::reencode(
+            repo,
+            &signer,
+            cert,
+            &catalog,
+            seed ^ k as u64,
+            opts.allow_degraded,
+        )?;
+        report.bytes_read += moved.read;
+        report.bytes_written += moved.written;
+    }
+
+    if !nothing_to_do {
+        // 4. One index segment for what stays, committed by a head of this run.
+        let segment = consolidated_index(repo, &removed_names);
+        let sealed = envelope::seal(ObjectKind::Index, &segment.encrypt(repo.key()?)?, &signer);
+        let index_id = envelope::content_id(&sealed);
+        report.bytes_written += sealed.len() as u64 * repo.remotes().len() as u64;
+        repo.write_replicated(&format!("index/{index_id}"), Bytes::from(sealed))?;
+        let head = Head {
+            repo_id: repo.config.id,
+            writer: crate::crypto::random_bytes()?,
+            seq: 0,
+            extent: None,
+            snapshot: None,
+            index: Some(index_id),
+            skipped: repo
+                .health()
+                .failures()
+                .iter()
+                .map(|(i, _)| *i as u16)
+                .collect(),
+            time: chrono::Utc::now().timestamp(),
+        };
+        repo.write_replicated(&head.path(), Bytes::from(head.to_object(&signer)?))?;
+        report.index_segments_replaced = record.index.len();
+
+        // 5. The record: from here on, what it names is deleted, not lost.
+        let object = record.to_object(&signer)?;
+        let id = envelope::content_id(&object);
+        repo.write_replicated(&format!("deletions/{id}"), Bytes::from(object))?;
+    }
+
+    // 6. Remove every named object that a reachable remote still holds.
+    for (r, l) in survey.listings.iter().enumerate() {
+        let Ok(l) = l else { continue };
+        for path in l.keys().filter(|p| named.names(p)) {
+            repo.remove_deleted_object(r, path)?;
+            if survey.deleted.names(path) {
+                report.leftovers_removed += 1;
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// Every tree and content blob the snapshots with these root trees reference.
+fn live_blobs(repo: &Repository, roots: impl Iterator<Item = BlobId>) -> Result<HashSet<BlobId>> {
+    let mut live = HashSet::new();
+    let mut stack: Vec<BlobId> = roots.collect();
+    while let Some(t) = stack.pop() {
+        if !live.insert(t) {
+            continue;
+        }
+        let tree = repo.load_tree(&t).map_err(|e| {
+            e.context("a kept snapshot cannot be read completely; delete changes nothing (run `tangle verify`)")
+        })?;
+        for node in &tree.nodes {
+            live.extend(node.content.iter().copied());
+            if let (NodeKind::Dir, Some(sub)) = (node.kind, node.subtree) {
+                stack.push(sub);
+            }
+        }
+    }
+    Ok(live)
+}
+
+/// The loaded index without the removed extents, as one segment.
+fn consolidated_index(repo: &Repository, removed: &HashSet<ExtentName>) -> IndexSegment {
+    let mut by_extent: HashMap<ExtentName, Vec<IndexEntry>> = HashMap::new();
+    for (id, extent, loc) in repo.index().iter() {
+        if removed.contains(&extent) {
+            continue;
+        }
+        by_extent.entry(extent).or_default().push(IndexEntry {
+            id: *id,
+            kind: loc.kind,
+            offset: loc.offset,
+            length: loc.length,
+            raw_len: loc.raw_len,
+        });
+    }
+    let mut extents: Vec<ExtentBlobs> = by_extent
+        .into_iter()
+        .map(|(extent, mut blobs)| {
+            blobs.sort_by_key(|b| b.offset);
+            ExtentBlobs { extent, blobs }
+        })
+        .collect();
+    extents.sort_by_key(|e| e.extent);
+    IndexSegment { extents }
+}

@@ -1,0 +1,185 @@
+//! Re-encoding a live codeword whose pointers reach into extents being deleted: new
+//! pointers are chosen among live data shards (same chooser and remote rule as backup),
+//! the parity is computed afresh over the extent's own data shards and the new pointers,
+//! written over the old parity shards (each checked against the new certificate), and the
+//! certificate is re-signed with a higher placement revision (so every reader takes the
+//! new one over a stale copy). Pointers are data shards only, so re-encoding never
+//! cascades: only this codeword's parity changes.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use rand::SeedableRng;
+
+use crate::codec::{self, pointers};
+use crate::crypto::Signer;
+use crate::error::{Error, Result};
+use crate::extent::{Certificate, ExtentName, Pointer};
+use crate::repo::Repository;
+
+/// Bytes moved by one re-encode.
+#[derive(Default, Clone, Copy)]
+pub struct Moved {
+    pub read: u64,
+    pub written: u64,
+}
+
+/// The live extents a new pointer may reference, oldest first (the chooser's catalog).
+pub struct Catalog {
+    pub certs: Vec<Arc<Certificate>>,
+    candidates: Vec<pointers::Candidate>,
+}
+
+impl Catalog {
+    /// `live`: the certificates that stay, oldest first.
+    pub fn new(live: Vec<Arc<Certificate>>) -> Catalog {
+        let candidates = live
+            .iter()
+            .map(|c| pointers::Candidate {
+                shard_size: c.shard_size,
+                data_remotes: c.shards[..c.data_shards as usize]
+                    .iter()
+                    .map(|s| s.remote)
+                    .collect(),
+            })
+            .collect();
+        Catalog {
+            certs: live,
+            candidates,
+        }
+    }
+}
+
+/// Re-encode `cert` (live, with pointers into removed extents) against `catalog`;
+/// returns the new certificate (already written) and the bytes moved.
+pub fn reencode(
+    repo: &Repository,
+    signer: &Signer,
+    cert: &Certificate,
+    catalog: &Catalog,
+    seed: u64,
+    allow_degraded: bool,
+) -> Result<(Certificate, Moved)> {
+    let name = cert.name();
+    let (s, p) = (cert.data_shards as usize, cert.parity_shards as usize);
+    let ss = cert.shard_size as usize;
+    let mut moved = Moved::default();
+
+    // Its own data shards, hash-checked (rebuilt from the codeword if some are missing).
+    let mut data: Vec<Bytes> = Vec::with_capacity(s);
+    for i in 0..s {
+        match repo.fetch_shard(cert, i) {
+            Some(b) => data.push(b),
+            None => {
+                data.clear();
+                break;
+            }
+        }
+    }
+    if data.len() == s {
+        moved.read += (s * ss) as u64;
+    } else {
+        let whole = repo.rebuilt_extent(cert).map_err(|e| {
+            e.context(format!(
+                "re-encoding extent {}: its data cannot be read",
+                name.short()
+            ))
+        })?;
+        moved.read += ((s + p) * ss) as u64;
+        data = (0..s)
+            .map(|i| {
+                let mut b = vec![0u8; ss];
+                let (start, end) = ((i * ss).min(whole.len()), ((i + 1) * ss).min(whole.len()));
+                b[..end - start].copy_from_slice(&whole[start..end]);
+                Bytes::from(b)
+            })
+            .collect();
+    }
+
+    // New pointers: only older live extents, never itself, never larger than its shards.
+    let older = catalog
+        .certs
+        .iter()
+        .position(|c| c.name() == name)
+        .unwrap_or(catalog.certs.len());
+    let candidates: Vec<pointers::Candidate> = catalog.candidates[..older]
+        .iter()
+        .map(|c| pointers::Candidate {
+            shard_size: if c.shard_size > cert.shard_size {
+                u32::MAX
+            } else {
+                c.shard_size
+            },
+            data_remotes: c.data_remotes.clone(),
+        })
+        .collect();
+    let mut symbols_on = vec![0usize; repo.remotes().len()];
+    for sh in &cert.shards {
+        if let Some(n) = symbols_on.get_mut(sh.remote as usize) {
+            *n += 1;
+        }
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let chosen = pointers::choose(
+        &mut rng,
+        repo.config.coding.strategy,
+        cert.pointers.len(),
+        p,
+        cert.shard_size,
+        &mut symbols_on,
+        &candidates,
+    );
+    let mut new_pointers = Vec::with_capacity(chosen.len());
+    let mut pointer_data: Vec<Vec<u8>> = Vec::with_capacity(chosen.len());
+    for c in chosen {
+        let target = &catalog.certs[c.extent];
+        // A pointer that cannot be read is dropped: fewer pointers, never a wrong one.
+        if let Some(b) = repo.fetch_shard(target, c.shard as usize) {
+            moved.read += b.len() as u64;
+            let mut v = b.to_vec();
+            v.resize(ss, 0);
+            pointer_data.push(v);
+            new_pointers.push(Pointer {
+                extent: target.name(),
+                shard: c.shard,
+            });
+        }
+    }
+
+    let inputs: Vec<&[u8]> = (data.iter().map(|b| b.as_ref()))
+        .chain(pointer_data.iter().map(|v| v.as_slice()))
+        .collect();
+    let parity = codec::encode_parity(&inputs, p)?;
+    let mut new = cert.clone();
+    new.pointers = new_pointers;
+    for (i, shard) in parity.iter().enumerate() {
+        new.shards[s + i].hash = *blake3::hash(shard).as_bytes();
+    }
+    new.placement = cert.placement.checked_add(1).ok_or_else(|| {
+        Error::corrupt(format!(
+            "extent {}: placement revision overflows",
+            name.short()
+        ))
+    })?;
+    // Parity first, then the certificate: until it lands, the old certificate and its
+    // pointers (still present) stay a consistent codeword for everything but the parity
+    // shards already rewritten, which verify calls repairable and repair restores.
+    for (i, shard) in parity.into_iter().enumerate() {
+        match repo.put_shard(&new, s + i, Bytes::from(shard)) {
+            Ok(()) => moved.written += ss as u64,
+            // A remote that is down keeps its old parity shard: verify calls it
+            // repairable and repair rewrites it once the remote is back.
+            Err(_) if allow_degraded => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let object = Bytes::from(new.to_object(signer)?);
+    moved.written += object.len() as u64 * repo.remotes().len() as u64;
+    repo.write_replicated(&name.cert_path(), object)?;
+    Ok((new, moved))
+}
+
+/// Whether `cert` points into any of `removed`.
+pub fn points_into(cert: &Certificate, removed: &std::collections::HashSet<ExtentName>) -> bool {
+    cert.pointers.iter().any(|p| removed.contains(&p.extent))
+}
