@@ -2,6 +2,7 @@
 //! serialisable report and prints nothing (the CLI renders reports).
 
 pub mod backup;
+pub mod delete;
 pub mod dump;
 pub mod ls;
 pub mod rebalance;
