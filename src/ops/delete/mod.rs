@@ -1,6 +1,6 @@
 //! `tangle delete`: restic's forget and prune in one command, with re-encoding.
 //!
-//! 1. Decide which snapshots go (ids, or a retention policy: `policy`).
+//! 1. Decide which snapshots go (ids, or a retention policy: [`policy`]).
 //! 2. Find the blobs the kept snapshots need; an extent holding none of them is removed.
 //! 3. Re-encode every live codeword that points into a removed extent ([`reencode`]):
 //!    new pointers among live data shards, new parity, a re-signed certificate.
@@ -17,6 +17,7 @@
 //! A re-encode interrupted between its parity and its certificate leaves parity that
 //! verify calls repairable (the old pointers are still there for repair to use).
 
+pub mod policy;
 mod reencode;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
