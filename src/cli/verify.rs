@@ -98,6 +98,9 @@ fn print_text(g: &Global, r: &VerifyReport) {
         },
         r.owner_fingerprint,
     ));
+    if verbose {
+        print_coverage(g, r);
+    }
     if let Some(s) = &r.subset {
         for d in &s.detection_rates {
             g.say(format_args!(
@@ -119,6 +122,21 @@ fn print_text(g: &Global, r: &VerifyReport) {
         21 => errors.say("data loss found: some data cannot be recovered"),
         _ => errors.say("trust violation found: a remote served data the owner did not write, or an older or forked state"),
     }
+}
+
+/// One line (`-v`): what the pointers protect (see `pointer_coverage` in `--json`).
+fn print_coverage(g: &Global, r: &VerifyReport) {
+    let c = &r.pointer_coverage;
+    let spares: Vec<String> = (c.spare_after_losing.iter())
+        .map(|s| format!("{:.1}% without {}", s.share * 100.0, s.remote))
+        .collect();
+    g.say(format_args!(
+        "pointer coverage: {:.1}% of data shards ({} of {}) have a codeword pointing at them; extents keeping a spare symbol: {}",
+        c.share * 100.0,
+        c.pointed,
+        c.data_shards,
+        spares.join(", ")
+    ));
 }
 
 fn rand_seed() -> u64 {

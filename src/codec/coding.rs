@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 use super::CodecError;
 use crate::error::Result;
 
-/// How pointers are chosen among older extents (used by the entanglement layer).
+/// How pointers were once chosen among older extents. Kept in the config for its format
+/// (every repository records `Mixed`, the only value `init` ever wrote); the chooser in
+/// [`super::pointers`] is least-pointed-first whatever it says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum PointerStrategy {
     /// Half-normal, biased to recent extents.

@@ -1,96 +1,339 @@
 //! Choosing pointers: which data shards of older extents a new codeword entangles with.
 //!
-//! The rule that makes entanglement help rather than hurt when a whole remote is lost:
-//! **no remote may hold more than `p` symbols of a codeword, pointers included.** Own
-//! shards are placed first (round-robin), so pointers go to the remotes with room left.
-//! Within that rule the strategy picks which older extent: `Normal` favours recent ones
-//! (half-normal distance from the newest, sigma = min(n, 1000), as in STEP), `Uniform`
-//! any, and `Mixed` alternates.
+//! Two rules bound the choice:
+//! * **Remote rule**: no remote may hold more than `p` symbols of a codeword, pointers
+//!   included. Own shards are placed first (round-robin), so pointers go to the remotes
+//!   with room left. This is what makes entanglement help rather than hurt when a whole
+//!   remote is lost.
+//! * **Size rule**: a pointer is at most [`MAX_GROWTH`] times the new extent's own shard
+//!   size (the codeword's shard size grows to its largest input; the excess is zero
+//!   padding), so a small extent only points at small shards.
+//!
+//! Within them, **least-pointed first**: each pointer is a data shard that no codeword
+//! points at yet, uniformly among those, falling back to the least-pointed shards when
+//! none is left (of a fitting size, on a remote with room). With `t/s = 0.5` pointers per
+//! data shard this gives half of all data shards a second codeword that can restore
+//! them, where choosing extents uniformly left about two thirds with none and gave a few
+//! five or more. Among the never-pointed, shards that would give their extent a **spare**
+//! come first: a shard on a remote where the extent's codeword holds `p` symbols, none
+//! of them a pointer or a pointed-at data shard, so that losing that remote leaves the
+//! extent nothing to lose — unless another codeword can restore one of those symbols.
+//! That preference only applies to extents at least [`SPARE_DISTANCE`] older than the new
+//! one, so that an extent and the codeword rescuing it are not both in one run of damaged
+//! extents (an outage, a bad region of a disk) shorter than that.
+//!
+//! The counts come from the certificates ([`Catalog::from_certificates`]), which every
+//! backup loads anyway: another host's backups are counted, and there is no cache to go
+//! stale. The choice is recorded in the new extent's certificate, so extents written by
+//! an older chooser stay exactly as they are.
+
+use std::collections::HashMap;
 
 use rand::{Rng, RngExt};
-use rand_distr::{Distribution, Normal};
 
-use super::PointerStrategy;
+use crate::extent::{Certificate, ExtentName, Pointer};
 
-/// What the chooser needs to know about an older extent.
-#[derive(Clone, Debug)]
+/// Pointers may be at most this much larger than the new extent's own shards (the
+/// codeword's shard size grows to the largest input; the excess is zero padding).
+pub const MAX_GROWTH: f64 = 1.125;
+
+/// Extents younger than this (counted in extents) are not preferred for giving them a
+/// spare: the pointer that does so comes from at least this many extents later (1 GiB
+/// of new data with the default 16 MiB extents). In the simulation the preference cuts
+/// what is lost with a remote gone plus 1–5% random loss by a third to two thirds;
+/// applied to extents of any age it made bursts of damaged consecutive extents worse
+/// (docs/ENTANGLEMENT.md).
+pub const SPARE_DISTANCE: usize = 64;
+
+/// What the chooser knows about an older extent.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Candidate {
+    /// Size of its shards (what a pointer to it weighs).
     pub shard_size: u32,
     /// Remote of each data shard.
     pub data_remotes: Vec<u16>,
+    /// Remotes holding `p` symbols of its codeword none of which is a pointer: losing one
+    /// leaves the extent no spare unless another codeword points at one of its data
+    /// shards there.
+    pub exposed: Vec<u16>,
+    /// How many codewords point at each data shard.
+    pub pointed: Vec<u32>,
 }
 
-/// A chosen pointer: data shard `shard` of `candidates[extent]`.
+impl Candidate {
+    /// An extent whose own shards (data first, then parity) are on `shard_remotes` and
+    /// whose pointers' shards are on `pointer_remotes`; nothing points at it yet.
+    pub fn new(
+        shard_size: u32,
+        data_shards: usize,
+        parity: usize,
+        shard_remotes: &[u16],
+        pointer_remotes: &[u16],
+    ) -> Candidate {
+        let data_shards = data_shards.min(shard_remotes.len());
+        let mut on: Vec<(u16, usize, bool)> = Vec::new();
+        let all = shard_remotes
+            .iter()
+            .map(|&r| (r, false))
+            .chain(pointer_remotes.iter().map(|&r| (r, true)));
+        for (r, pointer) in all {
+            match on.iter_mut().find(|(x, _, _)| *x == r) {
+                Some((_, n, p)) => {
+                    *n += 1;
+                    *p |= pointer;
+                }
+                None => on.push((r, 1, pointer)),
+            }
+        }
+        Candidate {
+            shard_size,
+            data_remotes: shard_remotes[..data_shards].to_vec(),
+            exposed: (on.iter())
+                .filter(|&&(_, n, pointer)| n >= parity && !pointer)
+                .map(|&(r, _, _)| r)
+                .collect(),
+            pointed: vec![0; data_shards],
+        }
+    }
+
+    /// Whether losing remote `r` leaves this extent without a spare: its codeword holds
+    /// `p` symbols there and no other codeword can restore any of them.
+    fn needs_spare_on(&self, r: u16) -> bool {
+        self.exposed.contains(&r)
+            && !(self.data_remotes.iter().zip(&self.pointed)).any(|(&x, &n)| x == r && n > 0)
+    }
+}
+
+/// A chosen pointer: data shard `shard` of the catalog's extent number `extent`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Chosen {
     pub extent: usize,
     pub shard: u8,
 }
 
-/// Pointers may be at most this much larger than the new extent's own shards (the
-/// codeword's shard size grows to the largest input; the excess is zero padding).
-pub const MAX_GROWTH: f64 = 1.125;
-/// Draws per pointer before settling for fewer pointers.
-const ATTEMPTS: usize = 48;
+/// The codeword being sealed, as far as its pointers are concerned.
+#[derive(Clone, Copy, Debug)]
+pub struct Want {
+    /// Pointers wanted (`t`).
+    pub pointers: usize,
+    /// Parity shards (`p`): no remote may hold more symbols of the codeword.
+    pub parity: usize,
+    /// Size of the codeword's own shards (the size rule's reference).
+    pub shard_size: u32,
+}
 
-/// Choose up to `t` pointers. `symbols_on` counts the codeword's own shards per remote;
-/// it is updated with the chosen pointers. `candidates` are in age order, oldest first.
-pub fn choose(
-    rng: &mut impl Rng,
-    strategy: PointerStrategy,
-    t: usize,
-    parity: usize,
-    own_shard_size: u32,
-    symbols_on: &mut [usize],
-    candidates: &[Candidate],
-) -> Vec<Chosen> {
-    let mut chosen: Vec<Chosen> = Vec::new();
-    let n = candidates.len();
-    if n == 0 {
-        return chosen;
+/// Share of data shards that some codeword points at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Coverage {
+    pub pointed: usize,
+    pub data_shards: usize,
+}
+
+/// The extents pointers may use, oldest first, with how many codewords point at each of
+/// their data shards.
+///
+/// Built from certificates ([`Catalog::from_certificates`]) for a backup, and again for
+/// anything that re-encodes a codeword (delete): build it from the certificates that
+/// stay, [`Catalog::unpoint`] the pointers of the codeword being re-encoded that it
+/// drops, and [`choose`] replacements with its own shards (and the pointers it keeps)
+/// counted in `symbols_on` and `usable` admitting only extents older than it.
+#[derive(Clone, Debug, Default)]
+pub struct Catalog {
+    candidates: Vec<Candidate>,
+    names: Vec<ExtentName>,
+    position: HashMap<ExtentName, usize>,
+}
+
+impl Catalog {
+    pub fn new() -> Catalog {
+        Catalog::default()
     }
-    let sigma = (n.min(1000)) as f64;
-    let normal = Normal::new(0.0, sigma).ok();
-    let limit = (own_shard_size as f64 * MAX_GROWTH) as u32;
-    for k in 0..t {
-        let recent = match strategy {
-            PointerStrategy::Normal => true,
-            PointerStrategy::Uniform => false,
-            PointerStrategy::Mixed => k % 2 == 0,
+
+    /// The extents of `certs` in their order, each data shard counted once for every
+    /// codeword among them that points at it (pointers to extents not among them are
+    /// not counted: they are not candidates).
+    pub fn from_certificates<'a>(certs: impl IntoIterator<Item = &'a Certificate>) -> Catalog {
+        let certs: Vec<&Certificate> = certs.into_iter().collect();
+        let mut catalog = Catalog::new();
+        for c in &certs {
+            let name = c.name();
+            catalog.position.insert(name, catalog.names.len());
+            catalog.names.push(name);
+        }
+        let remote_of = |p: &Pointer| {
+            let &e = catalog.position.get(&p.extent)?;
+            let target = certs[e];
+            (p.shard < target.data_shards)
+                .then(|| target.shards.get(p.shard as usize).map(|s| s.remote))
+                .flatten()
         };
-        for _ in 0..ATTEMPTS {
-            let idx = match (&normal, recent) {
-                (Some(dist), true) => {
-                    let d = dist.sample(rng).abs() as usize;
-                    n - 1 - d.min(n - 1)
-                }
-                _ => rng.random_range(0..n),
-            };
-            let c = &candidates[idx];
-            if c.shard_size > limit {
-                continue;
-            }
-            // A data shard of it on a remote with room, not chosen already.
-            let start = rng.random_range(0..c.data_remotes.len().max(1));
-            let pick = (0..c.data_remotes.len())
-                .map(|i| (start + i) % c.data_remotes.len())
-                .find(|&j| {
-                    let r = c.data_remotes[j] as usize;
-                    r < symbols_on.len()
-                        && symbols_on[r] < parity
-                        && !chosen
-                            .iter()
-                            .any(|ch| ch.extent == idx && ch.shard as usize == j)
-                });
-            if let Some(j) = pick {
-                symbols_on[c.data_remotes[j] as usize] += 1;
-                chosen.push(Chosen {
-                    extent: idx,
-                    shard: j as u8,
-                });
-                break;
+        catalog.candidates = certs.iter().map(|c| candidate(c, remote_of)).collect();
+        for c in &certs {
+            catalog.count(c);
+        }
+        catalog
+    }
+
+    /// Add a newly sealed extent (the newest) and count its pointers.
+    pub fn push_certificate(&mut self, cert: &Certificate) -> usize {
+        let cand = candidate(cert, |p| {
+            let &e = self.position.get(&p.extent)?;
+            let c = &self.candidates[e];
+            c.data_remotes.get(p.shard as usize).copied()
+        });
+        let i = self.push(cert.name(), cand);
+        self.count(cert);
+        i
+    }
+
+    /// Add an extent (the newest); returns its position.
+    pub fn push(&mut self, name: ExtentName, candidate: Candidate) -> usize {
+        let i = self.candidates.len();
+        self.position.insert(name, i);
+        self.names.push(name);
+        self.candidates.push(candidate);
+        i
+    }
+
+    /// One more codeword points at data shard `shard` of extent `extent`.
+    pub fn point(&mut self, extent: usize, shard: u8) {
+        if let Some(n) =
+            (self.candidates.get_mut(extent)).and_then(|c| c.pointed.get_mut(shard as usize))
+        {
+            *n += 1;
+        }
+    }
+
+    /// One codeword fewer points at it (the codeword was re-encoded or deleted).
+    pub fn unpoint(&mut self, extent: usize, shard: u8) {
+        if let Some(n) =
+            (self.candidates.get_mut(extent)).and_then(|c| c.pointed.get_mut(shard as usize))
+        {
+            *n = n.saturating_sub(1);
+        }
+    }
+
+    fn count(&mut self, cert: &Certificate) {
+        for p in &cert.pointers {
+            if let Some(&e) = self.position.get(&p.extent) {
+                self.point(e, p.shard);
             }
         }
+    }
+
+    pub fn len(&self) -> usize {
+        self.candidates.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.candidates.is_empty()
+    }
+
+    pub fn candidates(&self) -> &[Candidate] {
+        &self.candidates
+    }
+
+    pub fn name(&self, extent: usize) -> Option<ExtentName> {
+        self.names.get(extent).copied()
+    }
+
+    pub fn position(&self, name: &ExtentName) -> Option<usize> {
+        self.position.get(name).copied()
+    }
+
+    /// How many data shards some codeword points at, of how many.
+    pub fn coverage(&self) -> Coverage {
+        let all = self.candidates.iter().flat_map(|c| &c.pointed);
+        Coverage {
+            pointed: all.clone().filter(|&&n| n > 0).count(),
+            data_shards: all.count(),
+        }
+    }
+
+    /// How many extents keep a spare when remote `r` is lost: their codeword holds fewer
+    /// than `p` symbols there, or one of those is a pointer or a data shard another
+    /// codeword points at (which that codeword restores).
+    pub fn spare_without(&self, r: u16) -> usize {
+        (self.candidates.iter())
+            .filter(|c| !c.needs_spare_on(r))
+            .count()
+    }
+}
+
+/// What the catalog needs of a certificate; `remote_of` says where a pointer's shard is
+/// (`None`: unknown, e.g. an extent no longer certified).
+fn candidate(cert: &Certificate, remote_of: impl Fn(&Pointer) -> Option<u16>) -> Candidate {
+    let own: Vec<u16> = cert.shards.iter().map(|s| s.remote).collect();
+    let pointers: Vec<u16> = cert.pointers.iter().filter_map(remote_of).collect();
+    Candidate::new(
+        cert.shard_size,
+        cert.data_shards as usize,
+        cert.parity_shards as usize,
+        &own,
+        &pointers,
+    )
+}
+
+/// Choose up to `want.pointers` pointers among the `catalog` positions `usable` admits
+/// (see the module documentation for the rules). `symbols_on` counts the codeword's
+/// symbols per remote so far; it is updated with the chosen pointers. The catalog is not
+/// changed: record the pointers actually used with [`Catalog::point`] (or, for a sealed
+/// extent, [`Catalog::push_certificate`]).
+///
+/// `usable` keeps out what must not be pointed at: extents not older than a codeword
+/// being re-encoded, or extents whose shards could not be read just now.
+///
+/// Runs in time linear in the catalog's data shards per pointer.
+pub fn choose(
+    rng: &mut impl Rng,
+    want: &Want,
+    symbols_on: &mut [usize],
+    catalog: &Catalog,
+    usable: impl Fn(usize) -> bool,
+) -> Vec<Chosen> {
+    let limit = (want.shard_size as f64 * MAX_GROWTH) as u32;
+    let n = catalog.len();
+    let mut chosen: Vec<Chosen> = Vec::new();
+    for _ in 0..want.pointers {
+        // Smallest (pointed count, not giving a spare) wins; ties uniformly (reservoir).
+        let mut best: Option<(u32, bool)> = None;
+        let mut pick: Option<Chosen> = None;
+        let mut ties = 0u64;
+        for (e, c) in catalog.candidates.iter().enumerate() {
+            if c.shard_size > limit || !usable(e) {
+                continue;
+            }
+            let spare_first = n - e >= SPARE_DISTANCE;
+            for (j, &r) in c.data_remotes.iter().enumerate() {
+                let here = Chosen {
+                    extent: e,
+                    shard: j as u8,
+                };
+                let room = symbols_on.get(r as usize).is_some_and(|&k| k < want.parity);
+                if !room || chosen.contains(&here) {
+                    continue;
+                }
+                let gives_spare = spare_first
+                    && c.needs_spare_on(r)
+                    && !chosen.iter().any(|ch| {
+                        ch.extent == e && c.data_remotes.get(ch.shard as usize) == Some(&r)
+                    });
+                let key = (c.pointed[j], !gives_spare);
+                if best.is_none_or(|b| key < b) {
+                    best = Some(key);
+                    pick = Some(here);
+                    ties = 1;
+                } else if best == Some(key) {
+                    ties += 1;
+                    if rng.random_range(0..ties) == 0 {
+                        pick = Some(here);
+                    }
+                }
+            }
+        }
+        let Some(p) = pick else { break };
+        symbols_on[catalog.candidates[p.extent].data_remotes[p.shard as usize] as usize] += 1;
+        chosen.push(p);
     }
     chosen
 }
@@ -99,39 +342,100 @@ pub fn choose(
 mod tests {
     use super::*;
     use crate::codec::place;
+    use crate::extent::ShardInfo;
     use rand::SeedableRng;
 
-    fn history(n: usize, remotes: usize, s: usize) -> Vec<Candidate> {
-        (0..n)
-            .map(|seq| Candidate {
-                shard_size: 4096,
-                data_remotes: (0..s)
-                    .map(|i| place(seq as u64, i, remotes) as u16)
-                    .collect(),
-            })
-            .collect()
+    const S: usize = 4;
+    const P: usize = 3;
+
+    fn name(i: usize) -> ExtentName {
+        let mut b = [0u8; 32];
+        b[..8].copy_from_slice(&(i as u64).to_le_bytes());
+        ExtentName(b)
+    }
+
+    /// The own shards' remotes of extent `seq` on 3 remotes, data first.
+    fn remotes_of(seq: usize) -> Vec<u16> {
+        (0..S + P).map(|i| place(seq as u64, i, 3) as u16).collect()
+    }
+
+    fn own_counts(seq: usize) -> Vec<usize> {
+        let mut on = vec![0usize; 3];
+        for r in remotes_of(seq) {
+            on[r as usize] += 1;
+        }
+        on
+    }
+
+    fn want(size: u32) -> Want {
+        Want {
+            pointers: 2,
+            parity: P,
+            shard_size: size,
+        }
+    }
+
+    /// `n` extents of one size, each choosing its pointers as a backup would.
+    fn grow(rng: &mut impl Rng, n: usize, size: u32) -> Catalog {
+        let mut cat = Catalog::new();
+        for seq in 0..n {
+            extend(rng, &mut cat, seq, size);
+        }
+        cat
+    }
+
+    fn extend(rng: &mut impl Rng, cat: &mut Catalog, seq: usize, size: u32) -> Vec<Chosen> {
+        let mut on = own_counts(seq);
+        let chosen = choose(rng, &want(size), &mut on, cat, |_| true);
+        assert!(on.iter().all(|&k| k <= P), "remote rule broken: {on:?}");
+        let ptr_remotes: Vec<u16> = (chosen.iter())
+            .map(|c| cat.candidates()[c.extent].data_remotes[c.shard as usize])
+            .collect();
+        for c in &chosen {
+            cat.point(c.extent, c.shard);
+        }
+        cat.push(
+            name(seq),
+            Candidate::new(size, S, P, &remotes_of(seq), &ptr_remotes),
+        );
+        chosen
     }
 
     #[test]
-    fn pointers_respect_the_remote_rule() {
+    fn pointers_respect_the_remote_rule_and_go_to_never_pointed_shards() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-        let cands = history(50, 3, 4);
-        for strategy in [
-            PointerStrategy::Normal,
-            PointerStrategy::Uniform,
-            PointerStrategy::Mixed,
-        ] {
-            for seq in 0..30u64 {
-                let mut on = vec![0usize; 3];
-                for i in 0..7 {
-                    on[place(seq, i, 3)] += 1;
-                }
-                let chosen = choose(&mut rng, strategy, 2, 3, 4096, &mut on, &cands);
-                assert_eq!(chosen.len(), 2, "{strategy:?}");
-                assert!(on.iter().all(|&c| c <= 3), "{on:?}");
-                for c in &chosen {
-                    assert!((c.shard as usize) < 4);
-                }
+        let mut cat = Catalog::new();
+        for seq in 0..300 {
+            let before: Vec<Vec<u32>> =
+                cat.candidates().iter().map(|c| c.pointed.clone()).collect();
+            let chosen = extend(&mut rng, &mut cat, seq, 4096);
+            if seq > 0 {
+                assert_eq!(chosen.len(), 2, "extent {seq}");
+            }
+            for c in chosen {
+                assert_eq!(before[c.extent][c.shard as usize], 0, "extent {seq}: {c:?}");
+            }
+        }
+        let cov = cat.coverage();
+        assert_eq!(cov.data_shards, 1200);
+        assert_eq!(cov.pointed, 2 * 299, "every pointer a different shard");
+    }
+
+    #[test]
+    fn falls_back_to_the_least_pointed() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        let mut cat = grow(&mut rng, 3, 4096);
+        // Point at everything once, one shard twice.
+        for e in 0..3 {
+            for j in 0..S as u8 {
+                cat.point(e, j);
+            }
+        }
+        cat.point(0, 1);
+        for seq in 3..6 {
+            let mut on = own_counts(seq);
+            for c in choose(&mut rng, &want(4096), &mut on, &cat, |_| true) {
+                assert_eq!(cat.candidates()[c.extent].pointed[c.shard as usize], 1);
             }
         }
     }
@@ -139,62 +443,111 @@ mod tests {
     #[test]
     fn no_room_no_pointers_and_size_limit() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-        let cands = history(10, 3, 4);
+        let cat = grow(&mut rng, 10, 4096);
         let mut full = vec![3usize, 3, 3];
-        assert!(
-            choose(
-                &mut rng,
-                PointerStrategy::Mixed,
-                2,
-                3,
-                4096,
-                &mut full,
-                &cands
-            )
-            .is_empty()
-        );
+        assert!(choose(&mut rng, &want(4096), &mut full, &cat, |_| true).is_empty());
         let mut on = vec![3usize, 2, 2];
         assert!(
-            choose(
-                &mut rng,
-                PointerStrategy::Mixed,
-                2,
-                3,
-                1024,
-                &mut on,
-                &cands
-            )
-            .is_empty(),
+            choose(&mut rng, &want(1024), &mut on, &cat, |_| true).is_empty(),
             "too big"
         );
-        assert!(choose(&mut rng, PointerStrategy::Mixed, 2, 3, 4096, &mut on, &[]).is_empty());
+        assert_eq!(on, vec![3, 2, 2]);
+        assert!(choose(&mut rng, &want(4096), &mut on, &Catalog::new(), |_| true).is_empty());
+        // A small extent finds the one small shard, never-pointed first.
+        let mut cat = cat;
+        let small = cat.push(name(99), Candidate::new(500, S, P, &remotes_of(10), &[]));
+        let mut on = own_counts(11);
+        let chosen = choose(&mut rng, &want(460), &mut on, &cat, |_| true);
+        assert!(!chosen.is_empty() && chosen.iter().all(|c| c.extent == small));
     }
 
     #[test]
-    fn normal_prefers_recent() {
+    fn old_extents_without_a_spare_come_first() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(3);
-        let cands = history(5000, 3, 4);
-        let mut recent = 0;
-        for seq in 0..200u64 {
-            let mut on = vec![0usize; 3];
-            for i in 0..7 {
-                on[place(seq, i, 3)] += 1;
-            }
-            for c in choose(
-                &mut rng,
-                PointerStrategy::Normal,
-                2,
-                3,
-                4096,
-                &mut on,
-                &cands,
-            ) {
-                recent += usize::from(c.extent >= 5000 - 2000);
-            }
+        let cat = grow(&mut rng, 400, 4096);
+        // With every remote lost in turn, nearly every extent old enough keeps a spare.
+        let old = 400 - SPARE_DISTANCE - 8;
+        for r in 0..3u16 {
+            let exposed_old = cat.candidates()[..old]
+                .iter()
+                .filter(|c| c.needs_spare_on(r))
+                .count();
+            assert!(
+                exposed_old <= 2,
+                "remote {r}: {exposed_old} old extents without a spare"
+            );
         }
-        assert!(
-            recent > 300,
-            "half-normal with sigma 1000 should mostly pick the newest 2000: {recent}"
+        // (Without the preference, a third of them — those with 3 symbols on the lost
+        // remote — would each lack one with probability about 1/4.) Younger ones may.
+        assert!(cat.spare_without(0) >= old - 2, "{}", cat.spare_without(0));
+    }
+
+    fn cert(seq: usize, pointers: Vec<Pointer>) -> Certificate {
+        Certificate {
+            repo_id: [0; 16],
+            writer: [0; 16],
+            seq: seq as u64,
+            prev: None,
+            start_verifier: [0; 32],
+            verifier: name(seq).0,
+            block_lengths: vec![],
+            size: 0,
+            timestamp: 0,
+            data_shards: S as u8,
+            parity_shards: P as u8,
+            shard_size: 4096,
+            pointers,
+            shards: remotes_of(seq)
+                .into_iter()
+                .map(|remote| ShardInfo {
+                    hash: [0; 32],
+                    remote,
+                })
+                .collect(),
+            placement: 0,
+        }
+    }
+
+    #[test]
+    fn counts_come_from_the_certificates() {
+        let p = |e: usize, shard: u8| Pointer {
+            extent: name(e),
+            shard,
+        };
+        let certs = vec![
+            cert(0, vec![]),
+            cert(1, vec![p(0, 1), p(0, 2)]),
+            cert(2, vec![p(0, 1), p(1, 0)]),
+            // A pointer to an extent not listed, and one to a parity shard: not counted.
+            cert(3, vec![p(77, 0), p(2, 5)]),
+        ];
+        let mut cat = Catalog::from_certificates(&certs);
+        assert_eq!(cat.len(), 4);
+        assert_eq!(cat.candidates()[0].pointed, vec![0, 2, 1, 0]);
+        assert_eq!(cat.candidates()[1].pointed, vec![1, 0, 0, 0]);
+        assert_eq!(
+            cat.coverage(),
+            Coverage {
+                pointed: 3,
+                data_shards: 16
+            }
         );
+        // Extent 1's pointers are on remotes 1 and 2 (where shards 1 and 2 of extent 0
+        // are), its other remote holds 2 symbols: nothing exposed. Extent 0 holds 3
+        // symbols on remote 0, no pointer, and its data shards there (0 and 3) are not
+        // pointed at: exposed, and losing remote 0 leaves it no spare.
+        assert_eq!(cat.candidates()[1].exposed, Vec::<u16>::new());
+        assert_eq!(cat.candidates()[0].exposed, vec![0]);
+        assert!(cat.candidates()[0].needs_spare_on(0));
+        // The same through push_certificate, one at a time.
+        let mut one = Catalog::new();
+        for c in &certs {
+            one.push_certificate(c);
+        }
+        assert_eq!(one.candidates(), cat.candidates());
+        cat.unpoint(0, 1);
+        assert_eq!(cat.candidates()[0].pointed, vec![0, 1, 1, 0]);
+        assert_eq!(cat.position(&name(2)), Some(2));
+        assert_eq!(cat.name(3), Some(name(3)));
     }
 }

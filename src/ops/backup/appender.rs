@@ -14,12 +14,10 @@ use rand::rngs::StdRng;
 use super::pipeline::StoredBlob;
 use super::upload::Uploads;
 use crate::codec;
-use crate::codec::pointers::{self, Candidate};
+use crate::codec::pointers::{self, Catalog, Want};
 use crate::content::index::ExtentBlobs;
 use crate::error::Result;
-use crate::extent::{
-    Certificate, ExtentBuilder, ExtentName, Pointer, SealContext, genesis_verifier,
-};
+use crate::extent::{ExtentBuilder, ExtentName, Pointer, SealContext, genesis_verifier};
 use crate::ops::Progress;
 use crate::repo::Repository;
 
@@ -38,9 +36,9 @@ pub(super) struct Appender<'a> {
     pub(super) last: Option<(ExtentName, u64)>,
     pub(super) bytes_added: u64,
     pub(super) bytes_stored: u64,
-    /// Older extents pointers may use, oldest first (grows as this run seals extents).
-    catalog: Vec<Candidate>,
-    catalog_names: Vec<ExtentName>,
+    /// Older extents pointers may use, oldest first, with how many codewords point at
+    /// each of their data shards (grows as this run seals extents).
+    catalog: Catalog,
     /// Data shards of the last few extents sealed in this run: pointers to them cost no I/O.
     recent: VecDeque<(ExtentName, Vec<Bytes>)>,
     rng: StdRng,
@@ -73,10 +71,9 @@ impl<'a> Appender<'a> {
             all.retain(|c| known.contains(&c.name()));
             all
         };
-        let s = repo.config.coding.data_shards as usize;
         Ok(Appender {
-            catalog: certs.iter().map(|c| candidate(c, s)).collect(),
-            catalog_names: certs.iter().map(|c| c.name()).collect(),
+            // Counted from the certificates, so other hosts' backups count too.
+            catalog: Catalog::from_certificates(certs.iter().map(|c| &**c)),
             recent: VecDeque::new(),
             rng: StdRng::from_rng(&mut rand::rng()),
             pointers_used: 0,
@@ -143,8 +140,7 @@ impl<'a> Appender<'a> {
         self.pointers_used += sealed.cert.pointers.len() as u64;
         self.extents.push(sealed.blobs.clone());
         let s = sealed.cert.data_shards as usize;
-        self.catalog.push(candidate(&sealed.cert, s));
-        self.catalog_names.push(name);
+        self.catalog.push_certificate(&sealed.cert);
         self.recent.push_back((name, sealed.shards[..s].to_vec()));
         if self.recent.len() > RECENT_EXTENTS {
             self.recent.pop_front();
@@ -152,9 +148,8 @@ impl<'a> Appender<'a> {
         self.uploads.submit(sealed)
     }
 
-    /// Entangle: pick up to `t` data shards of older extents under the remote rule and
-    /// get their bytes (from memory if recent, else from their remote, hash-checked).
-    /// A pointer that cannot be read is dropped: fewer pointers, never a wrong one.
+    /// Entangle: pick up to `t` data shards of older extents, least-pointed first under
+    /// the remote and size rules (see [`pointers`]), and get their bytes.
     fn choose_pointers(&mut self, builder: &ExtentBuilder) -> Vec<(Pointer, Bytes)> {
         let coding = self.repo.config.coding;
         let (s, p, t) = (
@@ -171,63 +166,65 @@ impl<'a> Appender<'a> {
             symbols_on[codec::place(self.seq, i, remotes)] += 1;
         }
         let own = builder.own_shard_size(s) as u32;
-        let chosen = pointers::choose(
-            &mut self.rng,
-            coding.strategy,
-            t,
-            p,
-            own,
-            &mut symbols_on,
-            &self.catalog,
-        );
-        let mut out = Vec::with_capacity(chosen.len());
-        for c in chosen {
-            let extent = self.catalog_names[c.extent];
-            let shard = c.shard as usize;
-            let in_memory = self
-                .recent
-                .iter()
-                .find(|(n, _)| *n == extent)
-                .and_then(|(_, d)| d.get(shard).cloned());
-            let data = match in_memory {
-                Some(d) => Some(d),
-                None => {
-                    let fetched = self
-                        .repo
-                        .certificate(&extent)
-                        .ok()
-                        .and_then(|cert| self.repo.fetch_shard(&cert, shard));
-                    if let Some(d) = &fetched {
-                        self.pointer_bytes_fetched += d.len() as u64;
-                    }
-                    fetched
-                }
+        let mut out: Vec<(Pointer, Bytes)> = Vec::with_capacity(t);
+        let mut used: Vec<usize> = Vec::new();
+        let mut unreadable: Vec<usize> = Vec::new();
+        // A shard that cannot be read (its extent still uploading, its remote down) is
+        // replaced by another choice, once: fewer pointers, never a wrong one.
+        for _ in 0..2 {
+            let want = Want {
+                pointers: t - out.len(),
+                parity: p,
+                shard_size: own,
             };
-            if let Some(d) = data {
-                out.push((
-                    Pointer {
-                        extent,
-                        shard: c.shard,
-                    },
-                    d,
-                ));
+            let chosen =
+                pointers::choose(&mut self.rng, &want, &mut symbols_on, &self.catalog, |e| {
+                    !unreadable.contains(&e) && !used.contains(&e)
+                });
+            for c in chosen {
+                match self.pointer_data(c) {
+                    Some(ptr) => {
+                        used.push(c.extent);
+                        out.push(ptr);
+                    }
+                    None => {
+                        let cand = &self.catalog.candidates()[c.extent];
+                        symbols_on[cand.data_remotes[c.shard as usize] as usize] -= 1;
+                        unreadable.push(c.extent);
+                    }
+                }
+            }
+            if out.len() == t || unreadable.is_empty() {
+                break;
             }
         }
         out
     }
-}
 
-/// What pointer selection needs of an extent: its shard size and where its first `s`
-/// data shards live.
-fn candidate(cert: &Certificate, s: usize) -> Candidate {
-    Candidate {
-        shard_size: cert.shard_size,
-        data_remotes: cert
-            .shards
-            .iter()
-            .take(s.min(cert.data_shards as usize))
-            .map(|i| i.remote)
-            .collect(),
+    /// The bytes of a chosen pointer: from memory if recent, else from its remote
+    /// (hash-checked); `None` if they cannot be read.
+    fn pointer_data(&mut self, c: pointers::Chosen) -> Option<(Pointer, Bytes)> {
+        let extent = self.catalog.name(c.extent)?;
+        let shard = c.shard as usize;
+        let in_memory = (self.recent.iter())
+            .find(|(n, _)| *n == extent)
+            .and_then(|(_, d)| d.get(shard).cloned());
+        let data = match in_memory {
+            Some(d) => d,
+            None => {
+                let cert = self.repo.certificate(&extent).ok()?;
+                let d = self.repo.fetch_shard(&cert, shard)?;
+                self.pointer_bytes_fetched += d.len() as u64;
+                d
+            }
+        };
+        Some((
+            Pointer {
+                extent,
+                shard: c.shard,
+            },
+            data,
+        ))
     }
 }
 

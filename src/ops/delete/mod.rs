@@ -183,14 +183,14 @@ pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> 
     let signer = repo.signer()?;
 
     // 3. Re-encode, oldest first.
-    let catalog = reencode::Catalog::new(live.clone());
+    let mut catalog = reencode::Catalog::new(live.clone());
     let seed = u64::from_le_bytes(crate::crypto::random_bytes()?);
     for (k, cert) in to_reencode.iter().enumerate() {
         let (_, moved) = reencode::reencode(
             repo,
             &signer,
             cert,
-            &catalog,
+            &mut catalog,
             seed ^ k as u64,
             opts.allow_degraded,
         )?;

@@ -24,28 +24,20 @@ pub struct Moved {
     pub written: u64,
 }
 
-/// The live extents a new pointer may reference, oldest first (the chooser's catalog).
+/// The live extents a new pointer may reference, oldest first, with the pointer counts
+/// the chooser balances (least-pointed first, as in backup).
 pub struct Catalog {
     pub certs: Vec<Arc<Certificate>>,
-    candidates: Vec<pointers::Candidate>,
+    pointers: pointers::Catalog,
 }
 
 impl Catalog {
     /// `live`: the certificates that stay, oldest first.
     pub fn new(live: Vec<Arc<Certificate>>) -> Catalog {
-        let candidates = live
-            .iter()
-            .map(|c| pointers::Candidate {
-                shard_size: c.shard_size,
-                data_remotes: c.shards[..c.data_shards as usize]
-                    .iter()
-                    .map(|s| s.remote)
-                    .collect(),
-            })
-            .collect();
+        let pointers = pointers::Catalog::from_certificates(live.iter().map(|c| c.as_ref()));
         Catalog {
             certs: live,
-            candidates,
+            pointers,
         }
     }
 }
@@ -56,7 +48,7 @@ pub fn reencode(
     repo: &Repository,
     signer: &Signer,
     cert: &Certificate,
-    catalog: &Catalog,
+    catalog: &mut Catalog,
     seed: u64,
     allow_degraded: bool,
 ) -> Result<(Certificate, Moved)> {
@@ -96,39 +88,31 @@ pub fn reencode(
             .collect();
     }
 
-    // New pointers: only older live extents, never itself, never larger than its shards.
-    let older = catalog
-        .certs
-        .iter()
-        .position(|c| c.name() == name)
-        .unwrap_or(catalog.certs.len());
-    let candidates: Vec<pointers::Candidate> = catalog.candidates[..older]
-        .iter()
-        .map(|c| pointers::Candidate {
-            shard_size: if c.shard_size > cert.shard_size {
-                u32::MAX
-            } else {
-                c.shard_size
-            },
-            data_remotes: c.data_remotes.clone(),
-        })
-        .collect();
+    // New pointers: only older live extents, never larger than its own shards (its
+    // codeword's shard size is fixed by the data shards already stored).
+    let own = catalog.pointers.position(&name);
+    let older = own.unwrap_or(catalog.certs.len());
+    for p in &cert.pointers {
+        if let Some(e) = catalog.pointers.position(&p.extent) {
+            catalog.pointers.unpoint(e, p.shard);
+        }
+    }
     let mut symbols_on = vec![0usize; repo.remotes().len()];
     for sh in &cert.shards {
         if let Some(n) = symbols_on.get_mut(sh.remote as usize) {
             *n += 1;
         }
     }
+    let want = pointers::Want {
+        pointers: cert.pointers.len(),
+        parity: p,
+        shard_size: cert.shard_size,
+    };
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let chosen = pointers::choose(
-        &mut rng,
-        repo.config.coding.strategy,
-        cert.pointers.len(),
-        p,
-        cert.shard_size,
-        &mut symbols_on,
-        &candidates,
-    );
+    let candidates = catalog.pointers.candidates();
+    let chosen = pointers::choose(&mut rng, &want, &mut symbols_on, &catalog.pointers, |i| {
+        i < older && candidates[i].shard_size <= cert.shard_size
+    });
     let mut new_pointers = Vec::with_capacity(chosen.len());
     let mut pointer_data: Vec<Vec<u8>> = Vec::with_capacity(chosen.len());
     for c in chosen {
@@ -139,6 +123,7 @@ pub fn reencode(
             let mut v = b.to_vec();
             v.resize(ss, 0);
             pointer_data.push(v);
+            catalog.pointers.point(c.extent, c.shard);
             new_pointers.push(Pointer {
                 extent: target.name(),
                 shard: c.shard,

@@ -219,6 +219,34 @@ pub struct DetectionRate {
     pub probability: f64,
 }
 
+/// How well entanglement protects the committed extents, from their certificates alone
+/// (where shards are meant to be, not what the remotes hold now).
+#[derive(Serialize, Clone, Debug, Default, PartialEq)]
+pub struct PointerCoverage {
+    /// Data shards of the committed extents.
+    pub data_shards: usize,
+    /// Of those, the ones at least one committed codeword points at.
+    pub pointed: usize,
+    /// `pointed / data_shards` (0 without data shards).
+    pub share: f64,
+    /// Per remote (config order): the extents that keep a spare symbol if it is lost.
+    pub spare_after_losing: Vec<RemoteSpare>,
+}
+
+/// Extents that keep a spare symbol when one remote is lost: their codeword holds fewer
+/// than `p` symbols there, or one of those is a pointer (restored by its own extent's
+/// codeword) or a data shard another codeword points at (restored by that codeword).
+#[derive(Serialize, Clone, Debug, Default, PartialEq)]
+pub struct RemoteSpare {
+    pub remote: String,
+    /// Committed extents.
+    pub extents: usize,
+    /// Of those, the ones keeping a spare.
+    pub spare: usize,
+    /// `spare / extents` (0 without extents).
+    pub share: f64,
+}
+
 #[derive(Serialize, Debug, Default)]
 pub struct VerifyReport {
     pub remotes: Vec<String>,
@@ -233,6 +261,8 @@ pub struct VerifyReport {
     pub subset: Option<SubsetReport>,
     pub findings: Vec<Finding>,
     pub exit_code: u8,
+    /// Pointer coverage of the committed extents.
+    pub pointer_coverage: PointerCoverage,
 }
 
 #[cfg(test)]

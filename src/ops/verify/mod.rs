@@ -4,10 +4,11 @@
 //!
 //! One module per concern: `finding` (what is reported), `metadata` (remotes and metadata
 //! copies), `freshness` (rollbacks), `chains` (writers' verifier chains), `shards`
-//! (shards, lost data, extents at risk, stray shard objects), `snapshots` (with the
-//! password).
+//! (shards, lost data, extents at risk, stray shard objects), `coverage` (what the
+//! pointers protect), `snapshots` (with the password).
 
 mod chains;
+mod coverage;
 mod finding;
 mod freshness;
 mod metadata;
@@ -20,7 +21,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 pub use self::finding::{
-    DetectionRate, Finding, FindingKind, Severity, SubsetReport, VerifyReport,
+    DetectionRate, Finding, FindingKind, PointerCoverage, RemoteSpare, Severity, SubsetReport,
+    VerifyReport,
 };
 use super::survey::{ShardState, Survey};
 use crate::error::Result;
@@ -65,6 +67,7 @@ pub fn run(repo: &Repository, read: ReadData) -> Result<VerifyReport> {
     let committed = freshness::freshness(repo, &survey, &mut findings);
     metadata::metadata_replicas(repo, &survey, &committed, &mut findings);
     chains::chains(repo, &survey, &committed, &mut findings);
+    report.pointer_coverage = coverage::coverage(&survey, &committed);
     if !matches!(read, ReadData::No) {
         read_data(repo, &mut survey, read, &mut report, &mut findings);
     }

@@ -1,0 +1,44 @@
+//! Pointer coverage: how much of the committed data entanglement protects — the share
+//! of data shards some codeword points at, and per remote the share of extents that
+//! keep a spare symbol if that remote is lost. Counted from the certificates by the same
+//! catalog the pointer chooser uses, so it reports what the chooser aims for.
+
+use std::collections::HashSet;
+
+use super::finding::{PointerCoverage, RemoteSpare};
+use crate::codec::pointers::Catalog;
+use crate::extent::ExtentName;
+use crate::ops::survey::Survey;
+
+pub(super) fn coverage(survey: &Survey, committed: &HashSet<ExtentName>) -> PointerCoverage {
+    let catalog = Catalog::from_certificates(
+        (survey.certs.iter())
+            .filter(|c| committed.contains(&c.name()))
+            .map(|c| &**c),
+    );
+    let c = catalog.coverage();
+    PointerCoverage {
+        data_shards: c.data_shards,
+        pointed: c.pointed,
+        share: share(c.pointed, c.data_shards),
+        spare_after_losing: (survey.urls.iter().enumerate())
+            .map(|(r, url)| {
+                let spare = catalog.spare_without(r as u16);
+                RemoteSpare {
+                    remote: url.clone(),
+                    extents: catalog.len(),
+                    spare,
+                    share: share(spare, catalog.len()),
+                }
+            })
+            .collect(),
+    }
+}
+
+fn share(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}

@@ -1,0 +1,169 @@
+//! Pointer coverage through the binary: a repository built by a full backup and 20 small
+//! incremental backups reports in `verify --json` (and `verify -v`) the pointer coverage
+//! the simulation model predicts for a history of the same extents — within 10%. The
+//! backups count the pointers of earlier runs from the certificates, so the small
+//! extents of later runs still find shards nothing points at yet.
+//!
+//! The repository is created through the library with small extents (128 KiB) so that a
+//! few MiB give dozens of extents; everything else runs the binary. The prediction reads
+//! the extents' sizes from their certificates and replays the real chooser over them in
+//! the model of `entanglement_model` (many seeds, averaged).
+
+mod common;
+mod entanglement_model;
+
+use common::*;
+use entanglement_model::{Chooser, History, REMOTES, S};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use serde_json::Value;
+use tangle::codec::shard_size_for;
+use tangle::content::ChunkerParams;
+use tangle::repo::{InitOptions, Repository};
+
+const EXTENT_SIZE: u32 = 128 * 1024;
+const INCREMENTALS: u64 = 20;
+/// Model runs averaged for the prediction.
+const PREDICTION_SEEDS: u64 = 300;
+
+/// A full backup of 16 MiB (about 130 extents), then 20 backups that each add one
+/// file of 1 to about 80 KiB (one small extent each).
+fn build() -> Repo {
+    let repo = Repo::uninit();
+    let opts = InitOptions {
+        remotes: (0..3).map(|i| repo.url(i)).collect(),
+        // Chunks small against the extent, so full extents differ by less than the size
+        // rule's 12.5% and point at each other freely.
+        chunker: Some(ChunkerParams {
+            min: 2 * 1024,
+            avg: 4 * 1024,
+            max: 8 * 1024,
+        }),
+        ..small_init_options(EXTENT_SIZE)
+    };
+    let r = tangle::repo::init(&opts, PASSWORD.as_bytes()).expect("library init");
+    assert_eq!((r.data_shards, r.parity_shards, r.pointers), (4, 3, 2));
+    let src = repo.dir("src");
+    for i in 0..8 {
+        write_file(
+            &src.join(format!("full/{i}.bin")),
+            &pseudo_random(i, 2 * MIB as usize),
+        );
+    }
+    let full = repo.backup(&[&src], &[]);
+    assert!(full.errors.is_empty(), "{:?}", full.errors);
+    assert!(
+        full.json["extents"].as_u64().unwrap_or(0) >= 120,
+        "full backup: {:#}",
+        full.json
+    );
+    for k in 0..INCREMENTALS {
+        // Sizes spread over two orders of magnitude, deterministic.
+        let len = (1024.0 * 2f64.powf((k * 7 % 20) as f64 * 6.6 / 20.0)) as usize;
+        write_file(
+            &src.join(format!("incremental/{k}.bin")),
+            &pseudo_random(1000 + k, len),
+        );
+        let r = repo.backup(&[&src], &[]);
+        assert_eq!(r.json["extents"], 1, "incremental {k}: {:#}", r.json);
+    }
+    repo
+}
+
+/// What the model predicts for this repository's extents: (share of data shards pointed
+/// at, per remote the share of extents keeping a spare when it is lost).
+fn predict(repo: &Repo) -> (f64, Vec<f64>) {
+    let lib = Repository::open(repo.url(0).as_str(), Some(repo.path("lib-cache")))
+        .expect("open through the library");
+    let mut certs = lib.load_catalog().expect("certificates");
+    // One chain (each run continues the previous run's): the model places extent i as
+    // sequence number i.
+    certs.sort_by_key(|c| c.seq);
+    for (i, c) in certs.iter().enumerate() {
+        assert_eq!(c.seq, i as u64, "not one chain");
+    }
+    let sizes: Vec<u32> = (certs.iter())
+        .map(|c| shard_size_for(c.size as usize, S) as u32)
+        .collect();
+    let mut coverage = 0.0;
+    let mut spare = [0.0; REMOTES];
+    for seed in 0..PREDICTION_SEEDS {
+        let h = History::build(Chooser::Current, &sizes, &mut StdRng::seed_from_u64(seed));
+        coverage += h.coverage();
+        for (r, s) in spare.iter_mut().enumerate() {
+            *s += h.spare_without(r);
+        }
+    }
+    let n = PREDICTION_SEEDS as f64;
+    (coverage / n, spare.iter().map(|s| s / n).collect())
+}
+
+fn within_10_percent(what: &str, got: f64, predicted: f64, report: &Value) {
+    assert!(
+        (got - predicted).abs() <= 0.1 * predicted,
+        "{what}: verify reports {got:.4}, the model predicts {predicted:.4}\n{report:#}"
+    );
+}
+
+#[test]
+fn full_backup_and_small_incrementals_reach_the_predicted_coverage() {
+    let repo = build();
+    let (code, v, _) = run_json(
+        repo.cmd_via_nopw(0).arg("verify").arg("--json"),
+        "verify --json",
+    );
+    assert_eq!(code, 0, "{v:#}");
+    let c = &v["pointer_coverage"];
+    let extents = v["extents"].as_u64().expect("extents");
+    assert_eq!(c["data_shards"].as_u64(), Some(extents * S as u64), "{v:#}");
+    let pointed = c["pointed"].as_u64().expect("pointed");
+    let share = c["share"].as_f64().expect("share");
+    assert!(
+        (share - pointed as f64 / (extents * S as u64) as f64).abs() < 1e-9,
+        "{c:#}"
+    );
+    let (coverage, spare) = predict(&repo);
+    println!(
+        "{extents} extents: coverage {share:.4} (predicted {coverage:.4}); spare {:?} (predicted {spare:?})",
+        c["spare_after_losing"]
+    );
+    // Least-pointed-first: nearly every pointer is a different shard (2 per extent of
+    // 4 data shards), far above what choosing extents at random gave (about 0.3).
+    assert!(coverage > 0.4, "prediction {coverage}");
+    within_10_percent("share of data shards pointed at", share, coverage, &v);
+    let per_remote = c["spare_after_losing"]
+        .as_array()
+        .expect("spare_after_losing");
+    assert_eq!(per_remote.len(), 3, "{c:#}");
+    for (r, s) in per_remote.iter().enumerate() {
+        assert_eq!(s["remote"].as_str(), Some(repo.url(r).as_str()), "{c:#}");
+        assert_eq!(s["extents"].as_u64(), Some(extents), "{c:#}");
+        let got = s["share"].as_f64().expect("share");
+        within_10_percent(
+            &format!("extents keeping a spare without remote {r}"),
+            got,
+            spare[r],
+            &v,
+        );
+    }
+
+    // The same numbers as one line of `verify -v`, and not without -v.
+    let out = run_ok(repo.cmd_via_nopw(0).arg("verify").arg("-v"));
+    let text = stdout_str(&out);
+    let line = format!(
+        "pointer coverage: {:.1}% of data shards ({pointed} of {})",
+        share * 100.0,
+        extents * S as u64
+    );
+    assert!(text.contains(&line), "no {line:?} in verify -v:\n{text}");
+    assert!(
+        text.contains(&format!("without {}", repo.url(2))),
+        "verify -v names the remotes:\n{text}"
+    );
+    let out = run_ok(repo.cmd_via_nopw(0).arg("verify"));
+    assert!(
+        !stdout_str(&out).contains("pointer coverage"),
+        "plain verify stays short:\n{}",
+        stdout_str(&out)
+    );
+}
