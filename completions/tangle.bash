@@ -22,6 +22,9 @@ _tangle() {
             tangle,completions)
                 cmd="tangle__subcmd__completions"
                 ;;
+            tangle,delete)
+                cmd="tangle__subcmd__delete"
+                ;;
             tangle,dump)
                 cmd="tangle__subcmd__dump"
                 ;;
@@ -54,6 +57,9 @@ _tangle() {
                 ;;
             tangle__subcmd__help,completions)
                 cmd="tangle__subcmd__help__subcmd__completions"
+                ;;
+            tangle__subcmd__help,delete)
+                cmd="tangle__subcmd__help__subcmd__delete"
                 ;;
             tangle__subcmd__help,dump)
                 cmd="tangle__subcmd__help__subcmd__dump"
@@ -131,7 +137,7 @@ _tangle() {
 
     case "${cmd}" in
         tangle)
-            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help --version init backup snapshots ls restore dump verify repair remote completions help"
+            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help --version init backup snapshots ls restore dump verify repair delete remote completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -292,6 +298,96 @@ _tangle() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        tangle__subcmd__delete)
+            opts="-n -r -P -q -v -h --keep-last --keep-hourly --keep-daily --keep-weekly --keep-monthly --keep-yearly --keep-within --keep-tag --group-by --host --tag --dry-run --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --keep-last)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep-hourly)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep-daily)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep-weekly)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep-monthly)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep-yearly)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep-within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep-tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --group-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -P)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cache-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         tangle__subcmd__dump)
             opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -339,7 +435,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__help)
-            opts="init backup snapshots ls restore dump verify repair remote completions help"
+            opts="init backup snapshots ls restore dump verify repair delete remote completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -367,6 +463,20 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__help__subcmd__delete)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

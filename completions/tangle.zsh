@@ -236,6 +236,41 @@ _arguments "${_arguments_options[@]}" : \
 '--help[Print help]' \
 && ret=0
 ;;
+(delete)
+_arguments "${_arguments_options[@]}" : \
+'--keep-last=[Keep the last N snapshots (per group)]:N:_default' \
+'--keep-hourly=[Keep the last snapshot of each of the last N hours with snapshots]:N:_default' \
+'--keep-daily=[Keep the last snapshot of each of the last N days with snapshots]:N:_default' \
+'--keep-weekly=[Keep the last snapshot of each of the last N ISO weeks with snapshots]:N:_default' \
+'--keep-monthly=[Keep the last snapshot of each of the last N months with snapshots]:N:_default' \
+'--keep-yearly=[Keep the last snapshot of each of the last N years with snapshots]:N:_default' \
+'--keep-within=[Keep snapshots newer than DURATION before the newest one (e.g. 1y5m7d2h)]:DURATION:_default' \
+'*--keep-tag=[Keep snapshots with these tags (comma-separated\: all of them; repeat\: any list)]:TAGS:_default' \
+'--group-by=[Group snapshots by these fields before applying the policy]:host,paths,tags:_default' \
+'*--host=[Only consider snapshots of this host (repeat for several)]:HOST:_default' \
+'*--tag=[Only consider snapshots with these tags (comma-separated\: all of them)]:TAGS:_default' \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'-n[Say what would be removed and freed; change nothing]' \
+'--dry-run[Say what would be removed and freed; change nothing]' \
+'--allow-degraded[Delete even with remotes unreachable (the next repair removes from them what the deletion names)]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'*::snapshots -- Snapshots to delete (ids or unique id prefixes, or `latest`):_default' \
+&& ret=0
+;;
 (remote)
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
@@ -455,6 +490,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(delete)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (remote)
 _arguments "${_arguments_options[@]}" : \
 ":: :_tangle__subcmd__help__subcmd__remote_commands" \
@@ -515,6 +554,7 @@ _tangle_commands() {
 'dump:Write one file of a snapshot to standard output' \
 'verify:Check the repository on every remote (needs no password)' \
 'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
+'delete:Delete snapshots and reclaim their space, re-encoding what pointed into it' \
 'remote:List, add or replace remotes' \
 'completions:Print a shell completion script' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -530,6 +570,11 @@ _tangle__subcmd__backup_commands() {
 _tangle__subcmd__completions_commands() {
     local commands; commands=()
     _describe -t commands 'tangle completions commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__delete_commands] )) ||
+_tangle__subcmd__delete_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle delete commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__dump_commands] )) ||
 _tangle__subcmd__dump_commands() {
@@ -547,6 +592,7 @@ _tangle__subcmd__help_commands() {
 'dump:Write one file of a snapshot to standard output' \
 'verify:Check the repository on every remote (needs no password)' \
 'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
+'delete:Delete snapshots and reclaim their space, re-encoding what pointed into it' \
 'remote:List, add or replace remotes' \
 'completions:Print a shell completion script' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -562,6 +608,11 @@ _tangle__subcmd__help__subcmd__backup_commands() {
 _tangle__subcmd__help__subcmd__completions_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help completions commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__delete_commands] )) ||
+_tangle__subcmd__help__subcmd__delete_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help delete commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__help__subcmd__dump_commands] )) ||
 _tangle__subcmd__help__subcmd__dump_commands() {

@@ -219,3 +219,49 @@ fn a_remote_away_during_delete_is_cleaned_by_repair_never_resurrected() {
     run_ok(fx.repo.cmd_via_nopw(2).args(["verify", "--read-data"]));
     restore_kept(&fx, 2, "after degraded delete and repair");
 }
+
+#[test]
+fn a_policy_keeps_what_it_says_and_dry_run_explains_why() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    for i in 0..4u8 {
+        write_file(&src.join("f.txt"), format!("version {i}\n").as_bytes());
+        repo.backup(&[&src], &[]);
+    }
+    let newest = repo.snapshot_ids().last().cloned().unwrap();
+    let before = repo.remote_state();
+    let v = json_ok(
+        repo.cmd()
+            .args(["delete", "--keep-last", "1", "--dry-run", "--json"]),
+        "delete --keep-last 1 --dry-run",
+    );
+    assert_eq!(repo.remote_state(), before, "--dry-run changed the remotes");
+    let decisions = v["decisions"].as_array().unwrap();
+    assert_eq!(decisions.len(), 4, "{v:#}");
+    let kept: Vec<&serde_json::Value> = decisions.iter().filter(|d| d["keep"] == true).collect();
+    assert_eq!(kept.len(), 1, "{v:#}");
+    assert_eq!(kept[0]["id"], newest.as_str());
+    assert!(kept[0]["reasons"].to_string().contains("last"), "{v:#}");
+
+    run_ok(repo.cmd().args(["delete", "--keep-last", "1"]));
+    assert_eq!(repo.snapshot_ids(), vec![newest.clone()]);
+    run_ok(repo.cmd().args(["verify", "--read-data"]));
+    let target = repo.path("restored");
+    run_ok(
+        repo.cmd_via_fresh(1)
+            .args(["restore", "latest", "--target"])
+            .arg(&target),
+    );
+    assert_eq!(
+        fs::read(restored_path(&target, &src).join("f.txt")).unwrap(),
+        b"version 3\n"
+    );
+
+    // No policy and no snapshot: a usage error, nothing touched.
+    let out = run_code(repo.cmd().arg("delete"), 1);
+    assert!(
+        stderr_str(&out).contains("no policy"),
+        "{}",
+        stderr_str(&out)
+    );
+}

@@ -1,17 +1,51 @@
-//! `tangle delete SNAPSHOT... [--dry-run] [--allow-degraded]`
+//! `tangle delete SNAPSHOT...` or `tangle delete --keep-* ...` (restic's forget + prune)
 
 use clap::Args;
+use tangle::Result;
+use tangle::ops::delete::policy::{self, Filter, GroupBy, Policy, SnapshotRef};
 use tangle::ops::delete::{self, DeleteOptions};
 use tangle::util::human_bytes;
-use tangle::{Error, Result};
 
 use super::{Global, line};
 
 #[derive(Args)]
 pub struct DeleteArgs {
     /// Snapshots to delete (ids or unique id prefixes, or `latest`)
-    #[arg(value_name = "SNAPSHOT")]
+    #[arg(value_name = "SNAPSHOT", conflicts_with_all = ["keep_last", "keep_hourly", "keep_daily", "keep_weekly", "keep_monthly", "keep_yearly", "keep_within", "keep_tag"])]
     pub snapshots: Vec<String>,
+    /// Keep the last N snapshots (per group)
+    #[arg(long, value_name = "N", value_parser = policy::parse_count)]
+    pub keep_last: Option<u32>,
+    /// Keep the last snapshot of each of the last N hours with snapshots
+    #[arg(long, value_name = "N", value_parser = policy::parse_count)]
+    pub keep_hourly: Option<u32>,
+    /// Keep the last snapshot of each of the last N days with snapshots
+    #[arg(long, value_name = "N", value_parser = policy::parse_count)]
+    pub keep_daily: Option<u32>,
+    /// Keep the last snapshot of each of the last N ISO weeks with snapshots
+    #[arg(long, value_name = "N", value_parser = policy::parse_count)]
+    pub keep_weekly: Option<u32>,
+    /// Keep the last snapshot of each of the last N months with snapshots
+    #[arg(long, value_name = "N", value_parser = policy::parse_count)]
+    pub keep_monthly: Option<u32>,
+    /// Keep the last snapshot of each of the last N years with snapshots
+    #[arg(long, value_name = "N", value_parser = policy::parse_count)]
+    pub keep_yearly: Option<u32>,
+    /// Keep snapshots newer than DURATION before the newest one (e.g. 1y5m7d2h)
+    #[arg(long, value_name = "DURATION", value_parser = policy::parse_within)]
+    pub keep_within: Option<policy::Within>,
+    /// Keep snapshots with these tags (comma-separated: all of them; repeat: any list)
+    #[arg(long, value_name = "TAGS")]
+    pub keep_tag: Vec<String>,
+    /// Group snapshots by these fields before applying the policy
+    #[arg(long, value_name = "host,paths,tags", default_value = "host,paths")]
+    pub group_by: String,
+    /// Only consider snapshots of this host (repeat for several)
+    #[arg(long, value_name = "HOST")]
+    pub host: Vec<String>,
+    /// Only consider snapshots with these tags (comma-separated: all of them)
+    #[arg(long, value_name = "TAGS")]
+    pub tag: Vec<String>,
     /// Say what would be removed and freed; change nothing
     #[arg(short = 'n', long)]
     pub dry_run: bool,
@@ -21,21 +55,56 @@ pub struct DeleteArgs {
     pub allow_degraded: bool,
 }
 
-pub fn run(g: &Global, a: &DeleteArgs) -> Result<u8> {
-    let mut repo = g.open_unlocked_without_index()?;
-    if a.snapshots.is_empty() {
-        return Err(Error::usage(
-            "name the snapshots to delete (see `tangle snapshots`)",
-        ));
-    }
-    let mut remove = Vec::new();
-    for spec in &a.snapshots {
-        let (id, _) = repo.find_snapshot(spec)?;
-        if !remove.contains(&id) {
-            remove.push(id);
+impl DeleteArgs {
+    fn policy(&self) -> Policy {
+        Policy {
+            keep_last: self.keep_last,
+            keep_hourly: self.keep_hourly,
+            keep_daily: self.keep_daily,
+            keep_weekly: self.keep_weekly,
+            keep_monthly: self.keep_monthly,
+            keep_yearly: self.keep_yearly,
+            keep_within: self.keep_within,
+            keep_tags: self.keep_tag.clone(),
         }
     }
-    let r = delete::run(
+}
+
+pub fn run(g: &Global, a: &DeleteArgs) -> Result<u8> {
+    let policy = a.policy();
+    let group_by = GroupBy::parse(&a.group_by)?;
+    if a.snapshots.is_empty() {
+        policy.check()?;
+    }
+    let mut repo = g.open_unlocked_without_index()?;
+    let mut remove = Vec::new();
+    let mut decisions = Vec::new();
+    if a.snapshots.is_empty() {
+        let snaps: Vec<SnapshotRef> = (repo.snapshots()?.into_iter())
+            .map(|(id, s)| SnapshotRef::new(id, s.time_ns, s.host, s.paths, s.tags))
+            .collect();
+        let filter = Filter {
+            hosts: a.host.clone(),
+            tags: a.tag.clone(),
+        };
+        decisions = policy::apply(
+            &policy,
+            group_by,
+            &filter,
+            &snaps,
+            chrono::Utc::now(),
+            &chrono::Local,
+        )?;
+        remove.extend(decisions.iter().filter(|d| !d.keep).map(|d| d.id.clone()));
+    } else {
+        for spec in &a.snapshots {
+            let (id, _) = repo.find_snapshot(spec)?;
+            if !remove.contains(&id) {
+                remove.push(id);
+            }
+        }
+    }
+    let mut r = delete::run(
         &mut repo,
         &DeleteOptions {
             remove,
@@ -43,13 +112,24 @@ pub fn run(g: &Global, a: &DeleteArgs) -> Result<u8> {
             allow_degraded: a.allow_degraded,
         },
     )?;
+    r.decisions = decisions;
     if g.json {
         g.print_json(&r)?;
         return Ok(0);
     }
     let would = if r.dry_run { "would " } else { "" };
-    for id in &r.snapshots_removed {
-        line(format_args!("{would}remove snapshot {}", &id[..8]))?;
+    for d in &r.decisions {
+        let verdict = if d.keep {
+            format!("keep   ({})", d.reasons.join(", "))
+        } else {
+            format!("{would}remove")
+        };
+        line(format_args!("{}  {}  {verdict}", &d.id[..8], d.group))?;
+    }
+    if r.decisions.is_empty() {
+        for id in &r.snapshots_removed {
+            line(format_args!("{would}remove snapshot {}", &id[..8]))?;
+        }
     }
     g.say(format_args!(
         "{would}remove {} snapshots ({} kept), {} extents; {would}re-encode {} extents",

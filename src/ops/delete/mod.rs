@@ -68,6 +68,8 @@ pub struct DeleteReport {
     pub bytes_written: u64,
     /// Objects an earlier, interrupted delete had named and left behind, removed now.
     pub leftovers_removed: usize,
+    /// With a policy: the verdict on every snapshot it considered, and why.
+    pub decisions: Vec<policy::Decision>,
 }
 
 pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> {
