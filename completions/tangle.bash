@@ -49,6 +49,9 @@ _tangle() {
             tangle,snapshots)
                 cmd="tangle__subcmd__snapshots"
                 ;;
+            tangle,unlock)
+                cmd="tangle__subcmd__unlock"
+                ;;
             tangle,verify)
                 cmd="tangle__subcmd__verify"
                 ;;
@@ -84,6 +87,9 @@ _tangle() {
                 ;;
             tangle__subcmd__help,snapshots)
                 cmd="tangle__subcmd__help__subcmd__snapshots"
+                ;;
+            tangle__subcmd__help,unlock)
+                cmd="tangle__subcmd__help__subcmd__unlock"
                 ;;
             tangle__subcmd__help,verify)
                 cmd="tangle__subcmd__help__subcmd__verify"
@@ -137,7 +143,7 @@ _tangle() {
 
     case "${cmd}" in
         tangle)
-            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help --version init backup snapshots ls restore dump verify repair delete remote completions help"
+            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help --version init backup snapshots ls restore dump verify repair delete unlock remote completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -435,7 +441,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__help)
-            opts="init backup snapshots ls restore dump verify repair delete remote completions help"
+            opts="init backup snapshots ls restore dump verify repair delete unlock remote completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -645,6 +651,20 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__help__subcmd__snapshots)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__help__subcmd__unlock)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1212,6 +1232,52 @@ _tangle() {
             ;;
         tangle__subcmd__snapshots)
             opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -P)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cache-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__unlock)
+            opts="-r -P -q -v -h --remove-all --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

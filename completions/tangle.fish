@@ -45,6 +45,7 @@ complete -c tangle -n "__fish_tangle_needs_command" -f -a "dump" -d 'Write one f
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "verify" -d 'Check the repository on every remote (needs no password)'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "repair" -d 'Rebuild missing or damaged shards and metadata copies (needs no password)'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "delete" -d 'Delete snapshots and reclaim their space, re-encoding what pointed into it'
+complete -c tangle -n "__fish_tangle_needs_command" -f -a "unlock" -d 'Remove stale locks (left by a backup or delete that died)'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "remote" -d 'List, add or replace remotes'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -181,6 +182,18 @@ complete -c tangle -n "__fish_tangle_using_subcommand delete" -s q -l quiet -d '
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l remove-all -d 'Remove every lock, not only stale ones (only when no backup or delete runs)'
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l password-file -d 'Read the password from this file (first line)' -r -F
@@ -259,18 +272,19 @@ complete -c tangle -n "__fish_tangle_using_subcommand completions" -s q -l quiet
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete remote completions help" -f -a "init" -d 'Create a repository over one or more remotes'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete remote completions help" -f -a "backup" -d 'Back up files and directories into a new snapshot'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete remote completions help" -f -a "snapshots" -d 'List snapshots'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete remote completions help" -f -a "ls" -d 'List the files in a snapshot'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete remote completions help" -f -a "restore" -d 'Restore a snapshot (or a path in it) under a target directory'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete remote completions help" -f -a "dump" -d 'Write one file of a snapshot to standard output'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete remote completions help" -f -a "verify" -d 'Check the repository on every remote (needs no password)'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete remote completions help" -f -a "repair" -d 'Rebuild missing or damaged shards and metadata copies (needs no password)'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete remote completions help" -f -a "delete" -d 'Delete snapshots and reclaim their space, re-encoding what pointed into it'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete remote completions help" -f -a "remote" -d 'List, add or replace remotes'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete remote completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete remote completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "init" -d 'Create a repository over one or more remotes'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "backup" -d 'Back up files and directories into a new snapshot'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "snapshots" -d 'List snapshots'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "ls" -d 'List the files in a snapshot'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "restore" -d 'Restore a snapshot (or a path in it) under a target directory'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "dump" -d 'Write one file of a snapshot to standard output'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "verify" -d 'Check the repository on every remote (needs no password)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "repair" -d 'Rebuild missing or damaged shards and metadata copies (needs no password)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "delete" -d 'Delete snapshots and reclaim their space, re-encoding what pointed into it'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "unlock" -d 'Remove stale locks (left by a backup or delete that died)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "remote" -d 'List, add or replace remotes'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from remote" -f -a "list" -d 'Show the remotes, whether they answer, and what they hold'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from remote" -f -a "add" -d 'Add a remote: copy the metadata there and move a share of the existing shards onto it (`rebalance`), so old data gets the same spread as new data'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from remote" -f -a "replace" -d 'Replace a dead or retired remote by a new empty one; then run `repair` to fill it'

@@ -271,6 +271,27 @@ _arguments "${_arguments_options[@]}" : \
 '*::snapshots -- Snapshots to delete (ids or unique id prefixes, or `latest`):_default' \
 && ret=0
 ;;
+(unlock)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--remove-all[Remove every lock, not only stale ones (only when no backup or delete runs)]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+&& ret=0
+;;
 (remote)
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
@@ -494,6 +515,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(unlock)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (remote)
 _arguments "${_arguments_options[@]}" : \
 ":: :_tangle__subcmd__help__subcmd__remote_commands" \
@@ -555,6 +580,7 @@ _tangle_commands() {
 'verify:Check the repository on every remote (needs no password)' \
 'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
 'delete:Delete snapshots and reclaim their space, re-encoding what pointed into it' \
+'unlock:Remove stale locks (left by a backup or delete that died)' \
 'remote:List, add or replace remotes' \
 'completions:Print a shell completion script' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -593,6 +619,7 @@ _tangle__subcmd__help_commands() {
 'verify:Check the repository on every remote (needs no password)' \
 'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
 'delete:Delete snapshots and reclaim their space, re-encoding what pointed into it' \
+'unlock:Remove stale locks (left by a backup or delete that died)' \
 'remote:List, add or replace remotes' \
 'completions:Print a shell completion script' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -678,6 +705,11 @@ _tangle__subcmd__help__subcmd__restore_commands() {
 _tangle__subcmd__help__subcmd__snapshots_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help snapshots commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__unlock_commands] )) ||
+_tangle__subcmd__help__subcmd__unlock_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help unlock commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__help__subcmd__verify_commands] )) ||
 _tangle__subcmd__help__subcmd__verify_commands() {
@@ -775,6 +807,11 @@ _tangle__subcmd__restore_commands() {
 _tangle__subcmd__snapshots_commands() {
     local commands; commands=()
     _describe -t commands 'tangle snapshots commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__unlock_commands] )) ||
+_tangle__subcmd__unlock_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle unlock commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__verify_commands] )) ||
 _tangle__subcmd__verify_commands() {

@@ -224,11 +224,11 @@ fn a_remote_away_during_delete_is_cleaned_by_repair_never_resurrected() {
 fn a_policy_keeps_what_it_says_and_dry_run_explains_why() {
     let repo = Repo::init();
     let src = repo.dir("src");
+    let mut newest = String::new();
     for i in 0..4u8 {
         write_file(&src.join("f.txt"), format!("version {i}\n").as_bytes());
-        repo.backup(&[&src], &[]);
+        newest = repo.backup(&[&src], &[]).snapshot_id;
     }
-    let newest = repo.snapshot_ids().last().cloned().unwrap();
     let before = repo.remote_state();
     let v = json_ok(
         repo.cmd()
@@ -264,4 +264,81 @@ fn a_policy_keeps_what_it_says_and_dry_run_explains_why() {
         "{}",
         stderr_str(&out)
     );
+}
+
+/// A delete never runs beside a backup: a live backup's lock makes delete exit 11 naming
+/// it (and a delete's lock makes a backup wait the same way); a lock whose process is
+/// gone is stale and ignored, and `tangle unlock` removes it.
+#[test]
+fn delete_and_backup_exclude_each_other_through_locks() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("f.txt"), b"one\n");
+    let id = repo.backup(&[&src], &[]).snapshot_id;
+    write_file(&src.join("f.txt"), b"two\n");
+    repo.backup(&[&src], &[]);
+
+    // A backup in progress: its lock, held by a live process of this host (this test).
+    let host = std::process::Command::new("hostname")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let lock = |kind: &str, pid: u32| {
+        format!(
+            "tangle lock v1\nkind {kind}\nhost {host}\npid {pid}\ncommand backup\nsince {now}\nrefreshed {now}\n"
+        )
+    };
+    let name = format!("locks/{}", "ab".repeat(32));
+    for r in &repo.remotes {
+        write_file(
+            &r.join(&name),
+            lock("shared", std::process::id()).as_bytes(),
+        );
+    }
+    let before = repo.remote_state();
+    let out = run_code(repo.cmd().args(["delete", &id]), 11);
+    assert!(
+        stderr_str(&out).contains("busy")
+            && stderr_str(&out).contains(&format!("pid {}", std::process::id())),
+        "{}",
+        stderr_str(&out)
+    );
+    assert_eq!(
+        repo.remote_state(),
+        before,
+        "a busy delete changed something"
+    );
+    // Backups do not block each other.
+    repo.backup(&[&src], &[]);
+
+    // The same lock from a process that is gone: stale, ignored, and `unlock` removes it.
+    for r in &repo.remotes {
+        write_file(&r.join(&name), lock("exclusive", u32::MAX - 2).as_bytes());
+    }
+    repo.backup(&[&src], &[]);
+    let out = run_ok(repo.cmd_via_nopw(0).arg("unlock"));
+    assert!(
+        stdout_str(&out).contains("1 locks removed")
+            || stderr_str(&out).contains("1 locks removed")
+            || stdout_str(&out).contains("removed the lock"),
+        "{}",
+        stdout_str(&out)
+    );
+    for r in &repo.remotes {
+        assert!(!r.join(&name).exists());
+    }
+    run_ok(repo.cmd().args(["delete", &id]));
+    // Nothing of the locks stays behind after the commands.
+    for r in &repo.remotes {
+        assert!(
+            object_paths(r, "locks").is_empty(),
+            "{:?}",
+            object_paths(r, "locks")
+        );
+    }
+    run_ok(repo.cmd().args(["verify", "--read-data"]));
 }

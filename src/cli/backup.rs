@@ -7,6 +7,7 @@ use clap::Args;
 use tangle::Result;
 use tangle::ops::Progress;
 use tangle::ops::backup::{self, BackupOptions};
+use tangle::repo::LockKind;
 use tangle::util::human_bytes;
 
 use super::{Global, progress::Bar, warn};
@@ -52,6 +53,13 @@ pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
         }
     }
     let mut repo = g.open_unlocked_without_index()?;
+    // Shared with other backups, exclusive of a delete: taken before the index is
+    // loaded, so nothing this run dedups against or points into can be deleted under it.
+    let _lock = if a.dry_run {
+        None
+    } else {
+        Some(repo.lock(LockKind::Shared, "backup")?)
+    };
     backup::prepare(&mut repo)?;
     let opts = BackupOptions {
         paths: a.paths.clone(),

@@ -4,6 +4,7 @@ use clap::Args;
 use tangle::Result;
 use tangle::ops::delete::policy::{self, Filter, GroupBy, Policy, SnapshotRef};
 use tangle::ops::delete::{self, DeleteOptions};
+use tangle::repo::LockKind;
 use tangle::util::human_bytes;
 
 use super::{Global, line};
@@ -77,6 +78,12 @@ pub fn run(g: &Global, a: &DeleteArgs) -> Result<u8> {
         policy.check()?;
     }
     let mut repo = g.open_unlocked_without_index()?;
+    // Alone: no backup may dedup against or point into what is being removed.
+    let _lock = if a.dry_run {
+        None
+    } else {
+        Some(repo.lock(LockKind::Exclusive, "delete")?)
+    };
     let mut remove = Vec::new();
     let mut decisions = Vec::new();
     if a.snapshots.is_empty() {

@@ -13,6 +13,7 @@ mod remote;
 mod repair;
 mod restore;
 mod snapshots;
+mod unlock;
 mod verify;
 
 use std::io::{self, Write};
@@ -95,6 +96,8 @@ pub enum Command {
     Repair(repair::RepairArgs),
     /// Delete snapshots and reclaim their space, re-encoding what pointed into it
     Delete(delete::DeleteArgs),
+    /// Remove stale locks (left by a backup or delete that died)
+    Unlock(unlock::UnlockArgs),
     /// List, add or replace remotes
     Remote(remote::RemoteArgs),
     /// Print a shell completion script
@@ -129,6 +132,7 @@ pub fn run(mut cli: Cli) -> Result<u8> {
         Command::Verify(a) => verify::run(g, a),
         Command::Repair(a) => repair::run(g, a),
         Command::Delete(a) => delete::run(g, a),
+        Command::Unlock(a) => unlock::run(g, a),
         Command::Remote(a) => remote::run(g, a),
         Command::Completions(a) => completions::run(a),
     }
@@ -171,6 +175,11 @@ impl Global {
             Err(e) if e.kind() == Kind::WrongPassword => Err(e),
             Err(e) => Ok((repo, Some(e))),
         }
+    }
+
+    /// Open with the public key only (no password needed or asked for).
+    pub fn open_locked(&self) -> Result<Repository> {
+        self.open(false, false)
     }
 
     fn open(&self, unlock: bool, load_index: bool) -> Result<Repository> {

@@ -9,6 +9,7 @@ mod cache;
 pub mod config;
 mod health;
 mod init;
+mod lock;
 mod marker;
 pub mod names;
 mod reader;
@@ -17,6 +18,7 @@ pub mod trust;
 mod write;
 pub use cache::default_cache_dir;
 pub use health::WriteHealth;
+pub use lock::{LockGuard, LockInfo, LockKind};
 pub use reader::ReadMode;
 pub use trust::{OwnerPin, pin_owner};
 pub use write::ConfigPublished;
@@ -618,6 +620,7 @@ pub fn metadata_limit(path: &str) -> u64 {
     match path.split('/').next() {
         Some("index") | Some("snapshots") | Some("deletions") => 256 << 20,
         Some("extents") => 4 << 20,
+        Some("locks") => lock::MAX_SIZE,
         _ => 1 << 20,
     }
 }

@@ -31,6 +31,8 @@ pub enum ObjectName {
     Index,
     /// `deletions/<content id>`: a signed deletion record.
     Deletion,
+    /// `locks/<random id>`: a backup's or delete's lock (not replicated by repair).
+    Lock,
     /// `shards/<extent>/<index>`.
     Shard(ExtentName, usize),
 }
@@ -46,6 +48,7 @@ impl ObjectName {
             ["snapshots", id] if is_hex(id, 64) => Some(ObjectName::Snapshot),
             ["index", id] if is_hex(id, 64) => Some(ObjectName::Index),
             ["deletions", id] if is_hex(id, 64) => Some(ObjectName::Deletion),
+            ["locks", id] if is_hex(id, 64) => Some(ObjectName::Lock),
             ["heads", writer, seq] if is_hex(writer, 32) && is_hex(seq, 16) => {
                 Some(ObjectName::Head)
             }
@@ -62,10 +65,13 @@ impl ObjectName {
         }
     }
 
-    /// Metadata: replicated on every remote (everything but shards and the marker,
-    /// which differs per remote by design).
+    /// Metadata: replicated on every remote and repaired (everything but shards, the
+    /// marker, which differs per remote by design, and locks, which come and go).
     pub fn is_metadata(&self) -> bool {
-        !matches!(self, ObjectName::Shard(..) | ObjectName::Marker)
+        !matches!(
+            self,
+            ObjectName::Shard(..) | ObjectName::Marker | ObjectName::Lock
+        )
     }
 }
 

@@ -1,0 +1,277 @@
+//! Locks between backups and deletes (`locks/<id>`, one object per holder, on every
+//! remote). Backups never block each other: they take *shared* locks. `delete` takes an
+//! *exclusive* lock, so that no backup dedups against, or points into, an extent it is
+//! removing: a backup refuses to start while a delete holds one, and a delete refuses
+//! while anything else holds a lock (exit 11, "repository busy", naming the holder).
+//!
+//! Both sides write their lock first and then look for conflicting ones (and withdraw if
+//! they find one), so two that start at the same moment cannot both go ahead. A holder
+//! rewrites its lock every [`REFRESH`]; a lock not refreshed for [`STALE_AFTER`], or held by
+//! a process of this host that no longer exists, is stale and ignored (`tangle unlock`
+//! removes stale locks). Locks are not signed: one can only make tangle wait, never
+//! trust anything.
+
+use std::time::Duration;
+
+use bytes::Bytes;
+
+use super::Repository;
+use crate::error::{Error, Kind, Result};
+use crate::remote::DynRemote;
+
+const WRITE: crate::remote::WriteAccess = crate::remote::WriteAccess::repository();
+const MAGIC: &str = "tangle lock v1";
+/// How often a holder rewrites its lock.
+pub const REFRESH: Duration = Duration::from_secs(5 * 60);
+/// A lock not refreshed for this long is stale.
+pub const STALE_AFTER: Duration = Duration::from_secs(30 * 60);
+/// Far more than a lock's size: a bound for reading one.
+pub(super) const MAX_SIZE: u64 = 4096;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockKind {
+    /// Backups: any number at once.
+    Shared,
+    /// Delete: alone.
+    Exclusive,
+}
+
+/// A lock found on the remotes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LockInfo {
+    pub path: String,
+    pub kind: LockKind,
+    pub host: String,
+    pub pid: u32,
+    pub command: String,
+    /// Seconds since the epoch: when it was taken, and last rewritten.
+    pub since: i64,
+    pub refreshed: i64,
+}
+
+impl LockInfo {
+    fn to_bytes(&self) -> Bytes {
+        let kind = match self.kind {
+            LockKind::Shared => "shared",
+            LockKind::Exclusive => "exclusive",
+        };
+        Bytes::from(format!(
+            "{MAGIC}\nkind {kind}\nhost {}\npid {}\ncommand {}\nsince {}\nrefreshed {}\n",
+            self.host, self.pid, self.command, self.since, self.refreshed
+        ))
+    }
+
+    fn parse(path: &str, bytes: &[u8]) -> Option<LockInfo> {
+        let text = std::str::from_utf8(bytes).ok()?;
+        let mut lines = text.lines();
+        (lines.next()? == MAGIC).then_some(())?;
+        let mut field = |key: &str| -> Option<String> {
+            Some(
+                lines
+                    .next()?
+                    .strip_prefix(key)?
+                    .strip_prefix(' ')?
+                    .to_string(),
+            )
+        };
+        let kind = match field("kind")?.as_str() {
+            "shared" => LockKind::Shared,
+            "exclusive" => LockKind::Exclusive,
+            _ => return None,
+        };
+        Some(LockInfo {
+            path: path.to_string(),
+            kind,
+            host: field("host")?,
+            pid: field("pid")?.parse().ok()?,
+            command: field("command")?,
+            since: field("since")?.parse().ok()?,
+            refreshed: field("refreshed")?.parse().ok()?,
+        })
+    }
+
+    /// Stale: not refreshed for [`STALE_AFTER`], or its process on this host is gone.
+    pub fn is_stale(&self, now: i64) -> bool {
+        let old = now.saturating_sub(self.refreshed) > STALE_AFTER.as_secs() as i64;
+        let gone = self.host == crate::util::hostname()
+            && self.pid != std::process::id()
+            && !std::path::Path::new(&format!("/proc/{}", self.pid)).exists();
+        old || gone
+    }
+
+    pub fn describe(&self) -> String {
+        let since = chrono::DateTime::from_timestamp(self.since, 0)
+            .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+            .unwrap_or_else(|| self.since.to_string());
+        format!(
+            "{} (pid {} on {}, since {since})",
+            self.command, self.pid, self.host
+        )
+    }
+}
+
+/// A held lock: refreshed in the background, removed from every remote when dropped.
+pub struct LockGuard {
+    remotes: Vec<DynRemote>,
+    path: String,
+    refresher: tokio::task::JoinHandle<()>,
+    rt: tokio::runtime::Handle,
+}
+
+impl Drop for LockGuard {
+    fn drop(&mut self) {
+        self.refresher.abort();
+        let (remotes, path) = (self.remotes.clone(), self.path.clone());
+        // Best effort: a lock left behind goes stale.
+        let _ = std::thread::scope(|s| {
+            s.spawn(|| {
+                self.rt.block_on(futures::future::join_all(
+                    remotes.iter().map(|r| r.delete(WRITE, &path)),
+                ))
+            })
+            .join()
+        });
+    }
+}
+
+fn now() -> i64 {
+    chrono::Utc::now().timestamp()
+}
+
+fn conflicts(kind: LockKind, other: &LockInfo) -> bool {
+    kind == LockKind::Exclusive || other.kind == LockKind::Exclusive
+}
+
+impl Repository {
+    /// Every lock any remote holds (unreadable ones are skipped).
+    pub fn locks(&self) -> Result<Vec<LockInfo>> {
+        let mut out = Vec::new();
+        for path in self.list_union("locks")? {
+            if let Ok(Some(l)) = self.read_object(&path, |b| Ok(LockInfo::parse(&path, b))) {
+                out.push(l);
+            }
+        }
+        Ok(out)
+    }
+
+    fn busy(&self, kind: LockKind, own: Option<&str>) -> Result<Option<LockInfo>> {
+        let now = now();
+        Ok(self
+            .locks()?
+            .into_iter()
+            .find(|l| Some(l.path.as_str()) != own && !l.is_stale(now) && conflicts(kind, l)))
+    }
+
+    /// Take a lock for `command` (shown to whoever it makes wait), or fail with exit 11
+    /// naming the holder of a conflicting one.
+    pub fn lock(&self, kind: LockKind, command: &str) -> Result<LockGuard> {
+        let busy = |l: LockInfo| {
+            Error::new(
+                Kind::Busy,
+                format!(
+                    "repository busy: {} holds a lock; try again later (a holder that died \
+                     leaves a stale lock: `tangle unlock` removes it)",
+                    l.describe()
+                ),
+            )
+        };
+        if let Some(l) = self.busy(kind, None)? {
+            return Err(busy(l));
+        }
+        let id: [u8; 32] = crate::crypto::random_bytes()?;
+        let path = format!("locks/{}", hex::encode(id));
+        let mut info = LockInfo {
+            path: path.clone(),
+            kind,
+            host: crate::util::hostname(),
+            pid: std::process::id(),
+            command: command.replace('\n', " "),
+            since: now(),
+            refreshed: now(),
+        };
+        self.write_replicated(&path, info.to_bytes())
+            .map_err(|e| e.context("taking the lock"))?;
+        let remotes = self.remotes.clone();
+        let refresher = self.rt.spawn({
+            let (remotes, path) = (remotes.clone(), path.clone());
+            async move {
+                loop {
+                    tokio::time::sleep(REFRESH).await;
+                    info.refreshed = now();
+                    let bytes = info.to_bytes();
+                    futures::future::join_all(
+                        remotes.iter().map(|r| r.put(WRITE, &path, bytes.clone())),
+                    )
+                    .await;
+                }
+            }
+        });
+        let guard = LockGuard {
+            remotes,
+            path,
+            refresher,
+            rt: self.rt.handle().clone(),
+        };
+        // Someone may have taken a conflicting lock while ours was being written.
+        if let Some(l) = self.busy(kind, Some(&guard.path))? {
+            drop(guard);
+            return Err(busy(l));
+        }
+        Ok(guard)
+    }
+
+    /// Remove stale locks (every lock with `all`); returns what was removed.
+    pub fn remove_locks(&self, all: bool) -> Result<Vec<LockInfo>> {
+        let now = now();
+        let stale: Vec<LockInfo> = (self.locks()?.into_iter())
+            .filter(|l| all || l.is_stale(now))
+            .collect();
+        for l in &stale {
+            self.rt.block_on(futures::future::join_all(
+                self.remotes.iter().map(|r| r.delete(WRITE, &l.path)),
+            ));
+        }
+        Ok(stale)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locks_round_trip_and_go_stale() {
+        let l = LockInfo {
+            path: "locks/x".into(),
+            kind: LockKind::Exclusive,
+            host: "elsewhere".into(),
+            pid: 7,
+            command: "delete".into(),
+            since: 100,
+            refreshed: 200,
+        };
+        assert_eq!(LockInfo::parse("locks/x", &l.to_bytes()), Some(l.clone()));
+        assert!(LockInfo::parse("locks/x", b"junk").is_none());
+        assert!(!l.is_stale(200 + 60));
+        assert!(l.is_stale(200 + STALE_AFTER.as_secs() as i64 + 1));
+        let here = LockInfo {
+            host: crate::util::hostname(),
+            pid: u32::MAX - 1,
+            ..l
+        };
+        assert!(
+            here.is_stale(200),
+            "a dead process's lock on this host is stale"
+        );
+        assert!(
+            conflicts(LockKind::Shared, &here)
+                && !conflicts(
+                    LockKind::Shared,
+                    &LockInfo {
+                        kind: LockKind::Shared,
+                        ..here.clone()
+                    }
+                )
+        );
+    }
+}
