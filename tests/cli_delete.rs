@@ -419,3 +419,80 @@ fn a_delete_killed_at_random_moments_leaves_a_sound_repository() {
         );
     }
 }
+
+/// A delete and a backup started together, ten times: one may be told the repository is
+/// busy (exit 11), but every backup that reports a snapshot has it restorable, and the
+/// repository verifies clean.
+#[test]
+fn delete_and_backup_started_together_never_lose_the_backup() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    let spawn = |args: &[&str]| {
+        std::process::Command::new(bin())
+            .arg("-r")
+            .arg(repo.url(0))
+            .args(args)
+            .env_clear()
+            .env("HOME", &repo.home)
+            .env("XDG_CACHE_HOME", repo.home.join("cache"))
+            .env("TANGLE_PASSWORD", PASSWORD)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut saved: Vec<(String, Vec<Entry>)> = Vec::new();
+    for round in 0..10u64 {
+        write_file(&src.join("data.bin"), &pseudo_random(round, 1_500_000));
+        let expected = manifest(&src);
+        let delete = spawn(&["delete", "--keep-last", "2", "--group-by", ""]);
+        let backup = spawn(&["backup", "--json", &src.to_string_lossy()]);
+        let (d, b) = (
+            delete.wait_with_output().unwrap(),
+            backup.wait_with_output().unwrap(),
+        );
+        assert!(
+            matches!(d.status.code(), Some(0) | Some(11)),
+            "round {round}: delete exit {:?}: {}",
+            d.status.code(),
+            String::from_utf8_lossy(&d.stderr)
+        );
+        match b.status.code() {
+            Some(0) => {
+                let v: serde_json::Value = serde_json::from_slice(&b.stdout).unwrap();
+                saved.push((v["snapshot_id"].as_str().unwrap().to_string(), expected));
+            }
+            Some(11) => {}
+            other => panic!(
+                "round {round}: backup exit {other:?}: {}",
+                String::from_utf8_lossy(&b.stderr)
+            ),
+        }
+        // Every backup that reported a snapshot and that no delete has removed since
+        // restores identical.
+        let ids = repo.snapshot_ids();
+        for (id, expected) in saved.iter().filter(|(id, _)| ids.contains(id)) {
+            let target = repo.path(&format!("r{round}-{}", &id[..8]));
+            run_ok(repo.cmd().args(["restore", id, "--target"]).arg(&target));
+            assert_tree_matches(expected, &restored_path(&target, &src), "concurrent backup");
+        }
+        // The newest successful backup is never removed by a delete that ran beside it.
+        if b.status.code() == Some(0) {
+            assert!(
+                ids.contains(&saved.last().unwrap().0),
+                "round {round}: the new snapshot is gone"
+            );
+        }
+    }
+    assert!(!saved.is_empty());
+    let out = run_ok(
+        repo.cmd_via_nopw(1)
+            .args(["verify", "--read-data", "--json"]),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        verify_findings(&v).iter().all(|f| f["severity"] == "info"),
+        "{}",
+        show_findings(&v)
+    );
+}
