@@ -363,24 +363,7 @@ fn a_delete_killed_at_random_moments_leaves_a_sound_repository() {
         repo.backup(&[&a], &[]);
         repo.backup(&[&b], &[]);
         let expected = manifest(&b);
-        let mut child = std::process::Command::new(bin())
-            .args([
-                "-r",
-                &repo.url(0),
-                "delete",
-                "--keep-last",
-                "1",
-                "--group-by",
-                "",
-            ])
-            .env_clear()
-            .env("HOME", &repo.home)
-            .env("XDG_CACHE_HOME", repo.home.join("cache"))
-            .env("TANGLE_PASSWORD", PASSWORD)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_tangle(&repo, &["delete", "--keep-last", "1", "--group-by", ""]);
         // The moment is the adversary's choice, not a synchronisation.
         std::thread::sleep(std::time::Duration::from_millis(next() % 400));
         let _ = child.kill();
@@ -427,20 +410,7 @@ fn a_delete_killed_at_random_moments_leaves_a_sound_repository() {
 fn delete_and_backup_started_together_never_lose_the_backup() {
     let repo = Repo::init();
     let src = repo.dir("src");
-    let spawn = |args: &[&str]| {
-        std::process::Command::new(bin())
-            .arg("-r")
-            .arg(repo.url(0))
-            .args(args)
-            .env_clear()
-            .env("HOME", &repo.home)
-            .env("XDG_CACHE_HOME", repo.home.join("cache"))
-            .env("TANGLE_PASSWORD", PASSWORD)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
+    let spawn = |args: &[&str]| spawn_tangle(&repo, args);
     let mut saved: Vec<(String, Vec<Entry>)> = Vec::new();
     for round in 0..10u64 {
         write_file(&src.join("data.bin"), &pseudo_random(round, 1_500_000));
@@ -495,4 +465,21 @@ fn delete_and_backup_started_together_never_lose_the_backup() {
         "{}",
         show_findings(&v)
     );
+}
+
+/// `tangle -r remotes[0] ARGS` with the password, started in the background (output
+/// captured) so that a test can kill it or run another command beside it.
+fn spawn_tangle(repo: &Repo, args: &[&str]) -> std::process::Child {
+    std::process::Command::new(bin())
+        .arg("-r")
+        .arg(repo.url(0))
+        .args(args)
+        .env_clear()
+        .env("HOME", &repo.home)
+        .env("XDG_CACHE_HOME", repo.home.join("cache"))
+        .env("TANGLE_PASSWORD", PASSWORD)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
 }
