@@ -222,7 +222,9 @@ impl Repository {
     }
 
     /// Fetch shard `index` of an extent from its certified remote, reading no more than
-    /// its certified size, and accept it only if it matches the certified hash.
+    /// its certified size, and accept it only if it has exactly that size and matches
+    /// the certified hash (a certificate may vouch for a shorter shard: its writer was
+    /// buggy or its key stolen, and the extent must not come out short).
     pub(crate) async fn fetch_verified(
         &self,
         cert: &Certificate,
@@ -234,7 +236,12 @@ impl Repository {
             .get_from(info.remote as usize, &path, cert.shard_size as u64)
             .await
         {
-            Ok(b) if blake3::hash(&b).as_bytes() == &info.hash => Some(b),
+            Ok(b)
+                if b.len() == cert.shard_size as usize
+                    && blake3::hash(&b).as_bytes() == &info.hash =>
+            {
+                Some(b)
+            }
             _ => None,
         }
     }
