@@ -22,7 +22,7 @@ pub enum BlobKind {
 }
 
 impl BlobKind {
-    fn aad(self) -> &'static [u8] {
+    pub(crate) fn aad(self) -> &'static [u8] {
         match self {
             BlobKind::Data => b"d",
             BlobKind::Tree => b"t",

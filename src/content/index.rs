@@ -36,7 +36,7 @@ pub struct IndexSegment {
     pub extents: Vec<ExtentBlobs>,
 }
 
-const AAD: &[u8] = b"tangle index";
+pub(crate) const AAD: &[u8] = b"tangle index";
 
 impl IndexSegment {
     pub fn encrypt(&self, key: &MasterKey) -> Result<Vec<u8>> {
