@@ -22,9 +22,12 @@ use crate::error::{Error, Result};
 use crate::extent::{Certificate, ExtentName, Head};
 use crate::repo::Config;
 
+/// A fuzz target's entry point.
+pub type Harness = fn(&[u8]);
+
 /// Every fuzz target: its name (the directory of its corpus, `fuzz/corpus/<name>/`) and
 /// its entry point.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Harness)] = &[
     ("envelope", envelope),
     ("config", config),
     ("key_file", key_file),

@@ -9,6 +9,7 @@
 
 mod common;
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -22,6 +23,42 @@ use tangle::ops::Progress;
 use tangle::ops::backup::{self, BackupOptions};
 use tangle::remote::{DynRemote, MemoryRemote};
 use tangle::repo::{Repository, init_remotes};
+
+/// Allocations above the fuzzers' cap (`MEM_MB` in scripts/fuzz.sh, 512 MiB) fail here
+/// too: a kept reproducer of an over-cap allocation then aborts this test ("memory
+/// allocation of N bytes failed") instead of passing on a machine with memory to spare.
+struct Capped;
+
+const CAP: usize = 512 << 20;
+
+// SAFETY: every call goes to `System` unchanged, except that sizes above `CAP` get the
+// null pointer that reports an allocation failure.
+unsafe impl GlobalAlloc for Capped {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if layout.size() > CAP {
+            return std::ptr::null_mut();
+        }
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if layout.size() > CAP {
+            return std::ptr::null_mut();
+        }
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if new_size > CAP {
+            return std::ptr::null_mut();
+        }
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Capped = Capped;
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz")

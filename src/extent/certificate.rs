@@ -195,54 +195,48 @@ mod tests {
     fn inconsistent_certificates_are_refused_with_a_reason() {
         let s = Signer::from_seed(&[1; 32]);
         let good = sample(&s);
-        let other = ExtentName([9; 32]);
-        let to = |extent, shard| Pointer { extent, shard };
-        let cases: Vec<(&str, Box<dyn Fn(&mut Certificate)>)> = vec![
-            ("shard counts", Box::new(|c| c.data_shards = 0)),
-            ("shard counts", Box::new(|c| c.parity_shards = 0)),
-            ("shard counts", Box::new(|c| c.data_shards = 3)),
-            (
-                "shard counts",
-                Box::new(|c| {
-                    c.shards.pop();
-                }),
-            ),
-            ("shard size", Box::new(|c| c.shard_size = 0)),
-            ("shard size", Box::new(|c| c.shard_size = 100)),
-            (
-                "size exceeds",
-                Box::new(|c| {
-                    c.data_shards = 1;
-                    c.parity_shards = 2;
-                }),
-            ),
-            (
-                "size exceeds",
-                Box::new(|c| {
-                    c.size = 129;
-                    c.block_lengths = vec![129];
-                }),
-            ),
-            ("block lengths", Box::new(|c| c.block_lengths.push(1))),
-            ("block lengths", Box::new(|c| c.block_lengths = vec![])),
-            (
-                "block lengths",
-                Box::new(|c| c.block_lengths = vec![u32::MAX; 3]),
-            ),
-            (
-                "itself",
-                Box::new(move |c| c.pointers = vec![to(c.name(), 0)]),
-            ),
-            (
-                "twice",
-                Box::new(move |c| c.pointers = vec![to(other, 1), to(other, 1)]),
-            ),
-            (
-                "more symbols",
-                Box::new(move |c| {
-                    c.pointers = (0..=252).map(|i| to(ExtentName([i; 32]), 1)).collect()
-                }),
-            ),
+        let to = |n: u8, shard| Pointer {
+            extent: ExtentName([n; 32]),
+            shard,
+        };
+        type Damage = fn(&mut Certificate);
+        let cases: Vec<(&str, Damage)> = vec![
+            ("shard counts", |c| c.data_shards = 0),
+            ("shard counts", |c| c.parity_shards = 0),
+            ("shard counts", |c| c.data_shards = 3),
+            ("shard counts", |c| c.shards.truncate(2)),
+            ("shard size", |c| c.shard_size = 0),
+            ("shard size", |c| c.shard_size = 100),
+            ("size exceeds", |c| {
+                (c.data_shards, c.parity_shards) = (1, 2)
+            }),
+            ("size exceeds", |c| {
+                (c.size, c.block_lengths) = (129, vec![129])
+            }),
+            ("block lengths", |c| c.block_lengths.push(1)),
+            ("block lengths", |c| c.block_lengths = vec![]),
+            ("block lengths", |c| c.block_lengths = vec![u32::MAX; 3]),
+            ("itself", |c| {
+                c.pointers = vec![Pointer {
+                    extent: c.name(),
+                    shard: 0,
+                }]
+            }),
+            ("twice", |c| {
+                let p = Pointer {
+                    extent: ExtentName([9; 32]),
+                    shard: 1,
+                };
+                c.pointers = vec![p, p];
+            }),
+            ("more symbols", |c| {
+                c.pointers = (0..=252)
+                    .map(|i| Pointer {
+                        extent: ExtentName([i; 32]),
+                        shard: 1,
+                    })
+                    .collect();
+            }),
         ];
         for (reason, damage) in cases {
             let mut c = good.clone();
@@ -258,7 +252,7 @@ mod tests {
         }
         // Pointers to other extents, each shard once, are fine.
         let mut c = good.clone();
-        c.pointers = vec![to(other, 0), to(other, 1), to(ExtentName([8; 32]), 0)];
+        c.pointers = vec![to(9, 0), to(9, 1), to(8, 0)];
         Certificate::from_object(&c.to_object(&s).unwrap(), &s.public(), &c.name()).unwrap();
     }
 
