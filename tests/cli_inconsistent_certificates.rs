@@ -172,3 +172,63 @@ fn a_certified_shard_of_the_wrong_length_counts_as_missing() {
         stdout_str(&out)
     );
 }
+
+#[test]
+fn certificates_pointing_at_each_other_are_not_waited_on() {
+    // Tiny extents (at most 1 KiB, chunks of at most 1 KiB): shard sizes can only be
+    // 64 to 320 bytes, so among many extents two have the same one, which a pair of
+    // pointers needs (a pointer is never larger than its codeword's shards).
+    let repo = Repo::uninit();
+    let mut opts = small_init_options(1024);
+    opts.chunker = Some(tangle::content::ChunkerParams {
+        min: 64,
+        avg: 256,
+        max: 1024,
+    });
+    opts.remotes = (0..3).map(|i| repo.url(i)).collect();
+    tangle::repo::init(&opts, PASSWORD.as_bytes()).expect("init through the library");
+    let src = repo.dir("src");
+    write_file(&src.join("a.bin"), &pseudo_random(5, 12_000));
+    repo.backup(&[&src], &[]);
+    let cache = repo.path("library-cache");
+    let mut lib = Repository::open(&repo.url(0), Some(cache)).expect("open through the library");
+    lib.unlock(PASSWORD.as_bytes()).expect("unlock");
+    let signer = lib.signer().expect("signer");
+
+    let certs = certificates(&repo);
+    let (i, j) = (0..certs.len())
+        .flat_map(|i| (i + 1..certs.len()).map(move |j| (i, j)))
+        .find(|&(i, j)| certs[i].1.shard_size == certs[j].1.shard_size)
+        .expect("two extents with the same shard size");
+    let (a_name, mut a) = certs[i].clone();
+    let (b_name, mut b) = certs[j].clone();
+    // A points at B's data shard 0 and B at A's; both of those shards are gone, so
+    // rebuilding either extent needs the other rebuilt first.
+    for (cert, target) in [(&mut a, b_name), (&mut b, a_name)] {
+        let p = Pointer {
+            extent: target,
+            shard: 0,
+        };
+        if !cert.pointers.contains(&p) {
+            cert.pointers.push(p);
+        }
+    }
+    publish(&repo, &signer, &a_name, &a);
+    publish(&repo, &signer, &b_name, &b);
+    for (name, cert) in [(&a_name, &a), (&b_name, &b)] {
+        let r = cert.shards[0].remote as usize;
+        fs::remove_file(repo.remotes[r].join(name.shard_path(0))).unwrap();
+    }
+    // The forged pointers do not match the parity, so the data cannot come back; what
+    // matters is that restore says so instead of waiting forever.
+    let target = repo.path("restored");
+    let out = run_any(
+        repo.cmd()
+            .args(["restore", "latest", "--target"])
+            .arg(&target)
+            .timeout(QUICK),
+    );
+    assert_clean_failure(&out, "restore through a pointer cycle");
+    let out = run_any(repo.cmd().args(["verify", "-v"]).timeout(QUICK));
+    assert_no_panic(&out, "verify with a pointer cycle");
+}
