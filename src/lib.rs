@@ -8,6 +8,8 @@ pub mod content;
 pub mod crypto;
 pub mod error;
 pub mod extent;
+#[cfg(feature = "testing")]
+pub mod fuzzing;
 pub mod ops;
 pub mod pathmatch;
 pub mod profile;

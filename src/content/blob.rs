@@ -22,7 +22,7 @@ pub enum BlobKind {
 }
 
 impl BlobKind {
-    fn aad(self) -> &'static [u8] {
+    pub(crate) fn aad(self) -> &'static [u8] {
         match self {
             BlobKind::Data => b"d",
             BlobKind::Tree => b"t",
@@ -88,7 +88,7 @@ pub fn decode_blob(
     let plaintext = match framed.split_first() {
         Some((&RAW, rest)) => rest.to_vec(),
         Some((&ZSTD, rest)) => {
-            zstd::bulk::decompress(rest, raw_len.max(1)).map_err(ContentError::BlobDecompress)?
+            decompress_bounded(rest, raw_len).map_err(ContentError::BlobDecompress)?
         }
         _ => return Err(ContentError::UnknownCompression.into()),
     };
@@ -96,6 +96,54 @@ pub fn decode_blob(
         return Err(ContentError::BlobIdMismatch.into());
     }
     Ok(plaintext)
+}
+
+/// Output room set aside before any output exists: every data blob fits in one piece
+/// (chunks are at most 16 MiB), and no size merely claimed reserves more.
+const PREALLOC: usize = 16 << 20;
+
+/// zstd-decompress `data`, which must come to at most `max` bytes. Memory follows the
+/// output actually produced: a length promised by the index, or a frame header, reserves
+/// at most [`PREALLOC`] (a signed object may still claim gigabytes).
+pub(crate) fn decompress_bounded(data: &[u8], max: usize) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind};
+    use zstd::stream::raw::{Decoder, InBuffer, Operation, OutBuffer};
+    let too_long = || {
+        Error::new(
+            ErrorKind::InvalidData,
+            format!("decompresses to more than the expected {max} bytes"),
+        )
+    };
+    let declared = zstd::zstd_safe::get_frame_content_size(data).ok().flatten();
+    if declared.is_some_and(|n| n > max as u64) {
+        return Err(too_long());
+    }
+    // With room for the whole declared frame, zstd decodes it in one pass.
+    let first = declared.map_or(data.len().saturating_mul(4), |n| n as usize);
+    let mut out = Vec::with_capacity(first.min(PREALLOC).min(max));
+    let mut decoder = Decoder::new()?;
+    let mut input = InBuffer::around(data);
+    loop {
+        if out.len() == out.capacity() {
+            // Up to max + 1: one byte more than allowed is enough to tell.
+            let grow = out.len().max(4096).min(max + 1 - out.len());
+            out.reserve_exact(grow);
+        }
+        let before = (input.pos(), out.len());
+        let pending = decoder.run(&mut input, &mut OutBuffer::around_pos(&mut out, before.1))?;
+        if out.len() > max {
+            return Err(too_long());
+        }
+        if pending == 0 && input.pos() == data.len() {
+            return Ok(out);
+        }
+        if (input.pos(), out.len()) == before && out.len() < out.capacity() {
+            return Err(Error::new(
+                ErrorKind::UnexpectedEof,
+                "zstd data is truncated",
+            ));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -139,6 +187,18 @@ mod tests {
             );
         }
         let repetitive = vec![0u8; 100_000];
+        let id = key.blob_id(&repetitive);
+        let stored = encode_blob(&key, BlobKind::Data, &repetitive).unwrap();
+        for raw_len in [100_000, u32::MAX as usize] {
+            assert_eq!(
+                decode_blob(&key, BlobKind::Data, &id, &stored, raw_len).unwrap(),
+                repetitive
+            );
+        }
+        assert!(
+            decode_blob(&key, BlobKind::Data, &id, &stored, 99_999).is_err(),
+            "longer than the index promised"
+        );
         assert!(
             encode_blob(&key, BlobKind::Data, &repetitive)
                 .unwrap()

@@ -36,7 +36,7 @@ pub struct IndexSegment {
     pub extents: Vec<ExtentBlobs>,
 }
 
-const AAD: &[u8] = b"tangle index";
+pub(crate) const AAD: &[u8] = b"tangle index";
 
 impl IndexSegment {
     pub fn encrypt(&self, key: &MasterKey) -> Result<Vec<u8>> {
@@ -53,8 +53,8 @@ impl IndexSegment {
             return Err(ContentError::IndexTruncated.into());
         }
         let len = u32::from_le_bytes([framed[0], framed[1], framed[2], framed[3]]) as usize;
-        let plain =
-            zstd::bulk::decompress(&framed[4..], len).map_err(ContentError::IndexDecompress)?;
+        let plain = super::blob::decompress_bounded(&framed[4..], len)
+            .map_err(ContentError::IndexDecompress)?;
         Ok(postcard::from_bytes(&plain).map_err(ContentError::Malformed)?)
     }
 }

@@ -35,7 +35,7 @@ pub struct SnapshotSummary {
     pub bytes_added: u64,
 }
 
-const AAD: &[u8] = b"tangle snapshot";
+pub(crate) const AAD: &[u8] = b"tangle snapshot";
 
 impl Snapshot {
     pub fn encrypt(&self, key: &MasterKey) -> Result<Vec<u8>> {

@@ -67,8 +67,14 @@ impl KeyFile {
     /// Unwrap with `password`; a wrong password is [`CryptoError::WrongPassword`]
     /// (of [`Kind::WrongPassword`](crate::error::Kind::WrongPassword)).
     pub fn unwrap(&self, password: &[u8]) -> Result<MasterKey> {
-        // Parameters come from a remote: a key file must not make us allocate or spin
-        // without bound before the password is even checked.
+        self.check_kdf()?;
+        let kek = derive(password, &self.salt, &self.kdf)?;
+        self.open_wrapped(&kek)
+    }
+
+    /// Parameters come from a remote: a key file must not make us allocate or spin
+    /// without bound before the password is even checked.
+    fn check_kdf(&self) -> Result<()> {
         let k = &self.kdf;
         if k.memory_kib > MAX_MEMORY_KIB
             || k.iterations > MAX_ITERATIONS
@@ -81,9 +87,38 @@ impl KeyFile {
             }
             .into());
         }
-        let kek = derive(password, &self.salt, &self.kdf)?;
-        let bytes = open(&kek, AAD, &self.wrapped).map_err(|_| CryptoError::WrongPassword)?;
+        Ok(())
+    }
+
+    fn open_wrapped(&self, kek: &[u8; 32]) -> Result<MasterKey> {
+        let bytes = open(kek, AAD, &self.wrapped).map_err(|_| CryptoError::WrongPassword)?;
         MasterKey::from_bytes(&bytes)
+    }
+}
+
+/// For the fuzz harness (`crate::fuzzing`): the unwrap path without Argon2, which is far
+/// too slow to fuzz.
+#[cfg(feature = "testing")]
+impl KeyFile {
+    /// [`unwrap`](Self::unwrap) with `kek` standing in for the derived key: the same
+    /// parameter checks, then the AEAD and the master key.
+    pub fn unwrap_with_kek(&self, kek: &[u8; 32]) -> Result<MasterKey> {
+        self.check_kdf()?;
+        Params::new(
+            self.kdf.memory_kib,
+            self.kdf.iterations,
+            self.kdf.parallelism,
+            Some(32),
+        )
+        .map_err(CryptoError::InvalidKdfParams)?;
+        self.open_wrapped(kek)
+    }
+
+    /// Take `wrapped` as a plaintext master key and seal it under `kek`, so that what a
+    /// fuzzer wrote there reaches the master-key decoding.
+    pub fn seal_wrapped_for_tests(&mut self, kek: &[u8; 32]) -> Result<()> {
+        self.wrapped = seal(kek, AAD, &self.wrapped)?;
+        Ok(())
     }
 }
 

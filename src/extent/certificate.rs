@@ -8,6 +8,9 @@ use crate::crypto::envelope::{self, ObjectKind};
 use crate::crypto::{OwnerPublicKey, Signer};
 use crate::error::Result;
 
+/// At most this many symbols (data, pointers, parity) per codeword, as the config allows.
+const MAX_SYMBOLS: usize = 255;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardInfo {
     /// BLAKE3 of the stored shard (the cross-checksum every reader verifies).
@@ -106,6 +109,17 @@ impl Certificate {
         if self.block_lengths.iter().map(|&l| l as u64).sum::<u64>() != self.size {
             return bad("block lengths do not add up to the size");
         }
+        if self.shards.len() + self.pointers.len() > MAX_SYMBOLS {
+            return bad("more symbols than a codeword can have");
+        }
+        // Pointers name older extents: one naming this extent would have a reader
+        // rebuild it from itself.
+        if self.pointers.iter().any(|p| p.extent == self.name()) {
+            return bad("a pointer names the extent itself");
+        }
+        if (1..self.pointers.len()).any(|i| self.pointers[..i].contains(&self.pointers[i])) {
+            return bad("a pointer is listed twice");
+        }
         Ok(())
     }
 
@@ -174,6 +188,72 @@ mod tests {
         inconsistent.size = 129;
         let obj = inconsistent.to_object(&s).unwrap();
         assert!(Certificate::from_object(&obj, &s.public(), &c.name()).is_err());
+    }
+
+    /// Signed by the owner, and still refused: every field that must agree with another.
+    #[test]
+    fn inconsistent_certificates_are_refused_with_a_reason() {
+        let s = Signer::from_seed(&[1; 32]);
+        let good = sample(&s);
+        let to = |n: u8, shard| Pointer {
+            extent: ExtentName([n; 32]),
+            shard,
+        };
+        type Damage = fn(&mut Certificate);
+        let cases: Vec<(&str, Damage)> = vec![
+            ("shard counts", |c| c.data_shards = 0),
+            ("shard counts", |c| c.parity_shards = 0),
+            ("shard counts", |c| c.data_shards = 3),
+            ("shard counts", |c| c.shards.truncate(2)),
+            ("shard size", |c| c.shard_size = 0),
+            ("shard size", |c| c.shard_size = 100),
+            ("size exceeds", |c| {
+                (c.data_shards, c.parity_shards) = (1, 2)
+            }),
+            ("size exceeds", |c| {
+                (c.size, c.block_lengths) = (129, vec![129])
+            }),
+            ("block lengths", |c| c.block_lengths.push(1)),
+            ("block lengths", |c| c.block_lengths = vec![]),
+            ("block lengths", |c| c.block_lengths = vec![u32::MAX; 3]),
+            ("itself", |c| {
+                c.pointers = vec![Pointer {
+                    extent: c.name(),
+                    shard: 0,
+                }]
+            }),
+            ("twice", |c| {
+                let p = Pointer {
+                    extent: ExtentName([9; 32]),
+                    shard: 1,
+                };
+                c.pointers = vec![p, p];
+            }),
+            ("more symbols", |c| {
+                c.pointers = (0..=252)
+                    .map(|i| Pointer {
+                        extent: ExtentName([i; 32]),
+                        shard: 1,
+                    })
+                    .collect();
+            }),
+        ];
+        for (reason, damage) in cases {
+            let mut c = good.clone();
+            damage(&mut c);
+            let obj = c.to_object(&s).unwrap();
+            let err = Certificate::from_object(&obj, &s.public(), &c.name())
+                .expect_err(reason)
+                .to_string();
+            assert!(
+                err.contains("inconsistent") && err.contains(reason),
+                "{reason}: {err}"
+            );
+        }
+        // Pointers to other extents, each shard once, are fine.
+        let mut c = good.clone();
+        c.pointers = vec![to(9, 0), to(9, 1), to(8, 0)];
+        Certificate::from_object(&c.to_object(&s).unwrap(), &s.public(), &c.name()).unwrap();
     }
 
     #[test]

@@ -213,7 +213,7 @@ impl Repository {
         let name = cert.name();
         let slot = self.decoded.slot(&name);
         let result = slot
-            .get_or_init(|| self.rebuild(cert).map(Arc::new))
+            .get_or_init(|| self.rebuild(cert, &mut vec![name]).map(Arc::new))
             .clone();
         if result.is_err() {
             self.decoded.forget(&name);
@@ -222,7 +222,9 @@ impl Repository {
     }
 
     /// Fetch shard `index` of an extent from its certified remote, reading no more than
-    /// its certified size, and accept it only if it matches the certified hash.
+    /// its certified size, and accept it only if it has exactly that size and matches
+    /// the certified hash (a certificate may vouch for a shorter shard: its writer was
+    /// buggy or its key stolen, and the extent must not come out short).
     pub(crate) async fn fetch_verified(
         &self,
         cert: &Certificate,
@@ -234,12 +236,18 @@ impl Repository {
             .get_from(info.remote as usize, &path, cert.shard_size as u64)
             .await
         {
-            Ok(b) if blake3::hash(&b).as_bytes() == &info.hash => Some(b),
+            Ok(b)
+                if b.len() == cert.shard_size as usize
+                    && blake3::hash(&b).as_bytes() == &info.hash =>
+            {
+                Some(b)
+            }
             _ => None,
         }
     }
 
-    fn rebuild(&self, cert: &Certificate) -> Result<Vec<u8>> {
+    /// `path`: the extents whose rebuild is waiting for this one (this one included).
+    fn rebuild(&self, cert: &Certificate, path: &mut Vec<ExtentName>) -> Result<Vec<u8>> {
         let name = cert.name();
         let (s, ss) = (cert.data_shards as usize, cert.shard_size as usize);
         let fetch = |range: std::ops::Range<usize>| {
@@ -253,7 +261,7 @@ impl Repository {
         // Data shards first: if they are all good nothing needs decoding.
         let mut data = fetch(0..s);
         if data.iter().any(|d| d.is_none()) {
-            let pointers = self.pointer_inputs_recovering(cert);
+            let pointers = self.pointer_inputs_recovering(cert, path);
             let parity = fetch(s..cert.shards.len());
             let originals = s + pointers.len();
             let mut shards: Vec<Option<Vec<u8>>> =
@@ -275,7 +283,11 @@ impl Repository {
     /// pointer cannot be fetched intact: it then counts as an erasure).
     /// Pointer inputs; one that cannot be fetched intact is rebuilt from its own
     /// extent's codeword (pointers are strictly older, so this recursion ends).
-    fn pointer_inputs_recovering(&self, cert: &Certificate) -> Vec<Option<Vec<u8>>> {
+    fn pointer_inputs_recovering(
+        &self,
+        cert: &Certificate,
+        path: &mut Vec<ExtentName>,
+    ) -> Vec<Option<Vec<u8>>> {
         let mut inputs = self.pointer_inputs(cert);
         for (slot, p) in inputs.iter_mut().zip(&cert.pointers) {
             if slot.is_some() {
@@ -287,7 +299,17 @@ impl Repository {
             if p.shard >= pc.data_shards || pc.shard_size > cert.shard_size {
                 continue;
             }
-            if let Ok(data) = self.rebuilt_extent(&pc) {
+            // Rebuilt here, not through the decoded-extent cache, whose slots only
+            // top-level reads wait on: owner-signed certificates that point at each
+            // other (a buggy writer, a stolen key) must not make a rebuild wait on
+            // itself. The cycle is cut where it closes; that pointer counts as missing.
+            if path.contains(&p.extent) {
+                continue;
+            }
+            path.push(p.extent);
+            let rebuilt = self.rebuild(&pc, path);
+            path.pop();
+            if let Ok(data) = rebuilt {
                 let ss = pc.shard_size as usize;
                 let start = p.shard as usize * ss;
                 let end = (start + ss).min(data.len());
