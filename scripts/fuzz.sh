@@ -11,8 +11,9 @@
 # non-zero if any target crashed.
 #
 # Needs the nightly toolchain and cargo-fuzz (installed here if missing). After a long
-# run, fold what was found back into the committed corpus with
-#   cargo +nightly fuzz cmin <t> fuzz/corpus/<t> fuzz/work/<t>   (run in fuzz/)
+# run, fold what was found into the committed corpus (in fuzz/, per target t):
+#   target/x86_64-unknown-linux-gnu/release/$t -merge=1 new corpus/$t work/$t
+#   rm -r corpus/$t && mv new corpus/$t
 # and keep each fixed crash as fuzz/regressions/<t>/<name>: tests/fuzz_corpus.rs replays both.
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
