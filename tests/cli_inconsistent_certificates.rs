@@ -87,6 +87,13 @@ fn verify_reports(repo: &Repo, what: &str) {
         stdout_str(&out),
         stderr_str(&out)
     );
+    // With the reason the copies were refused, not only "no authentic copy".
+    assert!(
+        stdout_str(&out).contains("no remote has an authentic copy (")
+            && stdout_str(&out).contains("inconsistent"),
+        "{what}: verify does not say why the certificate was refused:\n{}",
+        stdout_str(&out)
+    );
 }
 
 #[test]

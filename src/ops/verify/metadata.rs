@@ -95,7 +95,21 @@ pub(super) fn metadata_replicas(
                     "no remote has an authentic copy",
                 )
             };
-            findings.push(Finding::new(sev, kind, format!("{path}: {what}")).path(path));
+            // Say why the copies that exist were refused (e.g. a signed but
+            // inconsistent certificate), once per distinct reason.
+            let mut why: Vec<&str> = (m.copies.iter())
+                .filter_map(|c| match c {
+                    CopyState::Bad(BadCopy::Corrupt(e) | BadCopy::Forged(e)) => Some(e.as_str()),
+                    _ => None,
+                })
+                .collect();
+            why.dedup();
+            let message = if why.is_empty() {
+                format!("{path}: {what}")
+            } else {
+                format!("{path}: {what} ({})", why.join("; "))
+            };
+            findings.push(Finding::new(sev, kind, message).path(path));
             continue;
         }
         for (r, copy) in m.copies.iter().enumerate() {
