@@ -483,3 +483,56 @@ fn spawn_tangle(repo: &Repo, args: &[&str]) -> std::process::Child {
         .spawn()
         .unwrap()
 }
+
+/// A remote that plants a deletion record signed with its own key (naming a kept
+/// snapshot) is named as a trust violation; nothing it names is removed or hidden, and
+/// repair spreads nothing.
+#[test]
+fn a_forged_deletion_record_is_named_and_never_honoured() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("f.txt"), b"keep me\n");
+    let id = repo.backup(&[&src], &[]).snapshot_id;
+    let config = fs::read(repo.remotes[1].join("config")).unwrap();
+    let repo_id = tangle::repo::Config::from_object(&config).unwrap().id;
+    let forged = tangle::extent::Deletion {
+        repo_id,
+        time: 1,
+        snapshots: vec![id.clone()],
+        ..Default::default()
+    }
+    .to_object(&tangle::crypto::Signer::from_seed(&[9; 32]))
+    .unwrap();
+    let path = format!(
+        "deletions/{}",
+        tangle::crypto::envelope::content_id(&forged)
+    );
+    write_file(&repo.remotes[1].join(&path), &forged);
+
+    let (code, v) = run_report(
+        repo.cmd_via_nopw(0).args(["verify", "--json"]),
+        "verify with a forged deletion record",
+    );
+    expect_code(code, 22, &v, "verify with a forged deletion record");
+    assert!(
+        verify_findings(&v)
+            .iter()
+            .any(|f| f["remote"] == repo.url(1).as_str() && f["path"] == path.as_str()),
+        "the forging remote is not named:\n{}",
+        show_findings(&v)
+    );
+    run_any(repo.cmd_via_nopw(0).arg("repair"));
+    for (i, r) in repo.remotes.iter().enumerate() {
+        assert!(
+            r.join(format!("snapshots/{id}")).exists(),
+            "snapshot gone from remote {i}"
+        );
+        if i != 1 {
+            assert!(
+                !r.join(&path).exists(),
+                "repair spread the forged record to remote {i}"
+            );
+        }
+    }
+    assert_eq!(repo.snapshots_via(1).len(), 1);
+}

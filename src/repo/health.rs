@@ -82,6 +82,11 @@ impl WriteHealth {
     }
 
     /// `(remote index, first error)` of every remote that failed.
+    /// The remotes this run could not write to, as a head records them (`skipped`).
+    pub fn skipped(&self) -> Vec<u16> {
+        self.failures().iter().map(|(i, _)| *i as u16).collect()
+    }
+
     pub fn failures(&self) -> Vec<(usize, String)> {
         self.failed
             .lock()

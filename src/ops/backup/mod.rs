@@ -205,12 +205,7 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
             extent: outcome.last_extent,
             snapshot: Some(id.clone()),
             index: index_id,
-            skipped: repo
-                .health()
-                .failures()
-                .iter()
-                .map(|(i, _)| *i as u16)
-                .collect(),
+            skipped: repo.health().skipped(),
             time: chrono::Utc::now().timestamp(),
         };
         repo.write_replicated(&head.path(), Bytes::from(head.to_object(&signer)?))

@@ -128,11 +128,10 @@ pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> 
         .filter(|c| !removed_names.contains(&c.name()))
         .cloned()
         .collect();
+    // Codewords with a pointer into what this delete removes (or an earlier one did).
+    let gone = |e: &ExtentName| removed_names.contains(e) || survey.deleted.extents.contains_key(e);
     let to_reencode: Vec<Arc<Certificate>> = (live.iter())
-        .filter(|c| {
-            reencode::points_into(c, &removed_names)
-                || reencode::points_into(c, &survey.deleted.extents.keys().copied().collect())
-        })
+        .filter(|c| c.pointers.iter().any(|p| gone(&p.extent)))
         .cloned()
         .collect();
     report.extents_removed = removed.len();
@@ -214,12 +213,7 @@ pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> 
             extent: None,
             snapshot: None,
             index: Some(index_id),
-            skipped: repo
-                .health()
-                .failures()
-                .iter()
-                .map(|(i, _)| *i as u16)
-                .collect(),
+            skipped: repo.health().skipped(),
             time: chrono::Utc::now().timestamp(),
         };
         repo.write_replicated(&head.path(), Bytes::from(head.to_object(&signer)?))?;

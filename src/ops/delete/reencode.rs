@@ -14,7 +14,7 @@ use rand::SeedableRng;
 use crate::codec::{self, pointers};
 use crate::crypto::Signer;
 use crate::error::{Error, Result};
-use crate::extent::{Certificate, ExtentName, Pointer};
+use crate::extent::{Certificate, Pointer};
 use crate::repo::Repository;
 
 /// Bytes moved by one re-encode.
@@ -162,9 +162,4 @@ pub fn reencode(
     moved.written += object.len() as u64 * repo.remotes().len() as u64;
     repo.write_replicated(&name.cert_path(), object)?;
     Ok((new, moved))
-}
-
-/// Whether `cert` points into any of `removed`.
-pub fn points_into(cert: &Certificate, removed: &std::collections::HashSet<ExtentName>) -> bool {
-    cert.pointers.iter().any(|p| removed.contains(&p.extent))
 }

@@ -109,7 +109,16 @@ pub(super) fn metadata_replicas(
             } else {
                 format!("{path}: {what} ({})", why.join("; "))
             };
-            findings.push(Finding::new(sev, kind, message).path(path));
+            let mut f = Finding::new(sev, kind, message).path(path);
+            // Held by one remote only (a forged or junk object it planted): name it.
+            let holders: Vec<usize> = (m.copies.iter().enumerate())
+                .filter(|(_, c)| matches!(c, CopyState::Bad(_)))
+                .map(|(r, _)| r)
+                .collect();
+            if let [r] = holders[..] {
+                f = f.remote(&survey.urls[r]);
+            }
+            findings.push(f);
             continue;
         }
         for (r, copy) in m.copies.iter().enumerate() {
