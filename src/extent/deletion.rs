@@ -34,6 +34,21 @@ pub struct Deletion {
     pub extents: Vec<DeletedExtent>,
     /// Index segment ids replaced by a consolidated one.
     pub index: Vec<String>,
+    /// Heads that commit nothing live any more (writer, seq), replaced by the deleting
+    /// run's own head (history consolidation).
+    pub heads: Vec<([u8; 16], u64)>,
+    /// Key file ids (`keys/<id>`) removed by `key remove`.
+    pub keys: Vec<String>,
+}
+
+/// The first layout of a record (before `heads` and `keys`): still read, never written.
+#[derive(Deserialize)]
+struct DeletionV1 {
+    repo_id: [u8; 16],
+    time: i64,
+    snapshots: Vec<String>,
+    extents: Vec<DeletedExtent>,
+    index: Vec<String>,
 }
 
 /// Bounds on a record's lists, checked on decode (a record is signed, but a bug must not
@@ -51,12 +66,40 @@ impl Deletion {
 
     /// Parse and check the signature; the caller checks the content address.
     pub fn from_object(bytes: &[u8], owner: &OwnerPublicKey) -> Result<Deletion> {
-        let d: Deletion = postcard::from_bytes(envelope::open(ObjectKind::Deletion, bytes, owner)?)
-            .map_err(ExtentError::Malformed)?;
+        let payload = envelope::open(ObjectKind::Deletion, bytes, owner)?;
+        // A first-layout payload ends where the new fields would begin, so it never
+        // parses as the current layout; the current one is tried first and must be whole.
+        let d = match postcard::take_from_bytes::<Deletion>(payload) {
+            Ok((d, [])) => d,
+            _ => {
+                let (v1, rest) = postcard::take_from_bytes::<DeletionV1>(payload)
+                    .map_err(ExtentError::Malformed)?;
+                if !rest.is_empty() {
+                    return Err(ExtentError::Inconsistent {
+                        what: "deletion record length",
+                    }
+                    .into());
+                }
+                Deletion {
+                    repo_id: v1.repo_id,
+                    time: v1.time,
+                    snapshots: v1.snapshots,
+                    extents: v1.extents,
+                    index: v1.index,
+                    heads: Vec::new(),
+                    keys: Vec::new(),
+                }
+            }
+        };
         let ids_ok = |ids: &[String]| {
             ids.len() <= MAX_ENTRIES && ids.iter().all(|s| s.len() == 64 && is_lower_hex(s))
         };
-        if !ids_ok(&d.snapshots) || !ids_ok(&d.index) || d.extents.len() > MAX_ENTRIES {
+        if !ids_ok(&d.snapshots)
+            || !ids_ok(&d.index)
+            || !ids_ok(&d.keys)
+            || d.extents.len() > MAX_ENTRIES
+            || d.heads.len() > MAX_ENTRIES
+        {
             return Err(ExtentError::Inconsistent {
                 what: "deletion record lists",
             }
@@ -65,13 +108,20 @@ impl Deletion {
         Ok(d)
     }
 
-    /// Every object path the record names (certificates, snapshots, index segments;
-    /// shards are named by their extents).
+    /// Every object path the record names (certificates, snapshots, index segments,
+    /// heads, keys; shards are named by their extents).
     pub fn metadata_paths(&self) -> impl Iterator<Item = String> + '_ {
         (self.snapshots.iter().map(|s| format!("snapshots/{s}")))
             .chain(self.index.iter().map(|s| format!("index/{s}")))
             .chain(self.extents.iter().map(|e| e.name.cert_path()))
+            .chain(self.heads.iter().map(|(w, seq)| head_path(w, *seq)))
+            .chain(self.keys.iter().map(|k| format!("keys/{k}")))
     }
+}
+
+/// Where the head of `writer` numbered `seq` lives (as `Head::path`).
+pub fn head_path(writer: &[u8; 16], seq: u64) -> String {
+    format!("heads/{}/{seq:016x}", hex::encode(writer))
 }
 
 /// Everything the authentic deletion records of a repository name, together.
@@ -80,6 +130,9 @@ pub struct Deletions {
     pub snapshots: std::collections::HashSet<String>,
     pub extents: std::collections::HashMap<ExtentName, DeletedExtent>,
     pub index: std::collections::HashSet<String>,
+    /// Head paths (`heads/<writer>/<seq>`).
+    pub heads: std::collections::HashSet<String>,
+    pub keys: std::collections::HashSet<String>,
 }
 
 impl Deletions {
@@ -87,10 +140,17 @@ impl Deletions {
         self.snapshots.extend(d.snapshots.iter().cloned());
         self.index.extend(d.index.iter().cloned());
         self.extents.extend(d.extents.iter().map(|e| (e.name, *e)));
+        self.heads
+            .extend(d.heads.iter().map(|(w, seq)| head_path(w, *seq)));
+        self.keys.extend(d.keys.iter().cloned());
     }
 
     pub fn is_empty(&self) -> bool {
-        self.snapshots.is_empty() && self.extents.is_empty() && self.index.is_empty()
+        self.snapshots.is_empty()
+            && self.extents.is_empty()
+            && self.index.is_empty()
+            && self.heads.is_empty()
+            && self.keys.is_empty()
     }
 
     /// Whether a record names the object at `path` (a certificate, a shard of a deleted
@@ -100,6 +160,8 @@ impl Deletions {
         match (parts.next(), parts.next()) {
             (Some("snapshots"), Some(id)) => self.snapshots.contains(id),
             (Some("index"), Some(id)) => self.index.contains(id),
+            (Some("keys"), Some(id)) => self.keys.contains(id),
+            (Some("heads"), Some(_)) => self.heads.contains(path),
             (Some("extents") | Some("shards"), Some(name)) => {
                 ExtentName::parse(name).is_ok_and(|n| self.extents.contains_key(&n))
             }
@@ -129,6 +191,8 @@ mod tests {
                 seq: 9,
             }],
             index: vec![],
+            heads: vec![([6; 16], 3)],
+            keys: vec!["b".repeat(64)],
         };
         let obj = d.to_object(&s).unwrap();
         assert_eq!(Deletion::from_object(&obj, &s.public()).unwrap(), d);
@@ -139,6 +203,42 @@ mod tests {
             ..d.clone()
         };
         assert!(Deletion::from_object(&bad.to_object(&s).unwrap(), &s.public()).is_err());
-        assert_eq!(d.metadata_paths().count(), 2);
+        assert_eq!(d.metadata_paths().count(), 4);
+        let mut all = Deletions::default();
+        all.add(&d);
+        assert!(all.names(&format!("heads/{}/{:016x}", hex::encode([6u8; 16]), 3)));
+        assert!(all.names(&format!("keys/{}", "b".repeat(64))));
+        assert!(!all.names(&format!("heads/{}/{:016x}", hex::encode([6u8; 16]), 4)));
+    }
+
+    /// A record written before `heads` and `keys` existed still reads (bytes pinned).
+    #[test]
+    fn first_layout_still_reads() {
+        #[derive(Serialize)]
+        struct V1 {
+            repo_id: [u8; 16],
+            time: i64,
+            snapshots: Vec<String>,
+            extents: Vec<DeletedExtent>,
+            index: Vec<String>,
+        }
+        let s = Signer::from_seed(&[4; 32]);
+        let v1 = V1 {
+            repo_id: [1; 16],
+            time: 5,
+            snapshots: vec!["a".repeat(64)],
+            extents: vec![],
+            index: vec!["c".repeat(64)],
+        };
+        let obj = envelope::seal(ObjectKind::Deletion, &postcard::to_stdvec(&v1).unwrap(), &s);
+        let d = Deletion::from_object(&obj, &s.public()).unwrap();
+        assert_eq!(d.snapshots, v1.snapshots);
+        assert_eq!(d.index, v1.index);
+        assert!(d.heads.is_empty() && d.keys.is_empty());
+        // Trailing junk after either layout is refused.
+        let mut long = postcard::to_stdvec(&v1).unwrap();
+        long.extend_from_slice(&[0, 0, 0]);
+        let obj = envelope::seal(ObjectKind::Deletion, &long, &s);
+        assert!(Deletion::from_object(&obj, &s.public()).is_err());
     }
 }

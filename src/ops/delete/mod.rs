@@ -149,7 +149,7 @@ pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> 
                 seq: c.seq,
             })
             .collect(),
-        index: Vec::new(),
+        ..Default::default()
     };
     let old_segments: Vec<String> = (repo.list_union("index")?.into_iter())
         .filter_map(|p| p.strip_prefix("index/").map(str::to_string))
