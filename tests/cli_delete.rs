@@ -355,7 +355,7 @@ fn a_delete_killed_at_random_moments_leaves_a_sound_repository() {
         rng_state ^= rng_state << 17;
         rng_state
     };
-    for round in 0..10 {
+    for round in 0..20 {
         let repo = Repo::init();
         let (a, b) = (repo.dir("a"), repo.dir("b"));
         write_file(&a.join("big.bin"), &pseudo_random(round, 3_000_000));
