@@ -132,8 +132,8 @@ fn list(g: &Global) -> Result<u8> {
     }
     let all = repo.remotes().len();
     line(format_args!(
-        " {:<8}  {:<12}  {:<16}  {:<20}",
-        "ID", "User", "Host", "Created"
+        " {:<8}  {:<12}  {:<16}  Created",
+        "ID", "User", "Host"
     ))?;
     line("-".repeat(63))?;
     for k in &l.keys {
