@@ -46,6 +46,7 @@ complete -c tangle -n "__fish_tangle_needs_command" -f -a "verify" -d 'Check the
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "repair" -d 'Rebuild missing or damaged shards and metadata copies (needs no password)'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "delete" -d 'Delete snapshots and reclaim their space, re-encoding what pointed into it'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "unlock" -d 'Remove stale locks (left by a backup or delete that died)'
+complete -c tangle -n "__fish_tangle_needs_command" -f -a "key" -d 'List, add, remove or change the passwords (key files) of the repository'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "remote" -d 'List, add or replace remotes'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -195,6 +196,76 @@ complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s q -l quiet -d '
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -f -a "list" -d 'List the keys (passwords) of the repository; `*` marks the one that opened it'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -f -a "add" -d 'Add a password: a new key file wrapping the same master key'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -f -a "remove" -d 'Remove a key (password); the last key is never removed'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -f -a "passwd" -d 'Change the password: add a new key, then remove the one in use'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l new-password-file -d 'Read the new password from this file (first line); else ask twice on the terminal' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l force -d 'Also remove the key this command opened the repository with'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l allow-degraded -d 'Remove even with remotes unreachable (the next repair removes the key file from them; it never opens the repository meanwhile)'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l new-password-file -d 'Read the new password from this file (first line); else ask twice on the terminal' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l allow-degraded -d 'Go on with remotes unreachable (as for `key remove`)'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the keys (passwords) of the repository; `*` marks the one that opened it'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add a password: a new key file wrapping the same master key'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove a key (password); the last key is never removed'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "passwd" -d 'Change the password: add a new key, then remove the one in use'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l password-file -d 'Read the password from this file (first line)' -r -F
@@ -273,19 +344,24 @@ complete -c tangle -n "__fish_tangle_using_subcommand completions" -s q -l quiet
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "init" -d 'Create a repository over one or more remotes'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "backup" -d 'Back up files and directories into a new snapshot'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "snapshots" -d 'List snapshots'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "ls" -d 'List the files in a snapshot'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "restore" -d 'Restore a snapshot (or a path in it) under a target directory'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "dump" -d 'Write one file of a snapshot to standard output'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "verify" -d 'Check the repository on every remote (needs no password)'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "repair" -d 'Rebuild missing or damaged shards and metadata copies (needs no password)'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "delete" -d 'Delete snapshots and reclaim their space, re-encoding what pointed into it'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "unlock" -d 'Remove stale locks (left by a backup or delete that died)'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "remote" -d 'List, add or replace remotes'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock remote completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "init" -d 'Create a repository over one or more remotes'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "backup" -d 'Back up files and directories into a new snapshot'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "snapshots" -d 'List snapshots'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "ls" -d 'List the files in a snapshot'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "restore" -d 'Restore a snapshot (or a path in it) under a target directory'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "dump" -d 'Write one file of a snapshot to standard output'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "verify" -d 'Check the repository on every remote (needs no password)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "repair" -d 'Rebuild missing or damaged shards and metadata copies (needs no password)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "delete" -d 'Delete snapshots and reclaim their space, re-encoding what pointed into it'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "unlock" -d 'Remove stale locks (left by a backup or delete that died)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "key" -d 'List, add, remove or change the passwords (key files) of the repository'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "remote" -d 'List, add or replace remotes'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "list" -d 'List the keys (passwords) of the repository; `*` marks the one that opened it'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "add" -d 'Add a password: a new key file wrapping the same master key'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "remove" -d 'Remove a key (password); the last key is never removed'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "passwd" -d 'Change the password: add a new key, then remove the one in use'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from remote" -f -a "list" -d 'Show the remotes, whether they answer, and what they hold'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from remote" -f -a "add" -d 'Add a remote: copy the metadata there and move a share of the existing shards onto it (`rebalance`), so old data gets the same spread as new data'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from remote" -f -a "replace" -d 'Replace a dead or retired remote by a new empty one; then run `repair` to fill it'

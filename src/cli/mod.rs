@@ -6,6 +6,7 @@ mod completions;
 mod delete;
 mod dump;
 mod init;
+mod key;
 mod ls;
 mod password;
 mod progress;
@@ -98,6 +99,8 @@ pub enum Command {
     Delete(delete::DeleteArgs),
     /// Remove stale locks (left by a backup or delete that died)
     Unlock(unlock::UnlockArgs),
+    /// List, add, remove or change the passwords (key files) of the repository
+    Key(key::KeyArgs),
     /// List, add or replace remotes
     Remote(remote::RemoteArgs),
     /// Print a shell completion script
@@ -133,6 +136,7 @@ pub fn run(mut cli: Cli) -> Result<u8> {
         Command::Repair(a) => repair::run(g, a),
         Command::Delete(a) => delete::run(g, a),
         Command::Unlock(a) => unlock::run(g, a),
+        Command::Key(a) => key::run(g, a),
         Command::Remote(a) => remote::run(g, a),
         Command::Completions(a) => completions::run(a),
     }

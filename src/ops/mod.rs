@@ -4,6 +4,7 @@
 pub mod backup;
 pub mod delete;
 pub mod dump;
+pub mod key;
 pub mod ls;
 pub mod rebalance;
 pub mod remote;
