@@ -566,7 +566,7 @@ fn a_partly_used_extent_is_repacked_and_its_unused_bytes_come_back() {
     let (repo, before, v, expected, src) = half_used_extent("5%");
     assert_eq!(v["extents_repacked"], 1, "{v:#}");
     assert!(v["bytes_repacked"].as_u64().unwrap() >= 6_000_000, "{v:#}");
-    let freed = before - total_bytes(&repo);
+    let freed = before.saturating_sub(total_bytes(&repo));
     // A's 6 MB as data plus parity, at least.
     assert!(freed >= 9_000_000, "only {freed} bytes freed: {v:#}");
     // The report counts what was removed; the repack wrote B's bytes again.
@@ -606,7 +606,7 @@ fn a_partly_used_extent_is_repacked_and_its_unused_bytes_come_back() {
 fn max_unused_unlimited_keeps_a_partly_used_extent_whole() {
     let (repo, before, v, _, _) = half_used_extent("unlimited");
     assert_eq!(v["extents_repacked"], 0, "{v:#}");
-    let freed = before - total_bytes(&repo);
+    let freed = before.saturating_sub(total_bytes(&repo));
     assert!(
         freed < 1_000_000,
         "{freed} bytes freed without repacking: {v:#}"

@@ -63,8 +63,10 @@ impl MaxUnused {
     }
 }
 
-/// An extent below this share of the extent size is small.
-const SMALL_DIVISOR: u64 = 4;
+/// An extent below this share of the extent size is small (1 MiB of the default 16:
+/// a tiny backup's tail, not an increment of real size, which would cost more to
+/// move again at every delete than it saves).
+const SMALL_DIVISOR: u64 = 16;
 
 /// The extents to repack, oldest first. `candidates` stay (they hold live blobs),
 /// `live_bytes` is what of each the kept snapshots use.
