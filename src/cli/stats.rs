@@ -38,9 +38,8 @@ pub fn run(g: &Global, a: &StatsArgs) -> Result<u8> {
     let lines = [
         format!("snapshots:           {}", r.snapshots_count),
         format!(
-            "total ({}):{:>w$}{} in {} {}",
-            r.mode,
-            "",
+            "{:<21}{} in {} {}",
+            format!("total ({}):", r.mode),
             size(r.total_size),
             r.total_file_count,
             if mode == Mode::RawData {
@@ -48,7 +47,6 @@ pub fn run(g: &Global, a: &StatsArgs) -> Result<u8> {
             } else {
                 "files"
             },
-            w = 8usize.saturating_sub(r.mode.len())
         ),
         format!(
             "logical size:        {} in {} files",
