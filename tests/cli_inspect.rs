@@ -132,6 +132,25 @@ fn find_reports_matches_per_snapshot_newest_first() {
         )]
     );
     assert_eq!(r["snapshots"][0]["matches"][0]["type"], "dir");
+    // A snapshot without the path has no match there (the first has no `c`).
+    let r = json_ok(
+        repo.cmd()
+            .args(["find", "--json", "--path", &format!("{src_s}/c"), "*.TXT"]),
+        "find --path absent",
+    );
+    assert_eq!(
+        hits(&r),
+        vec![
+            (s3.clone(), vec![upper.clone()]),
+            (s2.clone(), vec![upper.clone()])
+        ]
+    );
+    let out = run_code(
+        repo.cmd()
+            .args(["find", "--path", &format!("{src_s}/../x"), "*"]),
+        1,
+    );
+    assert!(stderr_str(&out).contains("`..`"), "{}", stderr_str(&out));
 
     // No match is no error; the text output names the snapshot and the path.
     let r = json_ok(repo.cmd().args(["find", "--json", "*.jpg"]), "no match");

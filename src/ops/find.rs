@@ -8,13 +8,13 @@
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use serde::Serialize;
 
 use super::ls::{Entry, entry};
-use super::snapshots::{Located, SnapshotInfo, locate};
-use crate::content::{BlobId, NodeKind, Snapshot, Tree};
+use super::snapshots::SnapshotInfo;
+use crate::content::{BlobId, Node, NodeKind, Snapshot, Tree};
 use crate::error::{Error, Result};
 use crate::pathmatch::PathMatcher;
 use crate::repo::Repository;
@@ -79,16 +79,7 @@ pub fn find(repo: &Repository, opts: &FindOptions) -> Result<FindReport> {
         let mut matches = Vec::new();
         match &opts.path {
             None => search.tree(&snap.tree, b"", &mut matches)?,
-            Some(start) => match locate(repo, snap, start) {
-                Ok(Located::Root(_)) => search.tree(&snap.tree, b"", &mut matches)?,
-                Ok(Located::Node(node)) => {
-                    let p = trim_slash(start.as_os_str().as_bytes());
-                    search.node(p, &node, &mut matches)?;
-                }
-                // Not in this snapshot: nothing to find there.
-                Err(e) if e.kind() == crate::Kind::Fatal => {}
-                Err(e) => return Err(e),
-            },
+            Some(start) => search.below(snap, start, &mut matches)?,
         }
         if !matches.is_empty() {
             report.matches += matches.len();
@@ -101,14 +92,6 @@ pub fn find(repo: &Repository, opts: &FindOptions) -> Result<FindReport> {
     Ok(report)
 }
 
-fn trim_slash(p: &[u8]) -> &[u8] {
-    if p.len() > 1 && p.ends_with(b"/") {
-        &p[..p.len() - 1]
-    } else {
-        p
-    }
-}
-
 struct Search<'a> {
     repo: &'a Repository,
     matcher: &'a PathMatcher,
@@ -117,6 +100,41 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
+    /// Search at and below `start` (as backed up); a snapshot without it has no match.
+    fn below(&mut self, snap: &Snapshot, start: &Path, out: &mut Vec<Entry>) -> Result<()> {
+        if start.components().any(|c| c == Component::ParentDir) {
+            return Err(Error::usage(format!(
+                "path {} contains `..`: give the path as it was backed up",
+                start.display()
+            )));
+        }
+        let names: Vec<&[u8]> = start
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(n) => Some(n.as_bytes()),
+                _ => None,
+            })
+            .collect();
+        let mut tree = snap.tree;
+        let mut path = Vec::new();
+        for (i, name) in names.iter().enumerate() {
+            let t = self.repo.load_tree(&tree)?;
+            let Some(node) = t.find(name) else {
+                return Ok(());
+            };
+            path.extend_from_slice(b"/");
+            path.extend_from_slice(name);
+            if i + 1 == names.len() {
+                return self.node(&path, node, out);
+            }
+            match (node.kind, node.subtree) {
+                (NodeKind::Dir, Some(id)) => tree = id,
+                _ => return Ok(()),
+            }
+        }
+        self.tree(&tree, b"", out)
+    }
+
     /// Search the directory at `prefix` whose tree is `id`.
     fn tree(&mut self, id: &BlobId, prefix: &[u8], out: &mut Vec<Entry>) -> Result<()> {
         let key = (*id, prefix.to_vec());
@@ -135,7 +153,7 @@ impl Search<'_> {
         Ok(())
     }
 
-    fn node(&mut self, path: &[u8], n: &crate::content::Node, out: &mut Vec<Entry>) -> Result<()> {
+    fn node(&mut self, path: &[u8], n: &Node, out: &mut Vec<Entry>) -> Result<()> {
         if self
             .matcher
             .matches(Path::new(OsStr::from_bytes(path)), &n.name)
