@@ -8,6 +8,9 @@ use tangle::ops::cat::{self, Object};
 use super::{Global, write_stdout};
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  tangle cat config\n  tangle cat snapshot latest\n  tangle cat head 7bced8a2"
+)]
 pub struct CatArgs {
     #[command(subcommand)]
     pub what: CatWhat,

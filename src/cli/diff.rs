@@ -7,6 +7,7 @@ use tangle::ops::diff::{self, DiffOptions};
 use super::{Global, line};
 
 #[derive(Args)]
+#[command(after_help = "Example:\n  tangle diff 1a2b3c4d latest --metadata")]
 pub struct DiffArgs {
     /// The older snapshot (id, prefix or `latest`)
     pub a: String,

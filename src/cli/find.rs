@@ -9,6 +9,9 @@ use tangle::ops::find::{self, FindOptions};
 use super::{Global, line};
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  tangle find '*.jpg'\n  tangle find --ignore-case --snapshot latest 'report*' --path /home/me/docs"
+)]
 pub struct FindArgs {
     /// Glob patterns: without `/` matched against the file name, with `/` against the
     /// whole absolute path (like --exclude)

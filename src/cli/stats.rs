@@ -15,6 +15,7 @@ pub enum ModeArg {
 }
 
 #[derive(Args)]
+#[command(after_help = "Examples:\n  tangle stats\n  tangle stats latest --mode raw-data --json")]
 pub struct StatsArgs {
     /// Snapshots to count (ids, prefixes or `latest`); default: all
     #[arg(value_name = "SNAPSHOT")]
