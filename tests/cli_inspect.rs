@@ -371,6 +371,22 @@ fn stats_numbers_match_what_was_written() {
     assert_eq!(r["total_size"], r["stored_blob_bytes"]);
     assert_eq!(r["total_file_count"], r["unique_blobs"]);
 
+    // A file that is no object still counts on its remote (as `other`).
+    write_file(&repo.remotes[1].join("README"), &[b'x'; 123]);
+    let r3 = json_ok(
+        repo.cmd().args(["stats", "--json"]),
+        "stats with a foreign file",
+    );
+    let (before, after) = (
+        &r2["repository"]["remotes"][1],
+        &r3["repository"]["remotes"][1],
+    );
+    assert_eq!(
+        after["other_bytes"].as_u64(),
+        Some(before["other_bytes"].as_u64().unwrap() + 123)
+    );
+    assert_eq!(after["total_bytes"].as_u64(), Some(du(&repo.remotes[1])));
+
     let out = run_ok(repo.cmd().arg("stats"));
     let text = stdout_str(&out);
     assert!(text.contains("dedup ratio:         2.00"), "{text}");
