@@ -1030,7 +1030,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__delete)
-            opts="-n -r -P -q -v -h --keep-last --keep-hourly --keep-daily --keep-weekly --keep-monthly --keep-yearly --keep-within --keep-tag --group-by --host --tag --dry-run --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-n -r -P -q -v -h --keep-last --keep-hourly --keep-daily --keep-weekly --keep-monthly --keep-yearly --keep-within --keep-tag --group-by --host --tag --dry-run --allow-degraded --max-unused --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1077,6 +1077,10 @@ _tangle() {
                     return 0
                     ;;
                 --tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-unused)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -173,6 +173,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand delete" -l keep-tag -d 'Ke
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l group-by -d 'Group snapshots by these fields before applying the policy' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l host -d 'Only consider snapshots of this host (repeat for several)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l tag -d 'Only consider snapshots with these tags (comma-separated: all of them)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand delete" -l max-unused -d 'Unused space to tolerate in partly used extents before repacking them: a share of the live data (5%), a size (100M) or `unlimited`' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l password-file -d 'Read the password from this file (first line)' -r -F

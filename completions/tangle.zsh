@@ -249,6 +249,7 @@ _arguments "${_arguments_options[@]}" : \
 '--group-by=[Group snapshots by these fields before applying the policy]:host,paths,tags:_default' \
 '*--host=[Only consider snapshots of this host (repeat for several)]:HOST:_default' \
 '*--tag=[Only consider snapshots with these tags (comma-separated\: all of them)]:TAGS:_default' \
+'--max-unused=[Unused space to tolerate in partly used extents before repacking them\: a share of the live data (5%), a size (100M) or \`unlimited\`]:LIMIT:_default' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \

@@ -20,6 +20,12 @@ fn main() -> ExitCode {
     };
     let json = args.global.json;
     let result = cli::run(args);
+    if std::env::var_os("TANGLE_DEBUG_REQUESTS").is_some() {
+        let counts: Vec<String> = (tangle::repo::remote::deadline::request_counts().iter())
+            .map(|(op, n)| format!("{op} {n}"))
+            .collect();
+        eprintln!("tangle: remote requests: {}", counts.join(", "));
+    }
     // Send what is still buffered now, so that its write errors count below.
     let _ = cli::Stdout.flush();
     // A reader that stopped reading (`tangle ls latest --json | head -c 50`) is a normal

@@ -355,7 +355,7 @@ fn a_delete_killed_at_random_moments_leaves_a_sound_repository() {
         rng_state ^= rng_state << 17;
         rng_state
     };
-    for round in 0..10 {
+    for round in 0..20 {
         let repo = Repo::init();
         let (a, b) = (repo.dir("a"), repo.dir("b"));
         write_file(&a.join("big.bin"), &pseudo_random(round, 3_000_000));
@@ -535,4 +535,137 @@ fn a_forged_deletion_record_is_named_and_never_honoured() {
         }
     }
     assert_eq!(repo.snapshots_via(1).len(), 1);
+}
+
+/// Snapshot 1 holds A and B in one extent, snapshot 2 only B: deleting snapshot 1 leaves
+/// that extent half unused. Over `--max-unused` (default 5%) it is repacked: B's blobs
+/// move to a new extent and A's bytes come back; with `--max-unused unlimited` they stay.
+fn half_used_extent(
+    max_unused: &str,
+) -> (Repo, u64, serde_json::Value, Vec<Entry>, std::path::PathBuf) {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("a.bin"), &pseudo_random(11, 6_000_000));
+    write_file(&src.join("b.bin"), &pseudo_random(12, 6_000_000));
+    let first = repo.backup(&[&src], &[]).snapshot_id;
+    fs::remove_file(src.join("a.bin")).unwrap();
+    repo.backup(&[&src], &[]);
+    let expected = manifest(&src);
+    let before = total_bytes(&repo);
+    let (code, v, _) = run_json(
+        repo.cmd()
+            .args(["delete", "--json", "--max-unused", max_unused, &first]),
+        "delete of the first snapshot",
+    );
+    assert_eq!(code, 0, "{v:#}");
+    (repo, before, v, expected, src)
+}
+
+#[test]
+fn a_partly_used_extent_is_repacked_and_its_unused_bytes_come_back() {
+    let (repo, before, v, expected, src) = half_used_extent("5%");
+    assert_eq!(v["extents_repacked"], 1, "{v:#}");
+    assert!(v["bytes_repacked"].as_u64().unwrap() >= 6_000_000, "{v:#}");
+    let freed = before - total_bytes(&repo);
+    // A's 6 MB as data plus parity, at least.
+    assert!(freed >= 9_000_000, "only {freed} bytes freed: {v:#}");
+    // The report counts what was removed; the repack wrote B's bytes again.
+    assert!(
+        v["bytes_freed"].as_u64().unwrap() >= freed + 6_000_000,
+        "{v:#}"
+    );
+
+    // Clean, and B restores from any two remotes.
+    let out = run_ok(
+        repo.cmd_via_nopw(1)
+            .args(["verify", "--read-data", "--json"]),
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        verify_findings(&report)
+            .iter()
+            .all(|f| f["severity"] == "info"),
+        "{}",
+        show_findings(&report)
+    );
+    for lost in 0..3 {
+        let away = repo.path(&format!("away-{lost}"));
+        fs::rename(&repo.remotes[lost], &away).unwrap();
+        let target = repo.path(&format!("restore-without-{lost}"));
+        run_ok(
+            repo.cmd_via_fresh((lost + 1) % 3)
+                .args(["restore", "latest", "--target"])
+                .arg(&target),
+        );
+        assert_tree_matches(&expected, &restored_path(&target, &src), "after repack");
+        fs::rename(&away, &repo.remotes[lost]).unwrap();
+    }
+}
+
+#[test]
+fn max_unused_unlimited_keeps_a_partly_used_extent_whole() {
+    let (repo, before, v, _, _) = half_used_extent("unlimited");
+    assert_eq!(v["extents_repacked"], 0, "{v:#}");
+    let freed = before - total_bytes(&repo);
+    assert!(
+        freed < 1_000_000,
+        "{freed} bytes freed without repacking: {v:#}"
+    );
+}
+
+/// Many small backups leave one head, one index segment and one small extent each; a
+/// delete folds them together, and what comes after (backup, verify, restore) neither
+/// notices a gap nor mistakes the consolidation for a rollback.
+#[test]
+fn delete_consolidates_history() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    for i in 0..8u64 {
+        write_file(&src.join(format!("f{i}.txt")), &pseudo_random(i, 3000));
+        repo.backup(&[&src], &[]);
+    }
+    let count = |prefix: &str| object_paths(&repo.remotes[0], prefix).len();
+    assert_eq!(count("heads"), 8);
+    let (code, v, _) = run_json(
+        repo.cmd()
+            .args(["delete", "--json", "--keep-last", "2", "--group-by", ""]),
+        "delete --keep-last 2",
+    );
+    assert_eq!(code, 0, "{v:#}");
+    assert!(v["heads_replaced"].as_u64().unwrap() >= 7, "{v:#}");
+    assert_eq!(count("index"), 1, "one consolidated index segment");
+    assert!(count("heads") <= 2, "heads left: {}", count("heads"));
+    assert!(count("extents") <= 2, "extents left: {}", count("extents"));
+
+    // The next backups build on it; verify sees no rollback and no gap.
+    for i in 8..10u64 {
+        write_file(&src.join(format!("f{i}.txt")), &pseudo_random(i, 3000));
+        repo.backup(&[&src], &[]);
+    }
+    let (code, report) = run_report(
+        repo.cmd_via_nopw(2)
+            .args(["verify", "--read-data", "--json"]),
+        "verify after consolidation",
+    );
+    assert_eq!(code, 0, "{}", show_findings(&report));
+    let expected = manifest(&src);
+    let target = repo.path("restored");
+    run_ok(
+        repo.cmd_via_fresh(1)
+            .args(["restore", "latest", "--target"])
+            .arg(&target),
+    );
+    assert_tree_matches(
+        &expected,
+        &restored_path(&target, &src),
+        "after consolidation",
+    );
+    // And again: the second consolidation replaces the first one's head too.
+    run_ok(
+        repo.cmd()
+            .args(["delete", "--keep-last", "2", "--group-by", ""]),
+    );
+    assert!(count("heads") <= 2, "heads left: {}", count("heads"));
+    run_ok(repo.cmd_via_nopw(0).arg("verify"));
+    repo.backup(&[&src], &[]);
 }

@@ -3,7 +3,7 @@
 use clap::Args;
 use tangle::Result;
 use tangle::ops::delete::policy::{self, Filter, GroupBy, Policy, SnapshotRef};
-use tangle::ops::delete::{self, DeleteOptions};
+use tangle::ops::delete::{self, DeleteOptions, repack};
 use tangle::repo::LockKind;
 use tangle::util::human_bytes;
 
@@ -54,6 +54,10 @@ pub struct DeleteArgs {
     /// deletion names)
     #[arg(long)]
     pub allow_degraded: bool,
+    /// Unused space to tolerate in partly used extents before repacking them: a share
+    /// of the live data (5%), a size (100M) or `unlimited`
+    #[arg(long, value_name = "LIMIT", default_value = "5%", value_parser = repack::MaxUnused::parse)]
+    pub max_unused: repack::MaxUnused,
 }
 
 impl DeleteArgs {
@@ -117,6 +121,7 @@ pub fn run(g: &Global, a: &DeleteArgs) -> Result<u8> {
             remove,
             dry_run: a.dry_run,
             allow_degraded: a.allow_degraded,
+            max_unused: a.max_unused,
         },
     )?;
     r.decisions = decisions;
@@ -145,6 +150,13 @@ pub fn run(g: &Global, a: &DeleteArgs) -> Result<u8> {
         r.extents_removed,
         r.extents_reencoded
     ));
+    if r.extents_repacked > 0 {
+        g.say(format_args!(
+            "{would}repack {} partly used or small extents ({} live)",
+            r.extents_repacked,
+            human_bytes(r.bytes_repacked)
+        ));
+    }
     for f in &r.freed {
         g.say(format_args!(
             "{would}free {} on {}",
@@ -154,7 +166,7 @@ pub fn run(g: &Global, a: &DeleteArgs) -> Result<u8> {
     }
     if !r.dry_run {
         g.say(format_args!(
-            "freed {} in all; read {}, wrote {} to re-encode",
+            "freed {} in all; read {}, wrote {} to repack and re-encode",
             human_bytes(r.bytes_freed),
             human_bytes(r.bytes_read),
             human_bytes(r.bytes_written)

@@ -76,6 +76,14 @@ thread_local! {
         std::cell::RefCell::new((zstd::bulk::Compressor::new(ZSTD_LEVEL).ok(), Vec::new()));
 }
 
+/// The same blob under a fresh nonce (same length, same framing): what a repack
+/// writes, so its extents never repeat an old extent's bytes, and so never its name
+/// (a verifier chain over the same blocks from the same start would give the same one).
+pub fn reseal_blob(key: &MasterKey, kind: BlobKind, stored: &[u8]) -> Result<Vec<u8>> {
+    let framed = crypto::open(&key.encryption, kind.aad(), stored)?;
+    crypto::seal(&key.encryption, kind.aad(), &framed)
+}
+
 /// Decrypt, decompress and check that the plaintext really is blob `id`.
 pub fn decode_blob(
     key: &MasterKey,

@@ -22,6 +22,17 @@ pub struct DeletedExtent {
     pub name: ExtentName,
     pub writer: [u8; 16],
     pub seq: u64,
+    /// The extent it continued (`None` at a chain's start, and in first-layout records),
+    /// so a chain can be walked through it.
+    pub prev: Option<ExtentName>,
+}
+
+/// A deleted extent in a first-layout record.
+#[derive(Deserialize)]
+struct DeletedExtentV1 {
+    name: ExtentName,
+    writer: [u8; 16],
+    seq: u64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,7 +58,7 @@ struct DeletionV1 {
     repo_id: [u8; 16],
     time: i64,
     snapshots: Vec<String>,
-    extents: Vec<DeletedExtent>,
+    extents: Vec<DeletedExtentV1>,
     index: Vec<String>,
 }
 
@@ -84,7 +95,14 @@ impl Deletion {
                     repo_id: v1.repo_id,
                     time: v1.time,
                     snapshots: v1.snapshots,
-                    extents: v1.extents,
+                    extents: (v1.extents.into_iter())
+                        .map(|e| DeletedExtent {
+                            name: e.name,
+                            writer: e.writer,
+                            seq: e.seq,
+                            prev: None,
+                        })
+                        .collect(),
                     index: v1.index,
                     heads: Vec::new(),
                     keys: Vec::new(),
@@ -189,6 +207,7 @@ mod tests {
                 name: ExtentName([2; 32]),
                 writer: [3; 16],
                 seq: 9,
+                prev: Some(ExtentName([7; 32])),
             }],
             index: vec![],
             heads: vec![([6; 16], 3)],

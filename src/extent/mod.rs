@@ -12,7 +12,7 @@ mod head;
 
 pub use builder::{ExtentBuilder, SealContext, SealedExtent};
 pub use certificate::{Certificate, Pointer, ShardInfo};
-pub use deletion::{DeletedExtent, Deletion, Deletions};
+pub use deletion::{DeletedExtent, Deletion, Deletions, head_path};
 pub use error::ExtentError;
 pub use head::Head;
 

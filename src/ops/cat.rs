@@ -432,6 +432,7 @@ fn deletion_json(path: &str, d: &Deletion) -> Value {
             "name": e.name.hex(),
             "writer": hex::encode(e.writer),
             "seq": e.seq,
+            "prev": e.prev.map(|p| p.hex()),
         })).collect::<Vec<_>>(),
         "index": d.index,
         "heads": d.heads.iter().map(|(w, seq)| json!({

@@ -37,7 +37,7 @@ use crate::content::{Index, IndexSegment, Snapshot};
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::crypto::{KeyFile, MasterKey, Signer};
 use crate::error::{Error, Kind, Result};
-use crate::extent::{Certificate, ExtentName, Head};
+use crate::extent::{Certificate, Deletion, Deletions, ExtentName, Head};
 use remote::{DynRemote, RemoteSettings};
 
 pub struct Repository {
@@ -56,6 +56,8 @@ pub struct Repository {
     health: Arc<WriteHealth>,
     foreign_configs: Vec<String>,
     remote_settings: remote::SettingsByUrl,
+    /// What the owner's deletion records name (read on first use).
+    deletions: std::sync::OnceLock<Deletions>,
 }
 
 /// How to open a repository.
@@ -193,6 +195,7 @@ impl Repository {
             health: Arc::default(),
             foreign_configs: Vec::new(),
             remote_settings: remote::SettingsByUrl::new(),
+            deletions: std::sync::OnceLock::new(),
         })
     }
 
@@ -321,8 +324,41 @@ impl Repository {
         ))
     }
 
-    /// Paths of all objects below `prefix` on any reachable remote.
+    /// Paths of all objects below `prefix` on any reachable remote, without those the
+    /// owner's deletion records name (a remote that missed a delete still serves them
+    /// until `repair`; they are no longer part of the repository).
     pub fn list_union(&self, prefix: &str) -> Result<Vec<String>> {
+        let mut names = self.list_union_all(prefix)?;
+        if !matches!(prefix, "deletions" | "locks") {
+            let deleted = self.deletions()?;
+            if !deleted.is_empty() {
+                names.retain(|p| !deleted.names(p));
+            }
+        }
+        Ok(names)
+    }
+
+    /// Everything the authentic deletion records name, read once per process. A record
+    /// that no remote serves authentically is ignored (a forged one never counts).
+    pub fn deletions(&self) -> Result<&Deletions> {
+        if let Some(d) = self.deletions.get() {
+            return Ok(d);
+        }
+        let owner = self.config.owner;
+        let mut all = Deletions::default();
+        for path in self.list_union_all("deletions")? {
+            let record = self.read_object(&path, |b| {
+                check_content_address(&path, b)?;
+                Deletion::from_object(b, &owner)
+            });
+            if let Ok(d) = record {
+                all.add(&d);
+            }
+        }
+        Ok(self.deletions.get_or_init(|| all))
+    }
+
+    fn list_union_all(&self, prefix: &str) -> Result<Vec<String>> {
         let results = self
             .rt
             .block_on(join_all(self.remotes.iter().enumerate().map(
@@ -551,9 +587,14 @@ impl Repository {
     pub fn older_than_seen(&self) -> Result<Option<String>> {
         let mut known: Vec<(String, u64)> = self.known_heads().into_iter().collect();
         known.sort();
+        let deleted = self.deletions()?;
         for (writer, seen) in known {
             let mut id = [0u8; 16];
             if hex::decode_to_slice(&writer, &mut id).is_err() {
+                continue;
+            }
+            // Consolidated away by a delete: gone on purpose, not rolled back.
+            if deleted.heads.contains(&crate::extent::head_path(&id, seen)) {
                 continue;
             }
             let have = self.latest_head(&id)?.map(|h| h.seq);

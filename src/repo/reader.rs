@@ -78,6 +78,23 @@ impl Repository {
 
     /// [`read_blob`](Self::read_blob) with a choice of how the bytes are fetched.
     pub fn read_blob_with(&self, id: &BlobId, kind: BlobKind, mode: ReadMode) -> Result<Vec<u8>> {
+        self.read_blob_both(id, kind, mode).map(|(_, plain)| plain)
+    }
+
+    /// A blob's stored form (sealed, as in its extent), after checking that it decodes
+    /// to its id: what `delete` copies when it repacks an extent.
+    pub fn read_blob_stored(&self, id: &BlobId, kind: BlobKind) -> Result<Vec<u8>> {
+        self.read_blob_both(id, kind, ReadMode::Range)
+            .map(|(stored, _)| stored)
+    }
+
+    /// The stored bytes and the plaintext of a blob.
+    fn read_blob_both(
+        &self,
+        id: &BlobId,
+        kind: BlobKind,
+        mode: ReadMode,
+    ) -> Result<(Vec<u8>, Vec<u8>)> {
         let (extent, loc) = self.index.get(id).ok_or_else(|| {
             Error::corrupt(format!(
                 "blob {} is not in the index",
@@ -105,24 +122,20 @@ impl Repository {
         };
         if let Ok(stored) = fast {
             if let Ok(plain) = decode_blob(key, kind, id, &stored, loc.raw_len as usize) {
-                return Ok(plain);
+                return Ok((stored.to_vec(), plain));
             }
         }
         let data = self.rebuilt_extent(&cert)?;
-        decode_blob(
-            key,
-            kind,
-            id,
-            &data[offset as usize..(offset + len) as usize],
-            loc.raw_len as usize,
-        )
-        .map_err(|e| {
-            e.context(format!(
-                "blob {} in extent {}",
-                hex::encode(&id[..4]),
-                extent.short()
-            ))
-        })
+        let stored = &data[offset as usize..(offset + len) as usize];
+        decode_blob(key, kind, id, stored, loc.raw_len as usize)
+            .map(|plain| (stored.to_vec(), plain))
+            .map_err(|e| {
+                e.context(format!(
+                    "blob {} in extent {}",
+                    hex::encode(&id[..4]),
+                    extent.short()
+                ))
+            })
     }
 
     /// Trees are read in walk order and cluster in the extents written at the end of

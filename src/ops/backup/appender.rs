@@ -22,7 +22,7 @@ use crate::ops::Progress;
 use crate::repo::Repository;
 
 /// Appends blobs to the current extent, seals full extents and hands them to uploads.
-pub(super) struct Appender<'a> {
+pub(crate) struct Appender<'a> {
     repo: &'a Repository,
     writer: [u8; 16],
     builder: ExtentBuilder,
@@ -31,11 +31,11 @@ pub(super) struct Appender<'a> {
     dry_run: bool,
     pub(super) uploads: Uploads<'a>,
     /// Blob lists of the extents sealed in this run, for the index segment.
-    pub(super) extents: Vec<ExtentBlobs>,
+    pub(crate) extents: Vec<ExtentBlobs>,
     /// The last extent sealed and its sequence number, for the head.
-    pub(super) last: Option<(ExtentName, u64)>,
+    pub(crate) last: Option<(ExtentName, u64)>,
     pub(super) bytes_added: u64,
-    pub(super) bytes_stored: u64,
+    pub(crate) bytes_stored: u64,
     /// Older extents pointers may use, oldest first, with how many codewords point at
     /// each of their data shards (grows as this run seals extents).
     catalog: Catalog,
@@ -50,13 +50,15 @@ pub(super) struct Appender<'a> {
 const RECENT_EXTENTS: usize = 1;
 
 impl<'a> Appender<'a> {
-    pub(super) fn new(
+    /// `exclude`: extents no pointer may go into (those a delete is removing).
+    pub(crate) fn new(
         repo: &'a Repository,
         writer: [u8; 16],
         last: Option<(ExtentName, u64)>,
         dry_run: bool,
         upload_queue: usize,
         progress: &'a Progress,
+        exclude: &HashSet<ExtentName>,
     ) -> Result<Self> {
         let (start, seq) = match last {
             Some((name, seq)) => (name.0, seq + 1),
@@ -68,7 +70,7 @@ impl<'a> Appender<'a> {
             // Only extents of the loaded (committed) index may be pointed at (see `prepare`).
             let known: HashSet<ExtentName> = repo.index().extents().iter().copied().collect();
             let mut all = repo.load_catalog()?;
-            all.retain(|c| known.contains(&c.name()));
+            all.retain(|c| known.contains(&c.name()) && !exclude.contains(&c.name()));
             all
         };
         Ok(Appender {
@@ -94,7 +96,7 @@ impl<'a> Appender<'a> {
 
     /// Extents never grow past the target size (a blob that does not fit starts the
     /// next one), so shard sizes stay uniform and most older shards can be pointers.
-    pub(super) fn append(&mut self, blob: StoredBlob) -> Result<()> {
+    pub(crate) fn append(&mut self, blob: StoredBlob) -> Result<()> {
         self.bytes_added += blob.data.len() as u64;
         let target = self.repo.config.extent_size as usize;
         if !self.builder.is_empty() && self.builder.len() + blob.data.len() > target {
@@ -106,7 +108,7 @@ impl<'a> Appender<'a> {
     }
 
     /// Seal the last, partly filled extent and wait for every upload.
-    pub(super) fn finish(&mut self) -> Result<()> {
+    pub(crate) fn finish(&mut self) -> Result<()> {
         if !self.builder.is_empty() {
             self.seal()?;
         }

@@ -15,8 +15,8 @@
 //! A snapshot becomes visible only after every shard, certificate and the index segment
 //! are durable on the remotes; an interrupted run leaves only unreferenced objects.
 
-mod appender;
-mod pipeline;
+pub(crate) mod appender;
+pub(crate) mod pipeline;
 mod reader;
 mod sources;
 mod trees;

@@ -67,11 +67,11 @@ pub(super) struct PlainBlob {
 }
 
 /// A blob ready to be appended to the extent log.
-pub(super) struct StoredBlob {
-    pub(super) id: BlobId,
-    pub(super) kind: BlobKind,
-    pub(super) raw_len: u32,
-    pub(super) data: Vec<u8>,
+pub(crate) struct StoredBlob {
+    pub(crate) id: BlobId,
+    pub(crate) kind: BlobKind,
+    pub(crate) raw_len: u32,
+    pub(crate) data: Vec<u8>,
 }
 
 /// Which blobs exist or are being stored in this run; `claim` is true exactly once per
@@ -149,6 +149,7 @@ pub fn run(
         opts.dry_run,
         opts.upload_queue.unwrap_or(super::DEFAULT_UPLOAD_QUEUE),
         progress,
+        &HashSet::new(),
     )?;
 
     let scan = std::thread::scope(|s| -> Result<(TreeStats, BlobId)> {

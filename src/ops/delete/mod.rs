@@ -19,6 +19,7 @@
 
 pub mod policy;
 mod reencode;
+pub mod repack;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -40,6 +41,8 @@ pub struct DeleteOptions {
     pub dry_run: bool,
     /// Go on with remotes unreachable (they are cleaned by the next repair).
     pub allow_degraded: bool,
+    /// How much unused space may stay in partly used extents.
+    pub max_unused: repack::MaxUnused,
 }
 
 #[derive(Serialize, Debug, Clone)]
@@ -60,6 +63,13 @@ pub struct DeleteReport {
     pub extents_reencoded: usize,
     /// Index segments replaced by one consolidated segment.
     pub index_segments_replaced: usize,
+    /// Heads made redundant by the delete's own head (history consolidation).
+    pub heads_replaced: usize,
+    /// Partly used or small extents whose live blobs were copied into new extents (they
+    /// are counted in `extents_removed` too).
+    pub extents_repacked: usize,
+    /// Live bytes copied by repacking.
+    pub bytes_repacked: u64,
     /// Bytes freed per remote (what the removed objects occupied).
     pub freed: Vec<RemoteBytes>,
     pub bytes_freed: u64,
@@ -110,21 +120,38 @@ pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> 
         ..Default::default()
     };
 
-    // Blobs the kept snapshots need, and the extents that hold them.
+    // Blobs the kept snapshots need, and how much of each extent they use.
     let live_blobs = live_blobs(repo, kept.iter().map(|(_, s)| s.tree))?;
-    let live_extents: HashSet<ExtentName> = (repo.index().iter())
-        .filter(|(id, _, _)| live_blobs.contains(*id))
-        .map(|(_, e, _)| e)
-        .collect();
-    let indexed: HashSet<ExtentName> = repo.index().extents().iter().copied().collect();
-    // Certificates oldest first; an extent no index knows (an interrupted run's) stays
-    // for verify to call a leftover.
+    let mut live_bytes: HashMap<ExtentName, u64> = HashMap::new();
+    for (_, e, loc) in (repo.index().iter()).filter(|(id, _, _)| live_blobs.contains(*id)) {
+        *live_bytes.entry(e).or_default() += loc.length as u64;
+    }
+    // Certificates oldest first. An extent that holds no live blob goes, and so does one
+    // no index knows: an interrupted run's (a backup's or a delete's repack), which
+    // nothing committed depends on: backups build only on indexed extents, and none runs
+    // now (the exclusive lock).
     let removed: Vec<Arc<Certificate>> = (survey.certs.iter())
-        .filter(|c| indexed.contains(&c.name()) && !live_extents.contains(&c.name()))
+        .filter(|c| !live_bytes.contains_key(&c.name()))
         .cloned()
         .collect();
-    let removed_names: HashSet<ExtentName> = removed.iter().map(|c| c.name()).collect();
-    let live: Vec<Arc<Certificate>> = (survey.certs.iter())
+    let mut removed_names: HashSet<ExtentName> = removed.iter().map(|c| c.name()).collect();
+    let staying: Vec<Arc<Certificate>> = (survey.certs.iter())
+        .filter(|c| !removed_names.contains(&c.name()))
+        .cloned()
+        .collect();
+    // Partly used and small extents are copied into new ones and then removed too.
+    let repack = repack::choose(
+        &staying,
+        &live_bytes,
+        opts.max_unused,
+        repo.config.extent_size as u64,
+    );
+    report.extents_repacked = repack.len();
+    report.bytes_repacked = (repack.iter())
+        .map(|c| live_bytes.get(&c.name()).copied().unwrap_or(0))
+        .sum();
+    removed_names.extend(repack.iter().map(|c| c.name()));
+    let live: Vec<Arc<Certificate>> = (staying.iter())
         .filter(|c| !removed_names.contains(&c.name()))
         .cloned()
         .collect();
@@ -134,7 +161,7 @@ pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> 
         .filter(|c| c.pointers.iter().any(|p| gone(&p.extent)))
         .cloned()
         .collect();
-    report.extents_removed = removed.len();
+    report.extents_removed = removed.len() + repack.len();
     report.extents_reencoded = to_reencode.len();
 
     // What the removal frees per remote: every copy of the named objects.
@@ -142,11 +169,12 @@ pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> 
         repo_id: repo.config.id,
         time: chrono::Utc::now().timestamp(),
         snapshots: report.snapshots_removed.clone(),
-        extents: (removed.iter())
+        extents: (removed.iter().chain(&repack))
             .map(|c| DeletedExtent {
                 name: c.name(),
                 writer: c.writer,
                 seq: c.seq,
+                prev: c.prev,
             })
             .collect(),
         ..Default::default()
@@ -155,9 +183,12 @@ pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> 
         .filter_map(|p| p.strip_prefix("index/").map(str::to_string))
         .filter(|id| !replaced.contains(id))
         .collect();
-    let nothing_to_do = record.snapshots.is_empty() && record.extents.is_empty();
+    // With nothing removed, a delete still consolidates a history of several segments.
+    let nothing_to_do =
+        record.snapshots.is_empty() && record.extents.is_empty() && old_segments.len() <= 1;
     if !nothing_to_do {
         record.index = old_segments.clone();
+        record.heads = redundant_heads(repo, &survey, &record);
     }
     let mut named = survey.deleted.clone();
     named.add(&record);
@@ -183,7 +214,24 @@ pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> 
     }
     let signer = repo.signer()?;
 
-    // 3. Re-encode, oldest first.
+    // 3a. Repack into new extents (leftovers of an interrupted run until the head below).
+    let repacked = if repack.is_empty() {
+        repack::Repacked::default()
+    } else {
+        repack::write(repo, &repack, &live_blobs, &removed_names)?
+    };
+    // Never name a new extent like one about to be removed (re-sealing makes this
+    // impossible; removing it would lose the repacked blobs).
+    if let Some(e) = (repacked.extents.iter()).find(|e| removed_names.contains(&e.extent)) {
+        return Err(Error::fatal(format!(
+            "internal: repacked extent {} has the name of an extent being removed; delete stopped before removing anything",
+            e.extent.short()
+        )));
+    }
+    report.bytes_read += repacked.bytes_read;
+    report.bytes_written += repacked.bytes_written;
+
+    // 3b. Re-encode, oldest first.
     let mut catalog = reencode::Catalog::new(live.clone());
     let seed = u64::from_le_bytes(crate::crypto::random_bytes()?);
     for (k, cert) in to_reencode.iter().enumerate() {
@@ -200,17 +248,22 @@ pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> 
     }
 
     if !nothing_to_do {
-        // 4. One index segment for what stays, committed by a head of this run.
-        let segment = consolidated_index(repo, &removed_names);
+        // 4. One index segment for what stays, committed by a head of this run (which
+        // also commits the repacked extents' chain).
+        let mut segment = consolidated_index(repo, &removed_names);
+        segment.extents.extend(repacked.extents);
         let sealed = envelope::seal(ObjectKind::Index, &segment.encrypt(repo.key()?)?, &signer);
         let index_id = envelope::content_id(&sealed);
         report.bytes_written += sealed.len() as u64 * repo.remotes().len() as u64;
         repo.write_replicated(&format!("index/{index_id}"), Bytes::from(sealed))?;
         let head = Head {
             repo_id: repo.config.id,
-            writer: crate::crypto::random_bytes()?,
+            writer: match repacked.last {
+                Some(_) => repacked.writer,
+                None => crate::crypto::random_bytes()?,
+            },
             seq: 0,
-            extent: None,
+            extent: repacked.last,
             snapshot: None,
             index: Some(index_id),
             skipped: repo.health().skipped(),
@@ -218,6 +271,7 @@ pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> 
         };
         repo.write_replicated(&head.path(), Bytes::from(head.to_object(&signer)?))?;
         report.index_segments_replaced = record.index.len();
+        report.heads_replaced = record.heads.len();
 
         // 5. The record: from here on, what it names is deleted, not lost.
         let object = record.to_object(&signer)?;
@@ -236,6 +290,46 @@ pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> 
         }
     }
     Ok(report)
+}
+
+/// Heads the delete's own head makes redundant: each commits an index segment this
+/// delete replaces, and its chain (walked through deleted extents, whose records keep
+/// their `prev`) reaches no live extent that a newer kept head's chain does not. Newest
+/// first, so the tip of every chain is the head that stays.
+fn redundant_heads(repo: &Repository, survey: &Survey, record: &Deletion) -> Vec<([u8; 16], u64)> {
+    let mut heads: Vec<Head> = (survey.meta.range("heads/".to_string()..))
+        .take_while(|(p, _)| p.starts_with("heads/"))
+        .filter_map(|(p, m)| Head::from_object(m.good.as_ref()?, &repo.config.owner, p).ok())
+        .collect();
+    heads.sort_by_key(|h| std::cmp::Reverse((h.time, h.writer, h.seq)));
+    let replaced: HashSet<&String> = survey.deleted.index.iter().chain(&record.index).collect();
+    let mut gone: HashMap<ExtentName, Option<ExtentName>> = (survey.deleted.extents.values())
+        .map(|d| (d.name, d.prev))
+        .collect();
+    gone.extend(record.extents.iter().map(|d| (d.name, d.prev)));
+    let prev_of = |e: &ExtentName| match survey.cert_pos.get(e) {
+        Some(&i) => survey.certs[i].prev,
+        None => gone.get(e).copied().flatten(),
+    };
+    let mut reached: HashSet<ExtentName> = HashSet::new();
+    let mut out = Vec::new();
+    for h in heads {
+        let commits_live_index = h.index.as_ref().is_some_and(|i| !replaced.contains(i));
+        // Needed if its chain reaches a live extent no newer kept head reaches.
+        let mut needed = false;
+        let mut next = h.extent.map(|(e, _)| e);
+        while let Some(x) = next {
+            if !reached.insert(x) {
+                break;
+            }
+            needed |= !gone.contains_key(&x);
+            next = prev_of(&x);
+        }
+        if !needed && !commits_live_index {
+            out.push((h.writer, h.seq));
+        }
+    }
+    out
 }
 
 /// Every tree and content blob the snapshots with these root trees reference.

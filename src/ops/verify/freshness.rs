@@ -81,7 +81,22 @@ pub(super) fn freshness(
         }
     }
     let known = repo.known_heads();
+    // Heads a delete consolidated away are gone on purpose.
+    let consolidated: Vec<String> = (known.iter())
+        .filter(|(w, seq)| {
+            let mut id = [0u8; 16];
+            hex::decode_to_slice(w, &mut id).is_ok()
+                && survey
+                    .deleted
+                    .heads
+                    .contains(&crate::extent::head_path(&id, **seq))
+        })
+        .map(|(w, _)| w.clone())
+        .collect();
     for (w, &seq) in &known {
+        if consolidated.contains(w) {
+            continue;
+        }
         let have = newest.get(w).map(|h| h.seq);
         if have.is_none_or(|h| h < seq) {
             findings.push(Finding::new(
@@ -108,6 +123,7 @@ pub(super) fn freshness(
             .cloned()
             .collect();
         repo.forget_heads(&covered);
+        repo.forget_heads(&consolidated);
         repo.remember_heads(&tips);
     }
     committed
@@ -155,7 +171,11 @@ fn committed_by(survey: &Survey, newest: &HashMap<String, Head>) -> HashSet<Exte
             if !committed.insert(e) {
                 break;
             }
-            next = survey.cert_pos.get(&e).and_then(|&i| survey.certs[i].prev);
+            // Through a deleted extent too: its record keeps its `prev`.
+            next = match survey.cert_pos.get(&e) {
+                Some(&i) => survey.certs[i].prev,
+                None => survey.deleted.extents.get(&e).and_then(|d| d.prev),
+            };
         }
     }
     committed

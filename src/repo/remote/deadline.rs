@@ -22,6 +22,20 @@ const BYTES_PER_ALLOWANCE: u64 = 4 << 20;
 /// A read's bound counts up to this much when sizing its allowance.
 const MAX_COUNTED: u64 = 64 << 20;
 
+/// Operations started on network and local remotes by this process, by kind (`put`,
+/// `get`, `stat`, `list`, `delete`, `create`): what `TANGLE_DEBUG_REQUESTS` prints, and
+/// what the history benchmark compares.
+static REQUESTS: [std::sync::atomic::AtomicU64; OPS.len()] =
+    [const { std::sync::atomic::AtomicU64::new(0) }; OPS.len()];
+const OPS: [&str; 6] = ["list", "get", "stat", "put", "delete", "create"];
+
+/// The count of every operation kind so far, in a fixed order.
+pub fn request_counts() -> Vec<(&'static str, u64)> {
+    (OPS.iter().zip(&REQUESTS))
+        .map(|(op, n)| (*op, n.load(std::sync::atomic::Ordering::Relaxed)))
+        .collect()
+}
+
 pub struct Deadline {
     inner: DynRemote,
     timeout: Duration,
@@ -39,6 +53,9 @@ impl Deadline {
         bytes: u64,
         fut: impl Future<Output = Result<T>>,
     ) -> Result<T> {
+        if let Some(i) = OPS.iter().position(|o| *o == op) {
+            REQUESTS[i].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         let periods = 1 + bytes.min(MAX_COUNTED) / BYTES_PER_ALLOWANCE;
         let limit = self.timeout.saturating_mul(periods as u32);
         match tokio::time::timeout(limit, fut).await {

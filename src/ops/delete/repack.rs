@@ -1,0 +1,205 @@
+//! Repacking: the live blobs of partly used extents, and of small ones, are copied into
+//! new extents (sealed like a backup's: chained, entangled, signed), so the old extents
+//! can be removed whole. Each blob is re-sealed under a fresh nonce on the way: a new
+//! extent made of an old one's blocks would otherwise get the old one's name. Partly used extents are chosen as restic's prune chooses packs:
+//! most unused first, until what stays unused is within `--max-unused`. Small extents
+//! (every backup's last one is) are merged whenever there are two or more, so history
+//! does not leave one certificate per backup behind.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use crate::content::BlobId;
+use crate::error::{Error, Result};
+use crate::extent::{Certificate, ExtentName};
+use crate::ops::Progress;
+use crate::ops::backup::DEFAULT_UPLOAD_QUEUE;
+use crate::ops::backup::appender::Appender;
+use crate::ops::backup::pipeline::StoredBlob;
+use crate::repo::Repository;
+
+/// How much unused space may stay in partly used extents (restic's `--max-unused`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MaxUnused {
+    /// A share of the live data, in percent.
+    Percent(f64),
+    Bytes(u64),
+    Unlimited,
+}
+
+impl Default for MaxUnused {
+    /// restic's default.
+    fn default() -> Self {
+        MaxUnused::Percent(5.0)
+    }
+}
+
+impl MaxUnused {
+    /// `5%`, `100M` (k, M, G, T: powers of 1024, as restic), `0`, or `unlimited`.
+    pub fn parse(s: &str) -> std::result::Result<MaxUnused, String> {
+        let s = s.trim();
+        if s == "unlimited" {
+            return Ok(MaxUnused::Unlimited);
+        }
+        if let Some(p) = s.strip_suffix('%') {
+            return match p.trim().parse::<f64>() {
+                Ok(v) if (0.0..=100.0).contains(&v) => Ok(MaxUnused::Percent(v)),
+                _ => Err(format!("{s:?} is not a percentage from 0% to 100%")),
+            };
+        }
+        let (digits, shift) = match s.char_indices().last() {
+            Some((i, 'k' | 'K')) => (&s[..i], 10),
+            Some((i, 'm' | 'M')) => (&s[..i], 20),
+            Some((i, 'g' | 'G')) => (&s[..i], 30),
+            Some((i, 't' | 'T')) => (&s[..i], 40),
+            _ => (s, 0),
+        };
+        (digits.parse::<u64>().ok())
+            .and_then(|n| n.checked_mul(1u64 << shift))
+            .map(MaxUnused::Bytes)
+            .ok_or_else(|| {
+                format!("{s:?} is not a size (e.g. 100M), a percentage (5%) or `unlimited`")
+            })
+    }
+}
+
+/// An extent below this share of the extent size is small.
+const SMALL_DIVISOR: u64 = 4;
+
+/// The extents to repack, oldest first. `candidates` stay (they hold live blobs),
+/// `live_bytes` is what of each the kept snapshots use.
+pub(super) fn choose(
+    candidates: &[Arc<Certificate>],
+    live_bytes: &HashMap<ExtentName, u64>,
+    max_unused: MaxUnused,
+    extent_size: u64,
+) -> Vec<Arc<Certificate>> {
+    let unused = |c: &Certificate| {
+        c.size
+            .saturating_sub(live_bytes.get(&c.name()).copied().unwrap_or(0))
+    };
+    let live_total: u64 = candidates.iter().map(|c| c.size - unused(c)).sum();
+    let mut unused_total: u64 = candidates.iter().map(|c| unused(c)).sum();
+    let allowed = match max_unused {
+        MaxUnused::Percent(p) => (live_total as f64 * p / 100.0) as u64,
+        MaxUnused::Bytes(b) => b,
+        MaxUnused::Unlimited => u64::MAX,
+    };
+    let mut chosen: HashSet<ExtentName> = HashSet::new();
+    let mut by_share: Vec<&Arc<Certificate>> =
+        candidates.iter().filter(|c| unused(c) > 0).collect();
+    by_share.sort_by(|a, b| {
+        let share = |c: &Certificate| unused(c) as f64 / c.size.max(1) as f64;
+        share(b).total_cmp(&share(a))
+    });
+    for c in by_share {
+        if unused_total <= allowed {
+            break;
+        }
+        unused_total -= unused(c);
+        chosen.insert(c.name());
+    }
+    let small: Vec<ExtentName> = (candidates.iter())
+        .filter(|c| c.size < extent_size / SMALL_DIVISOR && !chosen.contains(&c.name()))
+        .map(|c| c.name())
+        .collect();
+    if small.len() >= 2 {
+        chosen.extend(small);
+    }
+    (candidates.iter())
+        .filter(|c| chosen.contains(&c.name()))
+        .cloned()
+        .collect()
+}
+
+/// What a repack wrote.
+#[derive(Default)]
+pub(super) struct Repacked {
+    /// The new extents' blob lists, for the consolidated index.
+    pub extents: Vec<crate::content::index::ExtentBlobs>,
+    /// The writer of the new extents and its last one, for the delete's head.
+    pub writer: [u8; 16],
+    pub last: Option<(ExtentName, u64)>,
+    pub bytes_read: u64,
+    pub bytes_written: u64,
+}
+
+/// Copy the live blobs of `extents` into new extents of a fresh writer. Pointers never
+/// go into `exclude` (what this delete removes, repacked extents included).
+pub(super) fn write(
+    repo: &Repository,
+    extents: &[Arc<Certificate>],
+    live: &HashSet<BlobId>,
+    exclude: &HashSet<ExtentName>,
+) -> Result<Repacked> {
+    let order: HashMap<ExtentName, usize> = extents
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.name(), i))
+        .collect();
+    // In storage order, so each old extent is read front to back.
+    let mut blobs: Vec<(usize, u32, BlobId, crate::content::BlobKind, u32)> = (repo.index().iter())
+        .filter(|(id, _, _)| live.contains(*id))
+        .filter_map(|(id, e, loc)| {
+            order
+                .get(&e)
+                .map(|&i| (i, loc.offset, *id, loc.kind, loc.raw_len))
+        })
+        .collect();
+    blobs.sort_unstable_by_key(|b| (b.0, b.1));
+    let writer: [u8; 16] = crate::crypto::random_bytes()?;
+    let progress = Progress::default();
+    let mut appender = Appender::new(
+        repo,
+        writer,
+        None,
+        false,
+        DEFAULT_UPLOAD_QUEUE,
+        &progress,
+        exclude,
+    )?;
+    let mut bytes_read = 0;
+    for (_, _, id, kind, raw_len) in blobs {
+        let data = repo.read_blob_stored(&id, kind).map_err(|e| {
+            Error::new(
+                e.kind(),
+                format!(
+                    "repacking: {e}; delete changed nothing (run `tangle verify`, then `tangle repair`)"
+                ),
+            )
+        })?;
+        bytes_read += data.len() as u64;
+        let data = crate::content::blob::reseal_blob(repo.key()?, kind, &data)?;
+        appender.append(StoredBlob {
+            id,
+            kind,
+            raw_len,
+            data,
+        })?;
+    }
+    appender.finish()?;
+    Ok(Repacked {
+        extents: std::mem::take(&mut appender.extents),
+        writer,
+        last: appender.last,
+        bytes_read,
+        bytes_written: appender.bytes_stored,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_unused_parses_restic_forms() {
+        assert_eq!(MaxUnused::parse("5%"), Ok(MaxUnused::Percent(5.0)));
+        assert_eq!(MaxUnused::parse("0"), Ok(MaxUnused::Bytes(0)));
+        assert_eq!(MaxUnused::parse("100M"), Ok(MaxUnused::Bytes(100 << 20)));
+        assert_eq!(MaxUnused::parse("2g"), Ok(MaxUnused::Bytes(2 << 30)));
+        assert_eq!(MaxUnused::parse("unlimited"), Ok(MaxUnused::Unlimited));
+        for bad in ["", "101%", "-1%", "5x", "M", "99999999999T"] {
+            assert!(MaxUnused::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
