@@ -1,5 +1,10 @@
 //! The client's local state for a repository (under `--cache-dir`): its writer id and the
-//! newest heads it has seen, its memory against a rollback of every remote at once.
+//! newest heads it has seen, its memory against a rollback of every remote at once, and
+//! copies of the metadata objects that never change under their name (snapshots, index
+//! segments and deletion records are named by their hash; a head's path is written once),
+//! so a command fetches only what is new since the last one. A cached copy passes the
+//! same checks (signature, content address, path) as a fetched one before it is used, and
+//! `verify` never reads the cache: it asks every remote.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -18,7 +23,66 @@ pub fn default_cache_dir() -> Option<PathBuf> {
         .map(|h| PathBuf::from(h).join(".cache").join("tangle"))
 }
 
+/// The object kinds kept in the cache: immutable under their names.
+const CACHED_PREFIXES: [&str; 4] = ["snapshots", "index", "heads", "deletions"];
+
 impl Repository {
+    /// Where the cached copy of the object at `path` lives, if it is a kind the cache keeps.
+    fn cached_object_file(&self, path: &str) -> Option<PathBuf> {
+        let kind = path.split('/').next()?;
+        if !CACHED_PREFIXES.contains(&kind) || !super::names::is_canonical(path) {
+            return None;
+        }
+        Some(self.cache_dir.as_ref()?.join("objects").join(path))
+    }
+
+    /// The cached bytes of `path` (unchecked: the caller checks them as if fetched).
+    pub(super) fn cached_object(&self, path: &str) -> Option<Vec<u8>> {
+        std::fs::read(self.cached_object_file(path)?).ok()
+    }
+
+    /// Keep a copy of an object that passed its checks (best effort: a cache that cannot
+    /// be written only costs the next command a fetch).
+    pub(super) fn cache_object(&self, path: &str, bytes: &[u8]) {
+        let Some(file) = self.cached_object_file(path) else {
+            return;
+        };
+        let Some(dir) = file.parent() else { return };
+        let tmp = dir.join(format!(".tmp-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(dir)
+            .and_then(|_| std::fs::write(&tmp, bytes))
+            .and_then(|_| std::fs::rename(&tmp, &file));
+        let _ = std::fs::remove_file(&tmp);
+    }
+
+    /// Drop cached objects below `prefix` that the remotes no longer list (deleted).
+    pub(super) fn prune_object_cache(&self, prefix: &str, listed: &[String]) {
+        if !CACHED_PREFIXES.contains(&prefix) {
+            return;
+        }
+        let Some(root) = self.cache_dir.as_ref().map(|d| d.join("objects")) else {
+            return;
+        };
+        let listed: std::collections::HashSet<&str> = listed.iter().map(String::as_str).collect();
+        let mut stack = vec![root.join(prefix)];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let p = entry.path();
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    stack.push(p);
+                    continue;
+                }
+                let rel = p.strip_prefix(&root).ok().and_then(|r| r.to_str());
+                if rel.is_none_or(|r| !listed.contains(r)) {
+                    let _ = std::fs::remove_file(&p);
+                }
+            }
+        }
+    }
+
     /// The newest head sequence number this client has seen per writer (its memory
     /// against rollbacks of every remote at once), from the local cache.
     pub fn known_heads(&self) -> HashMap<String, u64> {

@@ -329,6 +329,7 @@ impl Repository {
     /// until `repair`; they are no longer part of the repository).
     pub fn list_union(&self, prefix: &str) -> Result<Vec<String>> {
         let mut names = self.list_union_all(prefix)?;
+        self.prune_object_cache(prefix, &names);
         if !matches!(prefix, "deletions" | "locks") {
             let deleted = self.deletions()?;
             if !deleted.is_empty() {
@@ -346,7 +347,9 @@ impl Repository {
         }
         let owner = self.config.owner;
         let mut all = Deletions::default();
-        for path in self.list_union_all("deletions")? {
+        let listed = self.list_union_all("deletions")?;
+        self.prune_object_cache("deletions", &listed);
+        for path in listed {
             let record = self.read_object(&path, |b| {
                 check_content_address(&path, b)?;
                 Deletion::from_object(b, &owner)
@@ -406,14 +409,17 @@ impl Repository {
         path: &str,
         parse: impl Fn(&[u8]) -> Result<T>,
     ) -> Result<T> {
+        if let Some(v) = self.cached_object(path).and_then(|b| parse(&b).ok()) {
+            return Ok(v);
+        }
         let mut errors = Vec::new();
         for (i, r) in self.read_order() {
-            match self
-                .get_from(i, path, metadata_limit(path))
-                .await
-                .and_then(|b| parse(&b))
-            {
-                Ok(v) => return Ok(v),
+            let got = self.get_from(i, path, metadata_limit(path)).await;
+            match got.and_then(|b| parse(&b).map(|v| (v, b))) {
+                Ok((v, b)) => {
+                    self.cache_object(path, &b);
+                    return Ok(v);
+                }
                 Err(e) => errors.push((r.url().to_string(), e)),
             }
         }
