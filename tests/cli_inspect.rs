@@ -586,6 +586,8 @@ fn cat_refuses_forged_and_foreign_objects() {
     write_file(&src.join("f"), b"data");
     repo.backup(&[&src], &[]);
     let head = object_names(&repo.remotes[0], "heads")[0].clone();
+    // Every command below starts with an empty cache: an authentic copy this client
+    // cached earlier would be served from there (checked, as every read is).
 
     // Another repository's head planted on every remote: signed, but by another owner.
     let other = Repo::init();
@@ -598,7 +600,10 @@ fn cat_refuses_forged_and_foreign_objects() {
         fs::create_dir_all(to.parent().unwrap()).unwrap();
         fs::copy(other.remotes[0].join("heads").join(&foreign), &to).unwrap();
     }
-    let out = run_code(repo.cmd_via_nopw(0).args(["cat", "head", &foreign]), 22);
+    let out = run_code(
+        repo.cmd_via_fresh_nopw(0).args(["cat", "head", &foreign]),
+        22,
+    );
     let err = stderr_str(&out);
     assert!(
         err.contains(&format!("refusing heads/{foreign}")) && err.contains("signed by another key"),
@@ -612,7 +617,7 @@ fn cat_refuses_forged_and_foreign_objects() {
     forged[n - 1] ^= 0x01;
     fs::write(repo.remotes[0].join("heads").join(&head), &forged).unwrap();
     let h = json_ok(
-        repo.cmd_via_nopw(0).args(["cat", "head", &head]),
+        repo.cmd_via_fresh_nopw(0).args(["cat", "head", &head]),
         "cat head",
     );
     assert_eq!(h["path"], format!("heads/{head}"));
@@ -622,7 +627,8 @@ fn cat_refuses_forged_and_foreign_objects() {
         fs::write(r.join("heads").join(&head), &forged).unwrap();
     }
     let out = run_code(
-        repo.cmd_via_nopw(0).args(["--json", "cat", "head", &head]),
+        repo.cmd_via_fresh_nopw(0)
+            .args(["--json", "cat", "head", &head]),
         22,
     );
     assert!(out.stdout.is_empty());
@@ -638,7 +644,7 @@ fn cat_refuses_forged_and_foreign_objects() {
     for r in &repo.remotes {
         fs::write(r.join("heads").join(&head), b"garbage").unwrap();
     }
-    let out = run_code(repo.cmd_via_nopw(0).args(["cat", "head", &head]), 1);
+    let out = run_code(repo.cmd_via_fresh_nopw(0).args(["cat", "head", &head]), 1);
     let err = stderr_str(&out);
     assert!(err.contains("no good copy"), "{err}");
     for i in 0..3 {
