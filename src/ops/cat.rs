@@ -1,10 +1,10 @@
 //! `tangle cat`: one repository object, decoded, for debugging.
 //!
 //! Every object is read through the repository's checked read path: the first copy (in
-//! the client's cache, then on the remotes) that is authentic (signed by the owner, at its own name, of this
-//! repository) and decodes is shown; nothing is ever shown raw. When copies exist but
-//! none is authentic and some are well-formed objects signed by another key, the
-//! refusal is a trust violation (exit 22), as `verify` would report it.
+//! the client's cache, then on the remotes) that is authentic (signed by the owner, at
+//! its own name, of this repository) and decodes is shown; nothing is ever shown raw.
+//! When copies exist but none is authentic and some are well-formed objects signed by
+//! another key, the refusal is a trust violation (exit 22), as `verify` would report it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
