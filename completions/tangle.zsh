@@ -293,6 +293,160 @@ _arguments "${_arguments_options[@]}" : \
 '--help[Print help]' \
 && ret=0
 ;;
+(key)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+":: :_tangle__subcmd__key_commands" \
+"*::: :->key" \
+&& ret=0
+
+    case $state in
+    (key)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-key-command-$line[1]:"
+        case $line[1] in
+            (list)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+&& ret=0
+;;
+(add)
+_arguments "${_arguments_options[@]}" : \
+'--new-password-file=[Read the new password from this file (first line); else ask twice on the terminal]:FILE:_files' \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+&& ret=0
+;;
+(remove)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--force[Also remove the key this command opened the repository with]' \
+'--allow-degraded[Remove even with remotes unreachable (the next repair removes the key file from them; it never opens the repository meanwhile)]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':id -- The key'\''s id or a unique prefix of it (see `tangle key list`):_default' \
+&& ret=0
+;;
+(passwd)
+_arguments "${_arguments_options[@]}" : \
+'--new-password-file=[Read the new password from this file (first line); else ask twice on the terminal]:FILE:_files' \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--allow-degraded[Go on with remotes unreachable (as for \`key remove\`)]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+":: :_tangle__subcmd__key__subcmd__help_commands" \
+"*::: :->help" \
+&& ret=0
+
+    case $state in
+    (help)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-key-help-command-$line[1]:"
+        case $line[1] in
+            (list)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(add)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(remove)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(passwd)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+        esac
+    ;;
+esac
+;;
 (remote)
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
@@ -868,6 +1022,38 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(key)
+_arguments "${_arguments_options[@]}" : \
+":: :_tangle__subcmd__help__subcmd__key_commands" \
+"*::: :->key" \
+&& ret=0
+
+    case $state in
+    (key)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-help-key-command-$line[1]:"
+        case $line[1] in
+            (list)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(add)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(remove)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(passwd)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
 (remote)
 _arguments "${_arguments_options[@]}" : \
 ":: :_tangle__subcmd__help__subcmd__remote_commands" \
@@ -994,6 +1180,7 @@ _tangle_commands() {
 'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
 'delete:Delete snapshots and reclaim their space, re-encoding what pointed into it' \
 'unlock:Remove stale locks (left by a backup or delete that died)' \
+'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
 'find:Find files and directories by glob pattern in the snapshots' \
 'diff:Show what changed between two snapshots' \
@@ -1174,6 +1361,7 @@ _tangle__subcmd__help_commands() {
 'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
 'delete:Delete snapshots and reclaim their space, re-encoding what pointed into it' \
 'unlock:Remove stale locks (left by a backup or delete that died)' \
+'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
 'find:Find files and directories by glob pattern in the snapshots' \
 'diff:Show what changed between two snapshots' \
@@ -1284,6 +1472,36 @@ _tangle__subcmd__help__subcmd__init_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help init commands' commands "$@"
 }
+(( $+functions[_tangle__subcmd__help__subcmd__key_commands] )) ||
+_tangle__subcmd__help__subcmd__key_commands() {
+    local commands; commands=(
+'list:List the keys (passwords) of the repository; \`*\` marks the one that opened it' \
+'add:Add a password\: a new key file wrapping the same master key' \
+'remove:Remove a key (password); the last key is never removed' \
+'passwd:Change the password\: add a new key, then remove the one in use' \
+    )
+    _describe -t commands 'tangle help key commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__key__subcmd__add_commands] )) ||
+_tangle__subcmd__help__subcmd__key__subcmd__add_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help key add commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__key__subcmd__list_commands] )) ||
+_tangle__subcmd__help__subcmd__key__subcmd__list_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help key list commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__key__subcmd__passwd_commands] )) ||
+_tangle__subcmd__help__subcmd__key__subcmd__passwd_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help key passwd commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__key__subcmd__remove_commands] )) ||
+_tangle__subcmd__help__subcmd__key__subcmd__remove_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help key remove commands' commands "$@"
+}
 (( $+functions[_tangle__subcmd__help__subcmd__ls_commands] )) ||
 _tangle__subcmd__help__subcmd__ls_commands() {
     local commands; commands=()
@@ -1353,6 +1571,73 @@ _tangle__subcmd__help__subcmd__verify_commands() {
 _tangle__subcmd__init_commands() {
     local commands; commands=()
     _describe -t commands 'tangle init commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__key_commands] )) ||
+_tangle__subcmd__key_commands() {
+    local commands; commands=(
+'list:List the keys (passwords) of the repository; \`*\` marks the one that opened it' \
+'add:Add a password\: a new key file wrapping the same master key' \
+'remove:Remove a key (password); the last key is never removed' \
+'passwd:Change the password\: add a new key, then remove the one in use' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'tangle key commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__key__subcmd__add_commands] )) ||
+_tangle__subcmd__key__subcmd__add_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle key add commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__key__subcmd__help_commands] )) ||
+_tangle__subcmd__key__subcmd__help_commands() {
+    local commands; commands=(
+'list:List the keys (passwords) of the repository; \`*\` marks the one that opened it' \
+'add:Add a password\: a new key file wrapping the same master key' \
+'remove:Remove a key (password); the last key is never removed' \
+'passwd:Change the password\: add a new key, then remove the one in use' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'tangle key help commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__key__subcmd__help__subcmd__add_commands] )) ||
+_tangle__subcmd__key__subcmd__help__subcmd__add_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle key help add commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__key__subcmd__help__subcmd__help_commands] )) ||
+_tangle__subcmd__key__subcmd__help__subcmd__help_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle key help help commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__key__subcmd__help__subcmd__list_commands] )) ||
+_tangle__subcmd__key__subcmd__help__subcmd__list_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle key help list commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__key__subcmd__help__subcmd__passwd_commands] )) ||
+_tangle__subcmd__key__subcmd__help__subcmd__passwd_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle key help passwd commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__key__subcmd__help__subcmd__remove_commands] )) ||
+_tangle__subcmd__key__subcmd__help__subcmd__remove_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle key help remove commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__key__subcmd__list_commands] )) ||
+_tangle__subcmd__key__subcmd__list_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle key list commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__key__subcmd__passwd_commands] )) ||
+_tangle__subcmd__key__subcmd__passwd_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle key passwd commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__key__subcmd__remove_commands] )) ||
+_tangle__subcmd__key__subcmd__remove_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle key remove commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__ls_commands] )) ||
 _tangle__subcmd__ls_commands() {

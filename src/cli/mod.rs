@@ -9,6 +9,7 @@ mod diff;
 mod dump;
 mod find;
 mod init;
+mod key;
 mod ls;
 mod password;
 mod progress;
@@ -102,6 +103,8 @@ pub enum Command {
     Delete(delete::DeleteArgs),
     /// Remove stale locks (left by a backup or delete that died)
     Unlock(unlock::UnlockArgs),
+    /// List, add, remove or change the passwords (key files) of the repository
+    Key(key::KeyArgs),
     /// List, add or replace remotes
     Remote(remote::RemoteArgs),
     /// Find files and directories by glob pattern in the snapshots
@@ -145,6 +148,7 @@ pub fn run(mut cli: Cli) -> Result<u8> {
         Command::Repair(a) => repair::run(g, a),
         Command::Delete(a) => delete::run(g, a),
         Command::Unlock(a) => unlock::run(g, a),
+        Command::Key(a) => key::run(g, a),
         Command::Remote(a) => remote::run(g, a),
         Command::Find(a) => find::run(g, a),
         Command::Diff(a) => diff::run(g, a),

@@ -7,6 +7,7 @@ pub mod delete;
 pub mod diff;
 pub mod dump;
 pub mod find;
+pub mod key;
 pub mod ls;
 pub mod rebalance;
 pub mod remote;

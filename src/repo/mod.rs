@@ -47,6 +47,8 @@ pub struct Repository {
     primary: usize,
     rt: tokio::runtime::Runtime,
     key: Option<MasterKey>,
+    /// Content id of the key file that unlocked the repository (`keys/<id>`).
+    key_id: Option<String>,
     cache_dir: Option<PathBuf>,
     index: Index,
     certs: Mutex<HashMap<ExtentName, Arc<Certificate>>>,
@@ -186,6 +188,7 @@ impl Repository {
             primary,
             rt,
             key: None,
+            key_id: None,
             cache_dir,
             index: Index::default(),
             certs: Mutex::new(HashMap::new()),
@@ -271,25 +274,31 @@ impl Repository {
         Ok(self.key()?.signer())
     }
 
-    /// Find a key file that `password` opens.
+    /// The content id of the key file that unlocked the repository (`keys/<id>`).
+    pub fn key_id(&self) -> Option<&str> {
+        self.key_id.as_deref()
+    }
+
+    /// Find a key file that `password` opens. A key file that a deletion record names
+    /// (`key remove`) never opens the repository, even where a remote that was away
+    /// during the removal still holds it.
     pub fn unlock(&mut self, password: &[u8]) -> Result<()> {
-        let names = self.list_union("keys")?;
+        let listings = self.list_each("keys");
+        let names = union_of(&listings, "keys")?;
         if names.is_empty() {
             return Err(Error::fatal(
                 "the repository has no key files (keys/ is empty on every remote)",
             ));
         }
+        // Loaded only when needed: `key remove` takes a key file off every remote it
+        // reaches, so one on every remote is not removed (reading every record on each
+        // open would cost one read per delete ever run).
+        let mut removed: Option<std::collections::HashSet<String>> = None;
+        let mut opened_removed = false;
         let mut damaged = Vec::new();
         let mut readable = 0;
         for path in names {
-            let owner = self.config.owner;
-            let kf = match self.read_object(&path, |b| {
-                Ok(postcard::from_bytes::<KeyFile>(envelope::open(
-                    ObjectKind::Key,
-                    b,
-                    &owner,
-                )?)?)
-            }) {
+            let kf = match self.read_key_file(&path) {
                 Ok(kf) => kf,
                 Err(e) => {
                     damaged.push(e.to_string());
@@ -304,12 +313,33 @@ impl Repository {
                             "key {path} does not belong to this repository's owner"
                         )));
                     }
+                    let id = path.trim_start_matches("keys/").to_string();
+                    let everywhere = (listings.iter())
+                        .all(|l| l.as_ref().is_ok_and(|names| names.contains(&path)));
+                    if !everywhere {
+                        let removed = match &mut removed {
+                            Some(r) => r,
+                            None => removed.insert(self.deletions()?.keys.clone()),
+                        };
+                        if removed.contains(&id) {
+                            opened_removed = true;
+                            continue;
+                        }
+                    }
                     self.key = Some(master);
+                    self.key_id = Some(id);
                     return Ok(());
                 }
                 Err(e) if e.kind() == Kind::WrongPassword => continue,
                 Err(e) => return Err(e),
             }
+        }
+        if opened_removed {
+            return Err(Error::new(
+                Kind::WrongPassword,
+                "wrong password: it opens only a key that was removed (`tangle key remove`); \
+                 run `tangle repair` to take the removed key file off the remote that still holds it",
+            ));
         }
         if readable == 0 {
             // Not the user's fault: say so instead of blaming the password.
@@ -350,18 +380,39 @@ impl Repository {
         let listed = self.list_union_all("deletions")?;
         self.prune_object_cache("deletions", &listed);
         for path in listed {
-            let record = self.read_object(&path, |b| {
+            match self.read_object(&path, |b| {
                 check_content_address(&path, b)?;
-                Deletion::from_object(b, &owner)
-            });
-            if let Ok(d) = record {
-                all.add(&d);
+                let d = Deletion::from_object(b, &owner)?;
+                if d.repo_id != self.config.id {
+                    return Err(Error::corrupt("deletion record of another repository"));
+                }
+                Ok(d)
+            }) {
+                Ok(d) => all.add(&d),
+                // Verify reports it; a forged record never counts.
+                Err(e) => self.warn(&format!("skipping deletion record: {e}")),
             }
         }
         Ok(self.deletions.get_or_init(|| all))
     }
 
-    fn list_union_all(&self, prefix: &str) -> Result<Vec<String>> {
+    /// Key file `keys/<id>` from the first remote whose copy is authentic (signed by
+    /// the owner and named by its content hash).
+    pub fn read_key_file(&self, path: &str) -> Result<KeyFile> {
+        let owner = self.config.owner;
+        self.read_object(path, |b| {
+            check_content_address(path, b)?;
+            Ok(postcard::from_bytes::<KeyFile>(envelope::open(
+                ObjectKind::Key,
+                b,
+                &owner,
+            )?)?)
+        })
+    }
+
+    /// Per remote, the canonical object paths below `prefix`, or why it could not be
+    /// listed. A remote that does not answer is noted as down for this process.
+    pub fn list_each(&self, prefix: &str) -> Vec<Result<BTreeSet<String>>> {
         let results = self
             .rt
             .block_on(join_all(self.remotes.iter().enumerate().map(
@@ -373,30 +424,25 @@ impl Repository {
                     }
                 },
             )));
-        let mut names = BTreeSet::new();
-        let mut last_err = None;
-        let mut ok = 0;
-        for (i, r) in results.into_iter().enumerate() {
-            if let Err(e) = &r {
-                self.health.note_list_error(i, e);
-            }
-            match r {
-                Ok(list) => {
-                    ok += 1;
-                    // Foreign names are never objects (see `names`): not read, not trusted.
-                    names.extend(
-                        (list.into_iter())
-                            .map(|o| o.path)
-                            .filter(|p| names::is_canonical(p)),
-                    );
+        (results.into_iter().enumerate())
+            .map(|(i, r)| {
+                if let Err(e) = &r {
+                    self.health.note_list_error(i, e);
                 }
-                Err(e) => last_err = Some(e),
-            }
-        }
-        match (ok, last_err) {
-            (0, Some(e)) => Err(e.context(format!("listing {prefix} on every remote failed"))),
-            _ => Ok(names.into_iter().collect()),
-        }
+                // Foreign names are never objects (see `names`): not read, not trusted.
+                r.map(|list| {
+                    (list.into_iter())
+                        .map(|o| o.path)
+                        .filter(|p| names::is_canonical(p))
+                        .collect()
+                })
+            })
+            .collect()
+    }
+
+    /// Paths of all objects below `prefix` on any reachable remote, deleted or not.
+    fn list_union_all(&self, prefix: &str) -> Result<Vec<String>> {
+        union_of(&self.list_each(prefix), prefix)
     }
 
     /// Read `path` from the first remote whose copy passes `parse`.
@@ -628,6 +674,28 @@ impl Repository {
             }
         }
         Ok(None)
+    }
+}
+
+/// The union of per-remote listings; an error only if no remote could be listed.
+fn union_of(listings: &[Result<BTreeSet<String>>], prefix: &str) -> Result<Vec<String>> {
+    let mut names = BTreeSet::new();
+    let mut last_err = None;
+    let mut ok = 0;
+    for l in listings {
+        match l {
+            Ok(list) => {
+                ok += 1;
+                names.extend(list.iter().cloned());
+            }
+            Err(e) => last_err = Some(e),
+        }
+    }
+    match (ok, last_err) {
+        (0, Some(e)) => Err(e
+            .clone()
+            .context(format!("listing {prefix} on every remote failed"))),
+        _ => Ok(names.into_iter().collect()),
     }
 }
 
