@@ -48,6 +48,10 @@ complete -c tangle -n "__fish_tangle_needs_command" -f -a "delete" -d 'Delete sn
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "unlock" -d 'Remove stale locks (left by a backup or delete that died)'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "key" -d 'List, add, remove or change the passwords (key files) of the repository'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "remote" -d 'List, add or replace remotes'
+complete -c tangle -n "__fish_tangle_needs_command" -f -a "find" -d 'Find files and directories by glob pattern in the snapshots'
+complete -c tangle -n "__fish_tangle_needs_command" -f -a "diff" -d 'Show what changed between two snapshots'
+complete -c tangle -n "__fish_tangle_needs_command" -f -a "stats" -d 'Sizes, dedup and compression of snapshots; storage per remote'
+complete -c tangle -n "__fish_tangle_needs_command" -f -a "cat" -d 'Print a repository object, decoded and checked, as JSON (for debugging)'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l remote -d 'A remote of the new repository (give it once per remote; 3 are recommended)' -r
@@ -333,6 +337,175 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from help" -f -a "replace" -d 'Replace a dead or retired remote by a new empty one; then run `repair` to fill it'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from help" -f -a "rebalance" -d 'Move shards of existing extents so every remote holds the share a new extent would give it (needs the password and every remote reachable)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tangle -n "__fish_tangle_using_subcommand find" -s s -l snapshot -d 'Search only this snapshot (id, prefix or `latest`); repeatable. Default: every snapshot, newest first' -r
+complete -c tangle -n "__fish_tangle_using_subcommand find" -l path -d 'Search only at or below this path (as backed up)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand find" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand find" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand find" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand find" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand find" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand find" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand find" -s i -l ignore-case -d 'Match regardless of case'
+complete -c tangle -n "__fish_tangle_using_subcommand find" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand find" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand find" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand find" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand find" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -l metadata -d 'Also show entries whose metadata alone changed (U: mode, owner, mtime, xattrs)'
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -l mode -d 'What `total_size` counts' -r -f -a "restore-size\t'The files as restored, summed over the snapshots'
+raw-data\t'The unique blobs the snapshots reference, as stored'"
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -f -a "config" -d 'The repository config (no password needed)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -f -a "key" -d 'A key file (no password needed)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -f -a "snapshot" -d 'A snapshot record'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -f -a "index" -d 'An index segment'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -f -a "certificate" -d 'An extent certificate (no password needed)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -f -a "head" -d 'A writer\'s head (no password needed)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -f -a "deletion" -d 'A deletion record (no password needed)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -f -a "tree" -d 'A tree blob (one directory)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -f -a "blob" -d 'A data blob: its bytes (with --json: where it is stored and its bytes in base64)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from help" -f -a "config" -d 'The repository config (no password needed)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from help" -f -a "key" -d 'A key file (no password needed)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from help" -f -a "snapshot" -d 'A snapshot record'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from help" -f -a "index" -d 'An index segment'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from help" -f -a "certificate" -d 'An extent certificate (no password needed)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from help" -f -a "head" -d 'A writer\'s head (no password needed)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from help" -f -a "deletion" -d 'A deletion record (no password needed)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from help" -f -a "tree" -d 'A tree blob (one directory)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from help" -f -a "blob" -d 'A data blob: its bytes (with --json: where it is stored and its bytes in base64)'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l password-file -d 'Read the password from this file (first line)' -r -F
@@ -344,20 +517,24 @@ complete -c tangle -n "__fish_tangle_using_subcommand completions" -s q -l quiet
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "init" -d 'Create a repository over one or more remotes'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "backup" -d 'Back up files and directories into a new snapshot'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "snapshots" -d 'List snapshots'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "ls" -d 'List the files in a snapshot'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "restore" -d 'Restore a snapshot (or a path in it) under a target directory'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "dump" -d 'Write one file of a snapshot to standard output'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "verify" -d 'Check the repository on every remote (needs no password)'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "repair" -d 'Rebuild missing or damaged shards and metadata copies (needs no password)'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "delete" -d 'Delete snapshots and reclaim their space, re-encoding what pointed into it'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "unlock" -d 'Remove stale locks (left by a backup or delete that died)'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "key" -d 'List, add, remove or change the passwords (key files) of the repository'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "remote" -d 'List, add or replace remotes'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "init" -d 'Create a repository over one or more remotes'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "backup" -d 'Back up files and directories into a new snapshot'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "snapshots" -d 'List snapshots'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "ls" -d 'List the files in a snapshot'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "restore" -d 'Restore a snapshot (or a path in it) under a target directory'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "dump" -d 'Write one file of a snapshot to standard output'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "verify" -d 'Check the repository on every remote (needs no password)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "repair" -d 'Rebuild missing or damaged shards and metadata copies (needs no password)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "delete" -d 'Delete snapshots and reclaim their space, re-encoding what pointed into it'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "unlock" -d 'Remove stale locks (left by a backup or delete that died)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "key" -d 'List, add, remove or change the passwords (key files) of the repository'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "remote" -d 'List, add or replace remotes'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "find" -d 'Find files and directories by glob pattern in the snapshots'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "diff" -d 'Show what changed between two snapshots'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "stats" -d 'Sizes, dedup and compression of snapshots; storage per remote'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "cat" -d 'Print a repository object, decoded and checked, as JSON (for debugging)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "list" -d 'List the keys (passwords) of the repository; `*` marks the one that opened it'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "add" -d 'Add a password: a new key file wrapping the same master key'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "remove" -d 'Remove a key (password); the last key is never removed'
@@ -366,3 +543,12 @@ complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subc
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from remote" -f -a "add" -d 'Add a remote: copy the metadata there and move a share of the existing shards onto it (`rebalance`), so old data gets the same spread as new data'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from remote" -f -a "replace" -d 'Replace a dead or retired remote by a new empty one; then run `repair` to fill it'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from remote" -f -a "rebalance" -d 'Move shards of existing extents so every remote holds the share a new extent would give it (needs the password and every remote reachable)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from cat" -f -a "config" -d 'The repository config (no password needed)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from cat" -f -a "key" -d 'A key file (no password needed)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from cat" -f -a "snapshot" -d 'A snapshot record'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from cat" -f -a "index" -d 'An index segment'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from cat" -f -a "certificate" -d 'An extent certificate (no password needed)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from cat" -f -a "head" -d 'A writer\'s head (no password needed)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from cat" -f -a "deletion" -d 'A deletion record (no password needed)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from cat" -f -a "tree" -d 'A tree blob (one directory)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from cat" -f -a "blob" -d 'A data blob: its bytes (with --json: where it is stored and its bytes in base64)'

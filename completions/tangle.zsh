@@ -601,6 +601,354 @@ esac
     ;;
 esac
 ;;
+(find)
+_arguments "${_arguments_options[@]}" : \
+'*-s+[Search only this snapshot (id, prefix or \`latest\`); repeatable. Default\: every snapshot, newest first]:ID:_default' \
+'*--snapshot=[Search only this snapshot (id, prefix or \`latest\`); repeatable. Default\: every snapshot, newest first]:ID:_default' \
+'--path=[Search only at or below this path (as backed up)]:PATH:_files' \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'-i[Match regardless of case]' \
+'--ignore-case[Match regardless of case]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'*::patterns -- Glob patterns\: without `/` matched against the file name, with `/` against the whole absolute path (like --exclude):_default' \
+&& ret=0
+;;
+(diff)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--metadata[Also show entries whose metadata alone changed (U\: mode, owner, mtime, xattrs)]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':a -- The older snapshot (id, prefix or `latest`):_default' \
+':b -- The newer snapshot (id, prefix or `latest`):_default' \
+&& ret=0
+;;
+(stats)
+_arguments "${_arguments_options[@]}" : \
+'--mode=[What \`total_size\` counts]:MODE:((restore-size\:"The files as restored, summed over the snapshots"
+raw-data\:"The unique blobs the snapshots reference, as stored"))' \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'*::snapshots -- Snapshots to count (ids, prefixes or `latest`); default\: all:_default' \
+&& ret=0
+;;
+(cat)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+":: :_tangle__subcmd__cat_commands" \
+"*::: :->cat" \
+&& ret=0
+
+    case $state in
+    (cat)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-cat-command-$line[1]:"
+        case $line[1] in
+            (config)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+&& ret=0
+;;
+(key)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':id -- Key file id (or a unique prefix):_default' \
+&& ret=0
+;;
+(snapshot)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':id -- Snapshot id (or a unique prefix), or `latest`:_default' \
+&& ret=0
+;;
+(index)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':id -- Index segment id (or a unique prefix):_default' \
+&& ret=0
+;;
+(certificate)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':name -- Extent name (or a unique prefix):_default' \
+&& ret=0
+;;
+(head)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':spec -- WRITER\[/SEQ\]\: writer id (or a unique prefix) and chain position (decimal, or the 16 hex digits of its name); without SEQ the writer'\''s newest head:_default' \
+&& ret=0
+;;
+(deletion)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':id -- Deletion record id (or a unique prefix):_default' \
+&& ret=0
+;;
+(tree)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':id -- Tree blob id (or a unique prefix):_default' \
+&& ret=0
+;;
+(blob)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':id -- Blob id (or a unique prefix):_default' \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+":: :_tangle__subcmd__cat__subcmd__help_commands" \
+"*::: :->help" \
+&& ret=0
+
+    case $state in
+    (help)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-cat-help-command-$line[1]:"
+        case $line[1] in
+            (config)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(key)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(snapshot)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(index)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(certificate)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(head)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(deletion)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(tree)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(blob)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+        esac
+    ;;
+esac
+;;
 (completions)
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
@@ -738,6 +1086,70 @@ _arguments "${_arguments_options[@]}" : \
     ;;
 esac
 ;;
+(find)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(diff)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(stats)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(cat)
+_arguments "${_arguments_options[@]}" : \
+":: :_tangle__subcmd__help__subcmd__cat_commands" \
+"*::: :->cat" \
+&& ret=0
+
+    case $state in
+    (cat)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-help-cat-command-$line[1]:"
+        case $line[1] in
+            (config)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(key)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(snapshot)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(index)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(certificate)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(head)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(deletion)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(tree)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(blob)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
 (completions)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -770,6 +1182,10 @@ _tangle_commands() {
 'unlock:Remove stale locks (left by a backup or delete that died)' \
 'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
+'find:Find files and directories by glob pattern in the snapshots' \
+'diff:Show what changed between two snapshots' \
+'stats:Sizes, dedup and compression of snapshots; storage per remote' \
+'cat:Print a repository object, decoded and checked, as JSON (for debugging)' \
 'completions:Print a shell completion script' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
@@ -779,6 +1195,133 @@ _tangle_commands() {
 _tangle__subcmd__backup_commands() {
     local commands; commands=()
     _describe -t commands 'tangle backup commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat_commands] )) ||
+_tangle__subcmd__cat_commands() {
+    local commands; commands=(
+'config:The repository config (no password needed)' \
+'key:A key file (no password needed)' \
+'snapshot:A snapshot record' \
+'index:An index segment' \
+'certificate:An extent certificate (no password needed)' \
+'head:A writer'\''s head (no password needed)' \
+'deletion:A deletion record (no password needed)' \
+'tree:A tree blob (one directory)' \
+'blob:A data blob\: its bytes (with --json\: where it is stored and its bytes in base64)' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'tangle cat commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__blob_commands] )) ||
+_tangle__subcmd__cat__subcmd__blob_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat blob commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__certificate_commands] )) ||
+_tangle__subcmd__cat__subcmd__certificate_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat certificate commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__config_commands] )) ||
+_tangle__subcmd__cat__subcmd__config_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat config commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__deletion_commands] )) ||
+_tangle__subcmd__cat__subcmd__deletion_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat deletion commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__head_commands] )) ||
+_tangle__subcmd__cat__subcmd__head_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat head commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__help_commands] )) ||
+_tangle__subcmd__cat__subcmd__help_commands() {
+    local commands; commands=(
+'config:The repository config (no password needed)' \
+'key:A key file (no password needed)' \
+'snapshot:A snapshot record' \
+'index:An index segment' \
+'certificate:An extent certificate (no password needed)' \
+'head:A writer'\''s head (no password needed)' \
+'deletion:A deletion record (no password needed)' \
+'tree:A tree blob (one directory)' \
+'blob:A data blob\: its bytes (with --json\: where it is stored and its bytes in base64)' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'tangle cat help commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__help__subcmd__blob_commands] )) ||
+_tangle__subcmd__cat__subcmd__help__subcmd__blob_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat help blob commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__help__subcmd__certificate_commands] )) ||
+_tangle__subcmd__cat__subcmd__help__subcmd__certificate_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat help certificate commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__help__subcmd__config_commands] )) ||
+_tangle__subcmd__cat__subcmd__help__subcmd__config_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat help config commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__help__subcmd__deletion_commands] )) ||
+_tangle__subcmd__cat__subcmd__help__subcmd__deletion_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat help deletion commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__help__subcmd__head_commands] )) ||
+_tangle__subcmd__cat__subcmd__help__subcmd__head_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat help head commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__help__subcmd__help_commands] )) ||
+_tangle__subcmd__cat__subcmd__help__subcmd__help_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat help help commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__help__subcmd__index_commands] )) ||
+_tangle__subcmd__cat__subcmd__help__subcmd__index_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat help index commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__help__subcmd__key_commands] )) ||
+_tangle__subcmd__cat__subcmd__help__subcmd__key_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat help key commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__help__subcmd__snapshot_commands] )) ||
+_tangle__subcmd__cat__subcmd__help__subcmd__snapshot_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat help snapshot commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__help__subcmd__tree_commands] )) ||
+_tangle__subcmd__cat__subcmd__help__subcmd__tree_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat help tree commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__index_commands] )) ||
+_tangle__subcmd__cat__subcmd__index_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat index commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__key_commands] )) ||
+_tangle__subcmd__cat__subcmd__key_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat key commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__snapshot_commands] )) ||
+_tangle__subcmd__cat__subcmd__snapshot_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat snapshot commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__cat__subcmd__tree_commands] )) ||
+_tangle__subcmd__cat__subcmd__tree_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle cat tree commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__completions_commands] )) ||
 _tangle__subcmd__completions_commands() {
@@ -790,10 +1333,20 @@ _tangle__subcmd__delete_commands() {
     local commands; commands=()
     _describe -t commands 'tangle delete commands' commands "$@"
 }
+(( $+functions[_tangle__subcmd__diff_commands] )) ||
+_tangle__subcmd__diff_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle diff commands' commands "$@"
+}
 (( $+functions[_tangle__subcmd__dump_commands] )) ||
 _tangle__subcmd__dump_commands() {
     local commands; commands=()
     _describe -t commands 'tangle dump commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__find_commands] )) ||
+_tangle__subcmd__find_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle find commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__help_commands] )) ||
 _tangle__subcmd__help_commands() {
@@ -810,6 +1363,10 @@ _tangle__subcmd__help_commands() {
 'unlock:Remove stale locks (left by a backup or delete that died)' \
 'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
+'find:Find files and directories by glob pattern in the snapshots' \
+'diff:Show what changed between two snapshots' \
+'stats:Sizes, dedup and compression of snapshots; storage per remote' \
+'cat:Print a repository object, decoded and checked, as JSON (for debugging)' \
 'completions:Print a shell completion script' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
@@ -819,6 +1376,66 @@ _tangle__subcmd__help_commands() {
 _tangle__subcmd__help__subcmd__backup_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help backup commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__cat_commands] )) ||
+_tangle__subcmd__help__subcmd__cat_commands() {
+    local commands; commands=(
+'config:The repository config (no password needed)' \
+'key:A key file (no password needed)' \
+'snapshot:A snapshot record' \
+'index:An index segment' \
+'certificate:An extent certificate (no password needed)' \
+'head:A writer'\''s head (no password needed)' \
+'deletion:A deletion record (no password needed)' \
+'tree:A tree blob (one directory)' \
+'blob:A data blob\: its bytes (with --json\: where it is stored and its bytes in base64)' \
+    )
+    _describe -t commands 'tangle help cat commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__cat__subcmd__blob_commands] )) ||
+_tangle__subcmd__help__subcmd__cat__subcmd__blob_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help cat blob commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__cat__subcmd__certificate_commands] )) ||
+_tangle__subcmd__help__subcmd__cat__subcmd__certificate_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help cat certificate commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__cat__subcmd__config_commands] )) ||
+_tangle__subcmd__help__subcmd__cat__subcmd__config_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help cat config commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__cat__subcmd__deletion_commands] )) ||
+_tangle__subcmd__help__subcmd__cat__subcmd__deletion_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help cat deletion commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__cat__subcmd__head_commands] )) ||
+_tangle__subcmd__help__subcmd__cat__subcmd__head_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help cat head commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__cat__subcmd__index_commands] )) ||
+_tangle__subcmd__help__subcmd__cat__subcmd__index_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help cat index commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__cat__subcmd__key_commands] )) ||
+_tangle__subcmd__help__subcmd__cat__subcmd__key_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help cat key commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__cat__subcmd__snapshot_commands] )) ||
+_tangle__subcmd__help__subcmd__cat__subcmd__snapshot_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help cat snapshot commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__cat__subcmd__tree_commands] )) ||
+_tangle__subcmd__help__subcmd__cat__subcmd__tree_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help cat tree commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__help__subcmd__completions_commands] )) ||
 _tangle__subcmd__help__subcmd__completions_commands() {
@@ -830,10 +1447,20 @@ _tangle__subcmd__help__subcmd__delete_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help delete commands' commands "$@"
 }
+(( $+functions[_tangle__subcmd__help__subcmd__diff_commands] )) ||
+_tangle__subcmd__help__subcmd__diff_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help diff commands' commands "$@"
+}
 (( $+functions[_tangle__subcmd__help__subcmd__dump_commands] )) ||
 _tangle__subcmd__help__subcmd__dump_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help dump commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__find_commands] )) ||
+_tangle__subcmd__help__subcmd__find_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help find commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__help__subcmd__help_commands] )) ||
 _tangle__subcmd__help__subcmd__help_commands() {
@@ -924,6 +1551,11 @@ _tangle__subcmd__help__subcmd__restore_commands() {
 _tangle__subcmd__help__subcmd__snapshots_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help snapshots commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__stats_commands] )) ||
+_tangle__subcmd__help__subcmd__stats_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help stats commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__help__subcmd__unlock_commands] )) ||
 _tangle__subcmd__help__subcmd__unlock_commands() {
@@ -1093,6 +1725,11 @@ _tangle__subcmd__restore_commands() {
 _tangle__subcmd__snapshots_commands() {
     local commands; commands=()
     _describe -t commands 'tangle snapshots commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__stats_commands] )) ||
+_tangle__subcmd__stats_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle stats commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__unlock_commands] )) ||
 _tangle__subcmd__unlock_commands() {

@@ -19,6 +19,15 @@ pub struct PathMatcher {
 impl PathMatcher {
     /// Patterns given directly plus those in `files` (one per line, `#` comments).
     pub fn new(patterns: &[String], files: &[PathBuf]) -> Result<PathMatcher> {
+        Self::with_case(patterns, files, false)
+    }
+
+    /// As [`new`](Self::new), optionally ignoring case (`find --ignore-case`).
+    pub fn with_case(
+        patterns: &[String],
+        files: &[PathBuf],
+        ignore_case: bool,
+    ) -> Result<PathMatcher> {
         let mut all: Vec<String> = patterns.to_vec();
         for f in files {
             let text =
@@ -35,6 +44,7 @@ impl PathMatcher {
             let glob = |p: &str| {
                 globset::GlobBuilder::new(p)
                     .literal_separator(true)
+                    .case_insensitive(ignore_case)
                     .build()
                     .map_err(|e| Error::usage(format!("invalid pattern {pat:?}: {e}")))
             };
@@ -95,6 +105,8 @@ mod tests {
         assert!(!ex.matches(Path::new("/tmp/cachex"), b"cachex"));
         assert!(ex.matches(Path::new("/src/build/out"), b"out"));
         assert!(PathMatcher::new(&["[".into()], &[]).is_err());
+        let ci = PathMatcher::with_case(&["*.LOG".into()], &[], true).unwrap();
+        assert!(ci.matches(Path::new("/a/x.log"), b"x.log"));
         assert!(
             !PathMatcher::new(&[], &[])
                 .unwrap()

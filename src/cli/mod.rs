@@ -2,9 +2,12 @@
 //! operation from `tangle::ops` and rendering the report (human text or `--json`).
 
 mod backup;
+mod cat;
 mod completions;
 mod delete;
+mod diff;
 mod dump;
+mod find;
 mod init;
 mod key;
 mod ls;
@@ -14,6 +17,7 @@ mod remote;
 mod repair;
 mod restore;
 mod snapshots;
+mod stats;
 mod unlock;
 mod verify;
 
@@ -103,6 +107,14 @@ pub enum Command {
     Key(key::KeyArgs),
     /// List, add or replace remotes
     Remote(remote::RemoteArgs),
+    /// Find files and directories by glob pattern in the snapshots
+    Find(find::FindArgs),
+    /// Show what changed between two snapshots
+    Diff(diff::DiffArgs),
+    /// Sizes, dedup and compression of snapshots; storage per remote
+    Stats(stats::StatsArgs),
+    /// Print a repository object, decoded and checked, as JSON (for debugging)
+    Cat(cat::CatArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
 }
@@ -138,6 +150,10 @@ pub fn run(mut cli: Cli) -> Result<u8> {
         Command::Unlock(a) => unlock::run(g, a),
         Command::Key(a) => key::run(g, a),
         Command::Remote(a) => remote::run(g, a),
+        Command::Find(a) => find::run(g, a),
+        Command::Diff(a) => diff::run(g, a),
+        Command::Stats(a) => stats::run(g, a),
+        Command::Cat(a) => cat::run(g, a),
         Command::Completions(a) => completions::run(a),
     }
 }

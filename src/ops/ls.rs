@@ -62,7 +62,8 @@ pub fn kind_name(k: NodeKind) -> &'static str {
     }
 }
 
-fn entry(path: &[u8], n: &Node) -> Entry {
+/// The listing entry of node `n` at `path` (also what `find` prints per match).
+pub fn entry(path: &[u8], n: &Node) -> Entry {
     Entry {
         path: String::from_utf8_lossy(path).into_owned(),
         raw_path: path.to_vec(),

@@ -2,8 +2,11 @@
 //! serialisable report and prints nothing (the CLI renders reports).
 
 pub mod backup;
+pub mod cat;
 pub mod delete;
+pub mod diff;
 pub mod dump;
+pub mod find;
 pub mod key;
 pub mod ls;
 pub mod rebalance;
@@ -11,6 +14,7 @@ pub mod remote;
 pub mod repair;
 pub mod restore;
 pub mod snapshots;
+pub mod stats;
 pub mod survey;
 pub mod verify;
 

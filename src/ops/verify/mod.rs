@@ -39,6 +39,12 @@ pub enum ReadData {
 /// Shares of corrupt shards for which a subset report states the chance of detection.
 const DETECTION_FRACTIONS: [f64; 4] = [0.001, 0.01, 0.05, 0.10];
 
+/// Pointer coverage of the extents the survey's heads commit to, as `verify` reports it
+/// (for `stats`; no findings, and the cache's memory of heads is left alone).
+pub fn pointer_coverage(repo: &Repository, survey: &Survey) -> PointerCoverage {
+    coverage::coverage(survey, &freshness::committed(repo, survey))
+}
+
 /// Add to `report` that the password was given but no key file could be read (`why`):
 /// unrecoverable, since nothing can be decrypted without a key.
 pub fn keys_unreadable(report: &mut VerifyReport, why: &str) {

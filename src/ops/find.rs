@@ -1,0 +1,168 @@
+//! `tangle find`: which snapshots hold paths matching glob patterns.
+//!
+//! Patterns follow the rules of `--exclude` (`pathmatch`): without `/` they match the
+//! file name, with `/` the whole absolute path. A subtree whose (tree id, path) found
+//! nothing in one snapshot is skipped in every later one, so searching many snapshots
+//! of a slowly changing tree reads each unchanged directory once.
+
+use std::collections::HashSet;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Component, Path, PathBuf};
+
+use serde::Serialize;
+
+use super::ls::{Entry, entry};
+use super::snapshots::SnapshotInfo;
+use crate::content::{BlobId, Node, NodeKind, Snapshot, Tree};
+use crate::error::{Error, Result};
+use crate::pathmatch::PathMatcher;
+use crate::repo::Repository;
+
+#[derive(Clone, Debug, Default)]
+pub struct FindOptions {
+    /// Glob patterns; an entry matching any of them is reported.
+    pub patterns: Vec<String>,
+    /// Snapshot ids, prefixes or `latest`; empty: every snapshot.
+    pub snapshots: Vec<String>,
+    pub ignore_case: bool,
+    /// Search only at or below this path (as backed up).
+    pub path: Option<PathBuf>,
+}
+
+/// The matches in one snapshot.
+#[derive(Serialize, Debug)]
+pub struct SnapshotMatches {
+    pub snapshot: SnapshotInfo,
+    pub matches: Vec<Entry>,
+}
+
+#[derive(Serialize, Debug, Default)]
+pub struct FindReport {
+    /// Snapshots with at least one match, newest first.
+    pub snapshots: Vec<SnapshotMatches>,
+    /// Snapshots searched.
+    pub snapshots_searched: usize,
+    /// Matches over all snapshots.
+    pub matches: usize,
+}
+
+pub fn find(repo: &Repository, opts: &FindOptions) -> Result<FindReport> {
+    if opts.patterns.is_empty() {
+        return Err(Error::usage("find needs at least one pattern"));
+    }
+    let matcher = PathMatcher::with_case(&opts.patterns, &[], opts.ignore_case)?;
+    let mut snaps: Vec<(String, Snapshot)> = if opts.snapshots.is_empty() {
+        repo.snapshots()?
+    } else {
+        let mut v = Vec::new();
+        for spec in &opts.snapshots {
+            let s = repo.find_snapshot(spec)?;
+            if !v.iter().any(|(id, _): &(String, Snapshot)| *id == s.0) {
+                v.push(s);
+            }
+        }
+        v
+    };
+    // Newest first, as a user looking for a lost file wants.
+    snaps.sort_by(|a, b| b.1.time_ns.cmp(&a.1.time_ns).then(b.0.cmp(&a.0)));
+    let mut search = Search {
+        repo,
+        matcher: &matcher,
+        barren: HashSet::new(),
+    };
+    let mut report = FindReport {
+        snapshots_searched: snaps.len(),
+        ..Default::default()
+    };
+    for (id, snap) in &snaps {
+        let mut matches = Vec::new();
+        match &opts.path {
+            None => search.tree(&snap.tree, b"", &mut matches)?,
+            Some(start) => search.below(snap, start, &mut matches)?,
+        }
+        if !matches.is_empty() {
+            report.matches += matches.len();
+            report.snapshots.push(SnapshotMatches {
+                snapshot: SnapshotInfo::new(id, snap),
+                matches,
+            });
+        }
+    }
+    Ok(report)
+}
+
+struct Search<'a> {
+    repo: &'a Repository,
+    matcher: &'a PathMatcher,
+    /// (tree id, path of the directory) already searched without a match.
+    barren: HashSet<(BlobId, Vec<u8>)>,
+}
+
+impl Search<'_> {
+    /// Search at and below `start` (as backed up); a snapshot without it has no match.
+    fn below(&mut self, snap: &Snapshot, start: &Path, out: &mut Vec<Entry>) -> Result<()> {
+        if start.components().any(|c| c == Component::ParentDir) {
+            return Err(Error::usage(format!(
+                "path {} contains `..`: give the path as it was backed up",
+                start.display()
+            )));
+        }
+        let names: Vec<&[u8]> = start
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(n) => Some(n.as_bytes()),
+                _ => None,
+            })
+            .collect();
+        let mut tree = snap.tree;
+        let mut path = Vec::new();
+        for (i, name) in names.iter().enumerate() {
+            let t = self.repo.load_tree(&tree)?;
+            let Some(node) = t.find(name) else {
+                return Ok(());
+            };
+            path.extend_from_slice(b"/");
+            path.extend_from_slice(name);
+            if i + 1 == names.len() {
+                return self.node(&path, node, out);
+            }
+            match (node.kind, node.subtree) {
+                (NodeKind::Dir, Some(id)) => tree = id,
+                _ => return Ok(()),
+            }
+        }
+        self.tree(&tree, b"", out)
+    }
+
+    /// Search the directory at `prefix` whose tree is `id`.
+    fn tree(&mut self, id: &BlobId, prefix: &[u8], out: &mut Vec<Entry>) -> Result<()> {
+        let key = (*id, prefix.to_vec());
+        if self.barren.contains(&key) {
+            return Ok(());
+        }
+        let before = out.len();
+        let tree: Tree = self.repo.load_tree(id)?;
+        for n in &tree.nodes {
+            let p = [prefix, b"/", &n.name].concat();
+            self.node(&p, n, out)?;
+        }
+        if out.len() == before {
+            self.barren.insert(key);
+        }
+        Ok(())
+    }
+
+    fn node(&mut self, path: &[u8], n: &Node, out: &mut Vec<Entry>) -> Result<()> {
+        if self
+            .matcher
+            .matches(Path::new(OsStr::from_bytes(path)), &n.name)
+        {
+            out.push(entry(path, n));
+        }
+        if let (NodeKind::Dir, Some(id)) = (n.kind, n.subtree) {
+            self.tree(&id, path, out)?;
+        }
+        Ok(())
+    }
+}
