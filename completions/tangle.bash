@@ -49,6 +49,9 @@ _tangle() {
             tangle,ls)
                 cmd="tangle__subcmd__ls"
                 ;;
+            tangle,man)
+                cmd="tangle__subcmd__man"
+                ;;
             tangle,remote)
                 cmd="tangle__subcmd__remote"
                 ;;
@@ -162,6 +165,9 @@ _tangle() {
                 ;;
             tangle__subcmd__help,ls)
                 cmd="tangle__subcmd__help__subcmd__ls"
+                ;;
+            tangle__subcmd__help,man)
+                cmd="tangle__subcmd__help__subcmd__man"
                 ;;
             tangle__subcmd__help,remote)
                 cmd="tangle__subcmd__help__subcmd__remote"
@@ -302,7 +308,7 @@ _tangle() {
 
     case "${cmd}" in
         tangle)
-            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help --version init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help"
+            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help --version init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1322,7 +1328,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__help)
-            opts="init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions help"
+            opts="init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1658,6 +1664,20 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__help__subcmd__ls)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__help__subcmd__man)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2211,6 +2231,52 @@ _tangle() {
             ;;
         tangle__subcmd__ls)
             opts="-l -r -P -q -v -h --long --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -P)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cache-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__man)
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

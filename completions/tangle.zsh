@@ -970,6 +970,27 @@ _arguments "${_arguments_options[@]}" : \
 ':shell -- bash, zsh, fish, elvish or powershell:(bash elvish fish powershell zsh)' \
 && ret=0
 ;;
+(man)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':dir -- The directory to write the pages into (it must exist):_files' \
+&& ret=0
+;;
 (help)
 _arguments "${_arguments_options[@]}" : \
 ":: :_tangle__subcmd__help_commands" \
@@ -1154,6 +1175,10 @@ esac
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(man)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (help)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -1187,6 +1212,7 @@ _tangle_commands() {
 'stats:Sizes, dedup and compression of snapshots; storage per remote' \
 'cat:Print a repository object, decoded and checked, as JSON (for debugging)' \
 'completions:Print a shell completion script' \
+'man:Write the man pages into a directory' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'tangle commands' commands "$@"
@@ -1368,6 +1394,7 @@ _tangle__subcmd__help_commands() {
 'stats:Sizes, dedup and compression of snapshots; storage per remote' \
 'cat:Print a repository object, decoded and checked, as JSON (for debugging)' \
 'completions:Print a shell completion script' \
+'man:Write the man pages into a directory' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'tangle help commands' commands "$@"
@@ -1507,6 +1534,11 @@ _tangle__subcmd__help__subcmd__ls_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help ls commands' commands "$@"
 }
+(( $+functions[_tangle__subcmd__help__subcmd__man_commands] )) ||
+_tangle__subcmd__help__subcmd__man_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help man commands' commands "$@"
+}
 (( $+functions[_tangle__subcmd__help__subcmd__remote_commands] )) ||
 _tangle__subcmd__help__subcmd__remote_commands() {
     local commands; commands=(
@@ -1643,6 +1675,11 @@ _tangle__subcmd__key__subcmd__remove_commands() {
 _tangle__subcmd__ls_commands() {
     local commands; commands=()
     _describe -t commands 'tangle ls commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__man_commands] )) ||
+_tangle__subcmd__man_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle man commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__remote_commands] )) ||
 _tangle__subcmd__remote_commands() {

@@ -13,6 +13,9 @@ use tangle::util::human_bytes;
 use super::{Global, progress::Bar, warn};
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  tangle -r /mnt/usb/tangle backup ~/docs ~/photos --exclude '*.tmp'\n  tangle backup --json --tag weekly /srv/data"
+)]
 pub struct BackupArgs {
     /// Files and directories to back up
     #[arg(required = true, value_name = "PATH")]

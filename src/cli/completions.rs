@@ -5,6 +5,9 @@ use clap_complete::Shell;
 use tangle::Result;
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  tangle completions bash > /etc/bash_completion.d/tangle\n  tangle completions zsh > ~/.zfunc/_tangle"
+)]
 pub struct CompletionsArgs {
     /// bash, zsh, fish, elvish or powershell
     pub shell: Shell,

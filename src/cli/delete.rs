@@ -10,6 +10,9 @@ use tangle::util::human_bytes;
 use super::{Global, line};
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  tangle delete 1a2b3c4d\n  tangle delete --keep-daily 7 --keep-weekly 4 --keep-monthly 12 --dry-run"
+)]
 pub struct DeleteArgs {
     /// Snapshots to delete (ids or unique id prefixes, or `latest`)
     #[arg(value_name = "SNAPSHOT", conflicts_with_all = ["keep_last", "keep_hourly", "keep_daily", "keep_weekly", "keep_monthly", "keep_yearly", "keep_within", "keep_tag"])]

@@ -9,6 +9,7 @@ use tangle::ops::dump;
 use super::{Global, Stdout};
 
 #[derive(Args)]
+#[command(after_help = "Example:\n  tangle dump latest /home/me/notes.txt > notes.txt")]
 pub struct DumpArgs {
     /// Snapshot id (prefix) or `latest`
     pub snapshot: String,

@@ -8,6 +8,9 @@ use tangle::repo::{InitOptions, init};
 use super::{Global, password};
 
 #[derive(Args)]
+#[command(
+    after_help = "Example:\n  tangle init --remote /mnt/usb/tangle --remote s3://bucket/tangle --remote sftp://me@nas/srv/tangle"
+)]
 pub struct InitArgs {
     /// A remote of the new repository (give it once per remote; 3 are recommended)
     #[arg(long = "remote", value_name = "URL", required = true)]

@@ -12,6 +12,9 @@ use tangle::{Error, Result};
 use super::{Global, line, password, warn};
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  tangle key list\n  tangle key add --new-password-file ~/.config/tangle/second.pw\n  tangle key passwd"
+)]
 pub struct KeyArgs {
     #[command(subcommand)]
     pub action: KeyAction,

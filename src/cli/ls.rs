@@ -10,6 +10,7 @@ use tangle::{Error, Result};
 use super::{Global, Stdout};
 
 #[derive(Args)]
+#[command(after_help = "Examples:\n  tangle ls latest\n  tangle ls -l 1a2b3c4d /home/me/docs")]
 pub struct LsArgs {
     /// Snapshot id (prefix) or `latest`
     pub snapshot: String,

@@ -11,6 +11,7 @@ mod find;
 mod init;
 mod key;
 mod ls;
+mod man;
 mod password;
 mod progress;
 mod remote;
@@ -44,6 +45,7 @@ pub struct Cli {
 }
 
 #[derive(Args, Clone)]
+#[command(next_help_heading = "Global options")]
 pub struct Global {
     /// Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)
     #[arg(short = 'r', long = "repo", env = "TANGLE_REPO", global = true)]
@@ -117,6 +119,9 @@ pub enum Command {
     Cat(cat::CatArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
+    /// Write the man pages into a directory
+    #[command(hide = true)]
+    Man(man::ManArgs),
 }
 
 /// Run a command; `Ok(code)` carries non-fatal exit codes such as 3 (some files unreadable).
@@ -155,6 +160,7 @@ pub fn run(mut cli: Cli) -> Result<u8> {
         Command::Stats(a) => stats::run(g, a),
         Command::Cat(a) => cat::run(g, a),
         Command::Completions(a) => completions::run(a),
+        Command::Man(a) => man::run(a),
     }
 }
 
@@ -328,4 +334,48 @@ impl Write for Stdout {
 /// A warning on stderr. Ignores write errors: a closed stderr must not end the command.
 pub fn warn(msg: impl std::fmt::Display) {
     let _ = writeln!(io::stderr(), "tangle: warning: {msg}");
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, Parser};
+
+    use super::Cli;
+
+    /// Every example in a subcommand's help parses as written (environment assignments
+    /// and output redirections aside).
+    #[test]
+    fn help_examples_parse() {
+        let root = Cli::command();
+        let mut checked = 0;
+        let mut stack: Vec<clap::Command> = root.get_subcommands().cloned().collect();
+        while let Some(cmd) = stack.pop() {
+            stack.extend(cmd.get_subcommands().cloned());
+            let Some(help) = cmd.get_after_help().map(|h| h.to_string()) else {
+                continue;
+            };
+            for line in help
+                .lines()
+                .map(str::trim)
+                .filter(|l| l.contains("tangle "))
+            {
+                let line = line.split(" > ").next().unwrap_or(line);
+                let line = line.split(" || ").next().unwrap_or(line);
+                let words: Vec<String> = line
+                    .split_whitespace()
+                    .skip_while(|w| w.contains('=') && !w.starts_with('-'))
+                    .map(|w| w.trim_matches('\'').to_string())
+                    .collect();
+                assert_eq!(words.first().map(String::as_str), Some("tangle"), "{line}");
+                if let Err(e) = Cli::try_parse_from(&words) {
+                    panic!(
+                        "example `{line}` in `{}`'s help does not parse: {e}",
+                        cmd.get_name()
+                    );
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 20, "only {checked} examples found");
+    }
 }

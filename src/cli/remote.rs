@@ -11,6 +11,9 @@ use tangle::util::human_bytes;
 use super::{Global, line, warn};
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  tangle remote list\n  tangle remote add /mnt/usb2/tangle\n  tangle remote replace /mnt/usb/tangle /mnt/usb-new/tangle"
+)]
 pub struct RemoteArgs {
     #[command(subcommand)]
     pub action: RemoteAction,

@@ -8,6 +8,7 @@ use tangle::util::human_bytes;
 use super::{Global, line, warn};
 
 #[derive(Args)]
+#[command(after_help = "Examples:\n  tangle repair --dry-run\n  tangle verify || tangle repair")]
 pub struct RepairArgs {
     /// Print the plan and the bytes it would move; change nothing
     #[arg(short = 'n', long)]

@@ -12,6 +12,9 @@ use tangle::{Error, Result};
 use super::{Global, progress::Bar, warn};
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  tangle restore latest --target /tmp/restore\n  tangle restore 1a2b3c4d --target /tmp/restore --include /home/me/docs"
+)]
 pub struct RestoreArgs {
     /// Snapshot id (prefix) or `latest`, optionally with `:PATH` to restore only that path
     #[arg(value_name = "SNAPSHOT[:PATH]")]

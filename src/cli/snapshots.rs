@@ -7,6 +7,9 @@ use tangle::ops::snapshots;
 use super::{Global, line};
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  tangle -r /mnt/usb/tangle snapshots\n  tangle -r s3://bucket/tangle snapshots --json"
+)]
 pub struct SnapshotsArgs {}
 
 pub fn run(g: &Global, _a: &SnapshotsArgs) -> Result<u8> {

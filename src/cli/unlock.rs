@@ -6,6 +6,7 @@ use tangle::Result;
 use super::{Global, line};
 
 #[derive(Args)]
+#[command(after_help = "Examples:\n  tangle unlock\n  tangle unlock --remove-all")]
 pub struct UnlockArgs {
     /// Remove every lock, not only stale ones (only when no backup or delete runs)
     #[arg(long)]

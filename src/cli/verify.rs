@@ -8,6 +8,9 @@ use tangle::{Error, Result};
 use super::Global;
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  tangle verify\n  TANGLE_OWNER=63ac7238604ea1f8fa7c70d4d1c6f36f tangle -r s3://bucket/tangle verify --read-data-subset 2% --json"
+)]
 pub struct VerifyArgs {
     /// Download every shard, check its hash and that parity matches data and pointers
     #[arg(long, conflicts_with = "read_data_subset")]
