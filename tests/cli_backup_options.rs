@@ -114,6 +114,15 @@ fn tag_and_host_are_recorded() {
         .unwrap();
     assert_eq!(plain["tags"].as_array().map(Vec::len), Some(0), "{plain:#}");
     assert_eq!(plain["host"], system_hostname().as_str(), "{plain:#}");
+    // The test runs tangle with a cleared environment (no USER, no LOGNAME), as cron
+    // may: the name still comes from the password file, not `uid N`.
+    let me = std::process::Command::new("id")
+        .arg("-un")
+        .output()
+        .unwrap();
+    let me = String::from_utf8_lossy(&me.stdout).trim().to_string();
+    assert!(!me.is_empty());
+    assert_eq!(plain["user"], me.as_str(), "{plain:#}");
 }
 
 /// `--dry-run` writes nothing to any remote and no snapshot, but exits 0.
