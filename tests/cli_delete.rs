@@ -636,6 +636,16 @@ fn delete_consolidates_history() {
     assert_eq!(count("index"), 1, "one consolidated index segment");
     assert!(count("heads") <= 2, "heads left: {}", count("heads"));
     assert!(count("extents") <= 2, "extents left: {}", count("extents"));
+    // Nor empty directories that every later listing would walk.
+    for kind in ["heads", "shards"] {
+        for dir in fs::read_dir(repo.remotes[0].join(kind)).unwrap().flatten() {
+            assert!(
+                fs::read_dir(dir.path()).unwrap().next().is_some(),
+                "empty directory left: {}",
+                dir.path().display()
+            );
+        }
+    }
 
     // The next backups build on it; verify sees no rollback and no gap.
     for i in 8..10u64 {

@@ -272,9 +272,20 @@ impl Remote for LocalRemote {
     }
 
     async fn delete(&self, _: WriteAccess, path: &str) -> Result<()> {
-        match std::fs::remove_file(self.full(path)?) {
+        let full = self.full(path)?;
+        match std::fs::remove_file(&full) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(self.err(path, e).into()),
-            _ => Ok(()),
+            _ => {
+                // A per-object directory (`shards/<extent>/`, `heads/<writer>/`) left empty
+                // would cost every later listing a directory: remove it (it fails, and
+                // is left, while it holds anything).
+                if path.matches('/').count() >= 2 {
+                    if let Some(dir) = full.parent() {
+                        let _ = std::fs::remove_dir(dir);
+                    }
+                }
+                Ok(())
+            }
         }
     }
 
