@@ -118,7 +118,14 @@ pub fn run(g: &Global, a: &DeleteArgs) -> Result<u8> {
             }
         }
     }
-    let mut r = delete::run(
+    let progress = std::sync::Arc::new(tangle::ops::Progress::default());
+    let bar = super::progress::Bar::counting(
+        !a.dry_run && g.show_progress(),
+        progress.clone(),
+        "repacking and re-encoding",
+        "extents",
+    );
+    let result = delete::run_with_progress(
         &mut repo,
         &DeleteOptions {
             remove,
@@ -126,7 +133,10 @@ pub fn run(g: &Global, a: &DeleteArgs) -> Result<u8> {
             allow_degraded: a.allow_degraded,
             max_unused: a.max_unused,
         },
-    )?;
+        &progress,
+    );
+    bar.finish();
+    let mut r = result?;
     r.decisions = decisions;
     if g.json {
         g.print_json(&r)?;

@@ -15,6 +15,16 @@ pub struct Bar {
 impl Bar {
     /// Start drawing if `enabled`; `verb` is e.g. "backing up".
     pub fn start(enabled: bool, progress: Arc<Progress>, verb: &'static str) -> Bar {
+        Bar::counting(enabled, progress, verb, "files")
+    }
+
+    /// [`start`](Self::start) for work counted in `unit` (e.g. "extents") and bytes.
+    pub fn counting(
+        enabled: bool,
+        progress: Arc<Progress>,
+        verb: &'static str,
+        unit: &'static str,
+    ) -> Bar {
         let stop = Arc::new(AtomicBool::new(false));
         if !enabled {
             return Bar { stop, thread: None };
@@ -49,7 +59,7 @@ impl Bar {
                         .unwrap_or_default(),
                 };
                 bar.set_message(format!(
-                    "{}/{files_total}{suffix} files{waiting}",
+                    "{}/{files_total}{suffix} {unit}{waiting}",
                     Progress::get(&progress.files_done)
                 ));
                 std::thread::sleep(Duration::from_millis(100));

@@ -20,13 +20,23 @@ pub struct RepairArgs {
 
 pub fn run(g: &Global, a: &RepairArgs) -> Result<u8> {
     let repo = g.open_maybe_unlocked()?;
-    let r = repair::run(
+    let progress = std::sync::Arc::new(tangle::ops::Progress::default());
+    let bar = super::progress::Bar::counting(
+        !a.dry_run && g.show_progress(),
+        progress.clone(),
+        "rebuilding",
+        "codewords",
+    );
+    let result = repair::run_with_progress(
         &repo,
         &RepairOptions {
             dry_run: a.dry_run,
             read_data: a.read_data,
         },
-    )?;
+        &progress,
+    );
+    bar.finish();
+    let r = result?;
     if g.json {
         g.print_json(&r)?;
         return Ok(r.exit_code);

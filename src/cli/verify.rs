@@ -44,7 +44,17 @@ pub fn run(g: &Global, a: &VerifyArgs) -> Result<u8> {
     } else {
         ReadData::No
     };
-    let mut r = verify::run(&repo, read)?;
+    let progress = std::sync::Arc::new(tangle::ops::Progress::default());
+    let reading = !matches!(read, ReadData::No);
+    let bar = super::progress::Bar::counting(
+        reading && g.show_progress(),
+        progress.clone(),
+        "reading",
+        "extents",
+    );
+    let result = verify::run_with_progress(&repo, read, &progress);
+    bar.finish();
+    let mut r = result?;
     if let Some(e) = unlock_error {
         verify::keys_unreadable(&mut r, &e.to_string());
     }

@@ -40,6 +40,15 @@ pub struct RepairOptions {
 }
 
 pub fn run(repo: &Repository, opts: &RepairOptions) -> Result<RepairReport> {
+    run_with_progress(repo, opts, &crate::ops::Progress::default())
+}
+
+/// [`run`], counting the codewords decoded and their bytes in `progress` (for a bar).
+pub fn run_with_progress(
+    repo: &Repository,
+    opts: &RepairOptions,
+    progress: &crate::ops::Progress,
+) -> Result<RepairReport> {
     let mut survey = Survey::take(repo)?;
     let mut report = RepairReport {
         dry_run: opts.dry_run,
@@ -63,7 +72,7 @@ pub fn run(repo: &Repository, opts: &RepairOptions) -> Result<RepairReport> {
     if opts.read_data || !suspects.is_empty() {
         let certs = survey.certs.clone();
         let pick = |e: usize| opts.read_data || suspects.contains(&certs[e].name().hex());
-        let (bytes, _, _) = survey.read_data(repo, &pick);
+        let (bytes, _, _) = survey.read_data(repo, &pick, &crate::ops::Progress::default());
         report.bytes_read += bytes;
     }
     for (r, l) in survey.listings.iter().enumerate() {
@@ -87,7 +96,7 @@ pub fn run(repo: &Repository, opts: &RepairOptions) -> Result<RepairReport> {
     repair_markers(repo, &survey, opts.dry_run, &mut report)?;
     remove_deleted(repo, &survey, opts.dry_run, &mut report);
     repair_metadata(repo, &survey, opts.dry_run, &mut report)?;
-    repair_shards(repo, &survey, opts.dry_run, &mut report)?;
+    repair_shards(repo, &survey, opts.dry_run, &mut report, progress)?;
     if !opts.dry_run && report.unrepaired.is_empty() && report.pending.is_empty() {
         // Every shard found corrupt was rewritten and checked against its certificate.
         repo.set_suspect_extents(&[]);
@@ -202,10 +211,21 @@ fn repair_shards(
     survey: &Survey,
     dry_run: bool,
     report: &mut RepairReport,
+    progress: &crate::ops::Progress,
 ) -> Result<()> {
+    use crate::ops::Progress;
     let (codewords, mut present, offset) = survey.graph();
     let before = present.clone();
     let plan = peel(&codewords, &mut present);
+    let size = |e: usize| {
+        let c = &survey.certs[e];
+        c.shard_size as u64 * (c.data_shards as u64 + c.pointers.len() as u64)
+    };
+    Progress::add(&progress.files_total, plan.len() as u64);
+    Progress::add(&progress.bytes_total, plan.iter().map(|&e| size(e)).sum());
+    progress
+        .totals_known
+        .store(true, std::sync::atomic::Ordering::Relaxed);
     // Which extent and shard a symbol id is.
     let locate = |sym: usize| -> Option<(usize, usize)> {
         let e = offset.partition_point(|&o| o <= sym).checked_sub(1)?;
@@ -215,6 +235,8 @@ fn repair_shards(
     // Symbols written back so far: later codewords may use them.
     let mut rebuilt: std::collections::HashSet<usize> = std::collections::HashSet::new();
     for e in plan {
+        Progress::add(&progress.files_done, 1);
+        Progress::add(&progress.bytes_done, size(e));
         let cw = &codewords[e];
         let cert = &survey.certs[e];
         let (s, t) = (cert.data_shards as usize, cert.pointers.len());

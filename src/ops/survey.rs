@@ -356,8 +356,19 @@ impl Survey {
         &mut self,
         repo: &Repository,
         pick: &dyn Fn(usize) -> bool,
+        progress: &crate::ops::Progress,
     ) -> (u64, u64, Vec<usize>) {
+        use crate::ops::Progress;
         let jobs: Vec<usize> = (0..self.certs.len()).filter(|&e| pick(e)).collect();
+        // Counted in extents ("files") and shard bytes.
+        Progress::add(&progress.files_total, jobs.len() as u64);
+        let all: u64 = (jobs.iter())
+            .map(|&e| self.certs[e].shard_size as u64 * self.certs[e].shards.len() as u64)
+            .sum();
+        Progress::add(&progress.bytes_total, all);
+        progress
+            .totals_known
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         let certs = &self.certs;
         let shards = &self.shards;
         let results: Vec<(usize, Vec<bool>, u64, bool)> = repo.block_on(
@@ -395,6 +406,11 @@ impl Survey {
                             };
                     }
                 }
+                Progress::add(&progress.files_done, 1);
+                Progress::add(
+                    &progress.bytes_done,
+                    c.shard_size as u64 * c.shards.len() as u64,
+                );
                 (e, ok, bytes, consistent)
             }))
             .buffer_unordered(1)

@@ -83,6 +83,17 @@ pub struct DeleteReport {
 }
 
 pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> {
+    run_with_progress(repo, opts, &crate::ops::Progress::default())
+}
+
+/// [`run`], counting the extents repacked or re-encoded and the bytes they move in
+/// `progress` (for a progress bar).
+pub fn run_with_progress(
+    repo: &mut Repository,
+    opts: &DeleteOptions,
+    progress: &crate::ops::Progress,
+) -> Result<DeleteReport> {
+    use crate::ops::Progress;
     let survey = Survey::take(repo)?;
     // Unreachable, or answering without the repository (wiped, or an unmounted disk).
     let down: Vec<String> = (survey.listings.iter().zip(&survey.urls))
@@ -213,12 +224,26 @@ pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> 
         return Ok(report);
     }
     let signer = repo.signer()?;
+    Progress::add(
+        &progress.files_total,
+        (repack.len() + to_reencode.len()) as u64,
+    );
+    let reencode_bytes: u64 = (to_reencode.iter())
+        .map(|c| c.shard_size as u64 * c.shards.len() as u64)
+        .sum();
+    Progress::add(
+        &progress.bytes_total,
+        report.bytes_repacked + reencode_bytes,
+    );
+    progress
+        .totals_known
+        .store(true, std::sync::atomic::Ordering::Relaxed);
 
     // 3a. Repack into new extents (leftovers of an interrupted run until the head below).
     let repacked = if repack.is_empty() {
         repack::Repacked::default()
     } else {
-        repack::write(repo, &repack, &live_blobs, &removed_names)?
+        repack::write(repo, &repack, &live_blobs, &removed_names, progress)?
     };
     // Never name a new extent like one about to be removed (re-sealing makes this
     // impossible; removing it would lose the repacked blobs).
@@ -245,6 +270,11 @@ pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> 
         )?;
         report.bytes_read += moved.read;
         report.bytes_written += moved.written;
+        Progress::add(&progress.files_done, 1);
+        Progress::add(
+            &progress.bytes_done,
+            cert.shard_size as u64 * cert.shards.len() as u64,
+        );
     }
 
     if !nothing_to_do {

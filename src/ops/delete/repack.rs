@@ -133,6 +133,7 @@ pub(super) fn write(
     extents: &[Arc<Certificate>],
     live: &HashSet<BlobId>,
     exclude: &HashSet<ExtentName>,
+    shown: &Progress,
 ) -> Result<Repacked> {
     let order: HashMap<ExtentName, usize> = extents
         .iter()
@@ -161,7 +162,11 @@ pub(super) fn write(
         exclude,
     )?;
     let mut bytes_read = 0;
-    for (_, _, id, kind, raw_len) in blobs {
+    let mut current = None;
+    for (extent, _, id, kind, raw_len) in blobs {
+        if current.replace(extent).is_some_and(|c| c != extent) {
+            Progress::add(&shown.files_done, 1);
+        }
         let data = repo.read_blob_stored(&id, kind).map_err(|e| {
             Error::new(
                 e.kind(),
@@ -171,6 +176,7 @@ pub(super) fn write(
             )
         })?;
         bytes_read += data.len() as u64;
+        Progress::add(&shown.bytes_done, data.len() as u64);
         let data = crate::content::blob::reseal_blob(repo.key()?, kind, &data)?;
         appender.append(StoredBlob {
             id,
@@ -180,6 +186,7 @@ pub(super) fn write(
         })?;
     }
     appender.finish()?;
+    Progress::add(&shown.files_done, current.is_some() as u64);
     Ok(Repacked {
         extents: std::mem::take(&mut appender.extents),
         writer,

@@ -60,6 +60,15 @@ pub fn keys_unreadable(report: &mut VerifyReport, why: &str) {
 }
 
 pub fn run(repo: &Repository, read: ReadData) -> Result<VerifyReport> {
+    run_with_progress(repo, read, &crate::ops::Progress::default())
+}
+
+/// [`run`], counting the extents and shard bytes read in `progress` (for a progress bar).
+pub fn run_with_progress(
+    repo: &Repository,
+    read: ReadData,
+    progress: &crate::ops::Progress,
+) -> Result<VerifyReport> {
     let mut survey = Survey::take(repo)?;
     let mut report = VerifyReport {
         remotes: survey.urls.clone(),
@@ -75,7 +84,14 @@ pub fn run(repo: &Repository, read: ReadData) -> Result<VerifyReport> {
     chains::chains(repo, &survey, &committed, &mut findings);
     report.pointer_coverage = coverage::coverage(&survey, &committed);
     if !matches!(read, ReadData::No) {
-        read_data(repo, &mut survey, read, &mut report, &mut findings);
+        read_data(
+            repo,
+            &mut survey,
+            read,
+            &mut report,
+            &mut findings,
+            progress,
+        );
     }
     shards::shards(&survey, &committed, &mut findings);
     shards::leftovers(&survey, &mut findings);
@@ -102,6 +118,7 @@ fn read_data(
     read: ReadData,
     report: &mut VerifyReport,
     findings: &mut Vec<Finding>,
+    progress: &crate::ops::Progress,
 ) {
     let pick: Box<dyn Fn(usize) -> bool> = match read {
         ReadData::No => Box::new(|_| false),
@@ -114,7 +131,7 @@ fn read_data(
             Box::new(move |e| chosen.contains(&e))
         }
     };
-    let (bytes, checked, inconsistent) = survey.read_data(repo, &*pick);
+    let (bytes, checked, inconsistent) = survey.read_data(repo, &*pick, progress);
     report.bytes_read = bytes;
     report.shards_read = checked;
     remember_suspects(repo, survey, &*pick);
