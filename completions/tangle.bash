@@ -308,7 +308,7 @@ _tangle() {
 
     case "${cmd}" in
         tangle)
-            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help --version init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions man help"
+            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help --version init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -354,7 +354,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__backup)
-            opts="-e -n -r -P -q -v -h --exclude --exclude-file --tag --host --dry-run --allow-stale --upload-queue --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-e -n -r -P -q -v -h --exclude --exclude-file --tag --host --dry-run --allow-stale --upload-queue --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -424,7 +424,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help config key snapshot index certificate head deletion tree blob help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help config key snapshot index certificate head deletion tree blob help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -470,7 +470,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__blob)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -516,7 +516,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__certificate)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -562,7 +562,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__config)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -608,7 +608,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__deletion)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -654,7 +654,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__head)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -854,7 +854,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__index)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -900,7 +900,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__key)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -946,7 +946,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__snapshot)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -992,7 +992,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__tree)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1038,7 +1038,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__completions)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help bash elvish fish powershell zsh"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1084,7 +1084,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__delete)
-            opts="-n -r -P -q -v -h --keep-last --keep-hourly --keep-daily --keep-weekly --keep-monthly --keep-yearly --keep-within --keep-tag --group-by --host --tag --dry-run --allow-degraded --max-unused --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-n -r -P -q -v -h --keep-last --keep-hourly --keep-daily --keep-weekly --keep-monthly --keep-yearly --keep-within --keep-tag --group-by --host --tag --dry-run --allow-degraded --max-unused --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1178,7 +1178,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__diff)
-            opts="-r -P -q -v -h --metadata --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --metadata --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1224,7 +1224,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__dump)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1270,7 +1270,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__find)
-            opts="-s -i -r -P -q -v -h --snapshot --ignore-case --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-s -i -r -P -q -v -h --snapshot --ignore-case --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1846,7 +1846,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__init)
-            opts="-r -P -q -v -h --remote --data-shards --parity-shards --pointers --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --remote --data-shards --parity-shards --pointers --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1908,7 +1908,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__key)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help list add remove passwd help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help list add remove passwd help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1954,7 +1954,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__key__subcmd__add)
-            opts="-r -P -q -v -h --new-password-file --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --new-password-file --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2088,7 +2088,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__key__subcmd__list)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2134,7 +2134,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__key__subcmd__passwd)
-            opts="-r -P -q -v -h --new-password-file --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --new-password-file --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2184,7 +2184,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__key__subcmd__remove)
-            opts="-r -P -q -v -h --force --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --force --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2230,7 +2230,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__ls)
-            opts="-l -r -P -q -v -h --long --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-l -r -P -q -v -h --long --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2276,7 +2276,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__man)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2322,7 +2322,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help list add replace rebalance help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help list add replace rebalance help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2368,7 +2368,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote__subcmd__add)
-            opts="-r -P -q -v -h --no-rebalance --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --no-rebalance --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2498,7 +2498,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote__subcmd__list)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2544,7 +2544,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote__subcmd__rebalance)
-            opts="-n -r -P -q -v -h --dry-run --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-n -r -P -q -v -h --dry-run --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2590,7 +2590,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote__subcmd__replace)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2636,7 +2636,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__repair)
-            opts="-n -r -P -q -v -h --dry-run --read-data --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-n -r -P -q -v -h --dry-run --read-data --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2682,7 +2682,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__restore)
-            opts="-t -i -e -r -P -q -v -h --target --include --exclude --verify --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-t -i -e -r -P -q -v -h --target --include --exclude --verify --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2752,7 +2752,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__snapshots)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2798,7 +2798,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__stats)
-            opts="-r -P -q -v -h --mode --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --mode --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2848,7 +2848,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__unlock)
-            opts="-r -P -q -v -h --remove-all --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --remove-all --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2894,7 +2894,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__verify)
-            opts="-r -P -q -v -h --read-data --read-data-subset --seed --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --read-data --read-data-subset --seed --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

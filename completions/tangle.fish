@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_tangle_global_optspecs
-    string join \n r/repo= P/profile= password-file= password-command= json q/quiet v/verbose no-progress cache-dir= owner= h/help V/version
+    string join \n r/repo= P/profile= password-file= password-command= json q/quiet v/verbose no-progress progress cache-dir= owner= h/help V/version
 end
 
 function __fish_tangle_needs_command
@@ -34,6 +34,7 @@ complete -c tangle -n "__fish_tangle_needs_command" -l json -d 'Machine-readable
 complete -c tangle -n "__fish_tangle_needs_command" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_needs_command" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_needs_command" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_needs_command" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_needs_command" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_needs_command" -s V -l version -d 'Print version'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "init" -d 'Create a repository over one or more remotes'
@@ -69,6 +70,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand init" -l json -d 'Machine-
 complete -c tangle -n "__fish_tangle_using_subcommand init" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand init" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand init" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand init" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s e -l exclude -d 'Skip paths matching GLOB (a name like `*.o`, or an absolute path pattern)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l exclude-file -d 'Read exclude patterns from a file (one per line, # comments)' -r -F
@@ -87,6 +89,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand backup" -l json -d 'Machin
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -98,6 +101,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l json -d 'Mac
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -110,6 +114,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand ls" -l json -d 'Machine-re
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand ls" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s t -l target -d 'Directory to restore into; paths are recreated below it as they were backed up' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s i -l include -d 'Restore only paths matching GLOB (repeatable)' -r
@@ -125,6 +130,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand restore" -l json -d 'Machi
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand restore" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -136,6 +142,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand dump" -l json -d 'Machine-
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand dump" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l read-data-subset -d 'Read a random sample of extents, e.g. `10%`' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l seed -d 'Seed of the sample (to reproduce it)' -r
@@ -150,6 +157,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand verify" -l json -d 'Machin
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -163,6 +171,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand repair" -l json -d 'Machin
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l keep-last -d 'Keep the last N snapshots (per group)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l keep-hourly -d 'Keep the last snapshot of each of the last N hours with snapshots' -r
@@ -188,6 +197,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand delete" -l json -d 'Machin
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand delete" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -200,6 +210,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l json -d 'Machin
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -211,6 +222,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_s
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -f -a "list" -d 'List the keys (passwords) of the repository; `*` marks the one that opened it'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -f -a "add" -d 'Add a password: a new key file wrapping the same master key'
@@ -227,6 +239,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l new-password-file -d 'Read the new password from this file (first line); else ask twice on the terminal' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
@@ -239,6 +252,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -252,6 +266,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l new-password-file -d 'Read the new password from this file (first line); else ask twice on the terminal' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
@@ -265,6 +280,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the keys (passwords) of the repository; `*` marks the one that opened it'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add a password: a new key file wrapping the same master key'
@@ -281,6 +297,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_see
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -f -a "list" -d 'Show the remotes, whether they answer, and what they hold'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -f -a "add" -d 'Add a remote: copy the metadata there and move a share of the existing shards onto it (`rebalance`), so old data gets the same spread as new data'
@@ -297,6 +314,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -309,6 +327,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -320,6 +339,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -332,6 +352,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from help" -f -a "list" -d 'Show the remotes, whether they answer, and what they hold'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add a remote: copy the metadata there and move a share of the existing shards onto it (`rebalance`), so old data gets the same spread as new data'
@@ -351,6 +372,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand find" -l json -d 'Machine-
 complete -c tangle -n "__fish_tangle_using_subcommand find" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand find" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand find" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand find" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand find" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -363,6 +385,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand diff" -l json -d 'Machine-
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -l mode -d 'What `total_size` counts' -r -f -a "restore-size\t'The files as restored, summed over the snapshots'
 raw-data\t'The unique blobs the snapshots reference, as stored'"
@@ -376,6 +399,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand stats" -l json -d 'Machine
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -387,6 +411,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_s
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -f -a "config" -d 'The repository config (no password needed)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -f -a "key" -d 'A key file (no password needed)'
@@ -408,6 +433,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -419,6 +445,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -430,6 +457,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -441,6 +469,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -452,6 +481,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -463,6 +493,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -474,6 +505,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -485,6 +517,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -496,6 +529,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from help" -f -a "config" -d 'The repository config (no password needed)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from help" -f -a "key" -d 'A key file (no password needed)'
@@ -517,6 +551,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand completions" -l json -d 'M
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand completions" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand man" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand man" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
@@ -528,6 +563,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand man" -l json -d 'Machine-r
 complete -c tangle -n "__fish_tangle_using_subcommand man" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand man" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand man" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand man" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand man" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions man help" -f -a "init" -d 'Create a repository over one or more remotes'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions man help" -f -a "backup" -d 'Back up files and directories into a new snapshot'

@@ -28,7 +28,8 @@ _tangle() {
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 '-V[Print version]' \
@@ -61,7 +62,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 && ret=0
@@ -90,7 +92,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 '*::paths -- Files and directories to back up:_files' \
@@ -111,7 +114,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 && ret=0
@@ -133,7 +137,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':snapshot -- Snapshot id (prefix) or `latest`:_default' \
@@ -162,7 +167,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':snapshot -- Snapshot id (prefix) or `latest`, optionally with `\:PATH` to restore only that path:_default' \
@@ -183,7 +189,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':snapshot -- Snapshot id (prefix) or `latest`:_default' \
@@ -208,7 +215,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 && ret=0
@@ -231,7 +239,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 && ret=0
@@ -266,7 +275,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 '*::snapshots -- Snapshots to delete (ids or unique id prefixes, or `latest`):_default' \
@@ -288,7 +298,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 && ret=0
@@ -308,7 +319,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ":: :_tangle__subcmd__key_commands" \
@@ -336,7 +348,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 && ret=0
@@ -357,7 +370,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 && ret=0
@@ -379,7 +393,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':id -- The key'\''s id or a unique prefix of it (see `tangle key list`):_default' \
@@ -402,7 +417,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 && ret=0
@@ -462,7 +478,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ":: :_tangle__subcmd__remote_commands" \
@@ -490,7 +507,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 && ret=0
@@ -511,7 +529,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':url -- URL of the new remote:_default' \
@@ -532,7 +551,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':old -- The remote to replace (its URL or index):_default' \
@@ -556,7 +576,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 && ret=0
@@ -621,7 +642,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 '*::patterns -- Glob patterns\: without `/` matched against the file name, with `/` against the whole absolute path (like --exclude):_default' \
@@ -643,7 +665,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':a -- The older snapshot (id, prefix or `latest`):_default' \
@@ -667,7 +690,8 @@ raw-data\:"The unique blobs the snapshots reference, as stored"))' \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help (see more with '\''--help'\'')]' \
 '--help[Print help (see more with '\''--help'\'')]' \
 '*::snapshots -- Snapshots to count (ids, prefixes or `latest`); default\: all:_default' \
@@ -688,7 +712,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ":: :_tangle__subcmd__cat_commands" \
@@ -716,7 +741,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 && ret=0
@@ -736,7 +762,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':id -- Key file id (or a unique prefix):_default' \
@@ -757,7 +784,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':id -- Snapshot id (or a unique prefix), or `latest`:_default' \
@@ -778,7 +806,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':id -- Index segment id (or a unique prefix):_default' \
@@ -799,7 +828,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':name -- Extent name (or a unique prefix):_default' \
@@ -820,7 +850,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':spec -- WRITER\[/SEQ\]\: writer id (or a unique prefix) and chain position (decimal, or the 16 hex digits of its name); without SEQ the writer'\''s newest head:_default' \
@@ -841,7 +872,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':id -- Deletion record id (or a unique prefix):_default' \
@@ -862,7 +894,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':id -- Tree blob id (or a unique prefix):_default' \
@@ -883,7 +916,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':id -- Blob id (or a unique prefix):_default' \
@@ -964,7 +998,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':shell -- bash, zsh, fish, elvish or powershell:(bash elvish fish powershell zsh)' \
@@ -985,7 +1020,8 @@ _arguments "${_arguments_options[@]}" : \
 '--quiet[Print only errors]' \
 '*-v[More detail (repeat for more)]' \
 '*--verbose[More detail (repeat for more)]' \
-'--no-progress[Never draw progress bars]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':dir -- The directory to write the pages into (it must exist):_files' \

@@ -205,3 +205,50 @@ fn upload_queue_option() {
     repo.restore("latest", &target);
     assert_eq!(manifest(&restored_path(&target, &src)), manifest(&src));
 }
+
+/// `backup --json` prints restic-style JSON lines: one compact summary line with
+/// `"message_type": "summary"`; with `--progress`, status lines come first, and every line
+/// on stdout is one JSON object.
+#[test]
+fn backup_json_is_json_lines() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("f"), b"data");
+    let out = run_ok(repo.cmd().args(["backup", "--json"]).arg(&src));
+    let text = stdout_str(&out);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(v["message_type"], "summary", "{v:#}");
+    assert!(v["snapshot_id"].is_string(), "{v:#}");
+
+    // Enough work to last past the first status second.
+    for i in 0..6u64 {
+        write_file(
+            &src.join(format!("big{i}.bin")),
+            &pseudo_random(i, 16_000_000),
+        );
+    }
+    let out = run_ok(
+        repo.cmd()
+            .args(["backup", "--json", "--progress"])
+            .arg(&src),
+    );
+    let text = stdout_str(&out);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let (last, status) = lines.split_last().unwrap();
+    assert_eq!(last["message_type"], "summary", "{text}");
+    assert!(!status.is_empty(), "no status line in {text}");
+    for s in status {
+        assert_eq!(s["message_type"], "status", "{s}");
+        assert!(
+            s["percent_done"]
+                .as_f64()
+                .is_some_and(|p| (0.0..=1.0).contains(&p))
+        );
+    }
+    // No bar on stderr: --json keeps stderr for messages.
+    assert!(!stderr_str(&out).contains('\r'), "{}", stderr_str(&out));
+}

@@ -10,7 +10,8 @@ use tangle::ops::backup::{self, BackupOptions};
 use tangle::repo::LockKind;
 use tangle::util::human_bytes;
 
-use super::{Global, progress::Bar, warn};
+use super::progress::{Bar, JsonStatus};
+use super::{Global, warn};
 
 #[derive(Args)]
 #[command(
@@ -76,8 +77,10 @@ pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
     };
     let progress = Arc::new(Progress::default());
     let bar = Bar::start(g.show_progress(), progress.clone(), "backing up");
+    let status = JsonStatus::start(g.json && g.progress, progress.clone());
     let result = backup::run(&repo, &opts, &progress);
     bar.finish();
+    status.finish();
     let r = result?;
     for e in &r.errors {
         warn(format_args!("{e}"));
@@ -88,7 +91,13 @@ pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
         ));
     }
     if g.json {
-        g.print_json(&r)?;
+        // One line, as restic's JSON lines: the report plus its message type.
+        let mut line = serde_json::to_value(&r)
+            .map_err(|e| tangle::Error::fatal(format!("JSON output: {e}")))?;
+        if let Some(o) = line.as_object_mut() {
+            o.insert("message_type".into(), "summary".into());
+        }
+        super::write_stdout(format!("{line}\n").as_bytes())?;
     } else {
         if let Some(p) = &r.parent {
             g.say(format_args!(

@@ -69,8 +69,12 @@ pub struct Global {
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
     /// Never draw progress bars
-    #[arg(long, global = true)]
+    #[arg(long, global = true, conflicts_with = "progress")]
     pub no_progress: bool,
+    /// Show progress even when stderr is not a terminal; with --json, `backup` prints
+    /// status lines (`"message_type": "status"`) on stdout while it runs
+    #[arg(long, global = true)]
+    pub progress: bool,
     /// Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)
     #[arg(long, global = true, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
@@ -241,7 +245,10 @@ impl Global {
 
     pub fn show_progress(&self) -> bool {
         use std::io::IsTerminal;
-        !self.no_progress && !self.quiet && !self.json && std::io::stderr().is_terminal()
+        !self.no_progress
+            && !self.quiet
+            && !self.json
+            && (self.progress || std::io::stderr().is_terminal())
     }
 
     /// A human status line, unless `--quiet` or `--json`. Never fails: a write error is

@@ -79,3 +79,60 @@ impl Bar {
         }
     }
 }
+
+/// `--json --progress`: restic-style status lines on stdout, one per second while the
+/// work runs (`{"message_type":"status","percent_done":0.42,...}`), then the caller
+/// prints its summary line.
+pub struct JsonStatus {
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl JsonStatus {
+    pub fn start(enabled: bool, progress: Arc<Progress>) -> JsonStatus {
+        let stop = Arc::new(AtomicBool::new(false));
+        if !enabled {
+            return JsonStatus { stop, thread: None };
+        }
+        let stop2 = stop.clone();
+        let started = std::time::Instant::now();
+        let thread = std::thread::spawn(move || {
+            let mut next = Duration::from_secs(1);
+            while !stop2.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(50));
+                if started.elapsed() < next {
+                    continue;
+                }
+                next += Duration::from_secs(1);
+                let (done, total) = (
+                    Progress::get(&progress.bytes_done),
+                    Progress::get(&progress.bytes_total),
+                );
+                let line = serde_json::json!({
+                    "message_type": "status",
+                    "seconds_elapsed": started.elapsed().as_secs(),
+                    "percent_done": if total > 0 { (done as f64 / total as f64).min(1.0) } else { 0.0 },
+                    "total_files": Progress::get(&progress.files_total),
+                    "files_done": Progress::get(&progress.files_done),
+                    "total_bytes": total,
+                    "bytes_done": done,
+                    "totals_final": progress.totals_known.load(Ordering::Relaxed),
+                });
+                if super::write_stdout(format!("{line}\n").as_bytes()).is_err() {
+                    return;
+                }
+            }
+        });
+        JsonStatus {
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    pub fn finish(mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
