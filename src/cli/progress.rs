@@ -80,8 +80,8 @@ impl Bar {
     }
 }
 
-/// `--json --progress`: restic-style status lines on stdout, one per second while the
-/// work runs (`{"message_type":"status","percent_done":0.42,...}`), then the caller
+/// `--json --progress`: restic-style status lines on stdout, one when the work starts and
+/// one per second while it runs (`{"message_type":"status","percent_done":0.42,...}`), then the caller
 /// prints its summary line.
 pub struct JsonStatus {
     stop: Arc<AtomicBool>,
@@ -97,10 +97,11 @@ impl JsonStatus {
         let stop2 = stop.clone();
         let started = std::time::Instant::now();
         let thread = std::thread::spawn(move || {
-            let mut next = Duration::from_secs(1);
+            // The first line at once, then one a second.
+            let mut next = Duration::ZERO;
             while !stop2.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(50));
                 if started.elapsed() < next {
+                    std::thread::sleep(Duration::from_millis(50));
                     continue;
                 }
                 next += Duration::from_secs(1);
