@@ -147,7 +147,9 @@ fn delete_step(g: &Global, s: &tangle::profile::DeleteSection) -> Result<(Value,
     let (a, given) = defaults::<delete::DeleteArgs>("delete")?;
     let a = a.with_profile(Some(s), &given)?;
     let r = delete::execute(g, &a)?;
-    if !g.json {
+    // Under -q the run prints nothing when all is well (cron mails only trouble), so
+    // not even delete's list of decisions.
+    if !g.json && !g.quiet {
         delete::print(g, &r)?;
     }
     Ok((to_json(&r)?, 0))
