@@ -25,7 +25,7 @@ function __fish_tangle_using_subcommand
 end
 
 complete -c tangle -n "__fish_tangle_needs_command" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_needs_command" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_needs_command" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_needs_command" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_needs_command" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_needs_command" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -49,13 +49,15 @@ complete -c tangle -n "__fish_tangle_needs_command" -f -a "unlock" -d 'Remove st
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "key" -d 'List, add, remove or change the passwords (key files) of the repository'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "remote" -d 'List, add or replace remotes'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c tangle -n "__fish_tangle_needs_command" -f -a "profile" -d 'Show the settings a profile gives (`profile show`)'
+complete -c tangle -n "__fish_tangle_needs_command" -f -a "run" -d 'Run the profile\'s backup, then delete by its policy, then verify (for cron)'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c tangle -n "__fish_tangle_using_subcommand init" -l remote -d 'A remote of the new repository (give it once per remote; 3 are recommended)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand init" -l remote -d 'A remote of the new repository (give it once per remote; 3 are recommended; default: the profile\'s [repository] remotes)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l data-shards -d 'Data shards per extent (default from the number of remotes)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l parity-shards -d 'Parity shards per extent' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l pointers -d 'Pointer shards (entanglement with older extents) per extent; 0 is plain Reed-Solomon' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand init" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand init" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -71,7 +73,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand backup" -l tag -d 'Tag the
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l host -d 'Host name to record (default: this machine\'s)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l upload-queue -d 'Extents a slow remote may fall behind by before the backup waits for it (1-64, default 1; each holds about 28 MiB of memory with the default coding; raise it when one remote is much slower than the others)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand backup" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -84,7 +86,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand backup" -s v -l verbose -d
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -95,7 +97,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s v -l verbose
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand ls" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand ls" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -110,7 +112,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand restore" -s t -l target -d
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s i -l include -d 'Restore only paths matching GLOB (repeatable)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s e -l exclude -d 'Skip paths matching GLOB (repeatable)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand restore" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand restore" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -122,7 +124,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand restore" -s v -l verbose -
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand dump" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand dump" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -135,7 +137,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand dump" -s h -l help -d 'Pri
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l read-data-subset -d 'Read a random sample of extents, e.g. `10%`' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l seed -d 'Seed of the sample (to reproduce it)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand verify" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -147,7 +149,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand verify" -s v -l verbose -d
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand repair" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -172,11 +174,12 @@ complete -c tangle -n "__fish_tangle_using_subcommand delete" -l host -d 'Only c
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l tag -d 'Only consider snapshots with these tags (comma-separated: all of them)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l max-unused -d 'Unused space to tolerate in partly used extents before repacking them: a share of the live data (5%), a size (100M) or `unlimited`' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand delete" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand delete" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand delete" -l policy -d 'Use the profile\'s [delete] policy (flags given here win key by key); the default when neither snapshots nor --keep-* options are given and the profile has one'
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -s n -l dry-run -d 'Say what would be removed and freed; change nothing'
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l allow-degraded -d 'Delete even with remotes unreachable (the next repair removes from them what the deletion names)'
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
@@ -185,7 +188,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand delete" -s v -l verbose -d
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -197,7 +200,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s v -l verbose -d
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -213,7 +216,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_s
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -f -a "passwd" -d 'Change the password: add a new key, then remove the one in use'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -225,7 +228,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l new-password-file -d 'Read the new password from this file (first line); else ask twice on the terminal' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -236,7 +239,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -250,7 +253,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l new-password-file -d 'Read the new password from this file (first line); else ask twice on the terminal' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -267,7 +270,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "passwd" -d 'Change the password: add a new key, then remove the one in use'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -283,7 +286,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_see
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -f -a "rebalance" -d 'Move shards of existing extents so every remote holds the share a new extent would give it (needs the password and every remote reachable)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -294,7 +297,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -306,7 +309,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -317,7 +320,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -334,7 +337,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from help" -f -a "rebalance" -d 'Move shards of existing extents so every remote holds the share a new extent would give it (needs the password and every remote reachable)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand completions" -s P -l profile -d 'Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand completions" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -344,20 +347,59 @@ complete -c tangle -n "__fish_tangle_using_subcommand completions" -s q -l quiet
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s v -l verbose -d 'More detail (repeat for more)'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "init" -d 'Create a repository over one or more remotes'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "backup" -d 'Back up files and directories into a new snapshot'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "snapshots" -d 'List snapshots'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "ls" -d 'List the files in a snapshot'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "restore" -d 'Restore a snapshot (or a path in it) under a target directory'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "dump" -d 'Write one file of a snapshot to standard output'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "verify" -d 'Check the repository on every remote (needs no password)'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "repair" -d 'Rebuild missing or damaged shards and metadata copies (needs no password)'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "delete" -d 'Delete snapshots and reclaim their space, re-encoding what pointed into it'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "unlock" -d 'Remove stale locks (left by a backup or delete that died)'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "key" -d 'List, add, remove or change the passwords (key files) of the repository'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "remote" -d 'List, add or replace remotes'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -f -a "show" -d 'Print the effective settings (flags, environment, profile, defaults) and where each comes from; secrets are shown as ***'
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print the effective settings (flags, environment, profile, defaults) and where each comes from; secrets are shown as ***'
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c tangle -n "__fish_tangle_using_subcommand run" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand run" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand run" -l password-file -d 'Read the password from this file (first line)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand run" -l password-command -d 'Run this shell command and use its output as the password' -r
+complete -c tangle -n "__fish_tangle_using_subcommand run" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand run" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand run" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
+complete -c tangle -n "__fish_tangle_using_subcommand run" -s q -l quiet -d 'Print only errors'
+complete -c tangle -n "__fish_tangle_using_subcommand run" -s v -l verbose -d 'More detail (repeat for more)'
+complete -c tangle -n "__fish_tangle_using_subcommand run" -l no-progress -d 'Never draw progress bars'
+complete -c tangle -n "__fish_tangle_using_subcommand run" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "init" -d 'Create a repository over one or more remotes'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "backup" -d 'Back up files and directories into a new snapshot'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "snapshots" -d 'List snapshots'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "ls" -d 'List the files in a snapshot'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "restore" -d 'Restore a snapshot (or a path in it) under a target directory'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "dump" -d 'Write one file of a snapshot to standard output'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "verify" -d 'Check the repository on every remote (needs no password)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "repair" -d 'Rebuild missing or damaged shards and metadata copies (needs no password)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "delete" -d 'Delete snapshots and reclaim their space, re-encoding what pointed into it'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "unlock" -d 'Remove stale locks (left by a backup or delete that died)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "key" -d 'List, add, remove or change the passwords (key files) of the repository'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "remote" -d 'List, add or replace remotes'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "completions" -d 'Print a shell completion script'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "profile" -d 'Show the settings a profile gives (`profile show`)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "run" -d 'Run the profile\'s backup, then delete by its policy, then verify (for cron)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete unlock key remote completions profile run help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "list" -d 'List the keys (passwords) of the repository; `*` marks the one that opened it'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "add" -d 'Add a password: a new key file wrapping the same master key'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "remove" -d 'Remove a key (password); the last key is never removed'
@@ -366,3 +408,4 @@ complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subc
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from remote" -f -a "add" -d 'Add a remote: copy the metadata there and move a share of the existing shards onto it (`rebalance`), so old data gets the same spread as new data'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from remote" -f -a "replace" -d 'Replace a dead or retired remote by a new empty one; then run `repair` to fill it'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from remote" -f -a "rebalance" -d 'Move shards of existing extents so every remote holds the share a new extent would give it (needs the password and every remote reachable)'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "show" -d 'Print the effective settings (flags, environment, profile, defaults) and where each comes from; secrets are shown as ***'

@@ -17,8 +17,8 @@ _tangle() {
     _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -44,14 +44,14 @@ _tangle() {
         case $line[1] in
             (init)
 _arguments "${_arguments_options[@]}" : \
-'*--remote=[A remote of the new repository (give it once per remote; 3 are recommended)]:URL:_default' \
+'*--remote=[A remote of the new repository (give it once per remote; 3 are recommended; default\: the profile'\''s \[repository\] remotes)]:URL:_default' \
 '--data-shards=[Data shards per extent (default from the number of remotes)]:DATA_SHARDS:_default' \
 '--parity-shards=[Parity shards per extent]:PARITY_SHARDS:_default' \
 '--pointers=[Pointer shards (entanglement with older extents) per extent; 0 is plain Reed-Solomon]:POINTERS:_default' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -76,8 +76,8 @@ _arguments "${_arguments_options[@]}" : \
 '--upload-queue=[Extents a slow remote may fall behind by before the backup waits for it (1-64, default 1; each holds about 28 MiB of memory with the default coding; raise it when one remote is much slower than the others)]:N:_default' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -93,15 +93,15 @@ _arguments "${_arguments_options[@]}" : \
 '--no-progress[Never draw progress bars]' \
 '-h[Print help]' \
 '--help[Print help]' \
-'*::paths -- Files and directories to back up:_files' \
+'*::paths -- Files and directories to back up (default\: the profile'\''s \[backup\] sources):_files' \
 && ret=0
 ;;
 (snapshots)
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -120,8 +120,8 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -150,8 +150,8 @@ _arguments "${_arguments_options[@]}" : \
 '*--exclude=[Skip paths matching GLOB (repeatable)]:GLOB:_default' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -172,8 +172,8 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -196,8 +196,8 @@ _arguments "${_arguments_options[@]}" : \
 '--seed=[Seed of the sample (to reproduce it)]:SEED:_default' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -217,8 +217,8 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -252,12 +252,13 @@ _arguments "${_arguments_options[@]}" : \
 '--max-unused=[Unused space to tolerate in partly used extents before repacking them\: a share of the live data (5%), a size (100M) or \`unlimited\`]:LIMIT:_default' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--policy[Use the profile'\''s \[delete\] policy (flags given here win key by key); the default when neither snapshots nor --keep-* options are given and the profile has one]' \
 '-n[Say what would be removed and freed; change nothing]' \
 '--dry-run[Say what would be removed and freed; change nothing]' \
 '--allow-degraded[Delete even with remotes unreachable (the next repair removes from them what the deletion names)]' \
@@ -276,8 +277,8 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -297,8 +298,8 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -325,8 +326,8 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -346,8 +347,8 @@ _arguments "${_arguments_options[@]}" : \
 '--new-password-file=[Read the new password from this file (first line); else ask twice on the terminal]:FILE:_files' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -366,8 +367,8 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -390,8 +391,8 @@ _arguments "${_arguments_options[@]}" : \
 '--new-password-file=[Read the new password from this file (first line); else ask twice on the terminal]:FILE:_files' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -451,8 +452,8 @@ esac
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -479,8 +480,8 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -499,8 +500,8 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -521,8 +522,8 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -543,8 +544,8 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -605,8 +606,8 @@ esac
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
-'-P+[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
-'--profile=[Profile\: defaults and per-remote settings from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
 '--password-file=[Read the password from this file (first line)]:FILE:_files' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
@@ -620,6 +621,102 @@ _arguments "${_arguments_options[@]}" : \
 '-h[Print help]' \
 '--help[Print help]' \
 ':shell -- bash, zsh, fish, elvish or powershell:(bash elvish fish powershell zsh)' \
+&& ret=0
+;;
+(profile)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+":: :_tangle__subcmd__profile_commands" \
+"*::: :->profile" \
+&& ret=0
+
+    case $state in
+    (profile)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-profile-command-$line[1]:"
+        case $line[1] in
+            (show)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+":: :_tangle__subcmd__profile__subcmd__help_commands" \
+"*::: :->help" \
+&& ret=0
+
+    case $state in
+    (help)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-profile-help-command-$line[1]:"
+        case $line[1] in
+            (show)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+        esac
+    ;;
+esac
+;;
+(run)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'--no-progress[Never draw progress bars]' \
+'-h[Print help]' \
+'--help[Print help]' \
 && ret=0
 ;;
 (help)
@@ -742,6 +839,30 @@ esac
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(profile)
+_arguments "${_arguments_options[@]}" : \
+":: :_tangle__subcmd__help__subcmd__profile_commands" \
+"*::: :->profile" \
+&& ret=0
+
+    case $state in
+    (profile)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-help-profile-command-$line[1]:"
+        case $line[1] in
+            (show)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+(run)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (help)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -771,6 +892,8 @@ _tangle_commands() {
 'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
 'completions:Print a shell completion script' \
+'profile:Show the settings a profile gives (\`profile show\`)' \
+'run:Run the profile'\''s backup, then delete by its policy, then verify (for cron)' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'tangle commands' commands "$@"
@@ -811,6 +934,8 @@ _tangle__subcmd__help_commands() {
 'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
 'completions:Print a shell completion script' \
+'profile:Show the settings a profile gives (\`profile show\`)' \
+'run:Run the profile'\''s backup, then delete by its policy, then verify (for cron)' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'tangle help commands' commands "$@"
@@ -880,6 +1005,18 @@ _tangle__subcmd__help__subcmd__ls_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help ls commands' commands "$@"
 }
+(( $+functions[_tangle__subcmd__help__subcmd__profile_commands] )) ||
+_tangle__subcmd__help__subcmd__profile_commands() {
+    local commands; commands=(
+'show:Print the effective settings (flags, environment, profile, defaults) and where each comes from; secrets are shown as ***' \
+    )
+    _describe -t commands 'tangle help profile commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__profile__subcmd__show_commands] )) ||
+_tangle__subcmd__help__subcmd__profile__subcmd__show_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help profile show commands' commands "$@"
+}
 (( $+functions[_tangle__subcmd__help__subcmd__remote_commands] )) ||
 _tangle__subcmd__help__subcmd__remote_commands() {
     local commands; commands=(
@@ -919,6 +1056,11 @@ _tangle__subcmd__help__subcmd__repair_commands() {
 _tangle__subcmd__help__subcmd__restore_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help restore commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__run_commands] )) ||
+_tangle__subcmd__help__subcmd__run_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help run commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__help__subcmd__snapshots_commands] )) ||
 _tangle__subcmd__help__subcmd__snapshots_commands() {
@@ -1012,6 +1154,37 @@ _tangle__subcmd__ls_commands() {
     local commands; commands=()
     _describe -t commands 'tangle ls commands' commands "$@"
 }
+(( $+functions[_tangle__subcmd__profile_commands] )) ||
+_tangle__subcmd__profile_commands() {
+    local commands; commands=(
+'show:Print the effective settings (flags, environment, profile, defaults) and where each comes from; secrets are shown as ***' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'tangle profile commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__profile__subcmd__help_commands] )) ||
+_tangle__subcmd__profile__subcmd__help_commands() {
+    local commands; commands=(
+'show:Print the effective settings (flags, environment, profile, defaults) and where each comes from; secrets are shown as ***' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'tangle profile help commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__profile__subcmd__help__subcmd__help_commands] )) ||
+_tangle__subcmd__profile__subcmd__help__subcmd__help_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle profile help help commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__profile__subcmd__help__subcmd__show_commands] )) ||
+_tangle__subcmd__profile__subcmd__help__subcmd__show_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle profile help show commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__profile__subcmd__show_commands] )) ||
+_tangle__subcmd__profile__subcmd__show_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle profile show commands' commands "$@"
+}
 (( $+functions[_tangle__subcmd__remote_commands] )) ||
 _tangle__subcmd__remote_commands() {
     local commands; commands=(
@@ -1088,6 +1261,11 @@ _tangle__subcmd__repair_commands() {
 _tangle__subcmd__restore_commands() {
     local commands; commands=()
     _describe -t commands 'tangle restore commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__run_commands] )) ||
+_tangle__subcmd__run_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle run commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__snapshots_commands] )) ||
 _tangle__subcmd__snapshots_commands() {
