@@ -80,9 +80,8 @@ pub fn run(g: &Global, _a: &RunArgs) -> Result<u8> {
             },
             Err(e) => {
                 let exit_code = u8::try_from(e.kind().exit_code()).unwrap_or(1);
-                if !g.json {
-                    super::error(&e);
-                }
+                // Also with --json: the log shows it where it happened.
+                super::error(&e);
                 Step {
                     step,
                     exit_code,
