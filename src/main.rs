@@ -4,14 +4,12 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::Parser;
-
 mod cli;
 
 fn main() -> ExitCode {
     limit_malloc_arenas();
     // Usage errors exit 1 like every other fatal error (the documented table has no 2).
-    let args = match cli::Cli::try_parse() {
+    let args = match cli::parse() {
         Ok(args) => args,
         Err(e) => {
             let _ = e.print();

@@ -1,15 +1,16 @@
-//! Profiles (`-P NAME`): a TOML file with defaults for the global options and settings
-//! per remote, so cron jobs need no long command lines and S3/SFTP remotes of one
-//! repository can use different endpoints, credentials or ssh commands.
+//! Profiles (`-P NAME`): a TOML file with everything a cron job needs — the repository's
+//! remotes and password, per-remote settings, and one table per command (rustic's style,
+//! kebab-case keys) — so that `tangle -P NAME run` needs no other argument.
 //!
 //! ```toml
 //! # ~/.config/tangle/NAME.toml
-//! repo = "/mnt/disk1/backup"
-//! password_file = "/root/.config/tangle/password"
-//! # password_command = "pass show backup"
-//! # cache_dir = "/var/cache/tangle"
+//! [repository]
+//! remotes = ["/mnt/usb/tangle", "s3://bucket/tangle"]  # opened through the first reachable
+//! password-file = "/root/.config/tangle/password"     # or password-command = "pass show x"
+//! # owner = "63ac7238604ea1f8fa7c70d4d1c6f36f"        # pins the owner key
+//! # cache-dir = "/var/cache/tangle"
 //!
-//! [remote."s3://bucket/backup"]
+//! [remote."s3://bucket/tangle"]
 //! endpoint = "https://s3.example.net"        # or any AWS_* name: AWS_ENDPOINT = "..."
 //! region = "eu-west-1"
 //! access_key_id = "AKIA..."
@@ -21,24 +22,171 @@
 //! upload_queue = 8    # extents this remote may fall behind by (default: backup's --upload-queue)
 //! timeout = 30        # seconds of silence per operation (per 4 MiB moved) before the remote
 //!                     # counts as stalled for the rest of the command (default 120)
+//!
+//! [backup]            # every `backup` flag; `sources` when no PATH is given
+//! sources = ["/home/me"]
+//! exclude = ["*.tmp"]
+//! [delete]            # every `delete` policy flag and max-unused
+//! keep-daily = 7
+//! [verify]            # read-data, read-data-subset, seed
+//! read-data-subset = "2%"
 //! ```
+//!
+//! The top-level keys of the first profile format (`repo`, `password_file`,
+//! `password_command`, `cache_dir`, also kebab-case) are still accepted. Values are
+//! kept as written (numbers and booleans as text) and checked at load with the same
+//! parsers as the flags, so that the command line and the profile accept the same things.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 
 use crate::error::{Error, Result};
+use crate::ops::delete::policy;
+use crate::ops::delete::repack::MaxUnused;
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Profile {
-    pub repo: Option<String>,
-    pub password_file: Option<PathBuf>,
-    pub password_command: Option<String>,
-    pub cache_dir: Option<PathBuf>,
+    /// The file it was read from (not a key).
+    #[serde(skip)]
+    pub path: PathBuf,
+    #[serde(default)]
+    pub repository: RepositorySection,
+    /// Per-remote settings, keyed by URL (see [`Profile::remote_settings`]).
     #[serde(default)]
     pub remote: BTreeMap<String, BTreeMap<String, toml::Value>>,
+    pub backup: Option<BackupSection>,
+    pub delete: Option<DeleteSection>,
+    pub verify: Option<VerifySection>,
+    // The first format's top-level keys, folded into `repository` at load.
+    #[serde(default)]
+    repo: Option<String>,
+    #[serde(default, alias = "password_file")]
+    password_file: Option<String>,
+    #[serde(default, alias = "password_command")]
+    password_command: Option<String>,
+    #[serde(default, alias = "cache_dir")]
+    cache_dir: Option<String>,
+}
+
+/// `[repository]`: where the repository is and how to open it.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RepositorySection {
+    /// The repository's remotes; commands open through the first reachable one, `init`
+    /// creates over all of them.
+    #[serde(default, deserialize_with = "list")]
+    pub remotes: Vec<String>,
+    #[serde(default, alias = "password_file")]
+    pub password_file: Option<String>,
+    #[serde(default, alias = "password_command")]
+    pub password_command: Option<String>,
+    /// The password itself (warned about when the profile is world-readable).
+    #[serde(default)]
+    pub password: Option<String>,
+    #[serde(default)]
+    pub owner: Option<String>,
+    #[serde(default, alias = "cache_dir")]
+    pub cache_dir: Option<String>,
+}
+
+/// `[backup]`: the flags of `tangle backup`; `sources` when no PATH is given.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct BackupSection {
+    #[serde(default, deserialize_with = "list")]
+    pub sources: Vec<String>,
+    #[serde(default, deserialize_with = "list")]
+    pub exclude: Vec<String>,
+    #[serde(default, deserialize_with = "list", alias = "exclude_file")]
+    pub exclude_file: Vec<String>,
+    #[serde(default, deserialize_with = "list", alias = "tag")]
+    pub tags: Vec<String>,
+    #[serde(default)]
+    pub host: Option<String>,
+    #[serde(default, alias = "allow_stale")]
+    pub allow_stale: Option<bool>,
+    #[serde(default, deserialize_with = "text", alias = "upload_queue")]
+    pub upload_queue: Option<String>,
+}
+
+/// `[delete]`: the policy flags of `tangle delete`, `max-unused` and `allow-degraded`.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DeleteSection {
+    #[serde(default, deserialize_with = "text", alias = "keep_last")]
+    pub keep_last: Option<String>,
+    #[serde(default, deserialize_with = "text", alias = "keep_hourly")]
+    pub keep_hourly: Option<String>,
+    #[serde(default, deserialize_with = "text", alias = "keep_daily")]
+    pub keep_daily: Option<String>,
+    #[serde(default, deserialize_with = "text", alias = "keep_weekly")]
+    pub keep_weekly: Option<String>,
+    #[serde(default, deserialize_with = "text", alias = "keep_monthly")]
+    pub keep_monthly: Option<String>,
+    #[serde(default, deserialize_with = "text", alias = "keep_yearly")]
+    pub keep_yearly: Option<String>,
+    #[serde(default, alias = "keep_within")]
+    pub keep_within: Option<String>,
+    #[serde(default, deserialize_with = "list", alias = "keep_tag")]
+    pub keep_tag: Vec<String>,
+    #[serde(default, alias = "group_by")]
+    pub group_by: Option<String>,
+    #[serde(default, deserialize_with = "list")]
+    pub host: Vec<String>,
+    #[serde(default, deserialize_with = "list")]
+    pub tag: Vec<String>,
+    #[serde(default, deserialize_with = "text", alias = "max_unused")]
+    pub max_unused: Option<String>,
+    #[serde(default, alias = "allow_degraded")]
+    pub allow_degraded: Option<bool>,
+}
+
+/// `[verify]`: the flags of `tangle verify`.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct VerifySection {
+    #[serde(default, alias = "read_data")]
+    pub read_data: Option<bool>,
+    #[serde(default, deserialize_with = "text", alias = "read_data_subset")]
+    pub read_data_subset: Option<String>,
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// A scalar as text: `keep-daily = 7` and `keep-daily = "7"` mean the same, as on the
+/// command line.
+fn text<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Scalar {
+        S(String),
+        I(i64),
+        F(f64),
+        B(bool),
+    }
+    Ok(Option::<Scalar>::deserialize(d)?.map(|s| match s {
+        Scalar::S(s) => s,
+        Scalar::I(i) => i.to_string(),
+        Scalar::F(f) => f.to_string(),
+        Scalar::B(b) => b.to_string(),
+    }))
+}
+
+/// A list, or one string for a list of one (`tags = "home"`).
+fn list<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(s) => vec![s],
+        OneOrMany::Many(v) => v,
+    })
 }
 
 pub use crate::remote::RemoteSettings;
@@ -56,6 +204,24 @@ pub fn path_for(name: &str) -> Option<PathBuf> {
     Some(base.join("tangle").join(format!("{name}.toml")))
 }
 
+/// Whether a setting holds a secret, to be shown as `***`: anything named like a
+/// secret, password or token, except where the password comes from (a file, a command).
+pub fn is_secret(key: &str) -> bool {
+    let k = key.to_ascii_lowercase().replace('_', "-");
+    if k == "password-file" || k == "password-command" {
+        return false;
+    }
+    ["secret", "password", "passphrase", "token", "credential"]
+        .iter()
+        .any(|w| k.contains(w))
+}
+
+/// Whether anyone on the machine may read the file (mode `o+r`).
+pub fn world_readable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o004 != 0)
+}
+
 impl Profile {
     pub fn load(name: &str) -> Result<Profile> {
         let path = path_for(name)
@@ -66,10 +232,132 @@ impl Profile {
                 path.display()
             ))
         })?;
-        let profile: Profile = toml::from_str(&text)
-            .map_err(|e| Error::usage(format!("profile {}: {e}", path.display())))?;
-        profile.remote_settings()?;
+        let mut profile = Profile::parse(&text)
+            .map_err(|e| e.context(format_args!("profile {}", path.display())))?;
+        profile.path = path;
         Ok(profile)
+    }
+
+    /// Parse and check a profile's text.
+    pub fn parse(text: &str) -> Result<Profile> {
+        let mut p: Profile = toml::from_str(text).map_err(|e| Error::usage(e.to_string()))?;
+        p.fold_first_format()?;
+        p.check()?;
+        Ok(p)
+    }
+
+    /// Move the first format's top-level keys into `[repository]`.
+    fn fold_first_format(&mut self) -> Result<()> {
+        let r = &mut self.repository;
+        let twice = |key: &str| {
+            Error::usage(format!(
+                "`{key}` is given both at the top and in [repository]: keep one"
+            ))
+        };
+        if let Some(repo) = self.repo.take() {
+            if !r.remotes.is_empty() {
+                return Err(twice("repo"));
+            }
+            r.remotes.push(repo);
+        }
+        for (old, new, key) in [
+            (
+                &mut self.password_file,
+                &mut r.password_file,
+                "password-file",
+            ),
+            (
+                &mut self.password_command,
+                &mut r.password_command,
+                "password-command",
+            ),
+            (&mut self.cache_dir, &mut r.cache_dir, "cache-dir"),
+        ] {
+            if let Some(v) = old.take() {
+                if new.is_some() {
+                    return Err(twice(key));
+                }
+                *new = Some(v);
+            }
+        }
+        Ok(())
+    }
+
+    /// Every value through the parser its flag uses, so mistakes show at load.
+    fn check(&self) -> Result<()> {
+        let r = &self.repository;
+        let sources = [
+            r.password.is_some(),
+            r.password_file.is_some(),
+            r.password_command.is_some(),
+        ];
+        if sources.iter().filter(|s| **s).count() > 1 {
+            return Err(Error::usage(
+                "[repository]: give only one of password, password-file and password-command",
+            ));
+        }
+        if let Some(o) = &r.owner {
+            crate::repo::OwnerPin::parse(o).map_err(|e| e.context("[repository] owner"))?;
+        }
+        if let Some(b) = &self.backup {
+            if let Some(q) = &b.upload_queue {
+                parse_upload_queue(q).map_err(|e| e.context("[backup] upload-queue"))?;
+            }
+        }
+        if let Some(d) = &self.delete {
+            for (key, v) in [
+                ("keep-last", &d.keep_last),
+                ("keep-hourly", &d.keep_hourly),
+                ("keep-daily", &d.keep_daily),
+                ("keep-weekly", &d.keep_weekly),
+                ("keep-monthly", &d.keep_monthly),
+                ("keep-yearly", &d.keep_yearly),
+            ] {
+                if let Some(v) = v {
+                    policy::parse_count(v)
+                        .map_err(|e| e.context(format_args!("[delete] {key}")))?;
+                }
+            }
+            if let Some(w) = &d.keep_within {
+                policy::parse_within(w).map_err(|e| e.context("[delete] keep-within"))?;
+            }
+            if let Some(g) = &d.group_by {
+                policy::GroupBy::parse(g).map_err(|e| e.context("[delete] group-by"))?;
+            }
+            if let Some(m) = &d.max_unused {
+                MaxUnused::parse(m)
+                    .map_err(|e| Error::usage(format!("[delete] max-unused: {e}")))?;
+            }
+        }
+        if let Some(v) = &self.verify {
+            if let Some(s) = &v.read_data_subset {
+                if v.read_data == Some(true) {
+                    return Err(Error::usage(
+                        "[verify]: read-data and read-data-subset exclude each other",
+                    ));
+                }
+                parse_read_data_subset(s).map_err(|e| e.context("[verify]"))?;
+            }
+        }
+        self.remote_settings()?;
+        Ok(())
+    }
+
+    /// What in this profile should not be readable by everyone, if it is: the password,
+    /// or secret remote settings (`secret_access_key`, ...). Names the keys.
+    pub fn secrets(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.repository.password.is_some() {
+            out.push("password".to_string());
+        }
+        for (url, table) in &self.remote {
+            out.extend(
+                (table.keys())
+                    .filter(|k| is_secret(k))
+                    .map(|k| format!("[remote.\"{url}\"] {k}")),
+            );
+        }
+        out
     }
 
     /// Per-remote settings keyed by URL.
@@ -147,13 +435,27 @@ pub fn parse_upload_queue(text: &str) -> Result<usize> {
     }
 }
 
+/// `--read-data-subset`: a percentage of the extents, `2%` or `2`.
+pub fn parse_read_data_subset(text: &str) -> Result<f64> {
+    text.trim()
+        .trim_end_matches('%')
+        .parse()
+        .ok()
+        .filter(|v: &f64| (0.0..=100.0).contains(v))
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "read-data-subset wants a percentage like 10%, not {text:?}"
+            ))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn parses_and_maps_settings() {
-        let p: Profile = toml::from_str(
+        let p = Profile::parse(
             r#"
             repo = "/a"
             [remote."s3://b/p"]
@@ -166,7 +468,7 @@ mod tests {
             "#,
         )
         .unwrap();
-        assert_eq!(p.repo.as_deref(), Some("/a"));
+        assert_eq!(p.repository.remotes, ["/a"]);
         let s = p.remote_settings().unwrap();
         assert!(
             s["s3://b/p"]
@@ -185,6 +487,74 @@ mod tests {
         assert!(zero.remote_settings().is_err());
         let bad: Profile = toml::from_str("[remote.\"s3://b\"]\nwat = 1").unwrap();
         assert!(bad.remote_settings().is_err());
-        assert!(toml::from_str::<Profile>("nonsense = 1").is_err());
+        assert!(Profile::parse("nonsense = 1").is_err());
+    }
+
+    #[test]
+    fn tables_and_first_format() {
+        let p = Profile::parse(
+            r#"
+            [repository]
+            remotes = ["/a", "/b"]
+            password-file = "/pw"
+            [backup]
+            sources = "/home"
+            tags = ["t1", "t2"]
+            upload-queue = 4
+            [delete]
+            keep-daily = 7
+            keep_last = "unlimited"
+            keep-within = "1y2d"
+            max-unused = "10%"
+            [verify]
+            read-data-subset = "2%"
+            "#,
+        )
+        .unwrap();
+        assert_eq!(p.repository.remotes, ["/a", "/b"]);
+        assert_eq!(p.repository.password_file.as_deref(), Some("/pw"));
+        let b = p.backup.unwrap();
+        assert_eq!(b.sources, ["/home"]);
+        assert_eq!(b.upload_queue.as_deref(), Some("4"));
+        let d = p.delete.unwrap();
+        assert_eq!(d.keep_daily.as_deref(), Some("7"));
+        assert_eq!(d.keep_last.as_deref(), Some("unlimited"));
+        assert!(p.verify.is_some());
+
+        let old = Profile::parse("password-file = \"/x\"\ncache_dir = \"/c\"").unwrap();
+        assert_eq!(old.repository.password_file.as_deref(), Some("/x"));
+        assert_eq!(old.repository.cache_dir.as_deref(), Some("/c"));
+        // The same setting twice, or two password sources, or a bad value: refused.
+        for bad in [
+            "repo = \"/a\"\n[repository]\nremotes = [\"/b\"]",
+            "[repository]\npassword = \"x\"\npassword-file = \"/x\"",
+            "[delete]\nkeep-daily = -1",
+            "[delete]\nmax-unused = \"lots\"",
+            "[verify]\nread-data = true\nread-data-subset = \"2%\"",
+            "[backup]\nupload-queue = 0",
+            "[backup]\nwat = 1",
+        ] {
+            assert!(Profile::parse(bad).is_err(), "accepted: {bad}");
+        }
+    }
+
+    #[test]
+    fn secrets_are_named() {
+        for k in [
+            "password",
+            "secret_access_key",
+            "AWS_SESSION_TOKEN",
+            "api-token",
+        ] {
+            assert!(is_secret(k), "{k}");
+        }
+        for k in [
+            "password-file",
+            "password_command",
+            "endpoint",
+            "access_key_id",
+        ] {
+            assert!(!is_secret(k), "{k}");
+        }
     }
 }

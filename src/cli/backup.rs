@@ -1,25 +1,26 @@
-//! `tangle backup PATH...`
+//! `tangle backup PATH...` (or the sources of the profile's `[backup]`)
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
-use tangle::Result;
 use tangle::ops::Progress;
-use tangle::ops::backup::{self, BackupOptions};
+use tangle::ops::backup::{self, BackupOptions, BackupReport};
+use tangle::profile::BackupSection;
 use tangle::repo::LockKind;
 use tangle::util::human_bytes;
+use tangle::{Error, Result};
 
 use super::progress::{Bar, JsonStatus};
-use super::{Global, warn};
+use super::{Global, profile::Given, warn};
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 #[command(
-    after_help = "Examples:\n  tangle -r /mnt/usb/tangle backup ~/docs ~/photos --exclude '*.tmp'\n  tangle backup --json --tag weekly /srv/data"
+    after_help = "Examples:\n  tangle -r /mnt/usb/tangle backup ~/docs ~/photos --exclude '*.tmp'\n  tangle -P home backup --json"
 )]
 pub struct BackupArgs {
-    /// Files and directories to back up
-    #[arg(required = true, value_name = "PATH")]
+    /// Files and directories to back up (default: the profile's [backup] sources)
+    #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Skip paths matching GLOB (a name like `*.o`, or an absolute path pattern)
     #[arg(long = "exclude", short = 'e', value_name = "GLOB")]
@@ -31,7 +32,7 @@ pub struct BackupArgs {
     #[arg(long = "tag", value_name = "TAG")]
     pub tags: Vec<String>,
     /// Host name to record (default: this machine's)
-    #[arg(long)]
+    #[arg(long, env = "TANGLE_HOST")]
     pub host: Option<String>,
     /// Do everything except write to the repository
     #[arg(short = 'n', long)]
@@ -46,7 +47,57 @@ pub struct BackupArgs {
     pub upload_queue: Option<usize>,
 }
 
+impl BackupArgs {
+    /// These arguments with what `given` lacks taken from the profile's `[backup]`,
+    /// key by key; its `sources` only when no PATH is given.
+    pub fn with_profile(&self, s: Option<&BackupSection>, given: &Given) -> Result<BackupArgs> {
+        let mut a = self.clone();
+        let Some(s) = s else { return Ok(a) };
+        if a.paths.is_empty() {
+            a.paths = s.sources.iter().map(PathBuf::from).collect();
+        }
+        if !given.has("excludes") {
+            a.excludes = s.exclude.clone();
+        }
+        if !given.has("exclude_files") {
+            a.exclude_files = s.exclude_file.iter().map(PathBuf::from).collect();
+        }
+        if !given.has("tags") {
+            a.tags = s.tags.clone();
+        }
+        if !given.has("host") && s.host.is_some() {
+            a.host = s.host.clone();
+        }
+        if !given.has("allow_stale") {
+            a.allow_stale = s.allow_stale.unwrap_or(a.allow_stale);
+        }
+        if let (false, Some(q)) = (given.has("upload_queue"), &s.upload_queue) {
+            a.upload_queue = Some(tangle::profile::parse_upload_queue(q)?);
+        }
+        Ok(a)
+    }
+}
+
 pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
+    let section = g.loaded.as_ref().and_then(|p| p.backup.as_ref());
+    let a = a.with_profile(section, &g.given)?;
+    let r = execute(g, &a)?;
+    print(g, &r)?;
+    Ok(exit_code(&r))
+}
+
+/// 3 when some files could not be read (the snapshot is written), else 0.
+pub fn exit_code(r: &BackupReport) -> u8 {
+    if r.errors.is_empty() { 0 } else { 3 }
+}
+
+/// Back up and warn about what could not be read or written; print nothing else.
+pub fn execute(g: &Global, a: &BackupArgs) -> Result<BackupReport> {
+    if a.paths.is_empty() {
+        return Err(Error::usage(
+            "nothing to back up: give the PATHs, or a profile (-P) with [backup] sources",
+        ));
+    }
     // A missing source path is an error before anything else happens (even the password).
     for p in &a.paths {
         if let Err(e) = std::fs::symlink_metadata(p) {
@@ -90,9 +141,14 @@ pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
             "remote not written, the new data has reduced redundancy there until `tangle repair` runs: {d}"
         ));
     }
+    Ok(r)
+}
+
+/// The report: JSON, or the human summary.
+pub fn print(g: &Global, r: &BackupReport) -> Result<()> {
     if g.json {
         // One line, as restic's JSON lines: the report plus its message type.
-        let mut line = serde_json::to_value(&r)
+        let mut line = serde_json::to_value(r)
             .map_err(|e| tangle::Error::fatal(format!("JSON output: {e}")))?;
         if let Some(o) = line.as_object_mut() {
             o.insert("message_type".into(), "summary".into());
@@ -135,5 +191,5 @@ pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
             None => g.say("dry run: nothing was written"),
         }
     }
-    Ok(if r.errors.is_empty() { 0 } else { 3 })
+    Ok(())
 }

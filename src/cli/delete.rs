@@ -1,22 +1,41 @@
-//! `tangle delete SNAPSHOT...` or `tangle delete --keep-* ...` (restic's forget + prune)
+//! `tangle delete SNAPSHOT...` or `tangle delete --keep-* ...` (restic's forget + prune),
+//! or `tangle -P NAME delete [--policy]` with the profile's `[delete]` policy.
 
 use clap::Args;
-use tangle::Result;
 use tangle::ops::delete::policy::{self, Filter, GroupBy, Policy, SnapshotRef};
-use tangle::ops::delete::{self, DeleteOptions, repack};
+use tangle::ops::delete::{self, DeleteOptions, DeleteReport, repack};
+use tangle::profile::DeleteSection;
 use tangle::repo::LockKind;
 use tangle::util::human_bytes;
+use tangle::{Error, Result};
 
-use super::{Global, line};
+use super::{Global, line, profile::Given};
 
-#[derive(Args)]
+/// The flags that make up a retention policy (the profile's `[delete]` fills the rest
+/// of them when it is used).
+const POLICY_FLAGS: [&str; 8] = [
+    "keep_last",
+    "keep_hourly",
+    "keep_daily",
+    "keep_weekly",
+    "keep_monthly",
+    "keep_yearly",
+    "keep_within",
+    "keep_tag",
+];
+
+#[derive(Args, Clone)]
 #[command(
     after_help = "Examples:\n  tangle delete 1a2b3c4d\n  tangle delete --keep-daily 7 --keep-weekly 4 --keep-monthly 12 --dry-run"
 )]
 pub struct DeleteArgs {
     /// Snapshots to delete (ids or unique id prefixes, or `latest`)
-    #[arg(value_name = "SNAPSHOT", conflicts_with_all = ["keep_last", "keep_hourly", "keep_daily", "keep_weekly", "keep_monthly", "keep_yearly", "keep_within", "keep_tag"])]
+    #[arg(value_name = "SNAPSHOT", conflicts_with_all = ["keep_last", "keep_hourly", "keep_daily", "keep_weekly", "keep_monthly", "keep_yearly", "keep_within", "keep_tag", "policy"])]
     pub snapshots: Vec<String>,
+    /// Use the profile's [delete] policy (flags given here win key by key); the default
+    /// when neither snapshots nor --keep-* options are given and the profile has one
+    #[arg(long)]
+    pub policy: bool,
     /// Keep the last N snapshots (per group)
     #[arg(long, value_name = "N", value_parser = policy::parse_count)]
     pub keep_last: Option<u32>,
@@ -64,6 +83,68 @@ pub struct DeleteArgs {
 }
 
 impl DeleteArgs {
+    /// These arguments with the profile's `[delete]` filled in where `given` lacks a
+    /// key: all of it with `--policy` (or with neither snapshots nor `--keep-*`), else
+    /// only `max-unused`.
+    pub fn with_profile(&self, s: Option<&DeleteSection>, given: &Given) -> Result<DeleteArgs> {
+        let mut a = self.clone();
+        let Some(s) = s else {
+            if a.policy {
+                return Err(Error::usage(
+                    "--policy takes the [delete] table of a profile: give -P NAME with one",
+                ));
+            }
+            return Ok(a);
+        };
+        let open = |id: &str| !given.has(id);
+        if let (true, Some(m)) = (open("max_unused"), &s.max_unused) {
+            a.max_unused = repack::MaxUnused::parse(m)
+                .map_err(|e| Error::usage(format!("profile [delete] max-unused: {e}")))?;
+        }
+        let by_profile =
+            a.policy || (a.snapshots.is_empty() && POLICY_FLAGS.iter().all(|f| open(f)));
+        if !by_profile {
+            return Ok(a);
+        }
+        a.policy = true;
+        let count = |v: &Option<String>| v.as_deref().map(policy::parse_count).transpose();
+        for (id, field, value) in [
+            ("keep_last", &mut a.keep_last, &s.keep_last),
+            ("keep_hourly", &mut a.keep_hourly, &s.keep_hourly),
+            ("keep_daily", &mut a.keep_daily, &s.keep_daily),
+            ("keep_weekly", &mut a.keep_weekly, &s.keep_weekly),
+            ("keep_monthly", &mut a.keep_monthly, &s.keep_monthly),
+            ("keep_yearly", &mut a.keep_yearly, &s.keep_yearly),
+        ] {
+            if open(id) {
+                *field = count(value)?;
+            }
+        }
+        if open("keep_within") {
+            a.keep_within = s
+                .keep_within
+                .as_deref()
+                .map(policy::parse_within)
+                .transpose()?;
+        }
+        if open("keep_tag") {
+            a.keep_tag = s.keep_tag.clone();
+        }
+        if let (true, Some(gb)) = (open("group_by"), &s.group_by) {
+            a.group_by = gb.clone();
+        }
+        if open("host") {
+            a.host = s.host.clone();
+        }
+        if open("tag") {
+            a.tag = s.tag.clone();
+        }
+        if open("allow_degraded") {
+            a.allow_degraded = s.allow_degraded.unwrap_or(a.allow_degraded);
+        }
+        Ok(a)
+    }
+
     fn policy(&self) -> Policy {
         Policy {
             keep_last: self.keep_last,
@@ -79,6 +160,15 @@ impl DeleteArgs {
 }
 
 pub fn run(g: &Global, a: &DeleteArgs) -> Result<u8> {
+    let section = g.loaded.as_ref().and_then(|p| p.delete.as_ref());
+    let a = a.with_profile(section, &g.given)?;
+    let r = execute(g, &a)?;
+    print(g, &r)?;
+    Ok(0)
+}
+
+/// Apply the policy (or delete the snapshots named) and return the report.
+pub fn execute(g: &Global, a: &DeleteArgs) -> Result<DeleteReport> {
     let policy = a.policy();
     let group_by = GroupBy::parse(&a.group_by)?;
     if a.snapshots.is_empty() {
@@ -138,9 +228,13 @@ pub fn run(g: &Global, a: &DeleteArgs) -> Result<u8> {
     bar.finish();
     let mut r = result?;
     r.decisions = decisions;
+    Ok(r)
+}
+
+/// The report: JSON, or the decisions and the summary.
+pub fn print(g: &Global, r: &DeleteReport) -> Result<()> {
     if g.json {
-        g.print_json(&r)?;
-        return Ok(0);
+        return g.print_json(r);
     }
     let would = if r.dry_run { "would " } else { "" };
     for d in &r.decisions {
@@ -185,5 +279,5 @@ pub fn run(g: &Global, a: &DeleteArgs) -> Result<u8> {
             human_bytes(r.bytes_written)
         ));
     }
-    Ok(0)
+    Ok(())
 }

@@ -1,9 +1,9 @@
-//! `tangle init --remote URL...`
+//! `tangle init --remote URL...` (or over the remotes of the profile's `[repository]`)
 
 use clap::Args;
-use tangle::Result;
 use tangle::crypto::KdfParams;
 use tangle::repo::{InitOptions, init};
+use tangle::{Error, Result};
 
 use super::{Global, password};
 
@@ -12,8 +12,9 @@ use super::{Global, password};
     after_help = "Example:\n  tangle init --remote /mnt/usb/tangle --remote s3://bucket/tangle --remote sftp://me@nas/srv/tangle"
 )]
 pub struct InitArgs {
-    /// A remote of the new repository (give it once per remote; 3 are recommended)
-    #[arg(long = "remote", value_name = "URL", required = true)]
+    /// A remote of the new repository (give it once per remote; 3 are recommended;
+    /// default: the profile's [repository] remotes)
+    #[arg(long = "remote", value_name = "URL")]
     pub remotes: Vec<String>,
     /// Data shards per extent (default from the number of remotes)
     #[arg(long)]
@@ -27,8 +28,18 @@ pub struct InitArgs {
 }
 
 pub fn run(g: &Global, a: &InitArgs) -> Result<u8> {
+    let remotes = if a.remotes.is_empty() {
+        g.remotes.clone()
+    } else {
+        a.remotes.clone()
+    };
+    if remotes.is_empty() {
+        return Err(Error::usage(
+            "init needs the remotes: give --remote URL for each, or a profile (-P) with [repository] remotes",
+        ));
+    }
     let opts = InitOptions {
-        remotes: a.remotes.clone(),
+        remotes,
         extent_size: None,
         chunker: None,
         data_shards: a.data_shards,

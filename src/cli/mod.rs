@@ -13,10 +13,12 @@ mod key;
 mod ls;
 mod man;
 mod password;
+mod profile;
 mod progress;
 mod remote;
 mod repair;
 mod restore;
+mod run;
 mod snapshots;
 mod stats;
 mod unlock;
@@ -27,7 +29,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use tangle::repo::Repository;
 use tangle::{Error, Kind, Result};
 
@@ -50,14 +52,20 @@ pub struct Global {
     /// Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)
     #[arg(short = 'r', long = "repo", env = "TANGLE_REPO", global = true)]
     pub repo: Option<String>,
-    /// Profile: defaults and per-remote settings from ~/.config/tangle/NAME.toml
+    /// Profile: the repository, password, per-remote settings and the settings of
+    /// backup, delete and verify, from ~/.config/tangle/NAME.toml
     #[arg(short = 'P', long = "profile", value_name = "NAME", global = true)]
     pub profile: Option<String>,
     /// Read the password from this file (first line)
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, env = "TANGLE_PASSWORD_FILE", global = true, value_name = "FILE")]
     pub password_file: Option<PathBuf>,
     /// Run this shell command and use its output as the password
-    #[arg(long, global = true, value_name = "COMMAND")]
+    #[arg(
+        long,
+        env = "TANGLE_PASSWORD_COMMAND",
+        global = true,
+        value_name = "COMMAND"
+    )]
     pub password_command: Option<String>,
     /// Machine-readable output on stdout (and fatal errors as JSON on stderr)
     #[arg(long, global = true)]
@@ -76,7 +84,7 @@ pub struct Global {
     #[arg(long, global = true)]
     pub progress: bool,
     /// Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, env = "TANGLE_CACHE_DIR", global = true, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
     /// Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs
     /// without a cache. Else the owner the cache pinned at init or first open is trusted
@@ -85,6 +93,18 @@ pub struct Global {
     /// Per-remote settings from the profile (passed to every remote opened).
     #[arg(skip)]
     pub remote_settings: tangle::remote::SettingsByUrl,
+    /// The profile's `[repository] remotes`: opened (first reachable) when no `-r`.
+    #[arg(skip)]
+    pub remotes: Vec<String>,
+    /// The profile's `[repository] password`, if it keeps one.
+    #[arg(skip)]
+    pub password: Option<String>,
+    /// Which arguments the command line or the environment gave (they beat the profile).
+    #[arg(skip)]
+    pub given: profile::Given,
+    /// The profile of `-P`, once loaded.
+    #[arg(skip)]
+    pub loaded: Option<std::sync::Arc<tangle::profile::Profile>>,
 }
 
 #[derive(Subcommand)]
@@ -126,25 +146,24 @@ pub enum Command {
     /// Write the man pages into a directory
     #[command(hide = true)]
     Man(man::ManArgs),
+    /// Show the settings a profile gives (`profile show`)
+    Profile(profile::ProfileArgs),
+    /// Run the profile's backup, then delete by its policy, then verify (for cron)
+    Run(run::RunArgs),
+}
+
+/// Parse the command line, noting which arguments it (or the environment) gave, so
+/// that a profile fills only the rest.
+pub fn parse() -> std::result::Result<Cli, clap::Error> {
+    let matches = Cli::command().try_get_matches()?;
+    let mut cli = Cli::from_arg_matches(&matches)?;
+    cli.global.given = profile::Given::from_matches(&matches);
+    Ok(cli)
 }
 
 /// Run a command; `Ok(code)` carries non-fatal exit codes such as 3 (some files unreadable).
 pub fn run(mut cli: Cli) -> Result<u8> {
-    if let Some(name) = cli.global.profile.clone() {
-        let p = tangle::profile::Profile::load(&name)?;
-        let g = &mut cli.global;
-        // The command line and the environment win over the profile.
-        g.repo = g.repo.take().or(p.repo.clone());
-        if g.password_file.is_none()
-            && g.password_command.is_none()
-            && std::env::var_os("TANGLE_PASSWORD").is_none()
-        {
-            g.password_file = p.password_file.clone();
-            g.password_command = p.password_command.clone();
-        }
-        g.cache_dir = g.cache_dir.take().or(p.cache_dir.clone());
-        g.remote_settings = p.remote_settings()?;
-    }
+    profile::apply(&mut cli.global)?;
     let g = &cli.global;
     match &cli.command {
         Command::Init(a) => init::run(g, a),
@@ -165,6 +184,8 @@ pub fn run(mut cli: Cli) -> Result<u8> {
         Command::Cat(a) => cat::run(g, a),
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => man::run(a),
+        Command::Profile(a) => profile::run(g, a),
+        Command::Run(a) => run::run(g, a),
     }
 }
 
@@ -213,12 +234,6 @@ impl Global {
     }
 
     fn open(&self, unlock: bool, load_index: bool) -> Result<Repository> {
-        let url = self.repo.as_deref().ok_or_else(|| {
-            Error::new(
-                Kind::RepoNotFound,
-                "no repository given: use -r/--repo or set TANGLE_REPO",
-            )
-        })?;
         let opts = tangle::repo::OpenOptions {
             cache_dir: self.cache_dir.clone(),
             owner: self
@@ -228,7 +243,7 @@ impl Global {
                 .transpose()?,
             remote_settings: self.remote_settings.clone(),
         };
-        let mut repo = Repository::open_with(url, &opts)?;
+        let mut repo = profile::open_first(self, &opts)?;
         for f in repo.foreign_configs() {
             warn(format_args!("not trusted: {f}"));
         }
@@ -341,6 +356,12 @@ impl Write for Stdout {
 /// A warning on stderr. Ignores write errors: a closed stderr must not end the command.
 pub fn warn(msg: impl std::fmt::Display) {
     let _ = writeln!(io::stderr(), "tangle: warning: {msg}");
+}
+
+/// A fatal error on stderr, as `main` prints it, for a step that fails inside a
+/// command that goes on (`tangle run`).
+pub fn error(e: &Error) {
+    let _ = writeln!(io::stderr(), "tangle: error: {e}");
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Where the password comes from, in order: `--password-file`, `--password-command`,
-//! `TANGLE_PASSWORD`, then a prompt on the terminal.
+//! `TANGLE_PASSWORD`, a profile's `password`, then a prompt on the terminal (a profile's
+//! file or command fills the first two only when neither flag nor environment gives one).
 
 use std::io::IsTerminal;
 
@@ -12,6 +13,7 @@ pub fn given(g: &Global) -> bool {
     g.password_file.is_some()
         || g.password_command.is_some()
         || std::env::var_os("TANGLE_PASSWORD").is_some()
+        || g.password.is_some()
 }
 
 pub fn read(g: &Global, confirm: bool) -> Result<String> {
@@ -36,6 +38,8 @@ pub fn read(g: &Global, confirm: bool) -> Result<String> {
             .to_string()
     } else if let Some(pw) = std::env::var_os("TANGLE_PASSWORD") {
         pw.to_string_lossy().into_owned()
+    } else if let Some(pw) = &g.password {
+        pw.clone()
     } else if std::io::stdin().is_terminal() {
         let pw = rpassword::prompt_password("enter password for repository: ")
             .map_err(|e| Error::fatal(format!("reading password: {e}")))?;
@@ -49,7 +53,7 @@ pub fn read(g: &Global, confirm: bool) -> Result<String> {
         pw
     } else {
         return Err(Error::usage(
-            "no password given: use --password-file, --password-command or TANGLE_PASSWORD (no terminal to ask on)",
+            "no password given: use --password-file, --password-command, TANGLE_PASSWORD or a profile (no terminal to ask on)",
         ));
     };
     if pw.is_empty() {

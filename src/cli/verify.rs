@@ -1,13 +1,14 @@
 //! `tangle verify [--read-data | --read-data-subset PCT%]`
 
 use clap::Args;
+use tangle::Result;
 use tangle::ops::verify::{self, ReadData, Severity, VerifyReport};
+use tangle::profile::VerifySection;
 use tangle::util::human_bytes;
-use tangle::{Error, Result};
 
-use super::Global;
+use super::{Global, profile::Given};
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 #[command(
     after_help = "Examples:\n  tangle verify\n  TANGLE_OWNER=63ac7238604ea1f8fa7c70d4d1c6f36f tangle -r s3://bucket/tangle verify --read-data-subset 2% --json"
 )]
@@ -23,23 +24,40 @@ pub struct VerifyArgs {
     pub seed: Option<u64>,
 }
 
+impl VerifyArgs {
+    /// These arguments with the profile's `[verify]` where `given` lacks a key; how much
+    /// data to read is one setting (`--read-data` on the command line replaces the
+    /// profile's `read-data-subset`).
+    pub fn with_profile(&self, s: Option<&VerifySection>, given: &Given) -> VerifyArgs {
+        let mut a = self.clone();
+        let Some(s) = s else { return a };
+        if !given.has("read_data") && !given.has("read_data_subset") {
+            a.read_data = s.read_data.unwrap_or(false);
+            a.read_data_subset = s.read_data_subset.clone();
+        }
+        if !given.has("seed") && s.seed.is_some() {
+            a.seed = s.seed;
+        }
+        a
+    }
+}
+
 pub fn run(g: &Global, a: &VerifyArgs) -> Result<u8> {
+    let section = g.loaded.as_ref().and_then(|p| p.verify.as_ref());
+    let r = execute(g, &a.with_profile(section, &g.given))?;
+    print(g, &r)?;
+    Ok(r.exit_code)
+}
+
+/// Check the repository and return the report (its `exit_code` is the command's).
+pub fn execute(g: &Global, a: &VerifyArgs) -> Result<VerifyReport> {
     // The storage layer needs only the public key; the password (when given) adds the
     // snapshot checks. Never prompt: verify runs unattended in CI.
     let (repo, unlock_error) = g.open_for_verify()?;
     let read = if a.read_data {
         ReadData::All
     } else if let Some(p) = &a.read_data_subset {
-        let pct: f64 = p
-            .trim_end_matches('%')
-            .parse()
-            .ok()
-            .filter(|v: &f64| (0.0..=100.0).contains(v))
-            .ok_or_else(|| {
-                Error::usage(format!(
-                    "--read-data-subset wants a percentage like 10%, not {p:?}"
-                ))
-            })?;
+        let pct = tangle::profile::parse_read_data_subset(p)?;
         ReadData::Subset(pct, a.seed.unwrap_or_else(rand_seed))
     } else {
         ReadData::No
@@ -58,12 +76,17 @@ pub fn run(g: &Global, a: &VerifyArgs) -> Result<u8> {
     if let Some(e) = unlock_error {
         verify::keys_unreadable(&mut r, &e.to_string());
     }
+    Ok(r)
+}
+
+/// The report: JSON, or the findings and the verdict.
+pub fn print(g: &Global, r: &VerifyReport) -> Result<()> {
     if g.json {
-        g.print_json(&r)?;
+        g.print_json(r)
     } else {
-        print_text(g, &r);
+        print_text(g, r);
+        Ok(())
     }
-    Ok(r.exit_code)
 }
 
 /// Human output. Default: damage, a summary and the verdict. `-v` adds the notes and
@@ -157,16 +180,25 @@ fn rand_seed() -> u64 {
 }
 
 /// The exact command that repairs what this verify found (the same repository).
+/// The profile stays: it holds the remotes' settings (and, without `-r`, the remotes).
 fn repair_command(g: &Global) -> String {
-    match &g.repo {
-        Some(url)
-            if url
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "/._-:@+=,".contains(c)) =>
-        {
-            format!("tangle -r {url} repair")
-        }
-        Some(url) => format!("tangle -r '{}' repair", url.replace('\'', r"'\''")),
-        None => "tangle repair".to_string(),
+    let mut cmd = "tangle".to_string();
+    if let Some(name) = &g.profile {
+        cmd += &format!(" -P {}", shell_quote(name));
+    }
+    if let Some(url) = &g.repo {
+        cmd += &format!(" -r {}", shell_quote(url));
+    }
+    cmd + " repair"
+}
+
+/// A word for `sh`: as is when it is plain, else in single quotes.
+fn shell_quote(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-:@+=,".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
     }
 }

@@ -1,0 +1,185 @@
+//! `tangle -P NAME run`: what a cron job or a systemd timer runs, borgmatic-style — the
+//! profile's backup, then delete by its `[delete]` policy, then verify as its `[verify]`
+//! says. Each step is the subcommand's own code (`backup::execute`, ...), given no flags:
+//! its settings come from the environment, the profile and the defaults.
+//!
+//! A backup that could not read some files (exit 3) still wrote its snapshot, so the
+//! later steps run; a backup that failed stops the run (there is nothing new to keep or
+//! check). A failed delete does not keep verify from running. The exit code is the most
+//! severe of the steps' codes, in the order of [`SEVERITY`].
+
+use clap::Args;
+use serde::Serialize;
+use serde_json::Value;
+use tangle::{Error, Result};
+
+use super::profile::defaults;
+use super::{Global, backup, delete, verify};
+
+#[derive(Args)]
+pub struct RunArgs {}
+
+/// Exit codes, most severe first: what the repository is (a trust violation, lost data),
+/// then a step that could not do its work (wrong password, no repository, any other
+/// failure), then damage `repair` can fix, a repository busy with another command (the
+/// next run will do it), a backup that skipped unreadable files, success. An
+/// interruption stops the run at once.
+pub const SEVERITY: [u8; 10] = [130, 22, 21, 12, 10, 1, 20, 11, 3, 0];
+
+/// The more severe of two exit codes; a code not in [`SEVERITY`] counts as 1.
+pub fn most_severe(a: u8, b: u8) -> u8 {
+    let rank = |c: u8| {
+        SEVERITY
+            .iter()
+            .position(|&s| s == c)
+            .or_else(|| SEVERITY.iter().position(|&s| s == 1))
+            .unwrap_or(0)
+    };
+    if rank(b) < rank(a) { b } else { a }
+}
+
+/// One step in `--json`: its report, or the error that ended it.
+#[derive(Serialize)]
+struct Step {
+    step: &'static str,
+    exit_code: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    report: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct RunReport {
+    profile: String,
+    steps: Vec<Step>,
+    exit_code: u8,
+}
+
+pub fn run(g: &Global, _a: &RunArgs) -> Result<u8> {
+    // `--json` prints one object: no status lines from the backup step inside it.
+    let mut quiet_status = g.clone();
+    quiet_status.progress &= !g.json;
+    let g = &quiet_status;
+    let Some(p) = g.loaded.clone() else {
+        return Err(Error::usage(
+            "run does what a profile says: give one with -P NAME",
+        ));
+    };
+    if p.backup.is_none() && p.delete.is_none() && p.verify.is_none() {
+        return Err(Error::usage(format!(
+            "profile {} has no [backup], [delete] or [verify] table: nothing to run",
+            p.path.display()
+        )));
+    }
+    let mut steps = Vec::new();
+    let mut code = 0;
+    let mut record = |step: &'static str, outcome: Result<(Value, u8)>| -> bool {
+        let s = match outcome {
+            Ok((report, exit_code)) => Step {
+                step,
+                exit_code,
+                report: Some(report),
+                error: None,
+            },
+            Err(e) => {
+                let exit_code = u8::try_from(e.kind().exit_code()).unwrap_or(1);
+                // Also with --json: the log shows it where it happened.
+                super::error(&e);
+                Step {
+                    step,
+                    exit_code,
+                    report: None,
+                    error: Some(e.to_string()),
+                }
+            }
+        };
+        code = most_severe(code, s.exit_code);
+        let go_on = s.exit_code != 130 && (step != "backup" || s.error.is_none());
+        steps.push(s);
+        go_on
+    };
+
+    let mut go_on = true;
+    if let Some(section) = &p.backup {
+        heading(g, "backup");
+        go_on = record("backup", backup_step(g, section));
+    }
+    if let (true, Some(section)) = (go_on, &p.delete) {
+        heading(g, "delete");
+        go_on = record("delete", delete_step(g, section));
+    }
+    if let (true, Some(section)) = (go_on, &p.verify) {
+        heading(g, "verify");
+        record("verify", verify_step(g, section));
+    }
+    if g.json {
+        g.print_json(&RunReport {
+            profile: p.path.display().to_string(),
+            steps,
+            exit_code: code,
+        })?;
+    } else {
+        let summary: Vec<String> = (steps.iter())
+            .map(|s| format!("{} {}", s.step, s.exit_code))
+            .collect();
+        g.say(format_args!("\nrun: {} (exit {code})", summary.join(", ")));
+    }
+    Ok(code)
+}
+
+fn heading(g: &Global, step: &str) {
+    g.say(format_args!("== {step}"));
+}
+
+fn to_json<T: Serialize>(report: &T) -> Result<Value> {
+    serde_json::to_value(report).map_err(|e| Error::fatal(format!("JSON output: {e}")))
+}
+
+fn backup_step(g: &Global, s: &tangle::profile::BackupSection) -> Result<(Value, u8)> {
+    let (a, given) = defaults::<backup::BackupArgs>("backup")?;
+    let a = a.with_profile(Some(s), &given)?;
+    let r = backup::execute(g, &a)?;
+    if !g.json {
+        backup::print(g, &r)?;
+    }
+    Ok((to_json(&r)?, backup::exit_code(&r)))
+}
+
+fn delete_step(g: &Global, s: &tangle::profile::DeleteSection) -> Result<(Value, u8)> {
+    let (a, given) = defaults::<delete::DeleteArgs>("delete")?;
+    let a = a.with_profile(Some(s), &given)?;
+    let r = delete::execute(g, &a)?;
+    // Under -q the run prints nothing when all is well (cron mails only trouble), so
+    // not even delete's list of decisions.
+    if !g.json && !g.quiet {
+        delete::print(g, &r)?;
+    }
+    Ok((to_json(&r)?, 0))
+}
+
+fn verify_step(g: &Global, s: &tangle::profile::VerifySection) -> Result<(Value, u8)> {
+    let (a, given) = defaults::<verify::VerifyArgs>("verify")?;
+    let r = verify::execute(g, &a.with_profile(Some(s), &given))?;
+    if !g.json {
+        verify::print(g, &r)?;
+    }
+    Ok((to_json(&r)?, r.exit_code))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn severity_order() {
+        assert_eq!(most_severe(0, 3), 3);
+        assert_eq!(most_severe(3, 20), 20);
+        assert_eq!(most_severe(20, 1), 1);
+        assert_eq!(most_severe(11, 20), 20);
+        assert_eq!(most_severe(1, 22), 22);
+        assert_eq!(most_severe(22, 21), 22);
+        assert_eq!(most_severe(3, 99), 99);
+        assert_eq!(most_severe(130, 22), 130);
+    }
+}
