@@ -678,4 +678,18 @@ fn delete_consolidates_history() {
     assert!(count("heads") <= 2, "heads left: {}", count("heads"));
     run_ok(repo.cmd_via_nopw(0).arg("verify"));
     repo.backup(&[&src], &[]);
+    // The client cache follows: no more cached heads (nor writer directories) than the
+    // remotes hold.
+    let cached: Vec<_> = files_under(&repo.home.join("cache"))
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("/objects/heads/"))
+        .collect();
+    assert!(cached.len() <= count("heads"), "{cached:?}");
+    for cache in fs::read_dir(repo.home.join("cache/tangle"))
+        .unwrap()
+        .flatten()
+    {
+        let dirs = fs::read_dir(cache.path().join("objects/heads")).map_or(0, |d| d.count());
+        assert!(dirs <= count("heads"), "{dirs} writer directories cached");
+    }
 }

@@ -64,7 +64,8 @@ impl Repository {
             return;
         };
         let listed: std::collections::HashSet<&str> = listed.iter().map(String::as_str).collect();
-        let mut stack = vec![root.join(prefix)];
+        let top = root.join(prefix);
+        let mut stack = vec![top.clone()];
         while let Some(dir) = stack.pop() {
             let Ok(entries) = std::fs::read_dir(&dir) else {
                 continue;
@@ -79,6 +80,10 @@ impl Repository {
                 if rel.is_none_or(|r| !listed.contains(r)) {
                     let _ = std::fs::remove_file(&p);
                 }
+            }
+            // A writer's directory of heads, once empty, would be walked forever.
+            if dir != top {
+                let _ = std::fs::remove_dir(&dir);
             }
         }
     }

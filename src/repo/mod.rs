@@ -645,8 +645,10 @@ impl Repository {
             if hex::decode_to_slice(&writer, &mut id).is_err() {
                 continue;
             }
-            // Consolidated away by a delete: gone on purpose, not rolled back.
+            // Consolidated away by a delete: gone on purpose, not rolled back (and no
+            // longer worth remembering).
             if deleted.heads.contains(&crate::extent::head_path(&id, seen)) {
+                self.forget_heads(std::slice::from_ref(&writer));
                 continue;
             }
             let have = self.latest_head(&id)?.map(|h| h.seq);
