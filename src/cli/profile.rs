@@ -186,6 +186,9 @@ fn passable(kind: Kind) -> bool {
 }
 
 #[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  tangle -P home profile show\n  tangle -P /etc/tangle/server.toml profile show --json"
+)]
 pub struct ProfileArgs {
     #[command(subcommand)]
     pub action: ProfileAction,

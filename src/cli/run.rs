@@ -17,6 +17,9 @@ use super::profile::defaults;
 use super::{Global, backup, delete, verify};
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  tangle -P home run\n  tangle -P /etc/tangle/server.toml run --quiet"
+)]
 pub struct RunArgs {}
 
 /// Exit codes, most severe first: what the repository is (a trust violation, lost data),
