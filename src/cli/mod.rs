@@ -375,6 +375,13 @@ mod tests {
     #[test]
     fn help_examples_parse() {
         let root = Cli::command();
+        for cmd in root.get_subcommands().filter(|c| !c.is_hide_set()) {
+            assert!(
+                cmd.get_after_help().is_some(),
+                "`tangle {}` has no examples in its help",
+                cmd.get_name()
+            );
+        }
         let mut checked = 0;
         let mut stack: Vec<clap::Command> = root.get_subcommands().cloned().collect();
         while let Some(cmd) = stack.pop() {
