@@ -97,6 +97,16 @@ fn deleting_a_snapshot_frees_its_space_and_keeps_the_rest_whole() {
 
     let r = json_ok(fx.repo.cmd().args(["delete", "--json", &fx.a]), "delete A");
     assert_eq!(r["snapshots_removed"][0], fx.a.as_str(), "{r:#}");
+    // The dry run said what the delete did, and estimated what it moved.
+    assert_eq!(dry["bytes_freed"], r["bytes_freed"], "{dry:#}\n{r:#}");
+    assert_eq!(dry["extents_reencoded"], r["extents_reencoded"]);
+    for key in ["bytes_read", "bytes_written"] {
+        let (est, real) = (dry[key].as_u64().unwrap(), r[key].as_u64().unwrap());
+        assert!(
+            est > 0 && est <= real * 2 && real <= est * 2,
+            "{key}: estimated {est}, moved {real}"
+        );
+    }
     assert!(
         r["extents_reencoded"].as_u64().unwrap() >= 1,
         "B's extent pointed into A: {r:#}"

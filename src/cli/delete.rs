@@ -271,7 +271,14 @@ pub fn print(g: &Global, r: &DeleteReport) -> Result<()> {
             f.remote
         ));
     }
-    if !r.dry_run {
+    if r.dry_run {
+        g.say(format_args!(
+            "would free {} in all; would read about {}, write about {} to repack and re-encode",
+            human_bytes(r.bytes_freed),
+            human_bytes(r.bytes_read),
+            human_bytes(r.bytes_written)
+        ));
+    } else {
         g.say(format_args!(
             "freed {} in all; read {}, wrote {} to repack and re-encode",
             human_bytes(r.bytes_freed),

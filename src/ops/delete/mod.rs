@@ -221,6 +221,18 @@ pub fn run_with_progress(
         .collect();
     report.bytes_freed = freed.values().sum();
     if opts.dry_run {
+        // Estimates: repacking reads the live blobs and writes them with parity;
+        // re-encoding reads a codeword's data and pointer shards and writes its parity.
+        let coding = repo.config.coding;
+        let (s, p) = (coding.data_shards as u64, coding.parity_shards as u64);
+        report.bytes_read = report.bytes_repacked
+            + (to_reencode.iter())
+                .map(|c| c.shard_size as u64 * (c.data_shards as u64 + c.pointers.len() as u64))
+                .sum::<u64>();
+        report.bytes_written = report.bytes_repacked * (s + p) / s.max(1)
+            + (to_reencode.iter())
+                .map(|c| c.shard_size as u64 * c.parity_shards as u64)
+                .sum::<u64>();
         return Ok(report);
     }
     let signer = repo.signer()?;
