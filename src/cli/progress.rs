@@ -7,10 +7,33 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use tangle::ops::Progress;
 
-pub struct Bar {
+/// A thread that reports while the work runs, until `finish` stops it (and waits, so
+/// nothing it prints lands after what the command prints next).
+struct Reporter {
     stop: Arc<AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
+
+impl Reporter {
+    /// Run `report` (given the stop flag) on its own thread if `enabled`.
+    fn start(enabled: bool, report: impl FnOnce(Arc<AtomicBool>) + Send + 'static) -> Reporter {
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = enabled.then(|| {
+            let stop = stop.clone();
+            std::thread::spawn(move || report(stop))
+        });
+        Reporter { stop, thread }
+    }
+
+    fn finish(mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+pub struct Bar(Reporter);
 
 impl Bar {
     /// Start drawing if `enabled`; `verb` is e.g. "backing up".
@@ -25,12 +48,7 @@ impl Bar {
         verb: &'static str,
         unit: &'static str,
     ) -> Bar {
-        let stop = Arc::new(AtomicBool::new(false));
-        if !enabled {
-            return Bar { stop, thread: None };
-        }
-        let stop2 = stop.clone();
-        let thread = std::thread::spawn(move || {
+        Bar(Reporter::start(enabled, move |stop2| {
             let bar = ProgressBar::new(0);
             bar.set_style(
                 ProgressStyle::with_template(
@@ -65,38 +83,23 @@ impl Bar {
                 std::thread::sleep(Duration::from_millis(100));
             }
             bar.finish_and_clear();
-        });
-        Bar {
-            stop,
-            thread: Some(thread),
-        }
+        }))
     }
 
-    pub fn finish(mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+    pub fn finish(self) {
+        self.0.finish()
     }
 }
 
 /// `--json --progress`: restic-style status lines on stdout, one when the work starts and
 /// one per second while it runs (`{"message_type":"status","percent_done":0.42,...}`), then the caller
 /// prints its summary line.
-pub struct JsonStatus {
-    stop: Arc<AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
+pub struct JsonStatus(Reporter);
 
 impl JsonStatus {
     pub fn start(enabled: bool, progress: Arc<Progress>) -> JsonStatus {
-        let stop = Arc::new(AtomicBool::new(false));
-        if !enabled {
-            return JsonStatus { stop, thread: None };
-        }
-        let stop2 = stop.clone();
         let started = std::time::Instant::now();
-        let thread = std::thread::spawn(move || {
+        JsonStatus(Reporter::start(enabled, move |stop2| {
             // The first line at once, then one a second.
             let mut next = Duration::ZERO;
             while !stop2.load(Ordering::Relaxed) {
@@ -123,17 +126,10 @@ impl JsonStatus {
                     return;
                 }
             }
-        });
-        JsonStatus {
-            stop,
-            thread: Some(thread),
-        }
+        }))
     }
 
-    pub fn finish(mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+    pub fn finish(self) {
+        self.0.finish()
     }
 }
