@@ -39,6 +39,9 @@ fn long_work_shows_a_bar_on_a_terminal_only() {
     );
     let drawn = on_a_terminal(&repo, &format!("delete {first}"));
     assert!(drawn.contains("repacking and re-encoding"), "{drawn}");
+    let fourth = repo.path("remote3");
+    let drawn = on_a_terminal(&repo, &format!("remote add {}", fourth.display()));
+    assert!(drawn.contains("rebalancing"), "{drawn}");
 
     // Not a terminal: no bar, whatever the command.
     for args in [vec!["verify", "--read-data"], vec!["repair"]] {

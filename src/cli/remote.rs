@@ -105,8 +105,7 @@ pub fn run(g: &Global, a: &RemoteArgs) -> Result<u8> {
                         read_data: false,
                     },
                 )?);
-                report.rebalance =
-                    Some(rebalance::run(&repo, &RebalanceOptions { dry_run: false })?);
+                report.rebalance = Some(rebalance_with_bar(g, &repo, false)?);
             }
             if g.json {
                 return g.print_json(&report).map(|_| 0);
@@ -133,7 +132,7 @@ pub fn run(g: &Global, a: &RemoteArgs) -> Result<u8> {
         }
         RemoteAction::Rebalance { dry_run } => {
             let repo = g.open_unlocked()?;
-            let r = rebalance::run(&repo, &RebalanceOptions { dry_run: *dry_run })?;
+            let r = rebalance_with_bar(g, &repo, *dry_run)?;
             if g.json {
                 return g.print_json(&r).map(|_| 0);
             }
@@ -174,4 +173,22 @@ fn say_rebalance(g: &Global, r: &RebalanceReport) {
             human_bytes(share.bytes_after)
         ));
     }
+}
+
+/// Rebalance, drawing a progress bar on a terminal.
+fn rebalance_with_bar(
+    g: &Global,
+    repo: &tangle::repo::Repository,
+    dry_run: bool,
+) -> Result<rebalance::RebalanceReport> {
+    let progress = std::sync::Arc::new(tangle::ops::Progress::default());
+    let bar = super::progress::Bar::counting(
+        !dry_run && g.show_progress(),
+        progress.clone(),
+        "rebalancing",
+        "extents",
+    );
+    let result = rebalance::run_with_progress(repo, &RebalanceOptions { dry_run }, &progress);
+    bar.finish();
+    result
 }

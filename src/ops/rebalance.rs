@@ -128,6 +128,16 @@ fn target_counts(seq: u64, shards: usize, remote_count: usize) -> Vec<usize> {
 }
 
 pub fn run(repo: &Repository, opts: &RebalanceOptions) -> Result<RebalanceReport> {
+    run_with_progress(repo, opts, &crate::ops::Progress::default())
+}
+
+/// [`run`], counting the extents gone through and their shard bytes in `progress`.
+pub fn run_with_progress(
+    repo: &Repository,
+    opts: &RebalanceOptions,
+    progress: &crate::ops::Progress,
+) -> Result<RebalanceReport> {
+    use crate::ops::Progress;
     let survey = Survey::take(repo)?;
     let remote_count = repo.remotes().len();
     for (r, l) in survey.listings.iter().enumerate() {
@@ -158,7 +168,18 @@ pub fn run(repo: &Repository, opts: &RebalanceOptions) -> Result<RebalanceReport
     let (shards_before, bytes_before) = (shards_on.clone(), bytes_on.clone());
 
     let mut placement = Placement::new(&survey);
+    let extent_bytes = |c: &crate::extent::Certificate| c.shard_size as u64 * c.shards.len() as u64;
+    Progress::add(&progress.files_total, survey.certs.len() as u64);
+    Progress::add(
+        &progress.bytes_total,
+        survey.certs.iter().map(|c| extent_bytes(c)).sum(),
+    );
+    progress
+        .totals_known
+        .store(true, std::sync::atomic::Ordering::Relaxed);
     for (e, cert) in survey.certs.iter().enumerate() {
+        Progress::add(&progress.files_done, 1);
+        Progress::add(&progress.bytes_done, extent_bytes(cert));
         let n = cert.shards.len();
         let s = cert.data_shards as usize;
         let target = target_counts(cert.seq, n, remote_count);
