@@ -30,7 +30,7 @@ pub struct Head {
 
 impl Head {
     pub fn path(&self) -> String {
-        format!("heads/{}/{:016x}", hex::encode(self.writer), self.seq)
+        super::head_path(&self.writer, self.seq)
     }
 
     pub fn to_object(&self, signer: &Signer) -> Result<Vec<u8>> {

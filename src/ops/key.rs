@@ -247,10 +247,7 @@ pub fn remove(repo: &Repository, opts: &RemoveOptions) -> Result<RemoveReport> {
         keys: vec![id.clone()],
         ..Default::default()
     };
-    let object = record.to_object(&repo.signer()?)?;
-    let record_path = format!("deletions/{}", envelope::content_id(&object));
-    repo.write_replicated(&record_path, Bytes::from(object))
-        .map_err(|e| e.context("writing the deletion record"))?;
+    repo.write_deletion_record(&record)?;
 
     let mut report = RemoveReport {
         short_id: short(&id),

@@ -36,6 +36,14 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// Work whose size is known up front: `files` units (files, extents, codewords) and
+    /// `bytes`, final at once.
+    pub fn set_totals(&self, files: u64, bytes: u64) {
+        Progress::add(&self.files_total, files);
+        Progress::add(&self.bytes_total, bytes);
+        self.totals_known.store(true, Ordering::Relaxed);
+    }
+
     pub fn add(counter: &AtomicU64, n: u64) {
         counter.fetch_add(n, Ordering::Relaxed);
     }

@@ -169,14 +169,10 @@ pub fn run_with_progress(
 
     let mut placement = Placement::new(&survey);
     let extent_bytes = |c: &crate::extent::Certificate| c.shard_size as u64 * c.shards.len() as u64;
-    Progress::add(&progress.files_total, survey.certs.len() as u64);
-    Progress::add(
-        &progress.bytes_total,
+    progress.set_totals(
+        survey.certs.len() as u64,
         survey.certs.iter().map(|c| extent_bytes(c)).sum(),
     );
-    progress
-        .totals_known
-        .store(true, std::sync::atomic::Ordering::Relaxed);
     for (e, cert) in survey.certs.iter().enumerate() {
         Progress::add(&progress.files_done, 1);
         Progress::add(&progress.bytes_done, extent_bytes(cert));

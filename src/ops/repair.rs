@@ -221,11 +221,7 @@ fn repair_shards(
         let c = &survey.certs[e];
         c.shard_size as u64 * (c.data_shards as u64 + c.pointers.len() as u64)
     };
-    Progress::add(&progress.files_total, plan.len() as u64);
-    Progress::add(&progress.bytes_total, plan.iter().map(|&e| size(e)).sum());
-    progress
-        .totals_known
-        .store(true, std::sync::atomic::Ordering::Relaxed);
+    progress.set_totals(plan.len() as u64, plan.iter().map(|&e| size(e)).sum());
     // Which extent and shard a symbol id is.
     let locate = |sym: usize| -> Option<(usize, usize)> {
         let e = offset.partition_point(|&o| o <= sym).checked_sub(1)?;

@@ -361,14 +361,10 @@ impl Survey {
         use crate::ops::Progress;
         let jobs: Vec<usize> = (0..self.certs.len()).filter(|&e| pick(e)).collect();
         // Counted in extents ("files") and shard bytes.
-        Progress::add(&progress.files_total, jobs.len() as u64);
         let all: u64 = (jobs.iter())
             .map(|&e| self.certs[e].shard_size as u64 * self.certs[e].shards.len() as u64)
             .sum();
-        Progress::add(&progress.bytes_total, all);
-        progress
-            .totals_known
-            .store(true, std::sync::atomic::Ordering::Relaxed);
+        progress.set_totals(jobs.len() as u64, all);
         let certs = &self.certs;
         let shards = &self.shards;
         let results: Vec<(usize, Vec<bool>, u64, bool)> = repo.block_on(

@@ -159,6 +159,16 @@ impl Repository {
         self.block_on(super::marker::claim(remote, &others, self.config.id))
     }
 
+    /// Sign and replicate a deletion record: from here on what it names is deleted, not
+    /// lost (delete and `key remove` write them). Returns its path.
+    pub fn write_deletion_record(&self, record: &crate::extent::Deletion) -> Result<String> {
+        let object = record.to_object(&self.signer()?)?;
+        let path = format!("deletions/{}", crate::crypto::envelope::content_id(&object));
+        self.write_replicated(&path, Bytes::from(object))
+            .map_err(|e| e.context("writing the deletion record"))?;
+        Ok(path)
+    }
+
     /// Remove object `path` from remote `r`: only for what an authentic deletion record
     /// names (delete, and repair on a remote that missed a delete). Deleting an object
     /// that is already gone is not an error.

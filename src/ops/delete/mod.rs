@@ -236,20 +236,13 @@ pub fn run_with_progress(
         return Ok(report);
     }
     let signer = repo.signer()?;
-    Progress::add(
-        &progress.files_total,
-        (repack.len() + to_reencode.len()) as u64,
-    );
     let reencode_bytes: u64 = (to_reencode.iter())
         .map(|c| c.shard_size as u64 * c.shards.len() as u64)
         .sum();
-    Progress::add(
-        &progress.bytes_total,
+    progress.set_totals(
+        (repack.len() + to_reencode.len()) as u64,
         report.bytes_repacked + reencode_bytes,
     );
-    progress
-        .totals_known
-        .store(true, std::sync::atomic::Ordering::Relaxed);
 
     // 3a. Repack into new extents (leftovers of an interrupted run until the head below).
     let repacked = if repack.is_empty() {
@@ -316,9 +309,7 @@ pub fn run_with_progress(
         report.heads_replaced = record.heads.len();
 
         // 5. The record: from here on, what it names is deleted, not lost.
-        let object = record.to_object(&signer)?;
-        let id = envelope::content_id(&object);
-        repo.write_replicated(&format!("deletions/{id}"), Bytes::from(object))?;
+        repo.write_deletion_record(&record)?;
     }
 
     // 6. Remove every named object that a reachable remote still holds.
