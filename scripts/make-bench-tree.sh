@@ -77,15 +77,16 @@ if [ -z "$TARBALL" ]; then
     [ "$(id -u)" = 0 ] || { echo "make-bench-tree: need root to apt-get install linux-source" >&2; exit 1; }
     export DEBIAN_FRONTEND=noninteractive
     PKG=
-    if ! apt-cache policy linux-source-6.1 2>/dev/null | grep -q 'Candidate: [0-9]'; then
-        apt-get update -qq
-    fi
-    if apt-cache policy linux-source-6.1 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+    # Whether a package has an install candidate. The output is read whole first: with
+    # pipefail, `apt-cache policy | grep -q` fails when grep quits early (SIGPIPE).
+    has_candidate() { local out; out=$(apt-cache policy "$1" 2>/dev/null) || return 1; grep -q 'Candidate: [0-9]' <<<"$out"; }
+    has_candidate linux-source-6.1 || apt-get update -qq
+    if has_candidate linux-source-6.1; then
         PKG=linux-source-6.1
     else
         # Another version: the newest linux-source-X.Y that has an install candidate.
         for p in $(apt-cache search --names-only '^linux-source-[0-9.]+$' | awk '{print $1}' | sort -V -r); do
-            if apt-cache policy "$p" | grep -q 'Candidate: [0-9]'; then PKG=$p; break; fi
+            if has_candidate "$p"; then PKG=$p; break; fi
         done
     fi
     [ -n "$PKG" ] || { echo "make-bench-tree: no linux-source package available" >&2; exit 1; }
