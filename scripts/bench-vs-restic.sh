@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
-# Time tangle against restic on the same tree, in one run.
+# Time tangle against restic and against the machine's own limits on the same tree, in
+# one run.
 #
-#   scripts/bench-vs-restic.sh [--small] [--tree DIR] [--out FILE] [options]
+#   scripts/bench-vs-restic.sh [--small] [--rounds N] [--tree DIR] [--out FILE] [options]
 #
 # Options:
 #   --small          use the ~200 MiB tree instead of the ~2.1 GiB one
+#   --rounds N       run every timed phase N times (default 3), each round with fresh
+#                    repositories and restore targets; the tables give medians and the
+#                    min–max over the rounds. Rounds are interleaved: round 1 runs the
+#                    anchors, then restic, then tangle, round 2 the same again, ... so a
+#                    slow drift of the machine hits every tool alike. --rounds 1 is a
+#                    single pass, as before. With --remote-kinds, the restore over each
+#                    remote kind is also run N times (after all local rounds, from one
+#                    init and backup per kind); --links always runs once.
+#   --no-anchors     do not time the physical anchors (see below)
 #   --tree DIR       the tree to back up. Default: /var/tmp/tangle-bench-tree[-small],
 #                    built by scripts/make-bench-tree.sh if missing. A DIR that is empty,
 #                    missing or made by make-bench-tree.sh is (re)built by it; any other
@@ -12,9 +22,9 @@
 #   --out FILE       also write the report (markdown) to FILE
 #   --workdir DIR    where the repositories and restores go (default: a fresh temporary
 #                    directory beside the tree, so on the same disk); removed at the end
-#   --keep           keep the work directory
+#   --keep           keep the work directory (with the last round's repositories)
 #   --only TOOL      run only `restic`, only `tangle` (local remotes), only `remotes`
-#                    or only `links`
+#                    or only `links` (the anchors run with restic and with tangle)
 #   --no-build       do not run `cargo build --release` (use target/release/tangle, or
 #                    $TANGLE_BIN)
 #   --remote-kinds[=LIST]  (also --remotes) also time tangle over real remote kinds:
@@ -25,9 +35,12 @@
 #                      sftp   three SFTP remotes  $TANGLE_TEST_SFTP_URL/bench-N-sftp-{a,b,c}
 #                      mixed  a local directory, s3://.../bench-N-mixed-b, sftp://.../bench-N-mixed-c
 #                    (N: a per-run id).
-#                    init, back up, restore, and compare the restore with the source.
-#                    Uses the ~200 MiB tree unless --full or --tree is given.
-#                    `--only remotes` runs these alone (no restic, no local tangle).
+#                    init, back up, restore (--rounds times), and compare each restore
+#                    with the source; the ratio table gives each kind's median restore
+#                    over the median local restore (issue 14: within 1.2x on the full
+#                    tree). Uses the ~200 MiB tree unless --full or --tree is given.
+#                    `--only remotes` runs these alone (no restic, no local tangle, so
+#                    no local restore to compare with).
 #   --full           the ~2.1 GiB tree even with --remote-kinds or --links
 #   --links[=RATE]   restore from several remotes over modelled network links: the test
 #                    servers' sshd reached through scripts/throttle-proxy.py, every link
@@ -47,16 +60,31 @@
 #                    Uses the ~200 MiB tree unless --full or --tree is given.
 #                    `--only links` runs these alone.
 #
-# For each tool, with a fresh repository: init, initial backup, unchanged re-backup,
-# restore, full read check (restic check --read-data / tangle verify --read-data).
-# tangle then loses one of its three remotes (rm -rf of remote 2): `tangle repair`
-# rebuilds it (MB/s = bytes it wrote / seconds) and `tangle verify --read-data` must
-# then pass again.
-# MB/s is 10^6 bytes per second: the tree's (apparent) size over the wall time for the
-# backup, restore and read-data phases, the bytes written for repair.
-# Each phase runs under /usr/bin/time -f '%e %M' (wall seconds, peak RSS), after
-# `sync; echo 3 > /proc/sys/vm/drop_caches` when that is allowed (the report says
-# whether it was). Every restore is compared with the source byte for byte
+# Each round, for each tool, with a fresh repository: init, initial backup, unchanged
+# re-backup, restore, full read check (restic check --read-data / tangle verify
+# --read-data). tangle then loses one of its three remotes (rm -rf of remote 2):
+# `tangle repair` rebuilds it (MB/s = bytes it wrote / seconds) and `tangle verify
+# --read-data` must then pass again.
+# Anchors (what the disk and CPUs can do on the same tree, with the outputs in the work
+# directory, so on the same disk as the repositories), each timed like a phase, before
+# restic and tangle in every round:
+#   read      find TREE -type f -print0 | xargs -0 cat > /dev/null
+#   hash      find TREE -type f -print0 | xargs -0 b3sum > /dev/null   (Debian package
+#             b3sum, installed if missing; skipped, with a note, if it cannot be)
+#   compress  tar -C TREE -cf - . | zstd -3 -T0 > W/anchor.tar.zst
+#   write     tar -C W/anchor-x -xf W/anchor.tar: W/anchor.tar is an uncompressed tar of
+#             the tree made once per run (not timed); no sync (tangle restore does not
+#             sync either; the sync before the next phase's cache drop is not timed)
+# Their outputs are removed after each round. A second table gives tangle's ratios to
+# the anchors and to restic (the median of the per-round paired ratios and their
+# min–max) against the targets of issue 14, and tangle's restore max/min against
+# tar -x's.
+# MB/s is 10^6 bytes per second: the tree's (apparent) size over the median wall time for
+# the backup, restore, read-data and anchor phases, the bytes written for repair.
+# Each phase runs under /usr/bin/time -f '%e %U %S %M' (wall seconds, user and system CPU
+# seconds of the process and the children it waited for, peak RSS of the largest single
+# process), after `sync; echo 3 > /proc/sys/vm/drop_caches` when that is allowed (the
+# report says whether it was). Every restore is compared with the source byte for byte
 # (diff -r --no-dereference: file contents, file types, symlink targets).
 # Passwords: $RESTIC_PASSWORD and $TANGLE_PASSWORD (a fixed benchmark password if unset).
 # Exit status: 0 if every phase ran and every restore is identical to the source.
@@ -73,6 +101,8 @@ OUT=
 WORKDIR=
 KEEP=0
 ONLY=
+ROUNDS=3
+ANCHORS=1
 BUILD=1
 FULL=0
 REMOTE_KINDS=
@@ -87,6 +117,9 @@ while [ $# -gt 0 ]; do
         --workdir) WORKDIR=${2:?--workdir needs a directory}; shift ;;
         --workdir=*) WORKDIR=${1#*=} ;;
         --keep) KEEP=1 ;;
+        --rounds) ROUNDS=${2:?--rounds needs a number}; shift ;;
+        --rounds=*) ROUNDS=${1#*=} ;;
+        --no-anchors) ANCHORS=0 ;;
         --only) ONLY=${2:?--only needs restic, tangle or remotes}; shift ;;
         --only=*) ONLY=${1#*=} ;;
         --no-build) BUILD=0 ;;
@@ -100,6 +133,7 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "--rounds takes a whole number of at least 1" >&2; exit 2; }
 case "$ONLY" in ""|restic|tangle) ;;
     remotes) [ -n "$REMOTE_KINDS" ] || REMOTE_KINDS=s3,sftp,mixed ;;
     links) [ -n "$LINKS_RATE" ] || LINKS_RATE=20M ;;
@@ -124,6 +158,7 @@ run_restic() { [ "$ONLY" = "" ] || [ "$ONLY" = restic ]; }
 run_tangle() { [ "$ONLY" = "" ] || [ "$ONLY" = tangle ]; }
 run_remotes() { [ "${#KINDS[@]}" -gt 0 ] && [ "$ONLY" != restic ] && [ "$ONLY" != links ]; }
 run_links() { [ -n "$LINKS_RATE" ] && { [ "$ONLY" = "" ] || [ "$ONLY" = links ]; }; }
+run_anchors() { [ "$ANCHORS" = 1 ] && { run_restic || run_tangle; }; }
 
 log() { echo "bench: $*" >&2; }
 
@@ -141,6 +176,20 @@ apt_install() {
 [ -x /usr/bin/time ] || apt_install time || { log "cannot install time"; exit 1; }
 if { run_restic || run_links; } && ! command -v restic >/dev/null; then
     apt_install restic || { log "cannot install restic"; exit 1; }
+fi
+
+# An anchor whose tool is missing is skipped with a note, not the whole run.
+HASH_SKIP=
+COMPRESS_SKIP=
+if run_anchors; then
+    if ! command -v b3sum >/dev/null && ! apt_install b3sum; then
+        HASH_SKIP="b3sum is not installed and could not be installed (Debian package b3sum): the hash anchor is skipped"
+        log "$HASH_SKIP"
+    fi
+    if ! command -v zstd >/dev/null && ! apt_install zstd; then
+        COMPRESS_SKIP="zstd is not installed and could not be installed: the compress anchor is skipped"
+        log "$COMPRESS_SKIP"
+    fi
 fi
 
 if run_links && ! command -v python3 >/dev/null; then
@@ -212,20 +261,32 @@ else
 fi
 
 # ---- running phases -------------------------------------------------------------------
-ROWS=()          # "tool|phase|seconds|MB/s|rss"
+# Every timed run is one sample of a row: KEYS lists the rows ("tool|phase") in the order
+# first seen; S["tool|phase@ROUND@FIELD"] holds a sample's wall, user, sys (seconds),
+# rss (KiB) and bytes (for MB/s); OK_ROUNDS["tool|phase"] the rounds with a sample; NOTE_OF
+# what went wrong (failures, n/a).
+KEYS=()
+declare -A S=() OK_ROUNDS=() NOTE_OF=()
+ROUND=1
 FAILED=0
 LAST_SECS=
+LAST_KEY=
+key_add() { [ -n "${OK_ROUNDS[$1]+x}" ] || { KEYS+=("$1"); OK_ROUNDS[$1]=; }; }
+# na_row TOOL PHASE TEXT: a row that could not run at all.
+na_row() { key_add "$1|$2"; NOTE_OF[$1|$2]=$3; }
+# in_round: " in round N" when there is more than one round.
+in_round() { [ "$ROUNDS" = 1 ] || echo " in round $ROUND"; }
 # mbps BYTES SECONDS: 10^6 bytes per second, one decimal ("-" if not computable).
 mbps() {
     awk -v b="${1:-}" -v s="${2:-}" 'BEGIN {
-        if (b !~ /^[0-9]+$/ || s !~ /^[0-9.]+$/) { print "-"; exit }
+        if (b !~ /^[0-9.]+$/ || s !~ /^[0-9.]+$/) { print "-"; exit }
         if (s + 0 <= 0) { print "inf"; exit }
         printf "%.1f", b / s / 1e6 }'
 }
-# run_phase TOOL PHASE [--bytes N] [--stdout FILE] [--tolerate-missing] CMD...: time CMD,
-# add a table row (MB/s from N bytes if given). CMD's output goes to $W/logs/ (its
-# standard output to FILE instead with --stdout). Returns CMD's exit status; the wall
-# seconds are left in $LAST_SECS.
+# run_phase TOOL PHASE [--bytes N] [--stdout FILE] [--tolerate-missing] CMD...: time CMD
+# as this round's sample of the row (MB/s from N bytes if given). CMD's output goes to
+# $W/logs/ (its standard output to FILE instead with --stdout). Returns CMD's exit
+# status; the wall seconds are left in $LAST_SECS.
 run_phase() {
     local tool=$1 phase=$2 tolerate=0 bytes='' out=''
     shift 2
@@ -237,60 +298,93 @@ run_phase() {
             *) break ;;
         esac
     done
-    local tag logf
-    tag=$(echo "$tool-$phase" | tr -c 'a-zA-Z0-9\n-' '_')
+    local tag logf k="$tool|$phase"
+    key_add "$k"
+    LAST_KEY=$k
+    tag=$(echo "$tool-$phase-r$ROUND" | tr -c 'a-zA-Z0-9\n-' '_')
     logf="$W/logs/$tag.log"
     [ -n "$out" ] || out=$logf
     [ "$CAN_DROP" = 1 ] && drop_caches
-    log "$tool: $phase"
+    log "$tool: $phase$(in_round)"
     if [ "$out" = "$logf" ]; then
-        /usr/bin/time -f '%e %M' -o "$W/time.out" "$@" > "$logf" 2>&1
+        /usr/bin/time -f '%e %U %S %M' -o "$W/time.out" "$@" > "$logf" 2>&1
     else
-        /usr/bin/time -f '%e %M' -o "$W/time.out" "$@" > "$out" 2> "$logf"
+        /usr/bin/time -f '%e %U %S %M' -o "$W/time.out" "$@" > "$out" 2> "$logf"
     fi
     local rc=$?
-    local secs rss
-    read -r secs rss < <(tail -n 1 "$W/time.out")
+    local secs usr sys rss
+    read -r secs usr sys rss < <(tail -n 1 "$W/time.out")
     LAST_SECS=$secs
     if [ "$rc" = 0 ]; then
-        ROWS+=("$tool|$phase|$secs|$(if [ -n "$bytes" ]; then mbps "$bytes" "$secs"; else echo -; fi)|$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')")
+        S[$k@$ROUND@wall]=$secs
+        S[$k@$ROUND@user]=$usr
+        S[$k@$ROUND@sys]=$sys
+        S[$k@$ROUND@rss]=$rss
+        S[$k@$ROUND@bytes]=$bytes
+        OK_ROUNDS[$k]+=" $ROUND"
     elif [ "$tolerate" = 1 ] && grep -qiE "unrecognized subcommand|unexpected argument|unknown (command|subcommand)|invalid subcommand|unrecognized (argument|option)|not (yet )?implemented" "$logf"; then
         log "$tool: $phase is not available yet: n/a"
-        ROWS+=("$tool|$phase|n/a|-|n/a")
+        NOTE_OF[$k]="n/a"
         return 0
     else
-        log "$tool: $phase FAILED (exit $rc); last lines of its output:"
+        log "$tool: $phase FAILED (exit $rc)$(in_round); last lines of its output:"
         { tail -n 15 "$logf"; [ "$out" = "$logf" ] || tail -n 5 "$out"; } | sed 's/^/    /' >&2
-        ROWS+=("$tool|$phase|FAILED (exit $rc)|-|-")
+        NOTE_OF[$k]+="${NOTE_OF[$k]:+; }FAILED (exit $rc)$(in_round)"
         FAILED=1
     fi
     return "$rc"
 }
-# set_last_mbps BYTES: fill in the MB/s of the last row (known only after the phase).
+# set_last_mbps BYTES: the bytes of the last sample's MB/s (known only after the phase).
 set_last_mbps() {
-    local i=$((${#ROWS[@]} - 1)) a b c d e
-    IFS='|' read -r a b c d e <<< "${ROWS[$i]}"
-    case "$c" in ""|n/a*|FAILED*) return ;; esac
-    ROWS[i]="$a|$b|$c|$(mbps "$1" "$c")|$e"
+    [ -n "${S[$LAST_KEY@$ROUND@wall]+x}" ] && S[$LAST_KEY@$ROUND@bytes]=$1
+}
+# stats NUMBER...: "median min max count" of the numbers given (nothing if none).
+stats() {
+    printf '%s\n' "$@" | sort -g | awk 'NF { a[++n] = $1 } END {
+        if (!n) exit
+        printf "%.6f %.6f %.6f %d\n", (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2), a[1], a[n], n }'
+}
+# samples KEY FIELD: one line per round with a sample.
+samples() { local r; for r in ${OK_ROUNDS[$1]:-}; do echo "${S[$1@$r@$2]}"; done; }
+# median KEY FIELD
+median() { local v; mapfile -t v < <(samples "$1" "$2"); stats "${v[@]}" | cut -d' ' -f1; }
+# paired KEY_A KEY_B FIELD: "median min max count" of A/B over the rounds with both.
+paired() {
+    local r q=()
+    for r in ${OK_ROUNDS[$1]:-}; do
+        [ -n "${S[$2@$r@$3]+x}" ] || continue
+        q+=("$(awk -v a="${S[$1@$r@$3]}" -v b="${S[$2@$r@$3]}" 'BEGIN { if (b + 0 > 0) printf "%.6f", a / b }')")
+    done
+    stats "${q[@]}"
 }
 
-# compare SRC RESTORED: byte-for-byte contents, types and symlink targets. Also counts
-# (for information) entries whose mode or mtime differ.
-VERIFY=()
+# compare_trees TOOL SRC RESTORED: byte-for-byte contents, types and symlink targets.
+# Also counts (for information) entries whose mode or mtime differ. Results are kept per
+# tool over the rounds (VTOOLS: tools in order; VPASS: rounds passed; VFAIL: failures;
+# VMETA: the metadata counts seen).
+VTOOLS=()
+declare -A VPASS=() VFAIL=() VNFAIL=() VMETA=()
+verify_tool() { [ -n "${VPASS[$1]+x}" ] || { VTOOLS+=("$1"); VPASS[$1]=0; }; }
+# verify_fail TOOL TEXT
+verify_fail() {
+    verify_tool "$1"
+    VFAIL[$1]+="${VFAIL[$1]:+; }$([ "$ROUNDS" = 1 ] || echo "round $ROUND: ")$2"
+    VNFAIL[$1]=$((${VNFAIL[$1]:-0} + 1))
+    FAILED=1
+}
 compare_trees() {
     local tool=$1 src=$2 got=$3
     if [ ! -d "$got" ]; then
-        VERIFY+=("$tool: FAIL: restored tree $got does not exist")
-        FAILED=1
+        verify_fail "$tool" "restored tree $got does not exist"
         return
     fi
-    local d dl
-    dl="$W/logs/$(echo "$tool" | tr -c 'a-zA-Z0-9\n-' '_')-diff.log"
+    local dl
+    dl="$W/logs/$(echo "$tool-r$ROUND" | tr -c 'a-zA-Z0-9\n-' '_')-diff.log"
+    verify_tool "$tool"
     if diff -r --no-dereference -q "$src" "$got" > "$dl" 2>&1; then
-        d="$tool: PASS: restored tree is byte-identical to the source (diff -r --no-dereference)"
+        VPASS[$tool]=$((VPASS[$tool] + 1))
     else
-        d="$tool: FAIL: restore differs from the source in $(wc -l < "$dl") places; first ones: $(head -n 3 "$dl" | tr '\n' ';')"
-        FAILED=1
+        verify_fail "$tool" "restore differs from the source in $(wc -l < "$dl") places; first ones: $(head -n 3 "$dl" | tr '\n' ';')"
     fi
     # Metadata, for information only.
     local m t
@@ -300,12 +394,40 @@ compare_trees() {
     ( cd "$src" && find . ! -type l -printf '%p %T@\n' | LC_ALL=C sort ) > "$W/src.mtimes"
     ( cd "$got" && find . ! -type l -printf '%p %T@\n' | LC_ALL=C sort ) > "$W/got.mtimes"
     t=$(LC_ALL=C comm -23 "$W/src.mtimes" "$W/got.mtimes" | wc -l)
-    d="$d; metadata (informational): $m entries with another mode, $t with another mtime"
-    VERIFY+=("$d")
+    m="$m entries with another mode, $t with another mtime"
+    case "; ${VMETA[$tool]:-}; " in *"; $m; "*) ;; *) VMETA[$tool]+="${VMETA[$tool]:+; }$m" ;; esac
 }
 
 dir_bytes() { du -sb "$@" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
 SIZES=()
+NOTES=()
+
+# ---- anchors: what this disk and these CPUs do with the same tree --------------------
+A_READ="read (cat)"
+A_HASH="hash (b3sum)"
+A_COMPRESS="compress (tar, zstd -3 -T0)"
+A_WRITE="write (tar -x)"
+# The pipelines get the paths as arguments: the single quotes are meant.
+# shellcheck disable=SC2016
+anchors_round() {
+    run_phase anchor "$A_READ" --bytes "$TREE_BYTES" \
+        bash -c 'set -o pipefail; find "$1" -type f -print0 | xargs -0 cat > /dev/null' _ "$TREE"
+    if [ -z "$HASH_SKIP" ]; then
+        run_phase anchor "$A_HASH" --bytes "$TREE_BYTES" \
+            bash -c 'set -o pipefail; find "$1" -type f -print0 | xargs -0 b3sum > /dev/null' _ "$TREE"
+    fi
+    if [ -z "$COMPRESS_SKIP" ]; then
+        run_phase anchor "$A_COMPRESS" --bytes "$TREE_BYTES" \
+            bash -c 'set -o pipefail; tar -C "$1" -cf - . | zstd -3 -T0 -q > "$2"' _ "$TREE" "$W/anchor.tar.zst" \
+            && [ "$ROUND" = 1 ] && SIZES+=("anchor|tar of the tree, zstd -3|$(dir_bytes "$W/anchor.tar.zst")")
+        rm -f "$W/anchor.tar.zst"
+    fi
+    if [ -f "$W/anchor.tar" ]; then
+        rm -rf "$W/anchor-x" && mkdir "$W/anchor-x"
+        run_phase anchor "$A_WRITE" --bytes "$TREE_BYTES" tar -C "$W/anchor-x" -xf "$W/anchor.tar"
+        rm -rf "$W/anchor-x"
+    fi
+}
 
 # ---- restic --------------------------------------------------------------------------
 RESTIC_VERSION="(not run)"
@@ -314,23 +436,27 @@ if run_restic; then
     export RESTIC_PASSWORD=${RESTIC_PASSWORD:-tangle-bench-password}
     export RESTIC_REPOSITORY="$W/restic-repo"
     export RESTIC_CACHE_DIR="$W/restic-cache"
+fi
+restic_round() {
+    # A fresh repository and cache each round (the last round's stay for --keep).
+    rm -rf "$RESTIC_REPOSITORY" "$RESTIC_CACHE_DIR"
     if run_phase restic init restic init; then
         run_phase restic "backup (initial)" --bytes "$TREE_BYTES" restic backup "$TREE"
         run_phase restic "backup (unchanged)" --bytes "$TREE_BYTES" restic backup "$TREE"
         if run_phase restic restore --bytes "$TREE_BYTES" restic restore latest --target "$W/restic-restore"; then
             compare_trees restic "$TREE" "$W/restic-restore$TREE"
         else
-            VERIFY+=("restic: FAIL: restore failed")
+            verify_fail restic "restore failed"
         fi
+        rm -rf "$W/restic-restore"   # free the space before tangle runs
         run_phase restic "check --read-data" --bytes "$TREE_BYTES" restic check --read-data
-        SIZES+=("restic|repository|$(dir_bytes "$W/restic-repo")")
+        [ "$ROUND" = 1 ] && SIZES+=("restic|repository|$(dir_bytes "$RESTIC_REPOSITORY")")
     fi
-    rm -rf "$W/restic-restore"   # free the space before tangle runs
-fi
+    rm -rf "$W/restic-restore"
+}
 
 # ---- tangle --------------------------------------------------------------------------
 TANGLE_VERSION="(not run)"
-NOTES=()
 if [ "$TANGLE_STATUS" = ok ] && { run_tangle || run_remotes || run_links; }; then
     TANGLE_VERSION=$("$TANGLE" --version 2>&1 | head -n 1)
     export TANGLE_PASSWORD=${TANGLE_PASSWORD:-tangle-bench-password}
@@ -339,43 +465,67 @@ if [ "$TANGLE_STATUS" = ok ] && { run_tangle || run_remotes || run_links; }; the
 fi
 # json_field FILE NAME: the first integer value of "NAME" in a JSON file.
 json_field() { sed -n "s/.*\"$2\": *\([0-9][0-9]*\).*/\1/p" "$1" | head -n 1; }
-if run_tangle; then
-    if [ "$TANGLE_STATUS" = ok ]; then
-        R1="$W/tangle-r1" R2="$W/tangle-r2" R3="$W/tangle-r3"
-        mkdir -p "$R1" "$R2" "$R3"
-        if run_phase tangle init "$TANGLE" init --remote "$R1" --remote "$R2" --remote "$R3"; then
-            run_phase tangle "backup (initial)" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" backup "$TREE" --no-progress
-            run_phase tangle "backup (unchanged)" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" backup "$TREE" --no-progress
-            if run_phase tangle restore --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" restore latest --target "$W/tangle-restore" --no-progress; then
-                compare_trees tangle "$TREE" "$W/tangle-restore$TREE"
-            else
-                VERIFY+=("tangle: FAIL: restore failed")
-            fi
-            rm -rf "$W/tangle-restore"
-            run_phase tangle "verify --read-data" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" verify --read-data --no-progress
+R1="$W/tangle-r1" R2="$W/tangle-r2" R3="$W/tangle-r3"
+tangle_round() {
+    # Fresh remotes and local cache each round (the last round's stay for --keep).
+    rm -rf "$R1" "$R2" "$R3" "$XDG_CACHE_HOME"
+    mkdir -p "$R1" "$R2" "$R3"
+    if run_phase tangle init "$TANGLE" init --remote "$R1" --remote "$R2" --remote "$R3"; then
+        run_phase tangle "backup (initial)" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" backup "$TREE" --no-progress
+        run_phase tangle "backup (unchanged)" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" backup "$TREE" --no-progress
+        if run_phase tangle restore --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" restore latest --target "$W/tangle-restore" --no-progress; then
+            compare_trees tangle "$TREE" "$W/tangle-restore$TREE"
+        else
+            verify_fail tangle "restore failed"
+        fi
+        rm -rf "$W/tangle-restore"
+        run_phase tangle "verify --read-data" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" verify --read-data --no-progress
+        if [ "$ROUND" = 1 ]; then
             SIZES+=("tangle|3 remotes together|$(dir_bytes "$R1" "$R2" "$R3")")
             SIZES+=("tangle|remote 1|$(dir_bytes "$R1")")
-            # Lose a whole remote, rebuild it, check everything again.
-            R2_BYTES=$(dir_bytes "$R2")
-            rm -rf "$R2"
-            if run_phase tangle "repair (remote 2 deleted)" --stdout "$W/logs/tangle-repair.json" \
-                "$TANGLE" -r "$R1" --json repair --no-progress; then
-                written=$(json_field "$W/logs/tangle-repair.json" bytes_written)
-                read_b=$(json_field "$W/logs/tangle-repair.json" bytes_read)
-                set_last_mbps "$written"
-                NOTES+=("tangle repair after \`rm -rf\` of remote 2 ($R2_BYTES bytes before): wrote ${written:-?} bytes, read ${read_b:-?} bytes in $LAST_SECS s; remote 2 now holds $(dir_bytes "$R2") bytes")
-            fi
-            run_phase tangle "verify --read-data (after repair)" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" verify --read-data --no-progress
         fi
-    else
-        TANGLE_VERSION="($TANGLE_STATUS)"
-        for p in init "backup (initial)" "backup (unchanged)" restore "verify --read-data" \
-            "repair (remote 2 deleted)" "verify --read-data (after repair)"; do
-            ROWS+=("tangle|$p|n/a ($TANGLE_STATUS)|-|-")
-        done
+        # Lose a whole remote, rebuild it, check everything again.
+        local r2_bytes written read_b json="$W/logs/tangle-repair-r$ROUND.json"
+        r2_bytes=$(dir_bytes "$R2")
+        rm -rf "$R2"
+        if run_phase tangle "repair (remote 2 deleted)" --stdout "$json" \
+            "$TANGLE" -r "$R1" --json repair --no-progress; then
+            written=$(json_field "$json" bytes_written)
+            read_b=$(json_field "$json" bytes_read)
+            set_last_mbps "$written"
+            [ "$ROUND" = 1 ] && NOTES+=("tangle repair after \`rm -rf\` of remote 2 ($r2_bytes bytes before)$([ "$ROUNDS" = 1 ] || echo ", round 1"): wrote ${written:-?} bytes, read ${read_b:-?} bytes in $LAST_SECS s; remote 2 now holds $(dir_bytes "$R2") bytes")
+        fi
+        run_phase tangle "verify --read-data (after repair)" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" verify --read-data --no-progress
+    fi
+}
+if run_tangle && [ "$TANGLE_STATUS" != ok ]; then
+    TANGLE_VERSION="($TANGLE_STATUS)"
+    for p in init "backup (initial)" "backup (unchanged)" restore "verify --read-data" \
+        "repair (remote 2 deleted)" "verify --read-data (after repair)"; do
+        na_row tangle "$p" "n/a ($TANGLE_STATUS)"
+    done
+    FAILED=1
+fi
+
+# ---- the rounds: anchors, restic, tangle, then again ----------------------------------
+if run_anchors; then
+    # The write anchor's input: made once, not timed, on the work disk.
+    log "anchor: tar of the tree to $W/anchor.tar (not timed)"
+    if ! tar -C "$TREE" -cf "$W/anchor.tar" . 2> "$W/logs/anchor-tar.log"; then
+        log "could not make $W/anchor.tar: the write anchor is skipped"
+        rm -f "$W/anchor.tar"
+        na_row anchor "$A_WRITE" "n/a (could not make the tar)"
         FAILED=1
     fi
 fi
+for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
+    [ "$ROUNDS" = 1 ] || log "---- round $ROUND of $ROUNDS"
+    if run_anchors; then anchors_round; fi
+    if run_restic; then restic_round; fi
+    if run_tangle && [ "$TANGLE_STATUS" = ok ]; then tangle_round; fi
+done
+ROUND=1
+[ "$KEEP" = 1 ] || rm -f "$W/anchor.tar"
 
 # ---- tangle over S3 and SFTP remotes (--remote-kinds) --------------------------------
 kind_label() {
@@ -411,7 +561,7 @@ if run_remotes; then
     if [ "$TANGLE_STATUS" != ok ]; then
         for k in "${KINDS[@]}"; do
             for p in init "backup (initial)" restore; do
-                ROWS+=("$(kind_label "$k")|$p|n/a ($TANGLE_STATUS)|-|-")
+                na_row "$(kind_label "$k")" "$p" "n/a ($TANGLE_STATUS)"
             done
         done
         FAILED=1
@@ -432,11 +582,19 @@ if run_remotes; then
                 for u in "${urls[@]}"; do init_args+=(--remote "$u"); done
                 target="$W/restore-$k"
                 if run_phase "$label" init "$TANGLE" init "${init_args[@]}"; then
-                    if run_phase "$label" "backup (initial)" --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" backup "$TREE" --no-progress \
-                        && run_phase "$label" restore --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" restore latest --target "$target" --no-progress; then
-                        compare_trees "$label" "$TREE" "$target$TREE"
+                    if run_phase "$label" "backup (initial)" --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" backup "$TREE" --no-progress; then
+                        # One backup, then --rounds restores of it (same cache state each).
+                        for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
+                            if run_phase "$label" restore --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" restore latest --target "$target" --no-progress; then
+                                compare_trees "$label" "$TREE" "$target$TREE"
+                            else
+                                verify_fail "$label" "restore failed"
+                            fi
+                            rm -rf "$target"
+                        done
+                        ROUND=1
                     else
-                        VERIFY+=("$label: FAIL: backup or restore failed")
+                        verify_fail "$label" "backup failed"
                     fi
                 fi
                 NOTES+=("$label: remotes ${urls[*]}")
@@ -446,8 +604,8 @@ if run_remotes; then
             SIZES+=("tangle|SFTP directory (all configurations)|$(dir_bytes "$W/servers/sftp")")
         else
             for k in "${KINDS[@]}"; do
-                ROWS+=("$(kind_label "$k")|backup (initial)|n/a (no servers)|-|-")
-                ROWS+=("$(kind_label "$k")|restore|n/a (no servers)|-|-")
+                na_row "$(kind_label "$k")" "backup (initial)" "n/a (no servers)"
+                na_row "$(kind_label "$k")" restore "n/a (no servers)"
             done
             FAILED=1
         fi
@@ -514,7 +672,7 @@ RL="restic (SFTP, 1 link)"
 if run_links; then
     if [ "$RESTIC_VERSION" = "(not run)" ]; then RESTIC_VERSION=$(restic version 2>&1 | head -n 1); fi
     if ! servers_up; then
-        for l in "$TL" "$TS" "$RL"; do ROWS+=("$l|restore|n/a (no servers)|-|-"); done
+        for l in "$TL" "$TS" "$RL"; do na_row "$l" "restore" "n/a (no servers)"; done
         FAILED=1
     else
         L="$W/links"
@@ -534,7 +692,7 @@ if run_links; then
         # 1. tangle, three remotes, each through its own link.
         base="bench-$RUN_ID-links"
         if [ "$TANGLE_STATUS" != ok ]; then
-            for l in "$TL" "$TS"; do ROWS+=("$l|restore|n/a ($TANGLE_STATUS)|-|-"); done
+            for l in "$TL" "$TS"; do na_row "$l" "restore" "n/a ($TANGLE_STATUS)"; done
             FAILED=1
         elif proxy_start "$L/proxy-tangle-init.log" 0 0 0; then
             LPORTS=("${PROXY_PORTS[@]}")
@@ -570,14 +728,14 @@ if run_links; then
                         compare_trees "$label" "$TREE" "$target$TREE"
                     else
                         proxy_stop
-                        VERIFY+=("$label: FAIL: restore failed")
+                        verify_fail "$label" "restore failed"
                         FAILED=1
                     fi
                     rm -rf "$target"
                     # Control: verify reads all shards of an extent at once, so it shows
                     # what these links allow a reader that uses them in parallel.
                     if ! proxy_start "$L/proxy-tangle-verify-$mode.log" "${extra[@]}" "${LPORTS[@]}"; then
-                        ROWS+=("$label|verify --read-data|n/a (no proxy)|-|-")
+                        na_row "$label" "verify --read-data" "n/a (no proxy)"
                         FAILED=1
                     elif run_phase "$label" "verify --read-data" --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" verify --read-data --no-progress; then
                         proxy_stop
@@ -587,12 +745,12 @@ if run_links; then
                     proxy_stop
                 done
             else
-                VERIFY+=("$TL: FAIL: init or backup failed")
-                ROWS+=("$TS|restore|n/a (no backup)|-|-")
+                verify_fail "$TL" "init or backup failed"
+                na_row "$TS" "restore" "n/a (no backup)"
                 FAILED=1
             fi
         else
-            for l in "$TL" "$TS"; do ROWS+=("$l|restore|n/a (no proxy)|-|-"); done
+            for l in "$TL" "$TS"; do na_row "$l" "restore" "n/a (no proxy)"; done
             FAILED=1
         fi
 
@@ -625,12 +783,12 @@ if run_links; then
                 compare_trees "$RL" "$TREE" "$target$TREE"
             else
                 proxy_stop
-                VERIFY+=("$RL: FAIL: init, backup or restore failed")
+                verify_fail "$RL" "init, backup or restore failed"
                 FAILED=1
             fi
             rm -rf "$target"
         else
-            ROWS+=("$RL|restore|n/a (no proxy)|-|-")
+            na_row "$RL" "restore" "n/a (no proxy)"
             FAILED=1
         fi
         ratio() { awk -v a="${1:-}" -v b="${2:-}" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2fx", b / a; else print "-" }'; }
@@ -640,6 +798,65 @@ fi
 stop_servers
 
 # ---- report --------------------------------------------------------------------------
+# f2 NUMBER: two decimals ("-" if empty).
+f2() { awk -v x="${1:-}" 'BEGIN { if (x == "") print "-"; else printf "%.2f", x }'; }
+# row_cells KEY: the table cells of a row: median s | min–max s | user s | sys s | MB/s |
+# peak RSS MiB | rounds.
+row_cells() {
+    local k=$1 med mn mx n v
+    mapfile -t v < <(samples "$k" wall)
+    read -r med mn mx n < <(stats "${v[@]}")
+    local range=-
+    [ "$n" -gt 1 ] && range="$(f2 "$mn")–$(f2 "$mx")"
+    mapfile -t v < <(samples "$k" bytes)
+    local bytes
+    bytes=$(stats "${v[@]}" | cut -d' ' -f1)
+    printf '%s | %s | %s | %s | %s | %s | %s' "$(f2 "$med")" "$range" \
+        "$(f2 "$(median "$k" user)")" "$(f2 "$(median "$k" sys)")" \
+        "$(if [ -n "$bytes" ]; then mbps "$bytes" "$med"; else echo -; fi)" \
+        "$(awk -v k="$(median "$k" rss)" 'BEGIN { printf "%.1f", k / 1024 }')" "$n"
+}
+has() { [ -n "${OK_ROUNDS[$1]:-}" ]; }
+RATIOS=()   # "label|median|min–max|rounds|target"
+# ratio_row LABEL KEY_A KEY_B FIELD TARGET: A/B paired per round, if both ran.
+ratio_row() {
+    has "$2" && has "$3" || return 0
+    local med mn mx n t=-
+    read -r med mn mx n < <(paired "$2" "$3" "$4")
+    [ -n "${med:-}" ] || { RATIOS+=("$1|-|-|0|-"); return 0; }
+    [ "$5" = - ] || t="≤ $5: $(awk -v m="$med" -v t="$5" 'BEGIN { print (sprintf("%.2f", m) + 0 <= t + 0 ? "met" : "NOT met") }')"
+    RATIOS+=("$1|$(f2 "$med")|$([ "$n" -gt 1 ] && echo "$(f2 "$mn")–$(f2 "$mx")" || echo -)|$n|$t")
+}
+# spread KEY: max/min of the wall times (empty with fewer than 2 samples).
+spread() {
+    local v med mn mx n
+    mapfile -t v < <(samples "$1" wall)
+    read -r med mn mx n < <(stats "${v[@]}")
+    [ "${n:-0}" -ge 2 ] && awk -v a="$mn" -v b="$mx" 'BEGIN { if (a > 0) printf "%.2f", b / a }'
+}
+AW="anchor|$A_WRITE"
+ratio_row "tangle backup (initial) / anchor compress (tar, zstd -3 -T0)" "tangle|backup (initial)" "anchor|$A_COMPRESS" wall 1.4
+ratio_row "tangle restore / anchor write (tar -x)" "tangle|restore" "$AW" wall 1.15
+ratio_row "tangle verify --read-data / anchor read (cat)" "tangle|verify --read-data" "anchor|$A_READ" wall -
+ratio_row "tangle verify --read-data / anchor hash (b3sum)" "tangle|verify --read-data" "anchor|$A_HASH" wall -
+ratio_row "tangle / restic: backup (initial)" "tangle|backup (initial)" "restic|backup (initial)" wall -
+ratio_row "tangle / restic: restore" "tangle|restore" "restic|restore" wall -
+ratio_row "tangle / restic: peak RSS, backup (initial)" "tangle|backup (initial)" "restic|backup (initial)" rss 0.75
+ratio_row "tangle / restic: system CPU, backup (initial)" "tangle|backup (initial)" "restic|backup (initial)" sys 1.0
+REMOTE_RATIOS=0
+if has "tangle|restore"; then
+    for k in "${KINDS[@]}"; do
+        kk="$(kind_label "$k")|restore"
+        has "$kk" || continue
+        m=$(awk -v a="$(median "$kk" wall)" -v b="$(median "tangle|restore" wall)" 'BEGIN { if (b > 0) printf "%.6f", a / b }')
+        [ -n "$m" ] || continue
+        RATIOS+=("$(kind_label "$k") restore / local restore (medians, not paired)|$(f2 "$m")|-|$(samples "$kk" wall | wc -l), $(samples "tangle|restore" wall | wc -l)|≤ 1.2: $(awk -v m="$m" 'BEGIN { print (sprintf("%.2f", m) + 0 <= 1.2 ? "met" : "NOT met") }')")
+        REMOTE_RATIOS=1
+    done
+fi
+ANCHORS_RAN=0
+for k in "${KEYS[@]}"; do [ "${k%%|*}" != anchor ] || ANCHORS_RAN=1; done
+
 REPORT="$W/report.md"
 {
     echo "## tangle vs restic"
@@ -650,20 +867,53 @@ REPORT="$W/report.md"
     echo "- tree: $TREE: $TREE_BYTES bytes ($(awk -v b="$TREE_BYTES" 'BEGIN { printf "%.1f MiB", b / 1048576 }')), $TREE_FILES files, $TREE_LINKS symlinks"
     echo "- repositories under $W; same disk as the tree: $SAME_DISK"
     echo "- page cache dropped between phases: $CACHE_NOTE"
+    order=$( { if run_anchors; then echo anchors; fi; if run_restic; then echo restic; fi; if run_tangle; then echo tangle; fi; } | paste -sd, | sed 's/,/, /g')
+    if [ "$ROUNDS" = 1 ]; then
+        echo "- rounds: 1 (one run of every phase)"
+    elif [ -z "$order" ]; then
+        echo "- rounds: $ROUNDS: one init and backup per remote kind, then $ROUNDS restores; medians, min–max of the wall times"
+    else
+        echo "- rounds: $ROUNDS, interleaved (each round: $order, with fresh repositories); medians over the rounds, min–max of the wall times$([ "${#KINDS[@]}" -eq 0 ] || echo "; remote kinds: one init and backup each, then $ROUNDS restores, after all local rounds")"
+    fi
     if run_tangle || run_restic; then echo "- tangle: 3 local remotes; restic: one local repository (restic's default compression)"; fi
     [ -z "$SERVERS_NOTE" ] || echo "- test servers: $SERVERS_NOTE"
     [ -z "$LINKS_NOTE" ] || echo "- links (--links): $LINKS_NOTE"
-    echo "- MB/s: 10^6 bytes per second; the tree's apparent size over the wall time for backup, restore and read-data phases (for an unchanged re-backup: scan rate), bytes written for repair"
+    echo "- MB/s: 10^6 bytes per second; the tree's apparent size over the median wall time for backup, restore, read-data and anchor phases (for an unchanged re-backup: scan rate), bytes written for repair"
+    echo "- user s, sys s: CPU seconds in user space and in the kernel, summed over the command's processes (both ends of a pipe); peak RSS: the largest single process"
     echo
-    echo "| tool | phase | seconds | MB/s | peak RSS MiB |"
-    echo "| --- | --- | ---: | ---: | ---: |"
-    for r in "${ROWS[@]}"; do
-        IFS='|' read -r a b c d e <<< "$r"
-        echo "| $a | $b | $c | $d | $e |"
+    echo "| tool | phase | median s | min–max s | user s | sys s | MB/s | peak RSS MiB | rounds |"
+    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    for k in "${KEYS[@]}"; do
+        tool=${k%%|*} phase=${k#*|} note=${NOTE_OF[$k]:-}
+        if has "$k"; then
+            echo "| $tool | $phase${note:+ ($note)} | $(row_cells "$k") |"
+        else
+            echo "| $tool | $phase | ${note:-not run} | - | - | - | - | - | 0 |"
+        fi
     done
+    if [ "${#RATIOS[@]}" -gt 0 ]; then
+        echo
+        echo "| tangle's ratio | median | min–max | rounds | target (issue 14) |"
+        echo "| --- | ---: | ---: | ---: | --- |"
+        for r in "${RATIOS[@]}"; do
+            IFS='|' read -r a b c d e <<< "$r"
+            echo "| $a | $b | $c | $d | $e |"
+        done
+        echo
+        echo "Ratios: each round's tangle phase over the same round's anchor or restic phase; the median and the min–max of those per-round ratios (wall time unless the row says otherwise)."
+        if has "tangle|restore" && has "$AW"; then
+            st=$(spread "tangle|restore") sw=$(spread "$AW")
+            if [ -n "$st" ] && [ -n "$sw" ]; then
+                echo "Restore steadiness, max/min of the wall times over the rounds: tangle restore $st, tar -x $sw (issue 14: tangle's at most tar -x's + 0.15: $(awk -v a="$st" -v b="$sw" 'BEGIN { print (a + 0 <= b + 0.15 + 1e-9 ? "met" : "NOT met") }'))."
+            else
+                echo "Restore steadiness (max/min over the rounds): needs --rounds 2 or more."
+            fi
+        fi
+        [ "$REMOTE_RATIOS" = 0 ] || [ "$SMALL" = 0 ] || echo "The remote/local restore ratios are from the small tree: its restores take a few seconds, within the noise; issue 14's 1.2x is for the full tree (--full)."
+    fi
     if [ "${#SIZES[@]}" -gt 0 ]; then
         echo
-        echo "| tool | storage after both backups | bytes | MiB |"
+        echo "| tool | storage after both backups$([ "$ROUNDS" = 1 ] || [ -z "$order" ] || echo " (round 1)") | bytes | MiB |"
         echo "| --- | --- | ---: | ---: |"
         for r in "${SIZES[@]}"; do
             IFS='|' read -r a b c <<< "$r"
@@ -673,8 +923,21 @@ REPORT="$W/report.md"
     echo
     echo "Restore verification:"
     echo
-    if [ "${#VERIFY[@]}" -eq 0 ]; then echo "- (no restore was verified)"; fi
-    for v in "${VERIFY[@]}"; do echo "- $v"; done
+    if [ "${#VTOOLS[@]}" -eq 0 ]; then echo "- (no restore was verified)"; fi
+    for t in "${VTOOLS[@]}"; do
+        p=${VPASS[$t]} f=${VNFAIL[$t]:-0}
+        of=$([ $((p + f)) -le 1 ] || echo " ($p of $((p + f)) restores)")
+        if [ "$f" = 0 ]; then
+            echo "- $t: PASS$of: restored tree is byte-identical to the source (diff -r --no-dereference); metadata (informational): ${VMETA[$t]:-not compared}"
+        else
+            echo "- $t: FAIL$([ $((p + f)) -le 1 ] || echo " ($f of $((p + f)) restores)"): ${VFAIL[$t]}; metadata (informational): ${VMETA[$t]:-not compared}"
+        fi
+    done
+    if [ "$ANCHORS_RAN" = 1 ]; then
+        NOTES+=("anchors: on the same tree, with their outputs in the work directory (the repositories' disk), each timed like a phase; read: \`find TREE -type f -print0 | xargs -0 cat > /dev/null\` (one file at a time); hash: the same with \`b3sum\`; both read the tree's files, whereas verify --read-data reads the repository's shards (1.75x the compressed data, in few large files), so those two ratios compare the work done, not like with like; compress: \`tar -C TREE -cf - . | zstd -3 -T0 > W/anchor.tar.zst\` (zstd on all cores); write: \`tar -C W/anchor-x -xf W/anchor.tar\`, from an uncompressed tar of the tree made once per run (not timed; read back from disk, as a restore reads its repository), without \`sync\`: tangle restore does not sync either, and the sync before the next phase's cache drop is not timed")
+    fi
+    [ -z "$HASH_SKIP" ] || NOTES+=("$HASH_SKIP")
+    [ -z "$COMPRESS_SKIP" ] || NOTES+=("$COMPRESS_SKIP")
     if [ "${#NOTES[@]}" -gt 0 ]; then
         echo
         echo "Notes:"
