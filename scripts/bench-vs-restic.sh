@@ -242,6 +242,7 @@ stop_servers() {
 cleanup() {
     [ -z "$PROXY_PID" ] || { kill "$PROXY_PID" 2>/dev/null; wait "$PROXY_PID" 2>/dev/null; }
     stop_servers
+    targets_down
     if [ "$KEEP" = 1 ]; then log "kept $W"; else rm -rf "$W"; fi
 }
 trap cleanup EXIT
@@ -258,6 +259,60 @@ if drop_caches; then
 else
     CACHE_NOTE="NO: could not drop the page cache (not root, or /proc/sys read-only); phases after the first run with a warm cache"
     CAN_DROP=0
+fi
+
+# ---- restore targets ------------------------------------------------------------------
+# Every restore (and tar -x) writes into a fresh ext4 file system, made in an image file
+# in the work directory (so on the same disk) and loop-mounted. Why: ext4 skips inodes
+# freed in the last 5 minutes (300 s while their inode-table block is dirty) when it
+# allocates new ones (recently_deleted() in fs/ext4/ialloc.c), so writing 80,000 files
+# right after `rm -rf` of another 80,000 costs several seconds of kernel time more, and
+# how much depends on when the last phase's tree was removed: timings swung 7-14 s for
+# the same tar -x. A fresh file system makes every phase start from the same state.
+# Without root or mkfs.ext4, targets are plain directories (and the report says so).
+FRESH_FS=0
+if [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null && command -v mount >/dev/null; then
+    FRESH_FS=1
+fi
+MOUNTED_TARGETS=()
+# target_up DIR: make DIR an empty restore target (a fresh file system when possible).
+target_up() {
+    local dir=$1 img
+    target_down "$dir"
+    mkdir -p "$dir"
+    [ "$FRESH_FS" = 1 ] || return 0
+    img="$dir.img"
+    # Room for the tree three times over (restic and tar -x need 1x; slack for metadata).
+    if truncate -s "$(( TREE_BYTES * 3 + (1 << 30) ))" "$img" \
+        && mkfs.ext4 -q -F -E nodiscard "$img" >/dev/null 2>&1 \
+        && mount -o loop "$img" "$dir" 2>/dev/null; then
+        MOUNTED_TARGETS+=("$dir")
+    else
+        log "could not mount a fresh file system at $dir; using a plain directory"
+        rm -f "$img"
+        FRESH_FS=0
+        TARGET_NOTE="plain directories in the work directory (making a fresh file system failed)"
+    fi
+}
+# target_down DIR: remove a restore target (unmount its file system).
+target_down() {
+    local dir=$1 i
+    if mountpoint -q "$dir" 2>/dev/null; then
+        umount "$dir" 2>/dev/null || umount -l "$dir" 2>/dev/null
+        for i in "${!MOUNTED_TARGETS[@]}"; do
+            [ "${MOUNTED_TARGETS[$i]}" = "$dir" ] && unset 'MOUNTED_TARGETS[i]'
+        done
+    fi
+    rm -rf "$dir" "$dir.img"
+}
+targets_down() {
+    local d
+    for d in "${MOUNTED_TARGETS[@]}"; do target_down "$d"; done
+}
+if [ "$FRESH_FS" = 1 ]; then
+    TARGET_NOTE="each restore and tar -x writes into a fresh ext4 file system (an image file in the work directory, loop-mounted), so no phase pays for the inodes the last one freed"
+else
+    TARGET_NOTE="plain directories in the work directory (not root, or no mkfs.ext4): a phase right after another's \`rm -rf\` pays for ext4's recently-deleted inodes, so timings are noisier"
 fi
 
 # ---- running phases -------------------------------------------------------------------
@@ -423,9 +478,9 @@ anchors_round() {
         rm -f "$W/anchor.tar.zst"
     fi
     if [ -f "$W/anchor.tar" ]; then
-        rm -rf "$W/anchor-x" && mkdir "$W/anchor-x"
+        target_up "$W/anchor-x"
         run_phase anchor "$A_WRITE" --bytes "$TREE_BYTES" tar -C "$W/anchor-x" -xf "$W/anchor.tar"
-        rm -rf "$W/anchor-x"
+        target_down "$W/anchor-x"
     fi
 }
 
@@ -443,16 +498,17 @@ restic_round() {
     if run_phase restic init restic init; then
         run_phase restic "backup (initial)" --bytes "$TREE_BYTES" restic backup "$TREE"
         run_phase restic "backup (unchanged)" --bytes "$TREE_BYTES" restic backup "$TREE"
+        target_up "$W/restic-restore"
         if run_phase restic restore --bytes "$TREE_BYTES" restic restore latest --target "$W/restic-restore"; then
             compare_trees restic "$TREE" "$W/restic-restore$TREE"
         else
             verify_fail restic "restore failed"
         fi
-        rm -rf "$W/restic-restore"   # free the space before tangle runs
+        target_down "$W/restic-restore"   # free the space before tangle runs
         run_phase restic "check --read-data" --bytes "$TREE_BYTES" restic check --read-data
         [ "$ROUND" = 1 ] && SIZES+=("restic|repository|$(dir_bytes "$RESTIC_REPOSITORY")")
     fi
-    rm -rf "$W/restic-restore"
+    target_down "$W/restic-restore"
 }
 
 # ---- tangle --------------------------------------------------------------------------
@@ -473,12 +529,13 @@ tangle_round() {
     if run_phase tangle init "$TANGLE" init --remote "$R1" --remote "$R2" --remote "$R3"; then
         run_phase tangle "backup (initial)" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" backup "$TREE" --no-progress
         run_phase tangle "backup (unchanged)" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" backup "$TREE" --no-progress
+        target_up "$W/tangle-restore"
         if run_phase tangle restore --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" restore latest --target "$W/tangle-restore" --no-progress; then
             compare_trees tangle "$TREE" "$W/tangle-restore$TREE"
         else
             verify_fail tangle "restore failed"
         fi
-        rm -rf "$W/tangle-restore"
+        target_down "$W/tangle-restore"
         run_phase tangle "verify --read-data" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" verify --read-data --no-progress
         if [ "$ROUND" = 1 ]; then
             SIZES+=("tangle|3 remotes together|$(dir_bytes "$R1" "$R2" "$R3")")
@@ -585,12 +642,13 @@ if run_remotes; then
                     if run_phase "$label" "backup (initial)" --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" backup "$TREE" --no-progress; then
                         # One backup, then --rounds restores of it (same cache state each).
                         for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
+                            target_up "$target"
                             if run_phase "$label" restore --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" restore latest --target "$target" --no-progress; then
                                 compare_trees "$label" "$TREE" "$target$TREE"
                             else
                                 verify_fail "$label" "restore failed"
                             fi
-                            rm -rf "$target"
+                            target_down "$target"
                         done
                         ROUND=1
                     else
@@ -867,6 +925,7 @@ REPORT="$W/report.md"
     echo "- tree: $TREE: $TREE_BYTES bytes ($(awk -v b="$TREE_BYTES" 'BEGIN { printf "%.1f MiB", b / 1048576 }')), $TREE_FILES files, $TREE_LINKS symlinks"
     echo "- repositories under $W; same disk as the tree: $SAME_DISK"
     echo "- page cache dropped between phases: $CACHE_NOTE"
+    echo "- restore targets: $TARGET_NOTE"
     order=$( { if run_anchors; then echo anchors; fi; if run_restic; then echo restic; fi; if run_tangle; then echo tangle; fi; } | paste -sd, | sed 's/,/, /g')
     if [ "$ROUNDS" = 1 ]; then
         echo "- rounds: 1 (one run of every phase)"

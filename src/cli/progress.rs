@@ -48,6 +48,9 @@ impl Bar {
         verb: &'static str,
         unit: &'static str,
     ) -> Bar {
+        if enabled {
+            progress.watched.store(true, Ordering::Relaxed);
+        }
         Bar(Reporter::start(enabled, move |stop2| {
             let bar = ProgressBar::new(0);
             bar.set_style(
@@ -99,6 +102,9 @@ pub struct JsonStatus(Reporter);
 impl JsonStatus {
     pub fn start(enabled: bool, progress: Arc<Progress>) -> JsonStatus {
         let started = std::time::Instant::now();
+        if enabled {
+            progress.watched.store(true, Ordering::Relaxed);
+        }
         JsonStatus(Reporter::start(enabled, move |stop2| {
             // The first line at once, then one a second.
             let mut next = Duration::ZERO;

@@ -33,6 +33,9 @@ pub struct Progress {
     pub waiting_for_remote: AtomicU64,
     /// The remotes' URLs, for naming the one waited for.
     pub remote_urls: std::sync::OnceLock<Vec<String>>,
+    /// Set by a display (bar or JSON status lines) that shows totals: only then does
+    /// backup pay for counting them ahead (a second walk of the whole tree).
+    pub watched: std::sync::atomic::AtomicBool,
 }
 
 impl Progress {

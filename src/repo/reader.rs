@@ -110,11 +110,7 @@ impl Repository {
                 extent.short()
             )));
         }
-        let whole_shards = mode == ReadMode::Shard
-            && cert
-                .locate(offset, len)
-                .iter()
-                .any(|&(i, _, _)| self.remotes[cert.shards[i].remote as usize].high_latency());
+        let whole_shards = mode == ReadMode::Shard;
         let fast = if whole_shards {
             self.read_range_from_shards(&cert, offset, len)
         } else {

@@ -122,6 +122,17 @@ impl<'a> Appender<'a> {
             return Ok(());
         }
         let signer = self.repo.signer()?;
+        // Wait for room in the upload queues first: the parity and pointers are only
+        // held in memory once the extent can leave (see `Uploads::reserve`).
+        let (symbols, remotes) = (
+            self.repo.config.coding.data_shards as usize
+                + self.repo.config.coding.parity_shards as usize,
+            self.repo.remotes().len(),
+        );
+        let seq = self.seq;
+        let permits = self
+            .uploads
+            .reserve(|r| (0..symbols).any(|i| codec::place(seq, i, remotes) == r))?;
         let ctx = SealContext {
             repo_id: self.repo.config.id,
             writer: self.writer,
@@ -147,7 +158,8 @@ impl<'a> Appender<'a> {
         if self.recent.len() > RECENT_EXTENTS {
             self.recent.pop_front();
         }
-        self.uploads.submit(sealed)
+        self.uploads.start(sealed, permits);
+        Ok(())
     }
 
     /// Entangle: pick up to `t` data shards of older extents, least-pointed first under

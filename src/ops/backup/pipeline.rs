@@ -153,8 +153,11 @@ pub fn run(
     )?;
 
     let scan = std::thread::scope(|s| -> Result<(TreeStats, BlobId)> {
-        // Totals for the progress display, counted ahead by a cheap stat-only pass.
-        s.spawn(|| count_totals(sources, excludes, progress));
+        // Totals for the progress display, counted ahead by a cheap stat-only pass (it
+        // still lstats every entry a second time: skipped when nothing shows them).
+        if progress.watched.load(Ordering::Relaxed) {
+            s.spawn(|| count_totals(sources, excludes, progress));
+        }
         s.spawn(|| {
             let walker = Walker {
                 repo,

@@ -30,7 +30,7 @@ pub(super) fn read_file(
     progress: &Progress,
 ) -> FileResult {
     let fail = |e: std::io::Error| Error::from(e).context(path.display());
-    let mut file = File::open(path).map_err(fail)?;
+    let file = File::open(path).map_err(fail)?;
     let size = file.metadata().map_err(fail)?.len();
     let mut ids = Vec::new();
     let mut emit = |chunk: Bytes| -> Result<()> {
@@ -40,8 +40,11 @@ pub(super) fn read_file(
         dedup.offer(out, id, BlobKind::Data, chunk)
     };
     let read = if size <= WHOLE_FILE_LIMIT {
+        // Through `take`: File::read_to_end would fstat and lseek again for a size hint,
+        // and read once more to see the end; the size is known (a file that grows
+        // meanwhile is cut off at it, one that shrinks just reads short).
         let mut data = Vec::with_capacity(size as usize);
-        file.read_to_end(&mut data).map_err(fail)?;
+        (&file).take(size).read_to_end(&mut data).map_err(fail)?;
         let data = Bytes::from(data);
         let n = data.len() as u64;
         if data.len() < chunker.min as usize {

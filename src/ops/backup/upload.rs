@@ -25,6 +25,9 @@ use crate::extent::SealedExtent;
 use crate::ops::Progress;
 use crate::repo::Repository;
 
+/// Places in the upload queues, one per remote that gets shards of an extent.
+pub(super) struct Permits(Vec<Option<OwnedSemaphorePermit>>);
+
 /// The upload queues of one backup and the uploads under way.
 pub(super) struct Uploads<'a> {
     repo: &'a Repository,
@@ -56,23 +59,32 @@ impl<'a> Uploads<'a> {
         }
     }
 
-    /// Start uploading an extent once every remote that gets shards of it has room.
-    pub(super) fn submit(&mut self, sealed: SealedExtent) -> Result<()> {
+    /// A place in the upload queue of every remote `gets_shards` names, waiting while
+    /// one is full. Taken before the extent is sealed, so a sealed extent never sits in
+    /// memory beside the uploads it waits for (its parity is only computed once it can go).
+    pub(super) fn reserve(&mut self, gets_shards: impl Fn(usize) -> bool) -> Result<Permits> {
         // Fail fast: surface an earlier upload's error instead of queueing more work.
         self.reap(false)?;
         // Take every permit before starting anything, so the fast remotes never run
         // more than their queue ahead of a blocked one.
         let mut permits = Vec::with_capacity(self.queues.len());
         for r in 0..self.queues.len() {
-            let has_shards = sealed.cert.shards.iter().any(|i| i.remote as usize == r);
-            permits.push(if has_shards {
+            permits.push(if gets_shards(r) {
                 Some(self.queue_slot(r)?)
             } else {
                 None
             });
         }
-        self.tasks.push(self.repo.store_extent(sealed, permits));
-        Ok(())
+        Ok(Permits(permits))
+    }
+
+    /// Start uploading a sealed extent with the places [`reserve`](Self::reserve) took.
+    pub(super) fn start(&mut self, sealed: SealedExtent, permits: Permits) {
+        debug_assert!(
+            (sealed.cert.shards.iter()).all(|i| permits.0[i.remote as usize].is_some()),
+            "an upload without its queue place"
+        );
+        self.tasks.push(self.repo.store_extent(sealed, permits.0));
     }
 
     /// A place in remote `r`'s upload queue, waiting (and saying so) if it is full.
