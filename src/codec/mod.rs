@@ -16,7 +16,9 @@ mod rs;
 
 pub use coding::{Coding, PointerStrategy};
 pub use error::CodecError;
-pub use rs::{SHARD_ALIGN, STRIPE, encode_parity, reconstruct, shard_size_for};
+pub use rs::{
+    SHARD_ALIGN, STRIPE, encode_parity, encode_parity_padded, reconstruct, shard_size_for,
+};
 
 /// Which remote holds shard `index` of the extent with sequence number `seq`:
 /// round-robin from a per-extent rotation so load spreads evenly and no remote holds

@@ -30,19 +30,43 @@ fn stripes(shard_size: usize) -> impl Iterator<Item = (usize, usize)> {
 /// Parity shards for `inputs` (data shards then pointer shards, all `shard_size` long).
 pub fn encode_parity(inputs: &[&[u8]], parity: usize) -> Result<Vec<Vec<u8>>> {
     let shard_size = inputs.first().map_or(0, |s| s.len());
+    if inputs.iter().any(|s| s.len() != shard_size) {
+        return Err(CodecError::BadInputs.into());
+    }
+    encode_parity_padded(inputs, shard_size, parity)
+}
+
+/// Parity shards of `shard_size` bytes for `inputs` that may be shorter, as if each were
+/// zero-padded to `shard_size`. The padding is done a stripe at a time, so a short
+/// pointer shard is never copied whole (sealing an extent would otherwise hold a padded
+/// copy of every short pointer).
+pub fn encode_parity_padded(
+    inputs: &[&[u8]],
+    shard_size: usize,
+    parity: usize,
+) -> Result<Vec<Vec<u8>>> {
     if shard_size == 0
         || shard_size % SHARD_ALIGN != 0
-        || inputs.iter().any(|s| s.len() != shard_size)
+        || inputs.is_empty()
+        || inputs.iter().any(|s| s.len() > shard_size)
     {
         return Err(CodecError::BadInputs.into());
     }
     let mut out = vec![vec![0u8; shard_size]; parity];
     let mut enc =
         ReedSolomonEncoder::new(inputs.len(), parity, STRIPE.min(shard_size)).map_err(rs_err)?;
+    let mut padded = Vec::new();
     for (off, len) in stripes(shard_size) {
         enc.reset(inputs.len(), parity, len).map_err(rs_err)?;
         for s in inputs {
-            enc.add_original_shard(&s[off..off + len]).map_err(rs_err)?;
+            if s.len() >= off + len {
+                enc.add_original_shard(&s[off..off + len]).map_err(rs_err)?;
+            } else {
+                padded.clear();
+                padded.extend_from_slice(s.get(off..).unwrap_or_default());
+                padded.resize(len, 0);
+                enc.add_original_shard(&padded).map_err(rs_err)?;
+            }
         }
         let result = enc.encode().map_err(rs_err)?;
         for (i, r) in result.recovery_iter().enumerate() {
@@ -104,6 +128,26 @@ pub fn reconstruct(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn short_inputs_code_as_zero_padded() {
+        let size = 3 * STRIPE + 128;
+        let full: Vec<u8> = (0..size).map(|i| (i * 31 % 251) as u8).collect();
+        let short: Vec<u8> = full[..STRIPE + 100].to_vec();
+        let mut padded = short.clone();
+        padded.resize(size, 0);
+        let a = encode_parity(&[&full, &padded], 2).unwrap();
+        let b = encode_parity_padded(&[&full, &short], size, 2).unwrap();
+        assert_eq!(a, b);
+        assert!(
+            encode_parity_padded(&[&full], size - 64, 1).is_err(),
+            "longer than the shard"
+        );
+        assert!(
+            encode_parity(&[&full, &short], 2).is_err(),
+            "unequal without padding"
+        );
+    }
+
     use super::*;
 
     fn data(n: usize, size: usize) -> Vec<Vec<u8>> {

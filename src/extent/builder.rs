@@ -104,26 +104,13 @@ impl ExtentBuilder {
         let mut shards: Vec<Bytes> = (0..s)
             .map(|i| data.slice(i * shard_size..(i + 1) * shard_size))
             .collect();
-        // Pointers already of the codeword's size are used in place; only shorter ones
-        // are copied to be zero-padded.
-        let padded: Vec<std::borrow::Cow<'_, [u8]>> = pointers
-            .iter()
-            .map(|(_, b)| {
-                if b.len() == shard_size {
-                    std::borrow::Cow::Borrowed(b.as_ref())
-                } else {
-                    let mut v = b.to_vec();
-                    v.resize(shard_size, 0);
-                    std::borrow::Cow::Owned(v)
-                }
-            })
-            .collect();
+        // Shorter pointers are zero-padded a stripe at a time, never copied whole.
         let inputs: Vec<&[u8]> = shards
             .iter()
             .map(|b| b.as_ref())
-            .chain(padded.iter().map(|v| v.as_ref()))
+            .chain(pointers.iter().map(|(_, b)| b.as_ref()))
             .collect();
-        let parity = codec::encode_parity(&inputs, p)?;
+        let parity = codec::encode_parity_padded(&inputs, shard_size, p)?;
         shards.extend(parity.into_iter().map(Bytes::from));
         let infos = shards
             .iter()
