@@ -85,3 +85,45 @@ fn fifos_dev_zero_and_sparse_giants_are_refused_and_named() {
     assert_ne!(out.status.code(), Some(0));
     assert_no_panic(&out, "open through a /dev/zero config");
 }
+
+/// Restore reads whole data shards (from local remotes too): a shard replaced by a huge
+/// sparse file on the remote read first is refused by its certified size, not read, and
+/// restore takes the data from the other remotes.
+#[test]
+fn giant_shards_on_the_remote_read_first_are_read_around() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("a.bin"), &pseudo_random(12, 900_000));
+    write_file(&src.join("b.txt"), b"hello\n");
+    let expected = manifest(&src);
+    repo.backup(&[&src], &[]);
+
+    let shards = object_paths(&repo.remotes[0], "shards");
+    assert!(!shards.is_empty(), "remote 0 holds no shard");
+    for shard in &shards {
+        let giant = fs::File::create(repo.remotes[0].join(shard)).unwrap();
+        giant.set_len(1 << 30).unwrap();
+    }
+
+    let target = repo.path("restored");
+    let started = Instant::now();
+    run_ok(
+        repo.cmd()
+            .args(["restore", "latest", "--target"])
+            .arg(&target),
+    );
+    assert!(started.elapsed() < QUICK, "restore was held up");
+    assert_tree_matches(
+        &expected,
+        &restored_path(&target, &src),
+        "restore around giant shards",
+    );
+    let out = run_any(repo.cmd_via_nopw(1).arg("verify"));
+    assert_ne!(out.status.code(), Some(0), "verify passed over giant shards");
+    assert!(
+        mentions_remote(&out, &repo.url(0)),
+        "verify does not name the remote with giant shards:\n{}{}",
+        stdout_str(&out),
+        stderr_str(&out)
+    );
+}

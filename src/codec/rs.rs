@@ -128,6 +128,8 @@ pub fn reconstruct(
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn short_inputs_code_as_zero_padded() {
         let size = 3 * STRIPE + 128;
@@ -147,8 +149,6 @@ mod tests {
             "unequal without padding"
         );
     }
-
-    use super::*;
 
     fn data(n: usize, size: usize) -> Vec<Vec<u8>> {
         (0..n)

@@ -113,17 +113,10 @@ const PREALLOC: usize = 16 << 20;
 /// output actually produced: a length promised by the index, or a frame header, reserves
 /// at most [`PREALLOC`] (a signed object may still claim gigabytes).
 pub(crate) fn decompress_bounded(data: &[u8], max: usize) -> std::io::Result<Vec<u8>> {
-    use std::io::{Error, ErrorKind};
     use zstd::stream::raw::{Decoder, Operation};
-    let too_long = || {
-        Error::new(
-            ErrorKind::InvalidData,
-            format!("decompresses to more than the expected {max} bytes"),
-        )
-    };
     let declared = zstd::zstd_safe::get_frame_content_size(data).ok().flatten();
     if declared.is_some_and(|n| n > max as u64) {
-        return Err(too_long());
+        return Err(too_long(max));
     }
     // With room for the whole declared frame, zstd decodes it in one pass.
     let first = declared.map_or(data.len().saturating_mul(4), |n| n as usize);
@@ -143,6 +136,13 @@ pub(crate) fn decompress_bounded(data: &[u8], max: usize) -> std::io::Result<Vec
     Ok(out)
 }
 
+fn too_long(max: usize) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!("decompresses to more than the expected {max} bytes"),
+    )
+}
+
 thread_local! {
     /// Reused across blobs: creating a zstd context per blob was a tenth of restore's
     /// CPU time.
@@ -158,12 +158,6 @@ fn decompress_into(
 ) -> std::io::Result<()> {
     use std::io::{Error, ErrorKind};
     use zstd::stream::raw::{InBuffer, Operation, OutBuffer};
-    let too_long = || {
-        Error::new(
-            ErrorKind::InvalidData,
-            format!("decompresses to more than the expected {max} bytes"),
-        )
-    };
     let mut input = InBuffer::around(data);
     loop {
         if out.len() == out.capacity() {
@@ -174,7 +168,7 @@ fn decompress_into(
         let before = (input.pos(), out.len());
         let pending = decoder.run(&mut input, &mut OutBuffer::around_pos(out, before.1))?;
         if out.len() > max {
-            return Err(too_long());
+            return Err(too_long(max));
         }
         if pending == 0 && input.pos() == data.len() {
             return Ok(());

@@ -10,8 +10,9 @@
 //! times. What the target file system or our privileges refuse is summed up in one
 //! warning per kind at the end, not counted as an error.
 //!
-//! From high-latency remotes (S3, SFTP) workers read whole data shards through a shard
-//! cache. A prefetcher keeps that cache a little ahead of them: the walker names the
+//! Workers read whole data shards through a shard cache (one request per shard, not per
+//! blob). For high-latency remotes (S3, SFTP) a prefetcher keeps that cache a little
+//! ahead of them: the walker names the
 //! first extents of each file it queues, a worker names the next extent of the file it
 //! is writing, and the prefetcher fetches all data shards of each named extent at once,
 //! so every remote holding one of them transfers at the same time.

@@ -64,9 +64,9 @@ pub(super) type ShardCache =
 pub enum ReadMode {
     /// Just the blob's byte range: best for scattered reads (trees, single files).
     Range,
-    /// For reading in storage order (restore, dump): from high-latency remotes (S3,
-    /// SFTP) the whole data shard(s) around the blob, cached, instead of one request per
-    /// blob; from local remotes still just the range.
+    /// For reading in storage order (restore, dump): the whole data shard(s) around the
+    /// blob, hash-checked and cached, instead of one request per blob (a round trip on
+    /// S3 and SFTP, a thread hand-off on a local disk).
     Shard,
 }
 
@@ -110,8 +110,7 @@ impl Repository {
                 extent.short()
             )));
         }
-        let whole_shards = mode == ReadMode::Shard;
-        let fast = if whole_shards {
+        let fast = if mode == ReadMode::Shard {
             self.read_range_from_shards(&cert, offset, len)
         } else {
             self.read_range_fast(&cert, offset, len)

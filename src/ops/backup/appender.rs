@@ -122,17 +122,16 @@ impl<'a> Appender<'a> {
             return Ok(());
         }
         let signer = self.repo.signer()?;
+        // Where this extent's symbols go (the same `codec::place` sealing uses).
+        let coding = self.repo.config.coding;
+        let remotes = self.repo.remotes().len();
+        let mut symbols_on = vec![0usize; remotes];
+        for i in 0..coding.data_shards as usize + coding.parity_shards as usize {
+            symbols_on[codec::place(self.seq, i, remotes)] += 1;
+        }
         // Wait for room in the upload queues first: the parity and pointers are only
         // held in memory once the extent can leave (see `Uploads::reserve`).
-        let (symbols, remotes) = (
-            self.repo.config.coding.data_shards as usize
-                + self.repo.config.coding.parity_shards as usize,
-            self.repo.remotes().len(),
-        );
-        let seq = self.seq;
-        let permits = self
-            .uploads
-            .reserve(|r| (0..symbols).any(|i| codec::place(seq, i, remotes) == r))?;
+        let permits = self.uploads.reserve(|r| symbols_on[r] > 0)?;
         let ctx = SealContext {
             repo_id: self.repo.config.id,
             writer: self.writer,
@@ -142,7 +141,7 @@ impl<'a> Appender<'a> {
             remotes: self.repo.remotes().len(),
             signer: &signer,
         };
-        let pointers = self.choose_pointers(&builder);
+        let pointers = self.choose_pointers(&builder, symbols_on);
         let sealed = builder.seal(&ctx, pointers)?;
         let name = sealed.name();
         self.builder = ExtentBuilder::new(name.0, extent_capacity(&self.repo.config));
@@ -163,21 +162,21 @@ impl<'a> Appender<'a> {
     }
 
     /// Entangle: pick up to `t` data shards of older extents, least-pointed first under
-    /// the remote and size rules (see [`pointers`]), and get their bytes.
-    fn choose_pointers(&mut self, builder: &ExtentBuilder) -> Vec<(Pointer, Bytes)> {
+    /// the remote and size rules (see [`pointers`]), and get their bytes. `symbols_on`:
+    /// this extent's symbols per remote.
+    fn choose_pointers(
+        &mut self,
+        builder: &ExtentBuilder,
+        mut symbols_on: Vec<usize>,
+    ) -> Vec<(Pointer, Bytes)> {
         let coding = self.repo.config.coding;
         let (s, p, t) = (
             coding.data_shards as usize,
             coding.parity_shards as usize,
             coding.pointers as usize,
         );
-        let remotes = self.repo.remotes().len();
         if t == 0 {
             return Vec::new();
-        }
-        let mut symbols_on = vec![0usize; remotes];
-        for i in 0..s + p {
-            symbols_on[codec::place(self.seq, i, remotes)] += 1;
         }
         let own = builder.own_shard_size(s) as u32;
         let mut out: Vec<(Pointer, Bytes)> = Vec::with_capacity(t);
