@@ -119,7 +119,11 @@ fn giant_shards_on_the_remote_read_first_are_read_around() {
         "restore around giant shards",
     );
     let out = run_any(repo.cmd_via_nopw(1).arg("verify"));
-    assert_ne!(out.status.code(), Some(0), "verify passed over giant shards");
+    assert_ne!(
+        out.status.code(),
+        Some(0),
+        "verify passed over giant shards"
+    );
     assert!(
         mentions_remote(&out, &repo.url(0)),
         "verify does not name the remote with giant shards:\n{}{}",
