@@ -117,7 +117,10 @@ per() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else p
 RESTIC_READ=$(sed -n 's/^to repack: .* \/ \([0-9.]*\) \([KMGT]\?i\?B\).*/\1 \2/p' "$W/restic.out" |
     awk '{ m = ($2 ~ /^K/) ? 1024 : ($2 ~ /^M/) ? 1048576 : ($2 ~ /^G/) ? 1073741824 : ($2 ~ /^T/) ? 1099511627776 : 1; printf "%d", $1 * m }')
 RESTIC_READ=${RESTIC_READ:-0}
-TANGLE_READ=$(sed -n 's/.*"bytes_read": *\([0-9]*\).*/\1/p' "$W/tangle.out" | head -1)
+json_num() { sed -n "s/.*\"$1\": *\([0-9]*\).*/\1/p" "$W/tangle.out" | head -1; }
+TANGLE_READ=$(json_num bytes_read)
+REENC_READ=$(json_num reencode_bytes_read); REENC_READ=${REENC_READ:-0}
+REENC_WRITTEN=$(json_num reencode_bytes_written); REENC_WRITTEN=${REENC_WRITTEN:-0}
 
 # Both must still restore the newest state, and tangle must verify clean.
 restic restore -q latest --target "$W/restic-restore" >/dev/null 2>&1
@@ -137,6 +140,12 @@ VERIFY=$?
         r=$([ "$t" = restic ] && echo "$RESTIC_READ" || echo "${TANGLE_READ:-0}")
         echo "| $t | ${WALL[$t]} | $(mib $(( RSS[$t] * 1024 ))) | $(mib "${FREED[$t]}") | $(mib "${WRITTEN[$t]}") | $(mib "$r") | $(per "${WRITTEN[$t]}" "${FREED[$t]}") | $(per "$r" "${FREED[$t]}") |"
     done
+    echo
+    RESTIC_MOVED=$(( WRITTEN[restic] + RESTIC_READ ))
+    PARITY=$(( REENC_READ + REENC_WRITTEN ))
+    TANGLE_MOVED=$(( WRITTEN[tangle] + ${TANGLE_READ:-0} ))
+    echo "Bytes moved (read + written): restic $(mib "$RESTIC_MOVED") MiB; tangle $(mib "$TANGLE_MOVED") MiB, of which parity updates (re-encoding: $(mib "$REENC_READ") MiB read, $(mib "$REENC_WRITTEN") MiB written) $(mib "$PARITY") MiB and the rest (repacking, index, record) $(mib $(( TANGLE_MOVED - PARITY ))) MiB."
+    echo "Target (issue 12): tangle no slower than restic: $(awk -v t="${WALL[tangle]}" -v r="${WALL[restic]}" 'BEGIN { print (t <= r) ? "met" : "NOT met" }'); tangle's bytes moved at most restic's plus the parity updates: $([ $(( TANGLE_MOVED - PARITY )) -le "$RESTIC_MOVED" ] && echo met || echo "NOT met")."
     echo
     echo "tangle/restic wall: $(per "${WALL[tangle]}" "${WALL[restic]}"). Newest snapshot after the delete: restic $RESTIC_OK, tangle $TANGLE_OK; tangle verify exit $VERIFY."
     echo "restic $(restic version | cut -d' ' -f2); $("$TANGLE_BIN" --version). tangle writes three remotes (data plus parity), restic one."

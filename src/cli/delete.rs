@@ -273,17 +273,23 @@ pub fn print(g: &Global, r: &DeleteReport) -> Result<()> {
     }
     if r.dry_run {
         g.say(format_args!(
-            "would free {} in all; would read about {}, write about {} to repack and re-encode",
+            "would free {} in all; would read about {}, write about {} to repack and re-encode \
+             (of which re-encoding {} and {})",
             human_bytes(r.bytes_freed),
             human_bytes(r.bytes_read),
-            human_bytes(r.bytes_written)
+            human_bytes(r.bytes_written),
+            human_bytes(r.reencode_bytes_read),
+            human_bytes(r.reencode_bytes_written)
         ));
     } else {
         g.say(format_args!(
-            "freed {} in all; read {}, wrote {} to repack and re-encode",
+            "freed {} in all; read {}, wrote {} to repack and re-encode (of which re-encoding \
+             {} and {})",
             human_bytes(r.bytes_freed),
             human_bytes(r.bytes_read),
-            human_bytes(r.bytes_written)
+            human_bytes(r.bytes_written),
+            human_bytes(r.reencode_bytes_read),
+            human_bytes(r.reencode_bytes_written)
         ));
     }
     Ok(())

@@ -12,8 +12,6 @@ use crate::error::Result;
 pub struct ExtentBuilder {
     data: Vec<u8>,
     block_lengths: Vec<u32>,
-    start_verifier: [u8; 32],
-    verifier: [u8; 32],
     blobs: Vec<IndexEntry>,
 }
 
@@ -23,6 +21,9 @@ pub struct SealContext<'a> {
     pub writer: [u8; 16],
     pub seq: u64,
     pub prev: Option<ExtentName>,
+    /// Where this extent's hash chain starts: the previous extent's name, or the
+    /// owner's genesis verifier for a writer's first extent.
+    pub start_verifier: [u8; 32],
     pub coding: Coding,
     pub remotes: usize,
     pub signer: &'a Signer,
@@ -43,12 +44,13 @@ impl SealedExtent {
 }
 
 impl ExtentBuilder {
-    pub fn new(start_verifier: [u8; 32], capacity: usize) -> Self {
+    /// The chain is computed when the extent is sealed, not as blocks arrive: a writer
+    /// may fill two builders at once (data and trees, see the backup's appender) and
+    /// seal them in either order.
+    pub fn new(capacity: usize) -> Self {
         ExtentBuilder {
             data: Vec::with_capacity(capacity),
             block_lengths: Vec::new(),
-            start_verifier,
-            verifier: start_verifier,
             blobs: Vec::new(),
         }
     }
@@ -69,14 +71,29 @@ impl ExtentBuilder {
             length: stored.len() as u32,
             raw_len,
         });
-        self.verifier = chain(&self.verifier, stored);
         self.block_lengths.push(stored.len() as u32);
         self.data.extend_from_slice(stored);
     }
 
-    /// The verifier so far (what the next extent of this writer starts from once sealed).
-    pub fn verifier(&self) -> [u8; 32] {
-        self.verifier
+    /// Move every block of `other` to the end of this extent, in order.
+    pub fn absorb(&mut self, other: ExtentBuilder) {
+        let base = self.data.len() as u32;
+        self.blobs.extend(other.blobs.into_iter().map(|mut b| {
+            b.offset += base;
+            b
+        }));
+        self.block_lengths.extend(other.block_lengths);
+        self.data.extend_from_slice(&other.data);
+    }
+
+    /// The hash chain over the blocks from `start` (the extent's name once sealed).
+    fn verifier(&self, start: [u8; 32]) -> [u8; 32] {
+        let mut at = 0usize;
+        self.block_lengths.iter().fold(start, |v, &len| {
+            let block = &self.data[at..at + len as usize];
+            at += len as usize;
+            chain(&v, block)
+        })
     }
 
     /// Shard size the extent needs for its own data (pointers may make it larger).
@@ -94,6 +111,7 @@ impl ExtentBuilder {
         let s = ctx.coding.data_shards as usize;
         let p = ctx.coding.parity_shards as usize;
         let size = self.data.len();
+        let verifier = self.verifier(ctx.start_verifier);
         let shard_size = pointers
             .iter()
             .map(|(_, b)| b.len())
@@ -125,8 +143,8 @@ impl ExtentBuilder {
             writer: ctx.writer,
             seq: ctx.seq,
             prev: ctx.prev,
-            start_verifier: self.start_verifier,
-            verifier: self.verifier,
+            start_verifier: ctx.start_verifier,
+            verifier,
             block_lengths: self.block_lengths,
             size: size as u64,
             timestamp: chrono::Utc::now().timestamp(),
@@ -158,7 +176,7 @@ mod tests {
     #[test]
     fn seal_produces_consistent_certificate() {
         let signer = Signer::from_seed(&[1; 32]);
-        let mut b = ExtentBuilder::new([0; 32], 0);
+        let mut b = ExtentBuilder::new(0);
         b.append([1; 32], BlobKind::Data, 5, b"hello");
         b.append([2; 32], BlobKind::Data, 3, b"abc");
         let coding = Coding::default_for(3).unwrap();
@@ -167,6 +185,7 @@ mod tests {
             writer: [0; 16],
             seq: 1,
             prev: None,
+            start_verifier: [0; 32],
             coding,
             remotes: 3,
             signer: &signer,
@@ -186,9 +205,41 @@ mod tests {
     }
 
     #[test]
+    fn absorbed_blocks_seal_as_if_appended_in_order() {
+        let signer = Signer::from_seed(&[1; 32]);
+        let coding = Coding::default_for(3).unwrap();
+        let ctx = SealContext {
+            repo_id: [0; 16],
+            writer: [0; 16],
+            seq: 1,
+            prev: None,
+            start_verifier: [4; 32],
+            coding,
+            remotes: 3,
+            signer: &signer,
+        };
+        let mut one = ExtentBuilder::new(0);
+        one.append([1; 32], BlobKind::Data, 5, b"hello");
+        one.append([2; 32], BlobKind::Tree, 3, b"abc");
+        let (mut data, mut trees) = (ExtentBuilder::new(0), ExtentBuilder::new(0));
+        data.append([1; 32], BlobKind::Data, 5, b"hello");
+        trees.append([2; 32], BlobKind::Tree, 3, b"abc");
+        data.absorb(trees);
+        let (one, two) = (
+            one.seal(&ctx, Vec::new()).unwrap(),
+            data.seal(&ctx, Vec::new()).unwrap(),
+        );
+        assert_eq!(one.cert.verifier, two.cert.verifier);
+        assert_eq!(two.cert.verifier, chain(&chain(&[4; 32], b"hello"), b"abc"));
+        assert_eq!(two.cert.start_verifier, [4; 32]);
+        assert_eq!(two.blobs.blobs[1].offset, 5);
+        assert_eq!(two.blobs.blobs[1].kind, BlobKind::Tree);
+    }
+
+    #[test]
     fn seal_with_pointers_pads_and_codes_them() {
         let signer = Signer::from_seed(&[1; 32]);
-        let mut b = ExtentBuilder::new([0; 32], 0);
+        let mut b = ExtentBuilder::new(0);
         b.append([1; 32], BlobKind::Data, 100, &[7u8; 100]);
         let coding = Coding::default_for(3).unwrap();
         let ctx = SealContext {
@@ -196,6 +247,7 @@ mod tests {
             writer: [0; 16],
             seq: 2,
             prev: None,
+            start_verifier: [0; 32],
             coding,
             remotes: 3,
             signer: &signer,

@@ -4,6 +4,15 @@
 //! previous extent and signed) and hands it to [`Uploads`], which may block it while a
 //! remote's upload queue is full. It also keeps what the snapshot's index and head need:
 //! each extent's blob list and the last extent sealed.
+//!
+//! Tree blobs go to extents of their own, as restic keeps trees in packs of their own.
+//! Every backup writes new trees for each directory on the path of a change, and those
+//! die together when its snapshot is deleted: kept apart from file data they leave whole
+//! extents to remove, where mixed in they would leave a little garbage in every data
+//! extent, reclaimable only by copying the live data around it. Tree extents are sealed
+//! at a quarter of the extent size, which bounds the memory they hold. A run that never
+//! fills an extent (a small increment) seals its data and trees as one extent, so small
+//! backups still add one extent each.
 
 use std::collections::{HashSet, VecDeque};
 
@@ -15,6 +24,7 @@ use super::pipeline::StoredBlob;
 use super::upload::Uploads;
 use crate::codec;
 use crate::codec::pointers::{self, Catalog, Want};
+use crate::content::BlobKind;
 use crate::content::index::ExtentBlobs;
 use crate::error::Result;
 use crate::extent::{ExtentBuilder, ExtentName, Pointer, SealContext, genesis_verifier};
@@ -25,7 +35,13 @@ use crate::repo::Repository;
 pub(crate) struct Appender<'a> {
     repo: &'a Repository,
     writer: [u8; 16],
+    /// The extent being filled with file data, and the one with tree blobs.
     builder: ExtentBuilder,
+    trees: ExtentBuilder,
+    /// Where the next extent's hash chain starts (the last extent's name, or genesis).
+    start: [u8; 32],
+    /// A data extent was sealed in this run (trees are then sealed on their own).
+    data_sealed: bool,
     seq: u64,
     prev: Option<ExtentName>,
     dry_run: bool,
@@ -48,6 +64,9 @@ pub(crate) struct Appender<'a> {
 
 /// Extents whose data shards stay in memory for cheap pointers.
 const RECENT_EXTENTS: usize = 1;
+
+/// Tree extents are sealed at this share of the extent size (4 MiB of the default 16).
+const TREE_EXTENT_DIVISOR: usize = 4;
 
 impl<'a> Appender<'a> {
     /// `exclude`: extents no pointer may go into (those a delete is removing).
@@ -82,7 +101,10 @@ impl<'a> Appender<'a> {
             pointer_bytes_fetched: 0,
             repo,
             writer,
-            builder: ExtentBuilder::new(start, extent_capacity(&repo.config)),
+            builder: ExtentBuilder::new(extent_capacity(&repo.config)),
+            trees: ExtentBuilder::new(0),
+            start,
+            data_sealed: false,
             seq,
             prev: last.map(|(n, _)| n),
             dry_run,
@@ -98,26 +120,57 @@ impl<'a> Appender<'a> {
     /// next one), so shard sizes stay uniform and most older shards can be pointers.
     pub(crate) fn append(&mut self, blob: StoredBlob) -> Result<()> {
         self.bytes_added += blob.data.len() as u64;
-        let target = self.repo.config.extent_size as usize;
-        if !self.builder.is_empty() && self.builder.len() + blob.data.len() > target {
-            self.seal()?;
+        let extent_size = self.repo.config.extent_size as usize;
+        // Until a data extent is full, trees may also take what the data leaves of one
+        // extent, so that a small run seals both as one (see `finish`).
+        let tree_target = match self.data_sealed {
+            true => extent_size / TREE_EXTENT_DIVISOR,
+            false => (extent_size / TREE_EXTENT_DIVISOR)
+                .max(extent_size.saturating_sub(self.builder.len())),
+        };
+        let (kind, target) = match blob.kind {
+            BlobKind::Data => (BlobKind::Data, extent_size),
+            BlobKind::Tree => (BlobKind::Tree, tree_target),
+        };
+        let builder = self.builder_for(kind);
+        if !builder.is_empty() && builder.len() + blob.data.len() > target {
+            self.seal(kind)?;
         }
-        self.builder
-            .append(blob.id, blob.kind, blob.raw_len, &blob.data);
+        (self.builder_for(kind)).append(blob.id, blob.kind, blob.raw_len, &blob.data);
         Ok(())
     }
 
-    /// Seal the last, partly filled extent and wait for every upload.
+    /// Seal the partly filled extents and wait for every upload. A run that sealed
+    /// nothing yet and fits in one extent seals its data and trees together.
     pub(crate) fn finish(&mut self) -> Result<()> {
-        if !self.builder.is_empty() {
-            self.seal()?;
+        let extent_size = self.repo.config.extent_size as usize;
+        if !self.data_sealed && self.builder.len() + self.trees.len() <= extent_size {
+            let trees = std::mem::replace(&mut self.trees, ExtentBuilder::new(0));
+            self.builder.absorb(trees);
+        }
+        for kind in [BlobKind::Data, BlobKind::Tree] {
+            if !self.builder_for(kind).is_empty() {
+                self.seal(kind)?;
+            }
         }
         self.uploads.finish()
     }
 
-    fn seal(&mut self) -> Result<()> {
-        let next = ExtentBuilder::new([0; 32], 0);
-        let builder = std::mem::replace(&mut self.builder, next);
+    fn builder_for(&mut self, kind: BlobKind) -> &mut ExtentBuilder {
+        match kind {
+            BlobKind::Data => &mut self.builder,
+            BlobKind::Tree => &mut self.trees,
+        }
+    }
+
+    /// Seal the extent of `kind` and start a new one.
+    fn seal(&mut self, kind: BlobKind) -> Result<()> {
+        let capacity = match kind {
+            BlobKind::Data => extent_capacity(&self.repo.config),
+            BlobKind::Tree => 0,
+        };
+        let builder = std::mem::replace(self.builder_for(kind), ExtentBuilder::new(capacity));
+        self.data_sealed |= kind == BlobKind::Data;
         if self.dry_run {
             return Ok(());
         }
@@ -137,6 +190,7 @@ impl<'a> Appender<'a> {
             writer: self.writer,
             seq: self.seq,
             prev: self.prev,
+            start_verifier: self.start,
             coding: self.repo.config.coding,
             remotes: self.repo.remotes().len(),
             signer: &signer,
@@ -144,7 +198,7 @@ impl<'a> Appender<'a> {
         let pointers = self.choose_pointers(&builder, symbols_on);
         let sealed = builder.seal(&ctx, pointers)?;
         let name = sealed.name();
-        self.builder = ExtentBuilder::new(name.0, extent_capacity(&self.repo.config));
+        self.start = name.0;
         self.last = Some((name, self.seq));
         self.prev = Some(name);
         self.seq += 1;

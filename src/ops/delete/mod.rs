@@ -76,6 +76,13 @@ pub struct DeleteReport {
     /// Bytes read and written to re-encode (shards, pointers, parity, certificates).
     pub bytes_read: u64,
     pub bytes_written: u64,
+    /// Of those, what repacking moved (live blobs read; new extents' shards written)...
+    pub repack_bytes_read: u64,
+    pub repack_bytes_written: u64,
+    /// ...and what re-encoding moved (data and pointer shards read; parity and
+    /// certificates written): the parity updates entanglement adds to a prune.
+    pub reencode_bytes_read: u64,
+    pub reencode_bytes_written: u64,
     /// Objects an earlier, interrupted delete had named and left behind, removed now.
     pub leftovers_removed: usize,
     /// With a policy: the verdict on every snapshot it considered, and why.
@@ -225,14 +232,16 @@ pub fn run_with_progress(
         // re-encoding reads a codeword's data and pointer shards and writes its parity.
         let coding = repo.config.coding;
         let (s, p) = (coding.data_shards as u64, coding.parity_shards as u64);
-        report.bytes_read = report.bytes_repacked
-            + (to_reencode.iter())
-                .map(|c| c.shard_size as u64 * (c.data_shards as u64 + c.pointers.len() as u64))
-                .sum::<u64>();
-        report.bytes_written = report.bytes_repacked * (s + p) / s.max(1)
-            + (to_reencode.iter())
-                .map(|c| c.shard_size as u64 * c.parity_shards as u64)
-                .sum::<u64>();
+        report.repack_bytes_read = report.bytes_repacked;
+        report.repack_bytes_written = report.bytes_repacked * (s + p) / s.max(1);
+        report.reencode_bytes_read = (to_reencode.iter())
+            .map(|c| c.shard_size as u64 * (c.data_shards as u64 + c.pointers.len() as u64))
+            .sum();
+        report.reencode_bytes_written = (to_reencode.iter())
+            .map(|c| c.shard_size as u64 * c.parity_shards as u64)
+            .sum();
+        report.bytes_read = report.repack_bytes_read + report.reencode_bytes_read;
+        report.bytes_written = report.repack_bytes_written + report.reencode_bytes_written;
         return Ok(report);
     }
     let signer = repo.signer()?;
@@ -258,8 +267,8 @@ pub fn run_with_progress(
             e.extent.short()
         )));
     }
-    report.bytes_read += repacked.bytes_read;
-    report.bytes_written += repacked.bytes_written;
+    report.repack_bytes_read = repacked.bytes_read;
+    report.repack_bytes_written = repacked.bytes_written;
 
     // 3b. Re-encode, oldest first.
     let mut catalog = reencode::Catalog::new(live.clone());
@@ -273,14 +282,17 @@ pub fn run_with_progress(
             seed ^ k as u64,
             opts.allow_degraded,
         )?;
-        report.bytes_read += moved.read;
-        report.bytes_written += moved.written;
+        report.reencode_bytes_read += moved.read;
+        report.reencode_bytes_written += moved.written;
         Progress::add(&progress.files_done, 1);
         Progress::add(
             &progress.bytes_done,
             cert.shard_size as u64 * cert.shards.len() as u64,
         );
     }
+
+    report.bytes_read = report.repack_bytes_read + report.reencode_bytes_read;
+    report.bytes_written = report.repack_bytes_written + report.reencode_bytes_written;
 
     if !nothing_to_do {
         // 4. One index segment for what stays, committed by a head of this run (which
