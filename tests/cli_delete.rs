@@ -703,3 +703,69 @@ fn delete_consolidates_history() {
         assert!(dirs <= count("heads"), "{dirs} writer directories cached");
     }
 }
+
+/// Trees live in extents of their own: a second backup that only changes metadata (new
+/// mtimes: the same data, new trees everywhere) leaves the first snapshot's trees in
+/// extents that hold nothing else, so deleting the first snapshot removes them whole and
+/// repacks nothing. Mixed into the data extent they would have stayed behind as unused
+/// space inside an extent the kept snapshot still needs.
+#[test]
+fn a_deleted_snapshots_trees_go_whole_without_repacking() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    // 20 MB in 400 directories: the first backup fills a data extent (16 MiB), so its
+    // trees are sealed apart.
+    for d in 0..400u64 {
+        write_file(
+            &src.join(format!("d{d}/f.bin")),
+            &pseudo_random(100 + d, 50_000),
+        );
+    }
+    let first = repo.backup(&[&src], &[]).snapshot_id;
+
+    let mut lib =
+        tangle::repo::Repository::open(repo.url(0).as_str(), Some(repo.path("lib-cache")))
+            .expect("open through the library");
+    lib.unlock(PASSWORD.as_bytes()).expect("unlock");
+    lib.load_index().expect("index");
+    let mut kinds: std::collections::HashMap<ExtentName, HashSet<String>> = Default::default();
+    for (_, extent, loc) in lib.index().iter() {
+        kinds
+            .entry(extent)
+            .or_default()
+            .insert(format!("{:?}", loc.kind));
+    }
+    assert!(kinds.len() >= 2, "{kinds:?}");
+    assert!(
+        kinds.values().all(|k| k.len() == 1),
+        "an extent mixes data and trees: {kinds:?}"
+    );
+    drop(lib);
+
+    for d in 0..400u64 {
+        set_mtime(&src.join(format!("d{d}/f.bin")), 1_600_000_000 + d as i64, 0);
+    }
+    let second = repo.backup(&[&src], &[]);
+    assert_eq!(second.json["extents"], 1, "{:#}", second.json);
+    let expected = manifest(&src);
+    let (code, v, _) = run_json(
+        repo.cmd().args(["delete", "--json", &first]),
+        "delete of the first snapshot",
+    );
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["extents_repacked"], 0, "{v:#}");
+    assert_eq!(v["repack_bytes_read"], 0, "{v:#}");
+    assert!(v["extents_removed"].as_u64().unwrap() >= 1, "{v:#}");
+    assert_eq!(
+        v["bytes_read"].as_u64().unwrap(),
+        v["reencode_bytes_read"].as_u64().unwrap(),
+        "{v:#}"
+    );
+    let target = repo.path("restore");
+    run_ok(
+        repo.cmd_via_fresh(1)
+            .args(["restore", "latest", "--target"])
+            .arg(&target),
+    );
+    assert_tree_matches(&expected, &restored_path(&target, &src), "after the delete");
+}
