@@ -743,7 +743,11 @@ fn a_deleted_snapshots_trees_go_whole_without_repacking() {
     drop(lib);
 
     for d in 0..400u64 {
-        set_mtime(&src.join(format!("d{d}/f.bin")), 1_600_000_000 + d as i64, 0);
+        set_mtime(
+            &src.join(format!("d{d}/f.bin")),
+            1_600_000_000 + d as i64,
+            0,
+        );
     }
     let second = repo.backup(&[&src], &[]);
     assert_eq!(second.json["extents"], 1, "{:#}", second.json);
