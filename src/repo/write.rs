@@ -389,6 +389,10 @@ impl Repository {
             })
             .collect();
         let (parity, tolerated) = (sealed.cert.parity_shards as usize, self.losses_tolerated());
+        // Only the certificate waits for the shards: each shard's buffer goes as soon as
+        // its remote has it, not when the last certificate is written.
+        let cert_object = sealed.cert_object.clone();
+        drop(sealed);
         self.runtime().spawn(async move {
             let mut failed = 0;
             for task in per_remote {
@@ -403,7 +407,7 @@ impl Repository {
                 )));
             }
             let cert_puts = remotes.iter().enumerate().map(|(i, r)| {
-                let (path, data, health) = (name.cert_path(), sealed.cert_object.clone(), &health);
+                let (path, data, health) = (name.cert_path(), cert_object.clone(), &health);
                 async move { health.put(i, r, &path, data).await }
             });
             if failures(&join_all(cert_puts).await) > tolerated {

@@ -27,7 +27,9 @@ use crate::codec::pointers::{self, Catalog, Want};
 use crate::content::BlobKind;
 use crate::content::index::ExtentBlobs;
 use crate::error::Result;
-use crate::extent::{ExtentBuilder, ExtentName, Pointer, SealContext, genesis_verifier};
+use crate::extent::{
+    Certificate, ExtentBuilder, ExtentName, Pointer, SealContext, genesis_verifier,
+};
 use crate::ops::Progress;
 use crate::repo::Repository;
 
@@ -55,15 +57,20 @@ pub(crate) struct Appender<'a> {
     /// Older extents pointers may use, oldest first, with how many codewords point at
     /// each of their data shards (grows as this run seals extents).
     catalog: Catalog,
-    /// Data shards of the last few extents sealed in this run: pointers to them cost no I/O.
-    recent: VecDeque<(ExtentName, Vec<Bytes>)>,
+    /// Certificates of the last few extents sealed in this run, whose certificates may
+    /// not be on the remotes yet: pointers into them read the shard straight from its
+    /// remote. Their data is not kept: a chosen shard of an extent still uploading is
+    /// replaced by another choice, and holding the last extent's 16 MiB until the next
+    /// one is sealed was a sixth of a backup's peak memory, for pointers that pick the
+    /// last extent only about once in as many extents as the run has written.
+    recent: VecDeque<Certificate>,
     rng: StdRng,
     pub(super) pointers_used: u64,
     pub(super) pointer_bytes_fetched: u64,
 }
 
-/// Extents whose data shards stay in memory for cheap pointers.
-const RECENT_EXTENTS: usize = 1;
+/// Extents of this run whose certificates stay in memory (see `recent`).
+const RECENT_EXTENTS: usize = 4;
 
 /// Tree extents are sealed at this share of the extent size (4 MiB of the default 16).
 const TREE_EXTENT_DIVISOR: usize = 4;
@@ -205,9 +212,8 @@ impl<'a> Appender<'a> {
         self.bytes_stored += sealed.shards.iter().map(|s| s.len() as u64).sum::<u64>();
         self.pointers_used += sealed.cert.pointers.len() as u64;
         self.extents.push(sealed.blobs.clone());
-        let s = sealed.cert.data_shards as usize;
         self.catalog.push_certificate(&sealed.cert);
-        self.recent.push_back((name, sealed.shards[..s].to_vec()));
+        self.recent.push_back(sealed.cert.clone());
         if self.recent.len() > RECENT_EXTENTS {
             self.recent.pop_front();
         }
@@ -268,23 +274,19 @@ impl<'a> Appender<'a> {
         out
     }
 
-    /// The bytes of a chosen pointer: from memory if recent, else from its remote
-    /// (hash-checked); `None` if they cannot be read.
+    /// The bytes of a chosen pointer, read from its remote (hash-checked); `None` if
+    /// they cannot be read (an extent of this run still uploading, a remote down).
     fn pointer_data(&mut self, c: pointers::Chosen) -> Option<(Pointer, Bytes)> {
         let extent = self.catalog.name(c.extent)?;
         let shard = c.shard as usize;
-        let in_memory = (self.recent.iter())
-            .find(|(n, _)| *n == extent)
-            .and_then(|(_, d)| d.get(shard).cloned());
-        let data = match in_memory {
-            Some(d) => d,
+        let data = match self.recent.iter().find(|cert| cert.name() == extent) {
+            Some(cert) => self.repo.fetch_shard(cert, shard)?,
             None => {
                 let cert = self.repo.certificate(&extent).ok()?;
-                let d = self.repo.fetch_shard(&cert, shard)?;
-                self.pointer_bytes_fetched += d.len() as u64;
-                d
+                self.repo.fetch_shard(&cert, shard)?
             }
         };
+        self.pointer_bytes_fetched += data.len() as u64;
         Some((
             Pointer {
                 extent,

@@ -129,6 +129,8 @@ pub fn run(
     let (plain_tx, plain_rx) = bounded::<PlainBlob>(cores);
     let (stored_tx, stored_rx) = bounded::<StoredBlob>(cores);
     let fatal: Mutex<Option<Error>> = Mutex::new(None);
+    // One big file streams at a time (see `read_file`).
+    let streaming = Mutex::new(());
     let blobs_added = AtomicU64::new(0);
 
     // Every run writes under a writer id of its own, so two runs from one host at once
@@ -171,10 +173,12 @@ pub fn run(
         });
         for _ in 0..cores.max(2) {
             let (job_rx, plain_tx) = (job_rx.clone(), plain_tx.clone());
-            let (dedup, chunker) = (&dedup, repo.config.chunker);
+            let (dedup, chunker, streaming) = (&dedup, repo.config.chunker, &streaming);
             s.spawn(move || {
                 for job in job_rx {
-                    let result = read_file(&job.path, key, &chunker, dedup, &plain_tx, progress);
+                    let result = read_file(
+                        &job.path, key, &chunker, dedup, &plain_tx, progress, streaming,
+                    );
                     Progress::add(&progress.files_done, 1);
                     let _ = job.reply.send(result);
                 }

@@ -6,6 +6,7 @@
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
+use std::sync::Mutex;
 
 use bytes::Bytes;
 use crossbeam_channel::Sender;
@@ -21,6 +22,11 @@ use crate::ops::Progress;
 /// Files smaller than this are read whole and chunked in memory; bigger ones stream.
 pub(super) const WHOLE_FILE_LIMIT: u64 = 4 << 20;
 
+/// `streaming`: held while a file bigger than [`WHOLE_FILE_LIMIT`] streams, so one
+/// reader at a time does. The streaming chunker keeps a buffer of the largest chunk
+/// size (8 MiB by default) besides the chunks it copies out; two at once were a sixth of
+/// a backup's peak memory, and one stream already feeds the compressors faster than
+/// they compress (the other readers go on with small files meanwhile).
 pub(super) fn read_file(
     path: &Path,
     key: &MasterKey,
@@ -28,6 +34,7 @@ pub(super) fn read_file(
     dedup: &Dedup<'_>,
     out: &Sender<PlainBlob>,
     progress: &Progress,
+    streaming: &Mutex<()>,
 ) -> FileResult {
     let fail = |e: std::io::Error| Error::from(e).context(path.display());
     let file = File::open(path).map_err(fail)?;
@@ -58,6 +65,7 @@ pub(super) fn read_file(
         }
         n
     } else {
+        let _one_stream = streaming.lock().unwrap_or_else(|p| p.into_inner());
         chunk_reader(file, chunker, |c| emit(Bytes::from(c)))
             .map_err(|e| e.context(path.display()))?
     };
