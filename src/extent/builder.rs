@@ -173,23 +173,27 @@ impl ExtentBuilder {
 mod tests {
     use super::*;
 
+    /// A 4+3 codeword on 3 remotes, a writer's extent `seq` chained from `start`.
+    fn context(signer: &Signer, seq: u64, start: [u8; 32]) -> SealContext<'_> {
+        SealContext {
+            repo_id: [0; 16],
+            writer: [0; 16],
+            seq,
+            prev: None,
+            start_verifier: start,
+            coding: Coding::default_for(3).unwrap(),
+            remotes: 3,
+            signer,
+        }
+    }
+
     #[test]
     fn seal_produces_consistent_certificate() {
         let signer = Signer::from_seed(&[1; 32]);
         let mut b = ExtentBuilder::new(0);
         b.append([1; 32], BlobKind::Data, 5, b"hello");
         b.append([2; 32], BlobKind::Data, 3, b"abc");
-        let coding = Coding::default_for(3).unwrap();
-        let ctx = SealContext {
-            repo_id: [0; 16],
-            writer: [0; 16],
-            seq: 1,
-            prev: None,
-            start_verifier: [0; 32],
-            coding,
-            remotes: 3,
-            signer: &signer,
-        };
+        let ctx = context(&signer, 1, [0; 32]);
         let sealed = b.seal(&ctx, Vec::new()).unwrap();
         let cert = Certificate::from_object(&sealed.cert_object, &signer.public(), &sealed.name())
             .unwrap();
@@ -207,17 +211,7 @@ mod tests {
     #[test]
     fn absorbed_blocks_seal_as_if_appended_in_order() {
         let signer = Signer::from_seed(&[1; 32]);
-        let coding = Coding::default_for(3).unwrap();
-        let ctx = SealContext {
-            repo_id: [0; 16],
-            writer: [0; 16],
-            seq: 1,
-            prev: None,
-            start_verifier: [4; 32],
-            coding,
-            remotes: 3,
-            signer: &signer,
-        };
+        let ctx = context(&signer, 1, [4; 32]);
         let mut one = ExtentBuilder::new(0);
         one.append([1; 32], BlobKind::Data, 5, b"hello");
         one.append([2; 32], BlobKind::Tree, 3, b"abc");
@@ -241,17 +235,7 @@ mod tests {
         let signer = Signer::from_seed(&[1; 32]);
         let mut b = ExtentBuilder::new(0);
         b.append([1; 32], BlobKind::Data, 100, &[7u8; 100]);
-        let coding = Coding::default_for(3).unwrap();
-        let ctx = SealContext {
-            repo_id: [0; 16],
-            writer: [0; 16],
-            seq: 2,
-            prev: None,
-            start_verifier: [0; 32],
-            coding,
-            remotes: 3,
-            signer: &signer,
-        };
+        let ctx = context(&signer, 2, [0; 32]);
         // One pointer larger than the extent's own shards: the codeword grows to it.
         let big = Bytes::from(vec![9u8; 256]);
         let small = Bytes::from(vec![5u8; 64]);
