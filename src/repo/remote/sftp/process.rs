@@ -16,6 +16,14 @@ use crate::remote::{RemoteError, RemoteResult};
 
 /// How long ssh may take to connect and authenticate.
 const CONNECT_TIMEOUT_SECS: u64 = 60;
+/// How long `ssh -G` (which only prints the configuration) may take.
+const PROBE_TIMEOUT_SECS: u64 = 5;
+/// OpenSSH's default `Ciphers` (unchanged from 7.x through 9.x).
+const OPENSSH_DEFAULT_CIPHERS: &str = "chacha20-poly1305@openssh.com,aes128-ctr,aes192-ctr,\
+                                       aes256-ctr,aes128-gcm@openssh.com,aes256-gcm@openssh.com";
+/// The same ciphers, AES-GCM first.
+const AES_GCM_FIRST: &str = "aes128-gcm@openssh.com,aes256-gcm@openssh.com,\
+                             chacha20-poly1305@openssh.com,aes128-ctr,aes192-ctr,aes256-ctr";
 /// Bytes of ssh's standard error kept for messages.
 const STDERR_KEEP: usize = 16 * 1024;
 
@@ -47,19 +55,26 @@ impl Conn {
 }
 
 impl SftpRemote {
-    /// `ssh [-p PORT] [-l USER] -o BatchMode=yes -s -- HOST sftp`, or the same arguments
-    /// after the user's command line run through `sh -c`.
-    fn command(&self) -> Command {
+    /// `ssh [-p PORT] [-l USER] -o BatchMode=yes [-o Ciphers=...] -s -- HOST sftp`, or
+    /// the same arguments after the user's command line run through `sh -c`. With
+    /// `probe`, `-G` comes first: ssh prints its configuration for these arguments and
+    /// exits without connecting.
+    fn command(&self, probe: bool, aes_gcm_first: bool) -> Command {
         let mut args: Vec<String> = Vec::new();
+        if probe {
+            args.push("-G".into());
+        }
         if let Some(p) = self.target.port {
             args.extend(["-p".into(), p.to_string()]);
         }
         if let Some(u) = &self.target.user {
             args.extend(["-l".into(), u.clone()]);
         }
+        args.extend(["-o".into(), "BatchMode=yes".into()]);
+        if aes_gcm_first {
+            args.extend(["-o".into(), format!("Ciphers={AES_GCM_FIRST}")]);
+        }
         args.extend([
-            "-o".into(),
-            "BatchMode=yes".into(),
             "-s".into(),
             "--".into(),
             self.target.host.clone(),
@@ -95,6 +110,35 @@ impl SftpRemote {
         self.ssh_command.as_deref().unwrap_or("ssh")
     }
 
+    /// Whether to pass [`AES_GCM_FIRST`] (see the module docs of [`super`]): this
+    /// processor has AES instructions, the command is ssh, and `ssh -G` reports
+    /// OpenSSH's default cipher list. Anything unexpected (no answer within
+    /// [`PROBE_TIMEOUT_SECS`], another list, no list) leaves ssh's choice alone.
+    async fn prefer_aes_gcm(&self) -> bool {
+        if !aes_instructions() {
+            return false;
+        }
+        let runs_ssh = match &self.ssh_command {
+            None => true,
+            Some(line) => {
+                (line.split_whitespace().next()).is_some_and(|w| w == "ssh" || w.ends_with("/ssh"))
+            }
+        };
+        if !runs_ssh {
+            return false;
+        }
+        let mut cmd = self.command(true, false);
+        cmd.stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        let probe = tokio::time::timeout(Duration::from_secs(PROBE_TIMEOUT_SECS), cmd.output());
+        let Ok(Ok(out)) = probe.await else {
+            return false;
+        };
+        let ciphers = (String::from_utf8_lossy(&out.stdout).lines())
+            .find_map(|l| l.strip_prefix("ciphers ").map(str::to_string));
+        out.status.success() && ciphers.as_deref() == Some(OPENSSH_DEFAULT_CIPHERS)
+    }
+
     /// Start ssh and the SFTP session.
     async fn connect(&self, generation: u64) -> RemoteResult<Conn> {
         let unreachable = |what: String, source: Option<std::io::Error>| RemoteError::Unreachable {
@@ -102,8 +146,12 @@ impl SftpRemote {
             what,
             source: source.map(Into::into),
         };
+        let aes_gcm_first = *self
+            .aes_gcm_first
+            .get_or_init(|| self.prefer_aes_gcm())
+            .await;
         let mut child = self
-            .command()
+            .command(false, aes_gcm_first)
             .spawn()
             .map_err(|e| unreachable(format!("cannot run {}: {e}", self.ssh_name()), Some(e)))?;
         let (Some(stdin), Some(stdout), Some(mut stderr)) =
@@ -231,6 +279,24 @@ impl SftpRemote {
     }
 }
 
+/// Whether this processor encrypts AES-GCM in hardware (AES and carry-less multiply).
+fn aes_instructions() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("aes")
+            && std::arch::is_x86_feature_detected!("pclmulqdq")
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        std::arch::is_aarch64_feature_detected!("aes")
+            && std::arch::is_aarch64_feature_detected!("pmull")
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        false
+    }
+}
+
 /// ssh's standard error as one line, without its routine warnings.
 fn stderr_text(buf: &std::sync::Mutex<Vec<u8>>) -> String {
     let b = buf.lock().unwrap_or_else(|p| p.into_inner());
@@ -240,4 +306,26 @@ fn stderr_text(buf: &std::sync::Mutex<Vec<u8>>) -> String {
         .filter(|l| !l.is_empty() && !l.starts_with("Warning: Permanently added"))
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cipher_lists_hold_the_same_ciphers() {
+        assert_eq!(
+            OPENSSH_DEFAULT_CIPHERS,
+            "chacha20-poly1305@openssh.com,aes128-ctr,aes192-ctr,aes256-ctr,\
+             aes128-gcm@openssh.com,aes256-gcm@openssh.com"
+        );
+        fn sorted(s: &str) -> Vec<&str> {
+            let mut v: Vec<&str> = s.split(',').collect();
+            v.sort();
+            v
+        }
+        assert_eq!(sorted(OPENSSH_DEFAULT_CIPHERS), sorted(AES_GCM_FIRST));
+        assert!(AES_GCM_FIRST.starts_with("aes128-gcm@openssh.com,"));
+        assert!(!AES_GCM_FIRST.contains(' '));
+    }
 }
