@@ -21,14 +21,13 @@ thread_local! {
 fn nonce() -> Result<[u8; NONCE_LEN]> {
     use rand::{Rng, SeedableRng};
     NONCES.with(|cell| {
-        let mut rng = cell.borrow_mut();
-        if rng.is_none() {
-            *rng = Some(rand::rngs::StdRng::from_seed(super::random_bytes()?));
-        }
+        let mut slot = cell.borrow_mut();
+        let rng = match &mut *slot {
+            Some(rng) => rng,
+            None => slot.insert(rand::rngs::StdRng::from_seed(super::random_bytes()?)),
+        };
         let mut nonce = [0u8; NONCE_LEN];
-        if let Some(rng) = rng.as_mut() {
-            rng.fill_bytes(&mut nonce);
-        }
+        rng.fill_bytes(&mut nonce);
         Ok(nonce)
     })
 }

@@ -118,13 +118,8 @@ impl SftpRemote {
         if !aes_instructions() {
             return false;
         }
-        let runs_ssh = match &self.ssh_command {
-            None => true,
-            Some(line) => {
-                (line.split_whitespace().next()).is_some_and(|w| w == "ssh" || w.ends_with("/ssh"))
-            }
-        };
-        if !runs_ssh {
+        let program = self.ssh_name().split_whitespace().next();
+        if !program.is_some_and(|w| w == "ssh" || w.ends_with("/ssh")) {
             return false;
         }
         let mut cmd = self.command(true, false);
