@@ -53,9 +53,6 @@ pub enum ContentError {
     /// Chunker sizes in the config outside the accepted ranges.
     #[error("config has invalid chunker sizes")]
     ChunkerSizes,
-    /// The chunker failed for another reason than I/O.
-    #[error("{0}")]
-    Chunker(#[source] fastcdc::v2020::Error),
     /// A path that cannot be passed to the operating system.
     #[error("path contains NUL: {}", path.display())]
     PathHasNul { path: PathBuf },
@@ -82,7 +79,6 @@ impl ContentError {
             | ContentError::Malformed(_)
             | ContentError::ChunkerSizes => Kind::Corrupt,
             ContentError::Compress(_)
-            | ContentError::Chunker(_)
             | ContentError::PathHasNul { .. }
             | ContentError::NotSpecial => Kind::Fatal,
         }

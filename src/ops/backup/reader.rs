@@ -23,10 +23,9 @@ use crate::ops::Progress;
 pub(super) const WHOLE_FILE_LIMIT: u64 = 4 << 20;
 
 /// `streaming`: held while a file bigger than [`WHOLE_FILE_LIMIT`] streams, so one
-/// reader at a time does. The streaming chunker keeps a buffer of the largest chunk
-/// size (8 MiB by default) besides the chunks it copies out; two at once were a sixth of
-/// a backup's peak memory, and one stream already feeds the compressors faster than
-/// they compress (the other readers go on with small files meanwhile).
+/// reader at a time does: one stream already feeds the compressors faster than they
+/// compress (the other readers go on with small files meanwhile), and each stream holds
+/// its read-ahead (see [`chunk_reader`]) besides the chunks in flight.
 pub(super) fn read_file(
     path: &Path,
     key: &MasterKey,
@@ -66,8 +65,7 @@ pub(super) fn read_file(
         n
     } else {
         let _one_stream = streaming.lock().unwrap_or_else(|p| p.into_inner());
-        chunk_reader(file, chunker, |c| emit(Bytes::from(c)))
-            .map_err(|e| e.context(path.display()))?
+        chunk_reader(file, chunker, &mut emit).map_err(|e| e.context(path.display()))?
     };
     Ok((ids, read))
 }
