@@ -131,3 +131,55 @@ fn giant_shards_on_the_remote_read_first_are_read_around() {
         stderr_str(&out)
     );
 }
+
+/// A backup entangles new extents with data shards of older ones, read back from their
+/// remotes as the encoder goes (a window at a time, never the whole shard in memory).
+/// A shard a remote has altered — here one byte past the first windows of every big
+/// shard, and the last byte of every small one, on every remote — must be refused once
+/// read through, not coded into the new extent: the lie would then sit in the parity of
+/// an honest extent. Control: the same backups over untouched remotes use pointers.
+#[test]
+fn altered_shards_are_never_entangled_with() {
+    let pointers_used = |alter: bool| -> u64 {
+        let repo = Repo::init();
+        let src = repo.dir("first");
+        write_file(&src.join("a.bin"), &pseudo_random(21, 17 << 20));
+        repo.backup(&[&src], &[]);
+        if alter {
+            for remote in &repo.remotes {
+                for shard in object_paths(remote, "shards") {
+                    let path = remote.join(&shard);
+                    let mut d = fs::read(&path).unwrap();
+                    let at = if d.len() > 3 << 20 {
+                        3 << 20
+                    } else {
+                        d.len() - 1
+                    };
+                    d[at] ^= 0x5a;
+                    fs::write(&path, d).unwrap();
+                }
+            }
+        }
+        // One extent of about the first run's size, sealed when the run ends: its
+        // pointers can only be shards of the first run.
+        let next = repo.dir("second");
+        write_file(&next.join("b.bin"), &pseudo_random(22, 15 << 20));
+        let expected = manifest(&next);
+        let report = repo.backup(&[&next], &[]);
+        let target = repo.dir("restored");
+        repo.restore("latest", &target);
+        assert_eq!(manifest(&restored_path(&target, &next)), expected);
+        report.json["pointers"]
+            .as_u64()
+            .expect("pointers in the report")
+    };
+    assert!(
+        pointers_used(false) > 0,
+        "control: the second run uses pointers"
+    );
+    assert_eq!(
+        pointers_used(true),
+        0,
+        "an altered shard was entangled with"
+    );
+}

@@ -45,10 +45,45 @@ pub fn encode_parity_padded(
     shard_size: usize,
     parity: usize,
 ) -> Result<Vec<Vec<u8>>> {
+    let mut inputs = inputs.to_vec();
+    let mut sources: Vec<&mut dyn StripeSource> = inputs
+        .iter_mut()
+        .map(|s| s as &mut dyn StripeSource)
+        .collect();
+    encode_parity_streamed(&mut sources, shard_size, parity)
+}
+
+/// One input of a codeword, handed to the encoder a stripe at a time, so that it need
+/// not be in memory whole (a pointer shard read from its remote while an extent seals).
+pub trait StripeSource {
+    /// The input's length (at most the codeword's shard size; the rest is zeros).
+    fn size(&self) -> usize;
+    /// Bytes `off..off + len` of the input, fewer (or none) past its end; the rest of
+    /// the stripe counts as zeros. Called for adjacent stripes in increasing order.
+    fn stripe(&mut self, off: usize, len: usize) -> &[u8];
+}
+
+impl StripeSource for &[u8] {
+    fn size(&self) -> usize {
+        <[u8]>::len(self)
+    }
+
+    fn stripe(&mut self, off: usize, len: usize) -> &[u8] {
+        let end = (off + len).min(<[u8]>::len(self));
+        self.get(off..end).unwrap_or_default()
+    }
+}
+
+/// [`encode_parity_padded`] over inputs read a stripe at a time.
+pub fn encode_parity_streamed(
+    inputs: &mut [&mut dyn StripeSource],
+    shard_size: usize,
+    parity: usize,
+) -> Result<Vec<Vec<u8>>> {
     if shard_size == 0
         || shard_size % SHARD_ALIGN != 0
         || inputs.is_empty()
-        || inputs.iter().any(|s| s.len() > shard_size)
+        || inputs.iter().any(|s| s.size() > shard_size)
     {
         return Err(CodecError::BadInputs.into());
     }
@@ -58,12 +93,13 @@ pub fn encode_parity_padded(
     let mut padded = Vec::new();
     for (off, len) in stripes(shard_size) {
         enc.reset(inputs.len(), parity, len).map_err(rs_err)?;
-        for s in inputs {
-            if s.len() >= off + len {
-                enc.add_original_shard(&s[off..off + len]).map_err(rs_err)?;
+        for s in inputs.iter_mut() {
+            let part = s.stripe(off, len);
+            if part.len() == len {
+                enc.add_original_shard(part).map_err(rs_err)?;
             } else {
                 padded.clear();
-                padded.extend_from_slice(s.get(off..).unwrap_or_default());
+                padded.extend_from_slice(&part[..part.len().min(len)]);
                 padded.resize(len, 0);
                 enc.add_original_shard(&padded).map_err(rs_err)?;
             }

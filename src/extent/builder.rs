@@ -3,7 +3,7 @@
 use bytes::Bytes;
 
 use super::{Certificate, ExtentName, Pointer, ShardInfo, chain};
-use crate::codec::{self, Coding};
+use crate::codec::{self, Coding, StripeSource};
 use crate::content::index::{ExtentBlobs, IndexEntry};
 use crate::content::{BlobId, BlobKind};
 use crate::crypto::Signer;
@@ -35,6 +35,38 @@ pub struct SealedExtent {
     /// Data shards then parity shards, as stored.
     pub shards: Vec<Bytes>,
     pub blobs: ExtentBlobs,
+}
+
+/// A pointer shard as sealing reads it: a stripe at a time (see [`StripeSource`]),
+/// checked against its certified hash once read through.
+pub trait PointerInput: StripeSource {
+    /// Whether every byte handed out was the certified shard; asked once all were.
+    fn verified(&mut self) -> bool;
+    fn as_stripes(&mut self) -> &mut dyn StripeSource;
+}
+
+/// A pointer shard already in memory and already checked against its certificate.
+pub struct CheckedShard(pub Bytes);
+
+impl StripeSource for CheckedShard {
+    fn size(&self) -> usize {
+        self.0.len()
+    }
+
+    fn stripe(&mut self, off: usize, len: usize) -> &[u8] {
+        let end = (off + len).min(self.0.len());
+        self.0.get(off..end).unwrap_or_default()
+    }
+}
+
+impl PointerInput for CheckedShard {
+    fn verified(&mut self) -> bool {
+        true
+    }
+
+    fn as_stripes(&mut self) -> &mut dyn StripeSource {
+        self
+    }
 }
 
 impl SealedExtent {
@@ -102,33 +134,43 @@ impl ExtentBuilder {
     }
 
     /// Pad, split, code with `pointers` (data shards of older extents, each at most the
-    /// codeword's shard size, zero-padded to it), hash and sign.
+    /// codeword's shard size, zero-padded to it), hash and sign. A pointer that turns
+    /// out not to be its certified shard once read through is left out and the codeword
+    /// coded again without it: fewer pointers, never a wrong one.
     pub fn seal(
         self,
         ctx: &SealContext<'_>,
-        pointers: Vec<(Pointer, Bytes)>,
+        mut pointers: Vec<(Pointer, Box<dyn PointerInput + '_>)>,
     ) -> Result<SealedExtent> {
         let s = ctx.coding.data_shards as usize;
         let p = ctx.coding.parity_shards as usize;
         let size = self.data.len();
         let verifier = self.verifier(ctx.start_verifier);
-        let shard_size = pointers
-            .iter()
-            .map(|(_, b)| b.len())
-            .fold(self.own_shard_size(s), usize::max);
         let mut data = self.data;
-        data.resize(shard_size * s, 0);
+        let (shard_size, parity) = loop {
+            let shard_size = pointers
+                .iter()
+                .map(|(_, b)| b.size())
+                .fold(codec::shard_size_for(size, s), usize::max);
+            data.resize(shard_size * s, 0);
+            let mut own: Vec<&[u8]> = data.chunks(shard_size).collect();
+            let mut inputs: Vec<&mut dyn StripeSource> = own
+                .iter_mut()
+                .map(|b| b as &mut dyn StripeSource)
+                .chain(pointers.iter_mut().map(|(_, b)| b.as_stripes()))
+                .collect();
+            let parity = codec::encode_parity_streamed(&mut inputs, shard_size, p)?;
+            let before = pointers.len();
+            pointers.retain_mut(|(_, b)| b.verified());
+            if pointers.len() == before {
+                break (shard_size, parity);
+            }
+            data.truncate(size);
+        };
         let data = Bytes::from(data);
         let mut shards: Vec<Bytes> = (0..s)
             .map(|i| data.slice(i * shard_size..(i + 1) * shard_size))
             .collect();
-        // Shorter pointers are zero-padded a stripe at a time, never copied whole.
-        let inputs: Vec<&[u8]> = shards
-            .iter()
-            .map(|b| b.as_ref())
-            .chain(pointers.iter().map(|(_, b)| b.as_ref()))
-            .collect();
-        let parity = codec::encode_parity_padded(&inputs, shard_size, p)?;
         shards.extend(parity.into_iter().map(Bytes::from));
         let infos = shards
             .iter()
@@ -245,14 +287,14 @@ mod tests {
                     extent: ExtentName([8; 32]),
                     shard: 1,
                 },
-                big.clone(),
+                Box::new(CheckedShard(big.clone())) as Box<dyn PointerInput>,
             ),
             (
                 Pointer {
                     extent: ExtentName([9; 32]),
                     shard: 0,
                 },
-                small.clone(),
+                Box::new(CheckedShard(small.clone())),
             ),
         ];
         let sealed = b.seal(&ctx, ptrs).unwrap();

@@ -235,6 +235,25 @@ impl Repository {
         })
     }
 
+    /// Bytes `offset..offset + len` of an object on remote `i` (not if it is down).
+    pub(crate) async fn get_range_from(
+        &self,
+        i: usize,
+        path: &str,
+        offset: u64,
+        len: u64,
+    ) -> Result<Bytes> {
+        let Some(remote) = self.remotes.get(i) else {
+            return Err(Error::corrupt(
+                "certificate names a remote the config does not have",
+            ));
+        };
+        if let Some(e) = self.health.down(i) {
+            return Err(Error::fatal(e));
+        }
+        remote.get_range(path, offset, len).await
+    }
+
     /// A read from remote `i`, skipped once the remote has failed to answer at all (not
     /// merely lacked an object), so one dead remote costs one timeout, not one per read.
     /// At most `max` bytes are read: a remote cannot make a reader exhaust memory.

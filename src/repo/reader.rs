@@ -10,10 +10,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 use futures::future::join_all;
 
 use super::Repository;
-use crate::codec;
+use crate::codec::{self, StripeSource};
 use crate::content::{BlobId, BlobKind, Tree, decode_blob};
 use crate::error::{Error, Result};
-use crate::extent::{Certificate, ExtentName};
+use crate::extent::{Certificate, CheckedShard, ExtentName, PointerInput};
 
 /// A small most-recently-added cache whose entries are computed once: concurrent
 /// readers of the same key share one fetch or rebuild. `C` is the once-cell: a
@@ -196,17 +196,7 @@ impl Repository {
         let reads = parts.iter().map(|&(shard, within, n)| {
             let i = cert.shards[shard].remote as usize;
             let path = name.shard_path(shard);
-            async move {
-                let Some(r) = self.remotes.get(i) else {
-                    return Err(Error::corrupt(
-                        "certificate names a remote the config does not have",
-                    ));
-                };
-                if let Some(e) = self.health.down(i) {
-                    return Err(Error::fatal(e));
-                }
-                r.get_range(&path, within, n).await
-            }
+            async move { self.get_range_from(i, &path, within, n).await }
         });
         let mut out = Vec::with_capacity(len as usize);
         for r in self.rt.block_on(join_all(reads)) {
@@ -252,6 +242,32 @@ impl Repository {
             }
             _ => None,
         }
+    }
+
+    /// Shard `index` of an extent as a pointer input for sealing: read from its
+    /// certified remote [`SHARD_WINDOW`] bytes at a time as the encoder gets to them,
+    /// and hash-checked once read through, so sealing never holds a pointer shard whole.
+    /// A remote with a round trip per request gets one whole read instead. `None` if
+    /// the first read fails (a shard still uploading, a remote down).
+    pub(crate) fn pointer_input(
+        &self,
+        cert: &Certificate,
+        index: usize,
+    ) -> Option<Box<dyn PointerInput + '_>> {
+        let info = cert.shards.get(index)?;
+        let remote = info.remote as usize;
+        if self.remotes.get(remote)?.high_latency() {
+            let whole = self.rt.block_on(self.fetch_verified(cert, index))?;
+            return Some(Box::new(CheckedShard(whole)));
+        }
+        let path = cert.name().shard_path(index);
+        let fetch = move |at: usize, n: usize| {
+            let read = self.get_range_from(remote, &path, at as u64, n as u64);
+            self.rt.block_on(read).ok()
+        };
+        let mut stream = ShardStream::new(Box::new(fetch), cert.shard_size as usize, info.hash);
+        stream.next_window();
+        (!stream.failed).then(|| Box::new(stream) as Box<dyn PointerInput>)
     }
 
     /// `path`: the extents whose rebuild is waiting for this one (this one included).
@@ -349,5 +365,155 @@ impl Repository {
             Some(b)
         });
         join_all(futs).await
+    }
+}
+
+/// How much of a pointer shard [`ShardStream`] reads at a time (a whole number of the
+/// encoder's stripes, so a stripe never spans two windows).
+pub(crate) const SHARD_WINDOW: usize = 4 * codec::STRIPE;
+const _: () = assert!(SHARD_WINDOW % codec::STRIPE == 0);
+
+/// Reads `n` bytes at an offset of a shard from its remote; `None` if that fails.
+type FetchRange<'a> = Box<dyn FnMut(usize, usize) -> Option<bytes::Bytes> + 'a>;
+
+/// A certified shard read a window at a time (see [`Repository::pointer_input`]).
+struct ShardStream<'a> {
+    fetch: FetchRange<'a>,
+    /// The certified size and hash.
+    size: usize,
+    hash: [u8; 32],
+    hasher: blake3::Hasher,
+    window: bytes::Bytes,
+    window_at: usize,
+    /// A read failed or came back short: what follows is zeros and the shard is refused.
+    failed: bool,
+}
+
+impl<'a> ShardStream<'a> {
+    fn new(fetch: FetchRange<'a>, size: usize, hash: [u8; 32]) -> Self {
+        ShardStream {
+            fetch,
+            size,
+            hash,
+            hasher: blake3::Hasher::new(),
+            window: bytes::Bytes::new(),
+            window_at: 0,
+            failed: false,
+        }
+    }
+
+    fn next_window(&mut self) {
+        let at = self.window_at + self.window.len();
+        let n = SHARD_WINDOW.min(self.size - at);
+        match (self.fetch)(at, n) {
+            Some(b) if b.len() == n => {
+                self.hasher.update(&b);
+                self.window = b;
+                self.window_at = at;
+            }
+            _ => {
+                self.failed = true;
+                self.window = bytes::Bytes::new();
+            }
+        }
+    }
+}
+
+impl StripeSource for ShardStream<'_> {
+    fn size(&self) -> usize {
+        self.size
+    }
+
+    fn stripe(&mut self, off: usize, len: usize) -> &[u8] {
+        let end = (off + len).min(self.size);
+        if off >= end || self.failed {
+            return &[];
+        }
+        if off < self.window_at {
+            // Coded again (another pointer was refused): read through from the start.
+            self.hasher.reset();
+            self.window = bytes::Bytes::new();
+            self.window_at = 0;
+        }
+        if end > self.window_at + self.window.len() {
+            self.next_window();
+            if self.failed {
+                return &[];
+            }
+        }
+        let within = off.saturating_sub(self.window_at);
+        let upto = end - self.window_at;
+        self.window.get(within..upto).unwrap_or_default()
+    }
+}
+
+impl PointerInput for ShardStream<'_> {
+    fn verified(&mut self) -> bool {
+        !self.failed
+            && self.window_at + self.window.len() == self.size
+            && self.hasher.finalize().as_bytes() == &self.hash
+    }
+
+    fn as_stripes(&mut self) -> &mut dyn StripeSource {
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::STRIPE;
+
+    /// A shard served from memory.
+    fn stream_over(shard: &[u8], hash: [u8; 32]) -> ShardStream<'static> {
+        let data = bytes::Bytes::copy_from_slice(shard);
+        let fetch = move |at: usize, n: usize| Some(data.slice(at..(at + n).min(data.len())));
+        ShardStream::new(Box::new(fetch), shard.len(), hash)
+    }
+
+    fn read_through(s: &mut ShardStream<'_>) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut off = 0;
+        while off < s.size() {
+            let part = s.stripe(off, STRIPE).to_vec();
+            out.extend_from_slice(&part);
+            off += STRIPE;
+        }
+        out
+    }
+
+    #[test]
+    fn shard_stream_hands_out_the_shard_and_checks_it_each_time_through() {
+        let shard: Vec<u8> = (0..SHARD_WINDOW * 2 + STRIPE + 64)
+            .map(|i| (i % 251) as u8)
+            .collect();
+        let hash = *blake3::hash(&shard).as_bytes();
+        let mut s = stream_over(&shard, hash);
+        s.next_window();
+        assert_eq!(read_through(&mut s), shard);
+        assert!(s.verified());
+        // Coded again after another pointer was refused: read through from the start.
+        assert_eq!(read_through(&mut s), shard);
+        assert!(s.verified(), "the second pass hashes the shard afresh");
+        // A shard that is not the certified one is refused once read through.
+        let mut other = shard.clone();
+        other[SHARD_WINDOW + 5] ^= 1;
+        let mut s = stream_over(&other, hash);
+        s.next_window();
+        assert_eq!(read_through(&mut s), other);
+        assert!(!s.verified());
+    }
+
+    #[test]
+    fn shard_stream_refuses_a_short_read_and_hands_out_nothing_after_it() {
+        let shard: Vec<u8> = vec![7; SHARD_WINDOW + 100];
+        let hash = *blake3::hash(&shard).as_bytes();
+        let served = bytes::Bytes::from(shard[..SHARD_WINDOW + 10].to_vec());
+        let fetch = move |at: usize, n: usize| Some(served.slice(at..(at + n).min(served.len())));
+        let mut s = ShardStream::new(Box::new(fetch), shard.len(), hash);
+        s.next_window();
+        assert!(!s.failed);
+        assert_eq!(s.stripe(SHARD_WINDOW, STRIPE), &[] as &[u8]);
+        assert!(!s.verified());
     }
 }

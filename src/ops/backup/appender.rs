@@ -16,7 +16,6 @@
 
 use std::collections::{HashSet, VecDeque};
 
-use bytes::Bytes;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -28,7 +27,7 @@ use crate::content::BlobKind;
 use crate::content::index::ExtentBlobs;
 use crate::error::Result;
 use crate::extent::{
-    Certificate, ExtentBuilder, ExtentName, Pointer, SealContext, genesis_verifier,
+    Certificate, ExtentBuilder, ExtentName, Pointer, PointerInput, SealContext, genesis_verifier,
 };
 use crate::ops::Progress;
 use crate::repo::Repository;
@@ -228,7 +227,7 @@ impl<'a> Appender<'a> {
         &mut self,
         builder: &ExtentBuilder,
         mut symbols_on: Vec<usize>,
-    ) -> Vec<(Pointer, Bytes)> {
+    ) -> Vec<(Pointer, Box<dyn PointerInput + 'a>)> {
         let coding = self.repo.config.coding;
         let (s, p, t) = (
             coding.data_shards as usize,
@@ -239,7 +238,7 @@ impl<'a> Appender<'a> {
             return Vec::new();
         }
         let own = builder.own_shard_size(s) as u32;
-        let mut out: Vec<(Pointer, Bytes)> = Vec::with_capacity(t);
+        let mut out: Vec<(Pointer, Box<dyn PointerInput + 'a>)> = Vec::with_capacity(t);
         let mut used: Vec<usize> = Vec::new();
         let mut unreadable: Vec<usize> = Vec::new();
         // A shard that cannot be read (its extent still uploading, its remote down) is
@@ -274,25 +273,30 @@ impl<'a> Appender<'a> {
         out
     }
 
-    /// The bytes of a chosen pointer, read from its remote (hash-checked); `None` if
-    /// they cannot be read (an extent of this run still uploading, a remote down).
-    fn pointer_data(&mut self, c: pointers::Chosen) -> Option<(Pointer, Bytes)> {
+    /// A chosen pointer, to be read from its remote as the encoder gets to it (and
+    /// hash-checked); `None` if it cannot be read (an extent of this run still
+    /// uploading, a remote down).
+    fn pointer_data(
+        &mut self,
+        c: pointers::Chosen,
+    ) -> Option<(Pointer, Box<dyn PointerInput + 'a>)> {
         let extent = self.catalog.name(c.extent)?;
         let shard = c.shard as usize;
-        let data = match self.recent.iter().find(|cert| cert.name() == extent) {
-            Some(cert) => self.repo.fetch_shard(cert, shard)?,
+        let repo = self.repo;
+        let (input, size) = match self.recent.iter().find(|cert| cert.name() == extent) {
+            Some(cert) => (repo.pointer_input(cert, shard)?, cert.shard_size),
             None => {
-                let cert = self.repo.certificate(&extent).ok()?;
-                self.repo.fetch_shard(&cert, shard)?
+                let cert = repo.certificate(&extent).ok()?;
+                (repo.pointer_input(&cert, shard)?, cert.shard_size)
             }
         };
-        self.pointer_bytes_fetched += data.len() as u64;
+        self.pointer_bytes_fetched += u64::from(size);
         Some((
             Pointer {
                 extent,
                 shard: c.shard,
             },
-            data,
+            input,
         ))
     }
 }
