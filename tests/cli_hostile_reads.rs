@@ -183,3 +183,35 @@ fn altered_shards_are_never_entangled_with() {
         "an altered shard was entangled with"
     );
 }
+
+/// Where a backup reads pointer shards, a remote that put FIFOs in their place (a reader
+/// that opened one would wait forever) costs nothing: each is refused on sight, the
+/// backup entangles with none of them and finishes.
+#[test]
+fn fifos_where_pointer_shards_should_be_do_not_hold_up_a_backup() {
+    let repo = Repo::init();
+    let src = repo.dir("first");
+    write_file(&src.join("a.bin"), &pseudo_random(31, 17 << 20));
+    repo.backup(&[&src], &[]);
+    for remote in &repo.remotes {
+        for shard in object_paths(remote, "shards") {
+            fs::remove_file(remote.join(&shard)).unwrap();
+            mkfifo(&remote.join(&shard));
+        }
+    }
+    let next = repo.dir("second");
+    write_file(&next.join("b.bin"), &pseudo_random(32, 15 << 20));
+    let expected = manifest(&next);
+    let out = timed(
+        repo.cmd()
+            .args(["backup", "--json", "--no-progress"])
+            .arg(&next),
+        0,
+        "backup beside FIFOs",
+    );
+    let report = BackupReport::parse(&out.stdout);
+    assert_eq!(report.json["pointers"].as_u64(), Some(0));
+    let target = repo.dir("restored");
+    repo.restore("latest", &target);
+    assert_eq!(manifest(&restored_path(&target, &next)), expected);
+}

@@ -61,16 +61,37 @@ pub trait StripeSource {
     /// Bytes `off..off + len` of the input, fewer (or none) past its end; the rest of
     /// the stripe counts as zeros. Called for adjacent stripes in increasing order.
     fn stripe(&mut self, off: usize, len: usize) -> &[u8];
+    /// Whether every byte handed out was the input's own; asked once all were. An input
+    /// read from a remote checks its certified hash here; one in memory was checked
+    /// before it got there.
+    fn verified(&mut self) -> bool {
+        true
+    }
+}
+
+/// `off..off + len` of `data`, cut short at its end.
+fn stripe_of(data: &[u8], off: usize, len: usize) -> &[u8] {
+    let end = (off + len).min(data.len());
+    data.get(off..end).unwrap_or_default()
 }
 
 impl StripeSource for &[u8] {
     fn size(&self) -> usize {
-        <[u8]>::len(self)
+        self.len()
     }
 
     fn stripe(&mut self, off: usize, len: usize) -> &[u8] {
-        let end = (off + len).min(<[u8]>::len(self));
-        self.get(off..end).unwrap_or_default()
+        stripe_of(self, off, len)
+    }
+}
+
+impl StripeSource for bytes::Bytes {
+    fn size(&self) -> usize {
+        self.len()
+    }
+
+    fn stripe(&mut self, off: usize, len: usize) -> &[u8] {
+        stripe_of(self, off, len)
     }
 }
 

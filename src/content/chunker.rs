@@ -69,15 +69,19 @@ pub fn chunk_reader<R: Read>(
     let mut eof = false;
     let mut total = 0u64;
     loop {
-        while !eof && buf.len() < look {
-            let start = buf.len();
+        if !eof && buf.len() < look {
+            let mut filled = buf.len();
             if buf.capacity() < look {
-                buf.reserve((look - start).max(READ_BLOCK));
+                buf.reserve((look - filled).max(READ_BLOCK));
             }
+            // Zeroed once per fill, however short the reads that fill it.
             buf.resize(buf.capacity(), 0);
-            let n = read_some(&mut reader, &mut buf[start..])?;
-            buf.truncate(start + n);
-            eof = n == 0;
+            while !eof && filled < look {
+                let n = read_some(&mut reader, &mut buf[filled..])?;
+                filled += n;
+                eof = n == 0;
+            }
+            buf.truncate(filled);
         }
         if buf.is_empty() {
             return Ok(total);

@@ -37,36 +37,9 @@ pub struct SealedExtent {
     pub blobs: ExtentBlobs,
 }
 
-/// A pointer shard as sealing reads it: a stripe at a time (see [`StripeSource`]),
-/// checked against its certified hash once read through.
-pub trait PointerInput: StripeSource {
-    /// Whether every byte handed out was the certified shard; asked once all were.
-    fn verified(&mut self) -> bool;
-    fn as_stripes(&mut self) -> &mut dyn StripeSource;
-}
-
-/// A pointer shard already in memory and already checked against its certificate.
-pub struct CheckedShard(pub Bytes);
-
-impl StripeSource for CheckedShard {
-    fn size(&self) -> usize {
-        self.0.len()
-    }
-
-    fn stripe(&mut self, off: usize, len: usize) -> &[u8] {
-        let end = (off + len).min(self.0.len());
-        self.0.get(off..end).unwrap_or_default()
-    }
-}
-
-impl PointerInput for CheckedShard {
-    fn verified(&mut self) -> bool {
-        true
-    }
-
-    fn as_stripes(&mut self) -> &mut dyn StripeSource {
-        self
-    }
+/// A pointer as one of the encoder's inputs (for as long as the encoding borrows it).
+fn as_input<'s>(b: &'s mut Box<dyn StripeSource + '_>) -> &'s mut dyn StripeSource {
+    b.as_mut()
 }
 
 impl SealedExtent {
@@ -140,24 +113,25 @@ impl ExtentBuilder {
     pub fn seal(
         self,
         ctx: &SealContext<'_>,
-        mut pointers: Vec<(Pointer, Box<dyn PointerInput + '_>)>,
+        mut pointers: Vec<(Pointer, Box<dyn StripeSource + '_>)>,
     ) -> Result<SealedExtent> {
         let s = ctx.coding.data_shards as usize;
         let p = ctx.coding.parity_shards as usize;
         let size = self.data.len();
+        let own_shard_size = self.own_shard_size(s);
         let verifier = self.verifier(ctx.start_verifier);
         let mut data = self.data;
         let (shard_size, parity) = loop {
             let shard_size = pointers
                 .iter()
                 .map(|(_, b)| b.size())
-                .fold(codec::shard_size_for(size, s), usize::max);
+                .fold(own_shard_size, usize::max);
             data.resize(shard_size * s, 0);
             let mut own: Vec<&[u8]> = data.chunks(shard_size).collect();
             let mut inputs: Vec<&mut dyn StripeSource> = own
                 .iter_mut()
                 .map(|b| b as &mut dyn StripeSource)
-                .chain(pointers.iter_mut().map(|(_, b)| b.as_stripes()))
+                .chain(pointers.iter_mut().map(|(_, b)| as_input(b)))
                 .collect();
             let parity = codec::encode_parity_streamed(&mut inputs, shard_size, p)?;
             let before = pointers.len();
@@ -287,14 +261,14 @@ mod tests {
                     extent: ExtentName([8; 32]),
                     shard: 1,
                 },
-                Box::new(CheckedShard(big.clone())) as Box<dyn PointerInput>,
+                Box::new(big.clone()) as Box<dyn StripeSource>,
             ),
             (
                 Pointer {
                     extent: ExtentName([9; 32]),
                     shard: 0,
                 },
-                Box::new(CheckedShard(small.clone())),
+                Box::new(small.clone()),
             ),
         ];
         let sealed = b.seal(&ctx, ptrs).unwrap();

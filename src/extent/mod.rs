@@ -10,7 +10,7 @@ mod deletion;
 mod error;
 mod head;
 
-pub use builder::{CheckedShard, ExtentBuilder, PointerInput, SealContext, SealedExtent};
+pub use builder::{ExtentBuilder, SealContext, SealedExtent};
 pub use certificate::{Certificate, Pointer, ShardInfo};
 pub use deletion::{DeletedExtent, Deletion, Deletions, head_path};
 pub use error::ExtentError;

@@ -235,7 +235,18 @@ impl Repository {
         })
     }
 
-    /// Bytes `offset..offset + len` of an object on remote `i` (not if it is down).
+    /// A read from remote `i`, skipped once the remote has failed to answer at all (not
+    /// merely lacked an object), so one dead remote costs one timeout, not one per read.
+    /// At most `max` bytes are read: a remote cannot make a reader exhaust memory.
+    pub(crate) async fn get_from(&self, i: usize, path: &str, max: u64) -> Result<Bytes> {
+        let remote = self.live_remote(i)?;
+        let got = remote.get_max(path, max).await;
+        self.note_stall(i, &got);
+        got
+    }
+
+    /// Bytes `offset..offset + len` of an object on remote `i`, skipped like
+    /// [`get_from`](Self::get_from) once the remote has stalled.
     pub(crate) async fn get_range_from(
         &self,
         i: usize,
@@ -243,21 +254,14 @@ impl Repository {
         offset: u64,
         len: u64,
     ) -> Result<Bytes> {
-        let Some(remote) = self.remotes.get(i) else {
-            return Err(Error::corrupt(
-                "certificate names a remote the config does not have",
-            ));
-        };
-        if let Some(e) = self.health.down(i) {
-            return Err(Error::fatal(e));
-        }
-        remote.get_range(path, offset, len).await
+        let remote = self.live_remote(i)?;
+        let got = remote.get_range(path, offset, len).await;
+        self.note_stall(i, &got);
+        got
     }
 
-    /// A read from remote `i`, skipped once the remote has failed to answer at all (not
-    /// merely lacked an object), so one dead remote costs one timeout, not one per read.
-    /// At most `max` bytes are read: a remote cannot make a reader exhaust memory.
-    pub(crate) async fn get_from(&self, i: usize, path: &str, max: u64) -> Result<Bytes> {
+    /// Remote `i`, unless it is unknown or has stalled in this run.
+    fn live_remote(&self, i: usize) -> Result<&remote::DynRemote> {
         let remote = self
             .remotes
             .get(i)
@@ -268,11 +272,14 @@ impl Repository {
                 remote.url()
             )));
         }
-        let got = remote.get_max(path, max).await;
-        if let Err(e) = &got {
-            // A remote that stalled is skipped for the rest of the run: one stall costs
-            // one timeout, not one per read. Other single failures do not count (a remote
-            // may lack or garble one object and still serve the rest).
+        Ok(remote)
+    }
+
+    /// A remote that stalled is skipped for the rest of the run: one stall costs one
+    /// timeout, not one per read. Other single failures do not count (a remote may lack
+    /// or garble one object and still serve the rest).
+    fn note_stall(&self, i: usize, got: &Result<Bytes>) {
+        if let Err(e) = got {
             let stalled = std::error::Error::source(e)
                 .and_then(|s| s.downcast_ref::<remote::RemoteError>())
                 .is_some_and(|r| matches!(r, remote::RemoteError::Timeout { .. }));
@@ -280,7 +287,6 @@ impl Repository {
                 self.health.note_list_error(i, e);
             }
         }
-        got
     }
 
     pub fn key(&self) -> Result<&MasterKey> {

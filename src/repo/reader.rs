@@ -13,7 +13,7 @@ use super::Repository;
 use crate::codec::{self, StripeSource};
 use crate::content::{BlobId, BlobKind, Tree, decode_blob};
 use crate::error::{Error, Result};
-use crate::extent::{Certificate, CheckedShard, ExtentName, PointerInput};
+use crate::extent::{Certificate, ExtentName};
 
 /// A small most-recently-added cache whose entries are computed once: concurrent
 /// readers of the same key share one fetch or rebuild. `C` is the once-cell: a
@@ -253,12 +253,12 @@ impl Repository {
         &self,
         cert: &Certificate,
         index: usize,
-    ) -> Option<Box<dyn PointerInput + '_>> {
+    ) -> Option<Box<dyn StripeSource + '_>> {
         let info = cert.shards.get(index)?;
         let remote = info.remote as usize;
         if self.remotes.get(remote)?.high_latency() {
             let whole = self.rt.block_on(self.fetch_verified(cert, index))?;
-            return Some(Box::new(CheckedShard(whole)));
+            return Some(Box::new(whole));
         }
         let path = cert.name().shard_path(index);
         let fetch = move |at: usize, n: usize| {
@@ -267,7 +267,7 @@ impl Repository {
         };
         let mut stream = ShardStream::new(Box::new(fetch), cert.shard_size as usize, info.hash);
         stream.next_window();
-        (!stream.failed).then(|| Box::new(stream) as Box<dyn PointerInput>)
+        (!stream.failed).then(|| Box::new(stream) as Box<dyn StripeSource>)
     }
 
     /// `path`: the extents whose rebuild is waiting for this one (this one included).
@@ -445,17 +445,11 @@ impl StripeSource for ShardStream<'_> {
         let upto = end - self.window_at;
         self.window.get(within..upto).unwrap_or_default()
     }
-}
 
-impl PointerInput for ShardStream<'_> {
     fn verified(&mut self) -> bool {
         !self.failed
             && self.window_at + self.window.len() == self.size
             && self.hasher.finalize().as_bytes() == &self.hash
-    }
-
-    fn as_stripes(&mut self) -> &mut dyn StripeSource {
-        self
     }
 }
 

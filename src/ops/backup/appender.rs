@@ -21,13 +21,13 @@ use rand::rngs::StdRng;
 
 use super::pipeline::StoredBlob;
 use super::upload::Uploads;
-use crate::codec;
 use crate::codec::pointers::{self, Catalog, Want};
+use crate::codec::{self, StripeSource};
 use crate::content::BlobKind;
 use crate::content::index::ExtentBlobs;
 use crate::error::Result;
 use crate::extent::{
-    Certificate, ExtentBuilder, ExtentName, Pointer, PointerInput, SealContext, genesis_verifier,
+    Certificate, ExtentBuilder, ExtentName, Pointer, SealContext, genesis_verifier,
 };
 use crate::ops::Progress;
 use crate::repo::Repository;
@@ -227,7 +227,7 @@ impl<'a> Appender<'a> {
         &mut self,
         builder: &ExtentBuilder,
         mut symbols_on: Vec<usize>,
-    ) -> Vec<(Pointer, Box<dyn PointerInput + 'a>)> {
+    ) -> Vec<(Pointer, Box<dyn StripeSource + 'a>)> {
         let coding = self.repo.config.coding;
         let (s, p, t) = (
             coding.data_shards as usize,
@@ -238,7 +238,7 @@ impl<'a> Appender<'a> {
             return Vec::new();
         }
         let own = builder.own_shard_size(s) as u32;
-        let mut out: Vec<(Pointer, Box<dyn PointerInput + 'a>)> = Vec::with_capacity(t);
+        let mut out: Vec<(Pointer, Box<dyn StripeSource + 'a>)> = Vec::with_capacity(t);
         let mut used: Vec<usize> = Vec::new();
         let mut unreadable: Vec<usize> = Vec::new();
         // A shard that cannot be read (its extent still uploading, its remote down) is
@@ -279,18 +279,15 @@ impl<'a> Appender<'a> {
     fn pointer_data(
         &mut self,
         c: pointers::Chosen,
-    ) -> Option<(Pointer, Box<dyn PointerInput + 'a>)> {
+    ) -> Option<(Pointer, Box<dyn StripeSource + 'a>)> {
         let extent = self.catalog.name(c.extent)?;
         let shard = c.shard as usize;
         let repo = self.repo;
-        let (input, size) = match self.recent.iter().find(|cert| cert.name() == extent) {
-            Some(cert) => (repo.pointer_input(cert, shard)?, cert.shard_size),
-            None => {
-                let cert = repo.certificate(&extent).ok()?;
-                (repo.pointer_input(&cert, shard)?, cert.shard_size)
-            }
+        let input = match self.recent.iter().find(|cert| cert.name() == extent) {
+            Some(cert) => repo.pointer_input(cert, shard)?,
+            None => repo.pointer_input(&*repo.certificate(&extent).ok()?, shard)?,
         };
-        self.pointer_bytes_fetched += u64::from(size);
+        self.pointer_bytes_fetched += input.size() as u64;
         Some((
             Pointer {
                 extent,
