@@ -101,14 +101,29 @@ pub fn encode_parity_streamed(
     shard_size: usize,
     parity: usize,
 ) -> Result<Vec<Vec<u8>>> {
+    let mut out = vec![0u8; shard_size * parity];
+    encode_parity_into(inputs, shard_size, &mut out)?;
+    Ok(out.chunks(shard_size.max(1)).map(<[u8]>::to_vec).collect())
+}
+
+/// [`encode_parity_streamed`] into `out`, whose length is the number of parity shards
+/// times `shard_size`: shard `i` is `out[i * shard_size..][..shard_size]`. Every byte of
+/// `out` is written, so it need not be zeroed (sealing reuses extent buffers).
+pub fn encode_parity_into(
+    inputs: &mut [&mut dyn StripeSource],
+    shard_size: usize,
+    out: &mut [u8],
+) -> Result<()> {
+    let parity = out.len() / shard_size.max(1);
     if shard_size == 0
+        || out.len() % shard_size != 0
+        || parity == 0
         || shard_size % SHARD_ALIGN != 0
         || inputs.is_empty()
         || inputs.iter().any(|s| s.size() > shard_size)
     {
         return Err(CodecError::BadInputs.into());
     }
-    let mut out = vec![vec![0u8; shard_size]; parity];
     let mut enc =
         ReedSolomonEncoder::new(inputs.len(), parity, STRIPE.min(shard_size)).map_err(rs_err)?;
     let mut padded = Vec::new();
@@ -127,10 +142,10 @@ pub fn encode_parity_streamed(
         }
         let result = enc.encode().map_err(rs_err)?;
         for (i, r) in result.recovery_iter().enumerate() {
-            out[i][off..off + len].copy_from_slice(r);
+            out[i * shard_size + off..][..len].copy_from_slice(r);
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Fill in missing inputs: `shards` holds `originals` inputs followed by the parities,

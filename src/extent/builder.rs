@@ -2,7 +2,7 @@
 
 use bytes::Bytes;
 
-use super::{Certificate, ExtentName, Pointer, ShardInfo, chain};
+use super::{BufferPool, Certificate, ExtentName, Pointer, ShardInfo, chain};
 use crate::codec::{self, Coding, StripeSource};
 use crate::content::index::{ExtentBlobs, IndexEntry};
 use crate::content::{BlobId, BlobKind};
@@ -13,6 +13,10 @@ pub struct ExtentBuilder {
     data: Vec<u8>,
     block_lengths: Vec<u32>,
     blobs: Vec<IndexEntry>,
+    /// Where the buffer comes from and goes back to once sealed, if anywhere.
+    pool: Option<BufferPool>,
+    /// `data` is a fresh allocation, to be swapped for an idle pooled one.
+    fresh: bool,
 }
 
 /// Everything sealing needs besides the blocks.
@@ -57,6 +61,26 @@ impl ExtentBuilder {
             data: Vec::with_capacity(capacity),
             block_lengths: Vec::new(),
             blobs: Vec::new(),
+            pool: None,
+            fresh: false,
+        }
+    }
+
+    /// A builder whose buffer (data, then the parity sealing codes after it) comes from
+    /// `pool` and returns to it once the sealed extent's shards are dropped. While the
+    /// previous extent is still uploading no buffer is idle: the builder starts in a
+    /// fresh one and moves to the pooled one as soon as it is back (see `append`).
+    pub fn pooled(pool: &BufferPool, capacity: usize) -> Self {
+        let (data, fresh) = match pool.reuse(capacity) {
+            Some(buf) => (buf, false),
+            None => (Vec::with_capacity(capacity), true),
+        };
+        ExtentBuilder {
+            data,
+            block_lengths: Vec::new(),
+            blobs: Vec::new(),
+            pool: Some(pool.clone()),
+            fresh,
         }
     }
 
@@ -69,6 +93,9 @@ impl ExtentBuilder {
     }
 
     pub fn append(&mut self, id: BlobId, kind: BlobKind, raw_len: u32, stored: &[u8]) {
+        if self.fresh {
+            self.adopt_idle_buffer();
+        }
         self.blobs.push(IndexEntry {
             id,
             kind,
@@ -78,6 +105,19 @@ impl ExtentBuilder {
         });
         self.block_lengths.push(stored.len() as u32);
         self.data.extend_from_slice(stored);
+    }
+
+    /// Swap a fresh buffer for a pooled one that has become idle, copying what is in it
+    /// so far (little: uploads finish early in the next extent's filling) and freeing the
+    /// fresh one. An idle buffer never sits resident beside the one being filled, and
+    /// only the part of the fresh one filled before the swap is newly touched memory.
+    fn adopt_idle_buffer(&mut self) {
+        let Some(pool) = &self.pool else { return };
+        if let Some(mut buf) = pool.reuse(self.data.capacity()) {
+            buf.extend_from_slice(&self.data);
+            self.data = buf;
+            self.fresh = false;
+        }
     }
 
     /// Move every block of `other` to the end of this extent, in order.
@@ -120,32 +160,37 @@ impl ExtentBuilder {
         let size = self.data.len();
         let own_shard_size = self.own_shard_size(s);
         let verifier = self.verifier(ctx.start_verifier);
-        let mut data = self.data;
-        let (shard_size, parity) = loop {
+        // Data shards and parity shards in one buffer (parity after the data), so an
+        // extent is one allocation whichever way it is reused.
+        let mut buf = self.data;
+        let shard_size = loop {
             let shard_size = pointers
                 .iter()
                 .map(|(_, b)| b.size())
                 .fold(own_shard_size, usize::max);
-            data.resize(shard_size * s, 0);
-            let mut own: Vec<&[u8]> = data.chunks(shard_size).collect();
+            buf.resize(shard_size * (s + p), 0);
+            let (own, parity) = buf.split_at_mut(shard_size * s);
+            let mut own: Vec<&[u8]> = own.chunks(shard_size).collect();
             let mut inputs: Vec<&mut dyn StripeSource> = own
                 .iter_mut()
                 .map(|b| b as &mut dyn StripeSource)
                 .chain(pointers.iter_mut().map(|(_, b)| as_input(b)))
                 .collect();
-            let parity = codec::encode_parity_streamed(&mut inputs, shard_size, p)?;
+            codec::encode_parity_into(&mut inputs, shard_size, parity)?;
             let before = pointers.len();
             pointers.retain_mut(|(_, b)| b.verified());
             if pointers.len() == before {
-                break (shard_size, parity);
+                break shard_size;
             }
-            data.truncate(size);
+            buf.truncate(size);
         };
-        let data = Bytes::from(data);
-        let mut shards: Vec<Bytes> = (0..s)
-            .map(|i| data.slice(i * shard_size..(i + 1) * shard_size))
+        let buf = match &self.pool {
+            Some(pool) => pool.share(buf),
+            None => Bytes::from(buf),
+        };
+        let shards: Vec<Bytes> = (0..s + p)
+            .map(|i| buf.slice(i * shard_size..(i + 1) * shard_size))
             .collect();
-        shards.extend(parity.into_iter().map(Bytes::from));
         let infos = shards
             .iter()
             .enumerate()

@@ -9,12 +9,14 @@ mod certificate;
 mod deletion;
 mod error;
 mod head;
+mod pool;
 
 pub use builder::{ExtentBuilder, SealContext, SealedExtent};
 pub use certificate::{Certificate, Pointer, ShardInfo};
 pub use deletion::{DeletedExtent, Deletion, Deletions, head_path};
 pub use error::ExtentError;
 pub use head::Head;
+pub use pool::BufferPool;
 
 use serde::{Deserialize, Serialize};
 

@@ -27,7 +27,7 @@ use crate::content::BlobKind;
 use crate::content::index::ExtentBlobs;
 use crate::error::Result;
 use crate::extent::{
-    Certificate, ExtentBuilder, ExtentName, Pointer, SealContext, genesis_verifier,
+    BufferPool, Certificate, ExtentBuilder, ExtentName, Pointer, SealContext, genesis_verifier,
 };
 use crate::ops::Progress;
 use crate::repo::Repository;
@@ -64,6 +64,8 @@ pub(crate) struct Appender<'a> {
     /// last extent only about once in as many extents as the run has written.
     recent: VecDeque<Certificate>,
     rng: StdRng,
+    /// Data extents' buffers, reused once their uploads are done (see [`BufferPool`]).
+    pool: BufferPool,
     pub(super) pointers_used: u64,
     pub(super) pointer_bytes_fetched: u64,
 }
@@ -98,6 +100,9 @@ impl<'a> Appender<'a> {
             all.retain(|c| known.contains(&c.name()) && !exclude.contains(&c.name()));
             all
         };
+        // One idle buffer: an extent's buffer comes back once its uploads are done, and
+        // the next extent moves into it (see `ExtentBuilder::pooled`).
+        let pool = BufferPool::new(1);
         Ok(Appender {
             // Counted from the certificates, so other hosts' backups count too.
             catalog: Catalog::from_certificates(certs.iter().map(|c| &**c)),
@@ -107,7 +112,8 @@ impl<'a> Appender<'a> {
             pointer_bytes_fetched: 0,
             repo,
             writer,
-            builder: ExtentBuilder::new(extent_capacity(&repo.config)),
+            builder: ExtentBuilder::pooled(&pool, extent_capacity(&repo.config)),
+            pool,
             trees: ExtentBuilder::new(0),
             start,
             data_sealed: false,
@@ -171,12 +177,18 @@ impl<'a> Appender<'a> {
 
     /// Seal the extent of `kind` and start a new one.
     fn seal(&mut self, kind: BlobKind) -> Result<()> {
-        let capacity = match kind {
-            BlobKind::Data => extent_capacity(&self.repo.config),
-            BlobKind::Tree => 0,
-        };
-        let builder = std::mem::replace(self.builder_for(kind), ExtentBuilder::new(capacity));
+        let builder = std::mem::replace(self.builder_for(kind), ExtentBuilder::new(0));
         self.data_sealed |= kind == BlobKind::Data;
+        let result = self.seal_builder(builder);
+        // The next data extent's buffer is taken after sealing, so an idle buffer goes
+        // to this extent's parity first and the new one is touched only as it fills.
+        if kind == BlobKind::Data {
+            self.builder = ExtentBuilder::pooled(&self.pool, extent_capacity(&self.repo.config));
+        }
+        result
+    }
+
+    fn seal_builder(&mut self, builder: ExtentBuilder) -> Result<()> {
         if self.dry_run {
             return Ok(());
         }
@@ -298,8 +310,11 @@ impl<'a> Appender<'a> {
     }
 }
 
-/// Room for a full extent plus the zero padding sealing adds, so sealing never has to
-/// reallocate (and briefly double) the extent buffer.
+/// Room for a full extent's data and parity shards (sealing codes the parity into the
+/// same buffer after the data), so sealing never has to reallocate (and briefly double)
+/// the extent buffer.
 fn extent_capacity(config: &crate::repo::Config) -> usize {
-    config.extent_size as usize + config.coding.data_shards as usize * crate::codec::SHARD_ALIGN
+    let coding = config.coding;
+    let shards = coding.data_shards as usize + coding.parity_shards as usize;
+    crate::codec::shard_size_for(config.extent_size as usize, coding.data_shards as usize) * shards
 }

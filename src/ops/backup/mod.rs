@@ -16,6 +16,7 @@
 //! are durable on the remotes; an interrupted run leaves only unreferenced objects.
 
 pub(crate) mod appender;
+mod budget;
 pub(crate) mod pipeline;
 mod reader;
 mod sources;

@@ -5,18 +5,19 @@
 //! counter thread   stat-only pass for progress totals (walker.rs)
 //! walker thread    ──FileJob (256)──▶ reader threads (max(cores, 2); reader.rs)
 //!                  ──Event (4096)──▶ tree builder (the calling thread; trees.rs)
-//! readers          ──PlainBlob (cores)──▶ compressor threads (cores; `compress`)
+//! readers          ──PlainBlob (64, 4 MiB)──▶ compressor threads (cores; `compress`)
 //!                  ──FileResult (1 per file)──▶ tree builder (blob list, in walk order)
 //! tree builder     ──PlainBlob (same channel)──▶ compressors (one tree blob per directory)
-//! compressors      ──StoredBlob (cores)──▶ appender thread (appender.rs)
+//! compressors      ──StoredBlob (64, same 4 MiB)──▶ appender thread (appender.rs)
 //! appender         ──sealed extent──▶ uploads: tokio tasks on the repository's runtime,
 //!                  at most `upload_queue` extents queued per remote (upload.rs)
 //! ```
 //!
 //! Every channel is bounded, so a slow stage holds up the ones before it instead of
 //! buffering: in flight are at most the readers' files (whole below
-//! [`super::reader::WHOLE_FILE_LIMIT`], else streamed), a few blobs per core, the extent
-//! being built and the sealed extents waiting in the upload queues. [`Dedup`] makes sure
+//! [`super::reader::WHOLE_FILE_LIMIT`], else streamed), 4 MiB of new blobs between the
+//! readers and the appender (a byte budget, [`Budget`], one blob past it if it is
+//! bigger), the extent being built and the sealed extents waiting in the upload queues. [`Dedup`] makes sure
 //! each new blob id is compressed and stored once even when several readers meet it.
 
 use std::collections::HashSet;
@@ -28,6 +29,7 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 
 use super::TreeStats;
 use super::appender::Appender;
+use super::budget::Budget;
 use super::reader::read_file;
 use super::sources::{Excludes, Sources};
 use super::trees::TreeBuilder;
@@ -39,6 +41,17 @@ use crate::error::{Error, Result};
 use crate::extent::ExtentName;
 use crate::ops::Progress;
 use crate::repo::Repository;
+
+/// Bytes of new blobs between the readers and the appender (see [`Budget`]): a few of
+/// big files' 1 MiB chunks, or hundreds of small files. 8 and 16 MiB were no faster on
+/// the benchmark tree and raised the peak memory by 8 and 20 MiB.
+const BYTES_IN_FLIGHT: usize = 4 << 20;
+
+/// Blobs the channels into and out of the compressors hold. Most blobs are small files
+/// of a few KiB: with room for only a few, every blob was a hand-off that put a thread
+/// to sleep and woke it (half a million context switches in a backup of the 2 GiB
+/// benchmark tree). The byte budget bounds their memory instead.
+const BLOBS_IN_FLIGHT: usize = 64;
 
 pub struct Outcome {
     pub root: BlobId,
@@ -79,6 +92,8 @@ pub(crate) struct StoredBlob {
 pub(super) struct Dedup<'a> {
     index: &'a Index,
     pending: Mutex<HashSet<BlobId>>,
+    /// Bytes of new blobs on their way to the appender (see [`Budget`]).
+    in_flight: Budget,
 }
 
 impl Dedup<'_> {
@@ -102,6 +117,9 @@ impl Dedup<'_> {
     ) -> Result<()> {
         if self.claim(&id) {
             let data = data.into();
+            self.in_flight
+                .acquire(data.len())
+                .map_err(|_| Error::fatal("backup stopped"))?;
             out.send(PlainBlob { id, kind, data })
                 .map_err(|_| Error::fatal("backup stopped"))?;
         }
@@ -123,11 +141,12 @@ pub fn run(
     let dedup = Dedup {
         index: repo.index(),
         pending: Mutex::new(HashSet::new()),
+        in_flight: Budget::new(BYTES_IN_FLIGHT),
     };
     let (job_tx, job_rx) = bounded::<FileJob>(256);
     let (event_tx, event_rx) = bounded::<Event>(4096);
-    let (plain_tx, plain_rx) = bounded::<PlainBlob>(cores);
-    let (stored_tx, stored_rx) = bounded::<StoredBlob>(cores);
+    let (plain_tx, plain_rx) = bounded::<PlainBlob>(BLOBS_IN_FLIGHT);
+    let (stored_tx, stored_rx) = bounded::<StoredBlob>(BLOBS_IN_FLIGHT);
     let fatal: Mutex<Option<Error>> = Mutex::new(None);
     // One big file streams at a time (see `read_file`).
     let streaming = Mutex::new(());
@@ -187,15 +206,24 @@ pub fn run(
         drop(job_rx);
         for _ in 0..cores {
             let (plain_rx, stored_tx, fatal) = (plain_rx.clone(), stored_tx.clone(), &fatal);
-            s.spawn(move || compress(key, plain_rx, stored_tx, fatal));
+            let in_flight = &dedup.in_flight;
+            s.spawn(move || compress(key, plain_rx, stored_tx, fatal, in_flight));
         }
         drop((plain_rx, stored_tx));
         let appender_thread = s.spawn(|| -> Result<()> {
-            for b in stored_rx {
-                blobs_added.fetch_add(1, Ordering::Relaxed);
-                appender.append(b)?;
-            }
-            appender.finish()
+            let in_flight = &dedup.in_flight;
+            let appended = (|| {
+                for b in stored_rx {
+                    let raw_len = b.raw_len as usize;
+                    blobs_added.fetch_add(1, Ordering::Relaxed);
+                    appender.append(b)?;
+                    in_flight.release(raw_len);
+                }
+                appender.finish()
+            })();
+            // Nothing is released from here on: readers waiting for room must stop.
+            in_flight.close();
+            appended
         });
 
         let mut builder = TreeBuilder::new(key, &dedup, plain_tx, errors);
@@ -240,6 +268,7 @@ fn compress(
     plain: Receiver<PlainBlob>,
     stored: Sender<StoredBlob>,
     fatal: &Mutex<Option<Error>>,
+    in_flight: &Budget,
 ) {
     for b in plain {
         match encode_blob(key, b.kind, &b.data) {
@@ -259,6 +288,8 @@ fn compress(
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .get_or_insert(e);
+                // This blob's bytes never reach the appender to be given back.
+                in_flight.close();
                 return;
             }
         }

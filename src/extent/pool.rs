@@ -1,0 +1,108 @@
+//! Reused extent buffers. Every sealed extent is 16 MiB of data and 12 MiB of parity
+//! (at the default coding) written once and freed when its uploads finish; freshly
+//! allocated, each of those buffers costs a page fault, a zeroed page and a freed page
+//! per 4 KiB, which was a sixth of a backup's system time. Buffers come back here when
+//! the last shard cut from them is dropped and the next extent refills them.
+
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+
+/// Idle buffers, at most `keep` of them (more are freed: the pool never holds more
+/// memory than the extents in flight needed at once).
+#[derive(Clone)]
+pub struct BufferPool {
+    idle: Arc<Mutex<Vec<Vec<u8>>>>,
+    keep: usize,
+}
+
+impl BufferPool {
+    pub fn new(keep: usize) -> Self {
+        BufferPool {
+            idle: Arc::new(Mutex::new(Vec::new())),
+            keep,
+        }
+    }
+
+    /// An idle buffer, emptied, with room for at least `capacity` bytes; `None` while
+    /// every buffer is still held by the shards of an extent in flight.
+    pub fn reuse(&self, capacity: usize) -> Option<Vec<u8>> {
+        let mut buf = self.lock().pop()?;
+        buf.clear();
+        buf.reserve(capacity);
+        Some(buf)
+    }
+
+    /// `buf` as shared bytes that return it to the pool once the last slice of it is
+    /// dropped (the uploads that wrote it are done).
+    pub fn share(&self, buf: Vec<u8>) -> Bytes {
+        Bytes::from_owner(Pooled {
+            buf,
+            pool: self.clone(),
+        })
+    }
+
+    /// How many buffers are idle (for tests).
+    pub fn idle(&self) -> usize {
+        self.lock().len()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Vec<u8>>> {
+        self.idle.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+struct Pooled {
+    buf: Vec<u8>,
+    pool: BufferPool,
+}
+
+impl AsRef<[u8]> for Pooled {
+    fn as_ref(&self) -> &[u8] {
+        &self.buf
+    }
+}
+
+impl Drop for Pooled {
+    fn drop(&mut self) {
+        let buf = std::mem::take(&mut self.buf);
+        let mut idle = self.pool.lock();
+        if idle.len() < self.pool.keep {
+            idle.push(buf);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_buffer_comes_back_when_its_last_slice_is_dropped() {
+        let pool = BufferPool::new(1);
+        assert!(pool.reuse(1 << 20).is_none());
+        let mut buf = Vec::with_capacity(1 << 20);
+        buf.extend_from_slice(&[7; 1000]);
+        let ptr = buf.as_ptr();
+        let shared = pool.share(buf);
+        let (a, b) = (shared.slice(0..500), shared.slice(500..));
+        drop(shared);
+        drop(a);
+        assert_eq!(pool.idle(), 0, "a slice is still alive");
+        assert_eq!(&b[..], &[7; 500][..]);
+        drop(b);
+        assert_eq!(pool.idle(), 1);
+        let again = pool.reuse(1 << 20).unwrap();
+        assert_eq!(again.as_ptr(), ptr, "the same allocation is reused");
+        assert!(again.is_empty() && again.capacity() >= 1 << 20);
+        assert_eq!(pool.idle(), 0);
+    }
+
+    #[test]
+    fn the_pool_keeps_no_more_than_it_is_told() {
+        let pool = BufferPool::new(1);
+        let (x, y) = (pool.share(vec![1; 10]), pool.share(vec![2; 10]));
+        drop((x, y));
+        assert_eq!(pool.idle(), 1);
+    }
+}
