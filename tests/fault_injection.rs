@@ -908,6 +908,41 @@ fn stale_lists() {
     assert_clean(&verify_all(&reopen(&c, 1), "all thawed"), "all thawed");
 }
 
+/// Shard writes failing on two remotes of three stop a backup of more new data than the
+/// readers may hold in flight with an error, not a hang, and the snapshots already
+/// there still restore.
+#[test]
+fn a_backup_that_cannot_store_its_extents_stops_with_an_error() {
+    let w = world();
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("big");
+    // 32 MiB of new data: eight times the readers' budget of bytes in flight.
+    for i in 0..64u64 {
+        write_file(
+            &src.join(format!("f{i}.bin")),
+            &Rng::new(200 + i).bytes(512 << 10),
+        );
+    }
+    let c = open_case(&w.objects, 1, 300);
+    for bad in [0, 2] {
+        c.faulty[bad].add(
+            Rule::new(Fault::Error(Kind::Fatal))
+                .ops(&Op::WRITES)
+                .prefix("shards/"),
+        );
+    }
+    let b = backup::run(&c.repo, &backup_options(&src), &Progress::default());
+    assert!(
+        b.is_err(),
+        "the backup reported success: {:?}",
+        b.map(|r| r.snapshot_id)
+    );
+    for f in &c.faulty {
+        f.clear();
+    }
+    restore_all_identical(w, &reopen(&c, 1), "after the failed backup");
+}
+
 /// Writes that fail (errors, lost acknowledgements, torn writes) during a third backup
 /// never damage the existing snapshots; verify finds no loss or trust violation;
 /// repair and a retried backup leave a clean repository.

@@ -291,6 +291,43 @@ mod tests {
         assert_eq!(two.blobs.blobs[1].kind, BlobKind::Tree);
     }
 
+    /// Seal three blobs appended to `b` (the second one after `between` ran).
+    fn seal_three(mut b: ExtentBuilder, between: impl FnOnce()) -> SealedExtent {
+        let signer = Signer::from_seed(&[1; 32]);
+        b.append([1; 32], BlobKind::Data, 5, &[3u8; 1000]);
+        between();
+        b.append([2; 32], BlobKind::Data, 3, &[4u8; 333]);
+        b.append([3; 32], BlobKind::Data, 3, &[5u8; 77]);
+        b.seal(&context(&signer, 1, [0; 32]), Vec::new()).unwrap()
+    }
+
+    #[test]
+    fn reused_buffers_seal_exactly_as_fresh_ones() {
+        let fresh = seal_three(ExtentBuilder::new(0), || ());
+        // An idle buffer full of an older extent's bytes: its padding and parity must
+        // not leak into the new extent.
+        let pool = BufferPool::new(1);
+        drop(pool.share(vec![0xAA; 64 << 10]));
+        let reused = seal_three(ExtentBuilder::pooled(&pool, 4096), || ());
+        // A builder that starts fresh and moves into a buffer that comes back mid-way.
+        let pool = BufferPool::new(1);
+        let moved = seal_three(ExtentBuilder::pooled(&pool, 4096), || {
+            drop(pool.share(vec![0xAA; 64 << 10]))
+        });
+        assert_eq!(pool.idle(), 0, "the builder took the buffer that came back");
+        for other in [&reused, &moved] {
+            assert_eq!(other.shards, fresh.shards);
+            assert_eq!(other.cert.shards, fresh.cert.shards);
+            assert_eq!(other.name(), fresh.name());
+        }
+        drop((reused, moved));
+        assert_eq!(
+            pool.idle(),
+            1,
+            "the shards' buffer returns once they are dropped"
+        );
+    }
+
     #[test]
     fn seal_with_pointers_pads_and_codes_them() {
         let signer = Signer::from_seed(&[1; 32]);
