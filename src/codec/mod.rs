@@ -17,8 +17,8 @@ mod rs;
 pub use coding::{Coding, PointerStrategy};
 pub use error::CodecError;
 pub use rs::{
-    SHARD_ALIGN, STRIPE, StripeSource, encode_parity, encode_parity_into, encode_parity_padded,
-    encode_parity_streamed, reconstruct, shard_size_for,
+    SHARD_ALIGN, STRIPE, StripeSource, encode_parity, encode_parity_padded, encode_parity_streamed,
+    reconstruct, shard_size_for,
 };
 
 /// Which remote holds shard `index` of the extent with sequence number `seq`:

@@ -101,29 +101,16 @@ pub fn encode_parity_streamed(
     shard_size: usize,
     parity: usize,
 ) -> Result<Vec<Vec<u8>>> {
-    let mut out = vec![0u8; shard_size * parity];
-    encode_parity_into(inputs, shard_size, &mut out)?;
-    Ok(out.chunks(shard_size.max(1)).map(<[u8]>::to_vec).collect())
-}
-
-/// [`encode_parity_streamed`] into `out`, whose length is the number of parity shards
-/// times `shard_size`: shard `i` is `out[i * shard_size..][..shard_size]`. Every byte of
-/// `out` is written, so it need not be zeroed (sealing reuses extent buffers).
-pub fn encode_parity_into(
-    inputs: &mut [&mut dyn StripeSource],
-    shard_size: usize,
-    out: &mut [u8],
-) -> Result<()> {
-    let parity = out.len() / shard_size.max(1);
     if shard_size == 0
-        || out.len() % shard_size != 0
-        || parity == 0
         || shard_size % SHARD_ALIGN != 0
         || inputs.is_empty()
         || inputs.iter().any(|s| s.size() > shard_size)
     {
         return Err(CodecError::BadInputs.into());
     }
+    // One zeroed allocation each (fresh pages, faulted in as the encoder writes them):
+    // `vec![vec![0; n]; k]` would clone the first, writing every byte of the others.
+    let mut out: Vec<Vec<u8>> = (0..parity).map(|_| vec![0u8; shard_size]).collect();
     let mut enc =
         ReedSolomonEncoder::new(inputs.len(), parity, STRIPE.min(shard_size)).map_err(rs_err)?;
     let mut padded = Vec::new();
@@ -142,10 +129,10 @@ pub fn encode_parity_into(
         }
         let result = enc.encode().map_err(rs_err)?;
         for (i, r) in result.recovery_iter().enumerate() {
-            out[i * shard_size + off..][..len].copy_from_slice(r);
+            out[i][off..off + len].copy_from_slice(r);
         }
     }
-    Ok(())
+    Ok(out)
 }
 
 /// Fill in missing inputs: `shards` holds `originals` inputs followed by the parities,

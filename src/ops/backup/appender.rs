@@ -310,11 +310,8 @@ impl<'a> Appender<'a> {
     }
 }
 
-/// Room for a full extent's data and parity shards (sealing codes the parity into the
-/// same buffer after the data), so sealing never has to reallocate (and briefly double)
-/// the extent buffer.
+/// Room for a full extent plus the zero padding sealing adds, so sealing never has to
+/// reallocate (and briefly double) the extent buffer.
 fn extent_capacity(config: &crate::repo::Config) -> usize {
-    let coding = config.coding;
-    let shards = coding.data_shards as usize + coding.parity_shards as usize;
-    crate::codec::shard_size_for(config.extent_size as usize, coding.data_shards as usize) * shards
+    config.extent_size as usize + config.coding.data_shards as usize * crate::codec::SHARD_ALIGN
 }
