@@ -306,11 +306,11 @@ mod tests {
         let fresh = seal_three(ExtentBuilder::new(0), || ());
         // An idle buffer full of an older extent's bytes: none of them may leak into the
         // new extent's padding.
-        let pool = BufferPool::new(1);
+        let pool = BufferPool::new();
         drop(pool.share(vec![0xAA; 64 << 10]));
         let reused = seal_three(ExtentBuilder::pooled(&pool, 4096), || ());
         // A builder that starts fresh and moves into a buffer that comes back mid-way.
-        let pool = BufferPool::new(1);
+        let pool = BufferPool::new();
         let moved = seal_three(ExtentBuilder::pooled(&pool, 4096), || {
             drop(pool.share(vec![0xAA; 64 << 10]))
         });

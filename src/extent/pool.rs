@@ -8,26 +8,23 @@ use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 
-/// Idle buffers, at most `keep` of them (more are freed: the pool never holds more
-/// memory than the extents in flight needed at once).
-#[derive(Clone)]
+/// At most one idle buffer: an extent's buffer comes back once its uploads are done and
+/// the next extent moves into it (see `ExtentBuilder::pooled`), so one is all a run
+/// reuses; a second would only sit resident. Clones share the same pool.
+#[derive(Clone, Default)]
 pub struct BufferPool {
-    idle: Arc<Mutex<Vec<Vec<u8>>>>,
-    keep: usize,
+    idle: Arc<Mutex<Option<Vec<u8>>>>,
 }
 
 impl BufferPool {
-    pub fn new(keep: usize) -> Self {
-        BufferPool {
-            idle: Arc::new(Mutex::new(Vec::new())),
-            keep,
-        }
+    pub fn new() -> Self {
+        Self::default()
     }
 
     /// An idle buffer, emptied, with room for at least `capacity` bytes; `None` while
     /// every buffer is still held by the shards of an extent in flight.
     pub fn reuse(&self, capacity: usize) -> Option<Vec<u8>> {
-        let mut buf = self.lock().pop()?;
+        let mut buf = self.lock().take()?;
         buf.clear();
         buf.reserve(capacity);
         Some(buf)
@@ -44,10 +41,10 @@ impl BufferPool {
 
     /// How many buffers are idle (for tests).
     pub fn idle(&self) -> usize {
-        self.lock().len()
+        usize::from(self.lock().is_some())
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Vec<u8>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Vec<u8>>> {
         self.idle.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -65,11 +62,9 @@ impl AsRef<[u8]> for Pooled {
 
 impl Drop for Pooled {
     fn drop(&mut self) {
+        // Kept if the pool is empty; freed here if it already holds one.
         let buf = std::mem::take(&mut self.buf);
-        let mut idle = self.pool.lock();
-        if idle.len() < self.pool.keep {
-            idle.push(buf);
-        }
+        self.pool.lock().get_or_insert(buf);
     }
 }
 
@@ -79,7 +74,7 @@ mod tests {
 
     #[test]
     fn a_buffer_comes_back_when_its_last_slice_is_dropped() {
-        let pool = BufferPool::new(1);
+        let pool = BufferPool::new();
         assert!(pool.reuse(1 << 20).is_none());
         let mut buf = Vec::with_capacity(1 << 20);
         buf.extend_from_slice(&[7; 1000]);
@@ -99,8 +94,8 @@ mod tests {
     }
 
     #[test]
-    fn the_pool_keeps_no_more_than_it_is_told() {
-        let pool = BufferPool::new(1);
+    fn the_pool_keeps_one_idle_buffer_at_most() {
+        let pool = BufferPool::new();
         let (x, y) = (pool.share(vec![1; 10]), pool.share(vec![2; 10]));
         drop((x, y));
         assert_eq!(pool.idle(), 1);

@@ -100,9 +100,7 @@ impl<'a> Appender<'a> {
             all.retain(|c| known.contains(&c.name()) && !exclude.contains(&c.name()));
             all
         };
-        // One idle buffer: an extent's buffer comes back once its uploads are done, and
-        // the next extent moves into it (see `ExtentBuilder::pooled`).
-        let pool = BufferPool::new(1);
+        let pool = BufferPool::new();
         Ok(Appender {
             // Counted from the certificates, so other hosts' backups count too.
             catalog: Catalog::from_certificates(certs.iter().map(|c| &**c)),
@@ -177,18 +175,12 @@ impl<'a> Appender<'a> {
 
     /// Seal the extent of `kind` and start a new one.
     fn seal(&mut self, kind: BlobKind) -> Result<()> {
-        let builder = std::mem::replace(self.builder_for(kind), ExtentBuilder::new(0));
+        let next = match kind {
+            BlobKind::Data => ExtentBuilder::pooled(&self.pool, extent_capacity(&self.repo.config)),
+            BlobKind::Tree => ExtentBuilder::new(0),
+        };
+        let builder = std::mem::replace(self.builder_for(kind), next);
         self.data_sealed |= kind == BlobKind::Data;
-        let result = self.seal_builder(builder);
-        // The next data extent's buffer is taken after sealing, so an idle buffer goes
-        // to this extent's parity first and the new one is touched only as it fills.
-        if kind == BlobKind::Data {
-            self.builder = ExtentBuilder::pooled(&self.pool, extent_capacity(&self.repo.config));
-        }
-        result
-    }
-
-    fn seal_builder(&mut self, builder: ExtentBuilder) -> Result<()> {
         if self.dry_run {
             return Ok(());
         }

@@ -15,11 +15,12 @@ struct State {
     used: usize,
     /// Threads waiting in `acquire` (so `release` wakes no one when no one waits).
     waiting: usize,
-    /// The appender has stopped: nothing will be released any more.
+    /// The appender has stopped, or a compressor lost a blob: nothing more will come
+    /// back.
     closed: bool,
 }
 
-/// The appender stopped (an error elsewhere); the blob will never be stored.
+/// The backup is stopping (an error elsewhere); the blob will never be stored.
 pub(super) struct Closed;
 
 impl Budget {

@@ -17,8 +17,9 @@
 //! buffering: in flight are at most the readers' files (whole below
 //! [`super::reader::WHOLE_FILE_LIMIT`], else streamed), 4 MiB of new blobs between the
 //! readers and the appender (a byte budget, [`Budget`], one blob past it if it is
-//! bigger), the extent being built and the sealed extents waiting in the upload queues. [`Dedup`] makes sure
-//! each new blob id is compressed and stored once even when several readers meet it.
+//! bigger), the extent being built and the sealed extents waiting in the upload queues.
+//! [`Dedup`] makes sure each new blob id is compressed and stored once even when several
+//! readers meet it.
 
 use std::collections::HashSet;
 use std::sync::Mutex;
