@@ -11,11 +11,11 @@
 //! warning per kind at the end, not counted as an error.
 //!
 //! Workers read whole data shards through a shard cache (one request per shard, not per
-//! blob). For high-latency remotes (S3, SFTP) a prefetcher keeps that cache a little
-//! ahead of them: the walker names the
-//! first extents of each file it queues, a worker names the next extent of the file it
-//! is writing, and the prefetcher fetches all data shards of each named extent at once,
-//! so every remote holding one of them transfers at the same time.
+//! blob). Before the restore starts, a pass over the trees lists every shard read it will
+//! make, in order ([`PlannedReads`]): the cache then gives up the shard needed last, so a
+//! shard read again later (deduplicated files) is fetched once, and, for high-latency
+//! remotes (S3, SFTP), a prefetcher fetches the shards of the next reads all at once, so
+//! every remote holding one of them transfers at the same time.
 
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsStr;
@@ -34,9 +34,8 @@ use super::snapshots::{Located, locate, split_spec};
 use crate::content::fsmeta::{self, Refused, XattrRefusal};
 use crate::content::{BlobKind, Node, NodeKind, Tree};
 use crate::error::{Error, Result, ResultExt};
-use crate::extent::ExtentName;
 use crate::pathmatch::PathMatcher;
-use crate::repo::{ReadMode, Repository};
+use crate::repo::{PlannedReads, ReadMode, Repository};
 
 pub struct RestoreOptions {
     /// `SNAPSHOT[:PATH]`.
@@ -154,47 +153,54 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
         ..Default::default()
     };
 
+    // Walk the trees once first, so the shard cache knows which shards are read again
+    // and when. A walk that fails only loses the plan: the restore meets the same error.
+    let start = sub.map(Path::new).unwrap_or(Path::new("/"));
+    let located = locate(repo, &snap, start)?;
+    let mut read_planner = ReadPlanner {
+        repo,
+        filter: &filter,
+        reads: PlannedReads::new(),
+        links: Default::default(),
+    };
+    let planned = match &located {
+        Located::Root(tree) => read_planner.tree(tree, Path::new("/"), false),
+        Located::Node(node) => {
+            read_planner.node(node, start.parent().unwrap_or(Path::new("/")), false)
+        }
+    };
+    if planned.is_ok() {
+        repo.follow_read_plan(read_planner.reads);
+    }
+    let _forget_plan = ForgetReadPlan(repo);
+
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
     let (tx, rx) = bounded::<FileJob>(workers * 4);
     let mut dirs: Vec<(PathBuf, Node)> = Vec::new();
     let mut hard_links: Vec<(PathBuf, PathBuf)> = Vec::new();
     let verified = std::sync::atomic::AtomicU64::new(0);
-    // Extents to fetch ahead; only worth it when some remote is high-latency.
-    let (hint_tx, hint_rx) = bounded::<ExtentName>(PREFETCH_QUEUE);
-    let hints = repo
-        .remotes()
-        .iter()
-        .any(|r| r.high_latency())
-        .then_some(hint_tx);
+    // Fetching ahead is only worth it when some remote is high-latency.
+    let prefetch = planned.is_ok() && repo.remotes().iter().any(|r| r.high_latency());
+    // The last worker to stop ends the plan, which stops the prefetcher.
+    let workers_left = std::sync::atomic::AtomicUsize::new(workers);
     std::thread::scope(|s| -> Result<()> {
-        if hints.is_some() {
-            // Two extents at a time: one extent's shards rarely spread evenly over the
-            // remotes (4 data shards on 3), the next one's fill the gaps.
-            for _ in 0..PREFETCHERS {
-                let hint_rx = hint_rx.clone();
-                s.spawn(move || {
-                    for name in hint_rx {
-                        repo.prefetch_extent(&name);
-                    }
-                });
-            }
+        if prefetch {
+            s.spawn(|| repo.prefetch_planned(PREFETCH_WINDOW));
         }
-        drop(hint_rx);
         for _ in 0..workers {
-            let (rx, errors, verified, hints) = (rx.clone(), &errors, &verified, hints.clone());
-            let refusals = &refusals;
+            let (rx, errors, verified) = (rx.clone(), &errors, &verified);
+            let (refusals, workers_left) = (&refusals, &workers_left);
             s.spawn(move || {
+                let _last_ends_plan = LastWorkerEndsPlan(repo, workers_left);
                 for job in rx {
-                    let result = write_file(repo, &job, chown, hints.as_ref(), progress).and_then(
-                        |refused| {
-                            note_refused(refusals, &job.path, &refused);
-                            if opts.verify {
-                                verify_file(repo, &job.path, &job.node)
-                            } else {
-                                Ok(())
-                            }
-                        },
-                    );
+                    let result = write_file(repo, &job, chown, progress).and_then(|refused| {
+                        note_refused(refusals, &job.path, &refused);
+                        if opts.verify {
+                            verify_file(repo, &job.path, &job.node)
+                        } else {
+                            Ok(())
+                        }
+                    });
                     match result {
                         Ok(()) if opts.verify => {
                             verified.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -214,8 +220,6 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
             repo,
             filter: &filter,
             tx,
-            hints,
-            hinted: std::collections::VecDeque::new(),
             dirs: &mut dirs,
             report: &mut report,
             errors: &errors,
@@ -225,8 +229,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
             hard_links: &mut hard_links,
             progress,
         };
-        let start = sub.map(Path::new).unwrap_or(Path::new("/"));
-        let result = match locate(repo, &snap, start)? {
+        let result = match located {
             Located::Root(tree) => planner.tree(&tree, &opts.target, Path::new("/"), false),
             Located::Node(node) => {
                 let parent_dir = start.parent().unwrap_or(Path::new("/"));
@@ -277,21 +280,36 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
     Ok(report)
 }
 
-/// Extents named to the prefetcher and not yet taken up (bounds how far it runs ahead).
-const PREFETCH_QUEUE: usize = 2;
-/// Extents fetched ahead at the same time.
-const PREFETCHERS: usize = 2;
-/// Distinct extents at the start of each queued file that the walker names.
-const PREFETCH_PER_FILE: usize = 2;
+/// Drops the read plan when the restore ends, however it ends.
+struct ForgetReadPlan<'a>(&'a Repository);
+
+impl Drop for ForgetReadPlan<'_> {
+    fn drop(&mut self) {
+        self.0.forget_read_plan();
+    }
+}
+
+/// Distinct shards the prefetcher keeps fetched ahead of the restore: two extents' worth
+/// of data shards (one extent's rarely spread evenly over the remotes, 4 on 3, the
+/// next one's fill the gaps).
+const PREFETCH_WINDOW: usize = 8;
+
+/// Ends the read plan when the last restore worker stops, however it stops (a panic
+/// included), so the prefetcher waiting on the plan stops too.
+struct LastWorkerEndsPlan<'a>(&'a Repository, &'a std::sync::atomic::AtomicUsize);
+
+impl Drop for LastWorkerEndsPlan<'_> {
+    fn drop(&mut self) {
+        if self.1.fetch_sub(1, std::sync::atomic::Ordering::AcqRel) == 1 {
+            self.0.finish_read_plan();
+        }
+    }
+}
 
 struct Planner<'a> {
     repo: &'a Repository,
     filter: &'a Filter,
     tx: crossbeam_channel::Sender<FileJob>,
-    /// To the prefetcher (when some remote is high-latency).
-    hints: Option<crossbeam_channel::Sender<ExtentName>>,
-    /// The last extents named, so neighbouring small files do not name them again.
-    hinted: std::collections::VecDeque<ExtentName>,
     dirs: &'a mut Vec<(PathBuf, Node)>,
     report: &'a mut RestoreReport,
     errors: &'a Mutex<Vec<String>>,
@@ -304,39 +322,7 @@ struct Planner<'a> {
     progress: &'a Progress,
 }
 
-/// The distinct extents a file's contents come from, in order.
-fn extents_of(repo: &Repository, node: &Node) -> Vec<ExtentName> {
-    let mut out: Vec<ExtentName> = Vec::new();
-    for id in &node.content {
-        if let Some((extent, _)) = repo.index().get(id) {
-            if out.last() != Some(&extent) {
-                out.push(extent);
-            }
-        }
-    }
-    out
-}
-
 impl Planner<'_> {
-    /// Name the first extents of a file about to be queued to the prefetcher. Blocks
-    /// while the prefetcher is `PREFETCH_QUEUE` extents behind, which paces the walk.
-    fn hint(&mut self, node: &Node) {
-        let Some(hints) = &self.hints else { return };
-        for extent in extents_of(self.repo, node)
-            .into_iter()
-            .take(PREFETCH_PER_FILE)
-        {
-            if self.hinted.contains(&extent) {
-                continue;
-            }
-            self.hinted.push_back(extent);
-            if self.hinted.len() > 8 {
-                self.hinted.pop_front();
-            }
-            let _ = hints.send(extent);
-        }
-    }
-
     fn error(&self, e: Error) {
         self.errors
             .lock()
@@ -354,32 +340,22 @@ impl Planner<'_> {
     }
 
     fn node(&mut self, node: Node, dest_dir: &Path, orig_dir: &Path, included: bool) -> Result<()> {
-        // One path component, never a way out of `dest_dir` (trees are signed by the
-        // owner, but a restore must stay inside --target whatever a tree says).
-        if matches!(&node.name[..], b"" | b"." | b"..") || node.name.contains(&b'/') {
-            self.error(Error::corrupt(format!(
-                "{}: skipping an entry with the invalid name {:?}",
-                orig_dir.display(),
-                String::from_utf8_lossy(&node.name)
-            )));
-            return Ok(());
-        }
-        let name = OsStr::from_bytes(&node.name);
-        let orig = orig_dir.join(name);
-        let dest = dest_dir.join(name);
-        if self.filter.exclude.matches(&orig, &node.name) {
-            return Ok(());
-        }
-        let included = included
-            || self.filter.include.is_empty()
-            || self.filter.include.matches(&orig, &node.name);
+        let (orig, included) = match self.filter.admit(&node, orig_dir, included) {
+            Admitted::Yes { orig, included } => (orig, included),
+            Admitted::Excluded => return Ok(()),
+            Admitted::InvalidName(e) => {
+                self.error(e);
+                return Ok(());
+            }
+        };
+        let dest = dest_dir.join(OsStr::from_bytes(&node.name));
         match node.kind {
             NodeKind::Dir => {
                 let subtree = match node.subtree {
                     Some(id) => self.repo.load_tree(&id)?,
                     None => Tree::default(),
                 };
-                if !included && !self.subtree_has_match(&subtree, &orig)? {
+                if !included && !self.filter.subtree_has_match(self.repo, &subtree, &orig)? {
                     return Ok(());
                 }
                 if let Err(e) = make_dir(&dest) {
@@ -405,7 +381,6 @@ impl Planner<'_> {
                     }
                     self.links.insert((node.device, node.inode), dest.clone());
                 }
-                self.hint(&node);
                 self.tx
                     .send(FileJob { path: dest, node })
                     .map_err(|_| Error::fatal("restore workers stopped"))?;
@@ -426,25 +401,106 @@ impl Planner<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether and how a tree entry is restored.
+enum Admitted {
+    /// `orig` is its path as backed up; `included` once it or an ancestor matched an
+    /// include pattern (or there are none).
+    Yes {
+        orig: PathBuf,
+        included: bool,
+    },
+    Excluded,
+    InvalidName(Error),
+}
+
+impl Filter {
+    fn admit(&self, node: &Node, orig_dir: &Path, included: bool) -> Admitted {
+        // One path component, never a way out of `dest_dir` (trees are signed by the
+        // owner, but a restore must stay inside --target whatever a tree says).
+        if matches!(&node.name[..], b"" | b"." | b"..") || node.name.contains(&b'/') {
+            return Admitted::InvalidName(Error::corrupt(format!(
+                "{}: skipping an entry with the invalid name {:?}",
+                orig_dir.display(),
+                String::from_utf8_lossy(&node.name)
+            )));
+        }
+        let orig = orig_dir.join(OsStr::from_bytes(&node.name));
+        if self.exclude.matches(&orig, &node.name) {
+            return Admitted::Excluded;
+        }
+        let included =
+            included || self.include.is_empty() || self.include.matches(&orig, &node.name);
+        Admitted::Yes { orig, included }
+    }
 
     /// Whether anything below a directory matches the include patterns.
-    fn subtree_has_match(&self, tree: &Tree, orig: &Path) -> Result<bool> {
-        let inc = &self.filter.include;
-        if inc.is_empty() {
+    fn subtree_has_match(&self, repo: &Repository, tree: &Tree, orig: &Path) -> Result<bool> {
+        if self.include.is_empty() {
             return Ok(true);
         }
         for n in &tree.nodes {
             let p = orig.join(OsStr::from_bytes(&n.name));
-            if inc.matches(&p, &n.name) {
+            if self.include.matches(&p, &n.name) {
                 return Ok(true);
             }
             if let (NodeKind::Dir, Some(id)) = (n.kind, n.subtree) {
-                if self.subtree_has_match(&self.repo.load_tree(&id)?, &p)? {
+                if self.subtree_has_match(repo, &repo.load_tree(&id)?, &p)? {
                     return Ok(true);
                 }
             }
         }
         Ok(false)
+    }
+}
+
+/// The pass before the restore: the same walk, reading only trees, to list the shard
+/// reads the restore will make in the order it makes them.
+struct ReadPlanner<'a> {
+    repo: &'a Repository,
+    filter: &'a Filter,
+    reads: PlannedReads,
+    /// Hard-linked inodes seen: only the first path's contents are read.
+    links: std::collections::HashSet<(u64, u64)>,
+}
+
+impl ReadPlanner<'_> {
+    fn tree(&mut self, tree: &Tree, orig: &Path, included: bool) -> Result<()> {
+        for node in &tree.nodes {
+            self.node(node, orig, included)?;
+        }
+        Ok(())
+    }
+
+    fn node(&mut self, node: &Node, orig_dir: &Path, included: bool) -> Result<()> {
+        let Admitted::Yes { orig, included } = self.filter.admit(node, orig_dir, included) else {
+            return Ok(());
+        };
+        match node.kind {
+            NodeKind::Dir => {
+                let subtree = match node.subtree {
+                    Some(id) => {
+                        self.repo.plan_blob_read(&mut self.reads, &id);
+                        self.repo.load_tree(&id)?
+                    }
+                    None => Tree::default(),
+                };
+                if included || self.filter.subtree_has_match(self.repo, &subtree, &orig)? {
+                    self.tree(&subtree, &orig, included)?;
+                }
+            }
+            NodeKind::File if included => {
+                if node.links > 1 && !self.links.insert((node.device, node.inode)) {
+                    return Ok(());
+                }
+                for id in &node.content {
+                    self.repo.plan_blob_read(&mut self.reads, id);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
     }
 }
 
@@ -516,12 +572,11 @@ fn write_file(
     repo: &Repository,
     job: &FileJob,
     chown: bool,
-    hints: Option<&crossbeam_channel::Sender<ExtentName>>,
     progress: &Progress,
 ) -> Result<Vec<Refused>> {
     let (path, node) = (job.path.as_path(), &job.node);
     let (file, tmp) = create_file(path)?;
-    let written = write_contents(repo, &file, path, node, hints, progress)
+    let written = write_contents(repo, &file, path, node, progress)
         .and_then(|_| fsmeta::apply_metadata_to_file(&file, path, node, chown));
     drop(file);
     match (written, tmp) {
@@ -547,29 +602,13 @@ fn write_contents(
     file: &File,
     path: &Path,
     node: &Node,
-    hints: Option<&crossbeam_channel::Sender<ExtentName>>,
     progress: &Progress,
 ) -> Result<()> {
     // Length first: blocks never written (all-zero blobs) stay holes.
     file.set_len(node.size)
         .ctx(format!("sizing {}", path.display()))?;
-    // A file spanning many extents: name the next one to the prefetcher on entering each.
-    let extents = match hints {
-        Some(_) if node.content.len() > 1 => extents_of(repo, node),
-        _ => Vec::new(),
-    };
-    let mut current = None;
     let mut offset = 0u64;
     for id in &node.content {
-        if let (Some(hints), Some((extent, _))) = (hints, repo.index().get(id)) {
-            if current != Some(extent) {
-                current = Some(extent);
-                let next = extents.iter().position(|e| *e == extent).map(|k| k + 1);
-                if let Some(&next) = next.and_then(|k| extents.get(k)) {
-                    let _ = hints.try_send(next);
-                }
-            }
-        }
         let data = repo
             .read_blob_with(id, BlobKind::Data, ReadMode::Shard)
             .map_err(|e| e.context(format!("restoring {}", path.display())))?;

@@ -12,6 +12,7 @@ mod init;
 mod lock;
 mod marker;
 pub mod names;
+mod read_plan;
 mod reader;
 pub mod remote;
 pub mod trust;
@@ -19,6 +20,7 @@ mod write;
 pub use cache::default_cache_dir;
 pub use health::WriteHealth;
 pub use lock::{LockGuard, LockInfo, LockKind};
+pub use read_plan::PlannedReads;
 pub use reader::ReadMode;
 pub use trust::{OwnerPin, pin_owner};
 pub use write::ConfigPublished;
@@ -54,6 +56,8 @@ pub struct Repository {
     certs: Mutex<HashMap<ExtentName, Arc<Certificate>>>,
     decoded: reader::DecodedCache,
     shards: reader::ShardCache,
+    /// What restore will read next, for the shard cache (see [`read_plan`]).
+    read_plan: Mutex<Option<Arc<read_plan::ReadPlan>>>,
     on_warning: Box<dyn Fn(&str) + Send + Sync>,
     health: Arc<WriteHealth>,
     foreign_configs: Vec<String>,
@@ -194,6 +198,7 @@ impl Repository {
             certs: Mutex::new(HashMap::new()),
             decoded: reader::DecodedCache::new(4),
             shards: reader::ShardCache::new(16),
+            read_plan: Mutex::new(None),
             on_warning: Box::new(|_| {}),
             health: Arc::default(),
             foreign_configs: Vec::new(),

@@ -10,10 +10,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 use futures::future::join_all;
 
 use super::Repository;
+use super::read_plan::{PlannedReads, ReadPlan};
 use crate::codec::{self, StripeSource};
 use crate::content::{BlobId, BlobKind, Tree, decode_blob};
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, ExtentName};
+
+/// When a key is read next (`None`: never), from a [`ReadPlan`].
+type NextUse<'a, K> = dyn Fn(&K) -> Option<u64> + 'a;
 
 /// A small most-recently-added cache whose entries are computed once: concurrent
 /// readers of the same key share one fetch or rebuild. `C` is the once-cell: a
@@ -38,7 +42,28 @@ impl<K: PartialEq + Copy, C: Default> OnceCache<K, C> {
             .retain(|(k, _)| k != key);
     }
 
+    /// The entry for `key`, added if missing; a full cache gives up its oldest entry.
     fn slot(&self, key: &K) -> Arc<C> {
+        self.slot_planned(key, None)
+    }
+
+    /// Whether adding `key` now would give up nothing needed sooner than `key` (by
+    /// `next_use`, as in [`slot_planned`](Self::slot_planned)): true if it is in, if
+    /// there is room, or if some entry is needed later than it or never.
+    fn has_room_for(&self, key: &K, next_use: &NextUse<'_, K>) -> bool {
+        let e = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        if e.len() < self.capacity || e.iter().any(|(k, _)| k == key) {
+            return true;
+        }
+        let wanted = next_use(key).unwrap_or(u64::MAX);
+        e.iter()
+            .any(|(k, _)| next_use(k).is_none_or(|n| n > wanted))
+    }
+
+    /// [`slot`](Self::slot), but with `next_use` (when each key is read next, `None` for
+    /// never) a full cache gives up the entry not needed again (the oldest of those),
+    /// else the one needed last.
+    fn slot_planned(&self, key: &K, next_use: Option<&NextUse<'_, K>>) -> Arc<C> {
         let mut e = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((_, d)) = e.iter().find(|(k, _)| k == key) {
             return d.clone();
@@ -46,7 +71,21 @@ impl<K: PartialEq + Copy, C: Default> OnceCache<K, C> {
         let d = Arc::new(C::default());
         e.push_back((*key, d.clone()));
         while e.len() > self.capacity {
-            e.pop_front();
+            let victim = match next_use {
+                None => 0,
+                // The entry just added is the one being read: never its own victim.
+                Some(next_use) => e
+                    .iter()
+                    .take(e.len() - 1)
+                    .enumerate()
+                    .max_by_key(|(i, (k, _))| {
+                        // Never needed again ranks first, then the later the need the
+                        // higher; ties go to the oldest (the lower index).
+                        (next_use(k).unwrap_or(u64::MAX), std::cmp::Reverse(*i))
+                    })
+                    .map_or(0, |(i, _)| i),
+            };
+            e.remove(victim);
         }
         d
     }
@@ -55,7 +94,7 @@ impl<K: PartialEq + Copy, C: Default> OnceCache<K, C> {
 /// Extents rebuilt from their codeword.
 pub(super) type DecodedCache = OnceCache<ExtentName, OnceLock<Result<Arc<Vec<u8>>>>>;
 /// Whole data shards, hash-checked, for streaming reads (restore, dump); filled by
-/// readers and by [`Repository::prefetch_extent`] concurrently, each shard fetched once.
+/// readers and by [`Repository::prefetch_planned`] concurrently, each shard fetched once.
 pub(super) type ShardCache =
     OnceCache<(ExtentName, usize), tokio::sync::OnceCell<Option<bytes::Bytes>>>;
 
@@ -139,11 +178,72 @@ impl Repository {
         Tree::from_bytes(&self.read_blob_with(id, BlobKind::Tree, ReadMode::Shard)?)
     }
 
+    /// Follow the reads a restore is about to make (in order) in the shard cache and
+    /// [`prefetch_planned`](Self::prefetch_planned), until
+    /// [`forget_read_plan`](Self::forget_read_plan). Fetches the certificates of the
+    /// extents read all at once; an extent whose certificate cannot be had is left out
+    /// of the plan (its reads meet the error).
+    pub fn follow_read_plan(&self, reads: PlannedReads) {
+        use futures::stream::{self, StreamExt};
+        let certs: Vec<Option<Arc<Certificate>>> = self.rt.block_on(
+            stream::iter(
+                reads
+                    .extents()
+                    .iter()
+                    .map(|n| async move { self.certificate_async(n).await.ok() }),
+            )
+            .buffered(32)
+            .collect(),
+        );
+        let plan = reads.resolve(|number, offset, len| {
+            let cert = certs.get(number)?.as_ref()?;
+            Some(
+                cert.locate(offset, len)
+                    .into_iter()
+                    .map(|(shard, _, _)| shard)
+                    .collect(),
+            )
+        });
+        *self.read_plan.lock().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(plan));
+    }
+
+    pub fn forget_read_plan(&self) {
+        self.finish_read_plan();
+        *self.read_plan.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+
+    /// No more reads follow the plan: stops [`prefetch_planned`](Self::prefetch_planned).
+    pub fn finish_read_plan(&self) {
+        if let Some(plan) = self.read_plan() {
+            plan.finish();
+        }
+    }
+
+    fn read_plan(&self) -> Option<Arc<ReadPlan>> {
+        self.read_plan
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Add to `reads` the read that [`read_blob_with`](Self::read_blob_with) in
+    /// [`ReadMode::Shard`] will make for blob `id` (none for a blob not in the index: its
+    /// read fails anyway).
+    pub fn plan_blob_read(&self, reads: &mut PlannedReads, id: &BlobId) {
+        if let Some((extent, loc)) = self.index.get(id) {
+            reads.push(extent, loc.offset as u64, loc.length as u64);
+        }
+    }
+
     fn read_range_from_shards(&self, cert: &Certificate, offset: u64, len: u64) -> Result<Vec<u8>> {
         let name = cert.name();
         let mut out = Vec::with_capacity(len as usize);
+        let plan = self.read_plan();
         for (shard, within, n) in cert.locate(offset, len) {
             let data = self.rt.block_on(self.cached_shard(cert, shard));
+            if let Some(plan) = &plan {
+                plan.consumed(&(name, shard));
+            }
             let Some(data) = data else {
                 self.shards.forget(&(name, shard));
                 return Err(Error::corrupt(format!(
@@ -159,33 +259,51 @@ impl Repository {
     /// Data shard `shard` through the shard cache (fetched and hash-checked once).
     async fn cached_shard(&self, cert: &Certificate, shard: usize) -> Option<bytes::Bytes> {
         let name = cert.name();
-        let slot = self.shards.slot(&(name, shard));
+        let slot = match self.read_plan() {
+            Some(plan) => self
+                .shards
+                .slot_planned(&(name, shard), Some(&|k| plan.next_use(k))),
+            None => self.shards.slot(&(name, shard)),
+        };
         slot.get_or_init(|| async { self.fetch_verified(cert, shard).await })
             .await
             .clone()
     }
 
-    /// Fetch the data shards of an extent that live on high-latency remotes into the
-    /// shard cache, all at once (so every remote holding one works at the same time).
-    /// Restore calls this a little ahead of its workers; failures are left for the
-    /// reader to meet (and fall back from).
-    pub fn prefetch_extent(&self, name: &ExtentName) {
-        let Ok(cert) = self.certificate(name) else {
+    /// Keep the shard cache ahead of a restore that follows a read plan: fetch the
+    /// shards of the plan's next `window` runs that live on high-latency remotes, all at
+    /// once (so every remote holding one works at the same time), wait until the restore
+    /// moves on, and again, until the plan is finished
+    /// ([`finish_read_plan`](Self::finish_read_plan)). Failures are left for the reader
+    /// to meet (and fall back from).
+    pub fn prefetch_planned(&self, window: usize) {
+        let Some(plan) = self.read_plan() else {
             return;
         };
-        let wanted: Vec<usize> = (0..cert.data_shards as usize)
-            .filter(|&i| {
-                self.remotes
-                    .get(cert.shards[i].remote as usize)
-                    .is_some_and(|r| r.high_latency())
-            })
-            .collect();
-        let fetched = self.rt.block_on(join_all(
-            wanted.iter().map(|&i| self.cached_shard(&cert, i)),
-        ));
-        for (&i, data) in wanted.iter().zip(fetched) {
-            if data.is_none() {
-                self.shards.forget(&(*name, i));
+        let mut seen = None;
+        while let Some((run, keys)) = plan.upcoming(seen, window) {
+            seen = Some(run);
+            // In the order they are read, and only while fetching one would give up no
+            // shard needed sooner (that one would just be fetched again).
+            let next_use = |k: &(ExtentName, usize)| plan.next_use(k);
+            let wanted: Vec<(Arc<Certificate>, usize)> = keys
+                .iter()
+                .take_while(|key| self.shards.has_room_for(key, &next_use))
+                .filter_map(|(name, shard)| {
+                    let cert = self.certificate(name).ok()?;
+                    let remote = self.remotes.get(cert.shards.get(*shard)?.remote as usize)?;
+                    remote.high_latency().then_some((cert, *shard))
+                })
+                .collect();
+            let fetched = self.rt.block_on(join_all(
+                wanted
+                    .iter()
+                    .map(|(cert, shard)| self.cached_shard(cert, *shard)),
+            ));
+            for ((cert, shard), data) in wanted.iter().zip(fetched) {
+                if data.is_none() {
+                    self.shards.forget(&(cert.name(), *shard));
+                }
             }
         }
     }

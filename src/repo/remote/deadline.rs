@@ -28,24 +28,35 @@ const MAX_COUNTED: u64 = 64 << 20;
 static REQUESTS: [std::sync::atomic::AtomicU64; OPS.len()] =
     [const { std::sync::atomic::AtomicU64::new(0) }; OPS.len()];
 const OPS: [&str; 6] = ["list", "get", "stat", "put", "delete", "create"];
-/// Bytes the gets returned.
+/// Bytes the gets returned, in all and of shards (`shards/...`: extent contents, as
+/// against metadata).
 static GOT_BYTES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static GOT_SHARD_BYTES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The count of every operation kind so far, in a fixed order, then the bytes the gets
-/// returned (`get_bytes`).
+/// returned (`get_bytes`) and how many of them were shards (`get_shard_bytes`).
 pub fn request_counts() -> Vec<(&'static str, u64)> {
     (OPS.iter().zip(&REQUESTS))
         .map(|(op, n)| (*op, n.load(std::sync::atomic::Ordering::Relaxed)))
-        .chain([(
-            "get_bytes",
-            GOT_BYTES.load(std::sync::atomic::Ordering::Relaxed),
-        )])
+        .chain([
+            (
+                "get_bytes",
+                GOT_BYTES.load(std::sync::atomic::Ordering::Relaxed),
+            ),
+            (
+                "get_shard_bytes",
+                GOT_SHARD_BYTES.load(std::sync::atomic::Ordering::Relaxed),
+            ),
+        ])
         .collect()
 }
 
-fn got(result: Result<Bytes>) -> Result<Bytes> {
+fn got(path: &str, result: Result<Bytes>) -> Result<Bytes> {
     if let Ok(b) = &result {
         GOT_BYTES.fetch_add(b.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        if path.starts_with("shards/") {
+            GOT_SHARD_BYTES.fetch_add(b.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        }
     }
     result
 }
@@ -101,19 +112,25 @@ impl Remote for Deadline {
             .await
     }
     async fn get(&self, path: &str) -> Result<Bytes> {
-        got(self
-            .within("get", path, MAX_COUNTED, self.inner.get(path))
-            .await)
+        got(
+            path,
+            self.within("get", path, MAX_COUNTED, self.inner.get(path))
+                .await,
+        )
     }
     async fn get_max(&self, path: &str, max: u64) -> Result<Bytes> {
-        got(self
-            .within("get", path, max, self.inner.get_max(path, max))
-            .await)
+        got(
+            path,
+            self.within("get", path, max, self.inner.get_max(path, max))
+                .await,
+        )
     }
     async fn get_range(&self, path: &str, offset: u64, len: u64) -> Result<Bytes> {
-        got(self
-            .within("get", path, len, self.inner.get_range(path, offset, len))
-            .await)
+        got(
+            path,
+            self.within("get", path, len, self.inner.get_range(path, offset, len))
+                .await,
+        )
     }
     async fn stat(&self, path: &str) -> Result<ObjectInfo> {
         self.within("stat", path, 0, self.inner.stat(path)).await
