@@ -11,11 +11,11 @@
 //! warning per kind at the end, not counted as an error.
 //!
 //! Workers read whole data shards through a shard cache (one request per shard, not per
-//! blob). Before the restore starts, a pass over the trees lists every shard read it will
-//! make, in order ([`PlannedReads`]): the cache then gives up the shard needed last, so a
-//! shard read again later (deduplicated files) is fetched once, and, for high-latency
-//! remotes (S3, SFTP), a prefetcher fetches the shards of the next reads all at once, so
-//! every remote holding one of them transfers at the same time.
+//! blob). With high-latency remotes (S3, SFTP), a pass over the trees before the restore
+//! lists every shard read it will make, in order ([`PlannedReads`]): the cache then gives
+//! up the shard needed last, so a shard read again later (deduplicated files) is fetched
+//! once, and a prefetcher fetches the shards of the next reads all at once, so every
+//! remote holding one of them transfers at the same time.
 
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsStr;
@@ -153,25 +153,31 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
         ..Default::default()
     };
 
-    // Walk the trees once first, so the shard cache knows which shards are read again
-    // and when. A walk that fails only loses the plan: the restore meets the same error.
+    // With a high-latency remote (S3, SFTP), walk the trees once first, so the shard
+    // cache knows which shards are read again and when, and the prefetcher what comes
+    // next. Local remotes skip it: a shard read again comes from the page cache, and the
+    // walk cost more than it saved (measured on the benchmark tree). A walk that fails
+    // only loses the plan: the restore meets the same error.
     let start = sub.map(Path::new).unwrap_or(Path::new("/"));
     let located = locate(repo, &snap, start)?;
-    let mut read_planner = ReadPlanner {
-        repo,
-        filter: &filter,
-        reads: PlannedReads::new(),
-        links: Default::default(),
-    };
-    let planned = match &located {
-        Located::Root(tree) => read_planner.tree(tree, Path::new("/"), false),
-        Located::Node(node) => {
-            read_planner.node(node, start.parent().unwrap_or(Path::new("/")), false)
+    let planned = repo.remotes().iter().any(|r| r.high_latency()) && {
+        let mut read_planner = ReadPlanner {
+            repo,
+            filter: &filter,
+            reads: PlannedReads::new(),
+            links: Default::default(),
+        };
+        let walked = match &located {
+            Located::Root(tree) => read_planner.tree(tree, Path::new("/"), false),
+            Located::Node(node) => {
+                read_planner.node(node, start.parent().unwrap_or(Path::new("/")), false)
+            }
+        };
+        walked.is_ok() && {
+            repo.follow_read_plan(read_planner.reads);
+            true
         }
     };
-    if planned.is_ok() {
-        repo.follow_read_plan(read_planner.reads);
-    }
     let _forget_plan = ForgetReadPlan(repo);
 
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
@@ -179,12 +185,10 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
     let mut dirs: Vec<(PathBuf, Node)> = Vec::new();
     let mut hard_links: Vec<(PathBuf, PathBuf)> = Vec::new();
     let verified = std::sync::atomic::AtomicU64::new(0);
-    // Fetching ahead is only worth it when some remote is high-latency.
-    let prefetch = planned.is_ok() && repo.remotes().iter().any(|r| r.high_latency());
     // The last worker to stop ends the plan, which stops the prefetcher.
     let workers_left = std::sync::atomic::AtomicUsize::new(workers);
     std::thread::scope(|s| -> Result<()> {
-        if prefetch {
+        if planned {
             s.spawn(|| repo.prefetch_planned(PREFETCH_WINDOW));
         }
         for _ in 0..workers {
