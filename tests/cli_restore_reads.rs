@@ -128,19 +128,23 @@ fn assert_each_shard_fetched_once(fetched: u64, data: u64, again: u64) {
     );
 }
 
+/// Three fresh remotes under `base` (an S3 prefix or an SFTP directory URL).
+fn three_remotes_under(base: &str) -> Vec<String> {
+    let name = servers::unique("restore-reads");
+    ["a", "b", "c"]
+        .iter()
+        .map(|r| format!("{}/{name}-{r}", base.trim_end_matches('/')))
+        .collect()
+}
+
 #[test]
 fn a_restore_from_s3_with_prefetching_fetches_each_data_shard_once() {
     if !servers::require("S3", servers::S3_VARS) {
         return;
     }
     let bucket = servers::var("TANGLE_TEST_S3_BUCKET").expect("bucket");
-    let base = servers::unique("restore-reads");
-    let urls: Vec<String> = ["a", "b", "c"]
-        .iter()
-        .map(|r| format!("s3://{bucket}/cli-restore-reads/{base}-{r}"))
-        .collect();
-    let repo = Repo::uninit();
-    let (fetched, data) = restore_fetches(&repo, &urls);
+    let urls = three_remotes_under(&format!("s3://{bucket}/cli-restore-reads"));
+    let (fetched, data) = restore_fetches(&Repo::uninit(), &urls);
     assert_each_shard_fetched_once(fetched, data, 7);
 }
 
@@ -149,14 +153,8 @@ fn a_restore_from_sftp_with_prefetching_fetches_each_data_shard_once() {
     if !servers::require("SFTP", servers::SFTP_VARS) {
         return;
     }
-    let base = servers::var("TANGLE_TEST_SFTP_URL").expect("SFTP URL");
-    let name = servers::unique("restore-reads");
-    let urls: Vec<String> = ["a", "b", "c"]
-        .iter()
-        .map(|r| format!("{}/{name}-{r}", base.trim_end_matches('/')))
-        .collect();
-    let repo = Repo::uninit();
-    let (fetched, data) = restore_fetches(&repo, &urls);
+    let urls = three_remotes_under(&servers::var("TANGLE_TEST_SFTP_URL").expect("SFTP URL"));
+    let (fetched, data) = restore_fetches(&Repo::uninit(), &urls);
     assert_each_shard_fetched_once(fetched, data, 7);
 }
 

@@ -284,7 +284,10 @@ impl Repository {
         while let Some((run, keys)) = plan.upcoming(seen, window) {
             seen = Some(run);
             // In the order they are read, and only while fetching one would give up no
-            // shard needed sooner (that one would just be fetched again).
+            // shard needed sooner (that one would just be fetched again). Each is checked
+            // against the cache as it is, not counting the ones about to be added: counting
+            // them saved 1-8 MB of 500 on the benchmark tree but kept fewer shards ahead
+            // (S3 restore 9.0 s against 8.2).
             let next_use = |k: &(ExtentName, usize)| plan.next_use(k);
             let wanted: Vec<(Arc<Certificate>, usize)> = keys
                 .iter()
@@ -575,6 +578,65 @@ impl StripeSource for ShardStream<'_> {
 mod tests {
     use super::*;
     use crate::codec::STRIPE;
+
+    type Cache = OnceCache<u8, OnceLock<u8>>;
+
+    fn keys(cache: &Cache) -> Vec<u8> {
+        let e = cache.entries.lock().unwrap_or_else(|p| p.into_inner());
+        e.iter().map(|(k, _)| *k).collect()
+    }
+
+    #[test]
+    fn a_planned_cache_gives_up_what_is_not_read_again_then_what_is_read_last() {
+        // Next reads: 1 at 50, 2 never, 3 at 10, 4 at 70, 5 (being added) at 5.
+        let next = |k: &u8| match k {
+            1 => Some(50),
+            3 => Some(10),
+            4 => Some(70),
+            5 => Some(5),
+            _ => None,
+        };
+        let cache = Cache::new(3);
+        for k in [1, 2, 3] {
+            cache.slot_planned(&k, Some(&next));
+        }
+        cache.slot_planned(&5, Some(&next));
+        assert_eq!(keys(&cache), vec![1, 3, 5], "2 is never read again");
+        cache.slot_planned(&4, Some(&next));
+        assert_eq!(
+            keys(&cache),
+            vec![3, 5, 4],
+            "1 is read last of those in; 4 is being read"
+        );
+        // Without a plan: the oldest goes.
+        cache.slot(&9);
+        assert_eq!(keys(&cache), vec![5, 4, 9]);
+    }
+
+    #[test]
+    fn prefetching_takes_only_the_places_of_shards_needed_later() {
+        // Read next: 1 at 10, 2 at 40, 6 at 20, 7 at 30, 8 at 50; 3 never.
+        let next = |k: &u8| match k {
+            1 => Some(10),
+            2 => Some(40),
+            6 => Some(20),
+            7 => Some(30),
+            8 => Some(50),
+            _ => None,
+        };
+        let cache = Cache::new(3);
+        cache.slot_planned(&1, Some(&next));
+        assert!(cache.has_room_for(&8, &next), "a free place");
+        for k in [2, 3] {
+            cache.slot_planned(&k, Some(&next));
+        }
+        assert!(cache.has_room_for(&8, &next), "3 is never read again");
+        assert!(cache.has_room_for(&1, &next), "already in");
+        cache.slot_planned(&6, Some(&next));
+        assert_eq!(keys(&cache), vec![1, 2, 6]);
+        assert!(cache.has_room_for(&7, &next), "2 is read after 7");
+        assert!(!cache.has_room_for(&8, &next), "all in are read before 8");
+    }
 
     /// A shard served from memory.
     fn stream_over(shard: &[u8], hash: [u8; 32]) -> ShardStream<'static> {
