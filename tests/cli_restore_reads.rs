@@ -12,7 +12,7 @@
 mod common;
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use common::servers;
@@ -33,14 +33,13 @@ fn filler(k: u64) -> Vec<u8> {
 
 /// The source tree: `a/first.bin` (8 data shards), `b/` (48 shards of distinct data),
 /// `c/again.bin` (a copy of the first).
-fn make_source(src: &Path) -> Vec<u8> {
+fn make_source(src: &Path) {
     let first = pseudo_random(1, 8 * SHARD as usize);
     write_file(&src.join("a/first.bin"), &first);
     for k in 0..FILLERS {
         write_file(&src.join(format!("b/filler-{k:02}.bin")), &filler(k));
     }
     write_file(&src.join("c/again.bin"), &first);
-    first
 }
 
 fn tangle(home: &Path, via: &str) -> Command {
@@ -66,22 +65,33 @@ fn data_shard_bytes(repo: &Repository) -> u64 {
     total
 }
 
-/// Back up the source over `urls`, restore it, check the restore and return (shard bytes
-/// the restore fetched, bytes of all data shards).
-fn restore_fetches(repo: &Repo, urls: &[String]) -> (u64, u64) {
+/// Create a repository over `urls` and back up the source into it.
+fn back_up_source(repo: &Repo, urls: &[String]) {
     let opts = tangle::repo::InitOptions {
         remotes: urls.to_vec(),
         ..small_init_options(EXTENT_SIZE)
     };
     tangle::repo::init(&opts, PASSWORD.as_bytes()).expect("library init");
-    let src = repo.dir("src");
-    let first = make_source(&src);
+    make_source(&repo.dir("src"));
     run_ok(
         tangle(&repo.home, &urls[0])
             .args(["backup", "-q"])
-            .arg(&src),
+            .arg(repo.dir("src")),
     );
+}
 
+/// Back up the source over `urls`, restore it, check the restore and return (shard bytes
+/// the restore fetched, bytes of all data shards).
+fn restore_fetches(repo: &Repo, urls: &[String]) -> (u64, u64) {
+    back_up_source(repo, urls);
+    restore_and_check(repo, urls)
+}
+
+/// Restore the source through `urls[0]`, check every file and return (shard bytes the
+/// restore fetched, bytes of all data shards).
+fn restore_and_check(repo: &Repo, urls: &[String]) -> (u64, u64) {
+    let src = repo.dir("src");
+    let first = pseudo_random(1, 8 * SHARD as usize);
     let target = repo.path("target");
     let out = run_ok(
         tangle(&repo.home, &urls[0])
@@ -156,6 +166,45 @@ fn a_restore_from_sftp_with_prefetching_fetches_each_data_shard_once() {
     let urls = three_remotes_under(&servers::var("TANGLE_TEST_SFTP_URL").expect("SFTP URL"));
     let (fetched, data) = restore_fetches(&Repo::uninit(), &urls);
     assert_each_shard_fetched_once(fetched, data, 7);
+}
+
+/// A remote that serves altered shards while the plan and the prefetcher run: every
+/// shard on the second of three SFTP remotes has bytes flipped (the SFTP test server is
+/// on this machine, so its directory can be written directly). The restore reads around
+/// them (each fails its certified hash and the extent is rebuilt from the others) and
+/// is identical, through the lying remote too.
+#[test]
+fn a_restore_with_a_plan_reads_around_a_remote_serving_altered_shards() {
+    if !servers::require("SFTP", servers::SFTP_VARS) {
+        return;
+    }
+    let base = servers::var("TANGLE_TEST_SFTP_URL").expect("SFTP URL");
+    let urls = three_remotes_under(&base);
+    let repo = Repo::uninit();
+    back_up_source(&repo, &urls);
+    // sftp://USER@HOST:PORT/DIR: DIR is a directory of this machine.
+    let dir = |url: &str| {
+        let rest = url.trim_start_matches("sftp://");
+        PathBuf::from(&rest[rest.find('/').expect("a path in the SFTP URL")..])
+    };
+    let lying = dir(&urls[1]).join("shards");
+    let mut altered = 0;
+    for path in files_under(&lying) {
+        let mut data = fs::read(&path).expect("shard");
+        if data.is_empty() {
+            continue;
+        }
+        let last = data.len() - 1;
+        for at in [0, data.len() / 2, last] {
+            data[at] ^= 0x5a;
+        }
+        fs::write(&path, &data).expect("alter shard");
+        altered += 1;
+    }
+    assert!(altered > 10, "only {altered} shards on {}", lying.display());
+    restore_and_check(&repo, &urls);
+    fs::remove_dir_all(repo.path("target")).expect("clear target");
+    restore_and_check(&repo, &[urls[1].clone()]);
 }
 
 /// Local remotes get no plan (a shard read again comes from the page cache), so this is
