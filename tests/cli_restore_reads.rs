@@ -172,7 +172,7 @@ fn a_restore_from_sftp_with_prefetching_fetches_each_data_shard_once() {
 /// shard on the second of three SFTP remotes has bytes flipped (the SFTP test server is
 /// on this machine, so its directory can be written directly). The restore reads around
 /// them (each fails its certified hash and the extent is rebuilt from the others) and
-/// is identical, through the lying remote too.
+/// is identical, through the lying remote too; so is a `dump` of one file.
 #[test]
 fn a_restore_with_a_plan_reads_around_a_remote_serving_altered_shards() {
     if !servers::require("SFTP", servers::SFTP_VARS) {
@@ -205,6 +205,17 @@ fn a_restore_with_a_plan_reads_around_a_remote_serving_altered_shards() {
     restore_and_check(&repo, &urls);
     fs::remove_dir_all(repo.path("target")).expect("clear target");
     restore_and_check(&repo, &[urls[1].clone()]);
+    // `dump` plans its reads and prefetches the same way.
+    let out = run_ok(
+        tangle(&repo.home, &urls[1])
+            .args(["dump", "latest"])
+            .arg(repo.dir("src").join("c/again.bin")),
+    );
+    assert!(
+        out.stdout == pseudo_random(1, 8 * SHARD as usize),
+        "dump through the lying remote differs from the file ({} bytes)",
+        out.stdout.len()
+    );
 }
 
 /// Local remotes get no plan (a shard read again comes from the page cache), so this is

@@ -1,11 +1,15 @@
-//! `tangle dump`: one file's contents to a writer (stdout).
+//! `tangle dump`: one file's contents to a writer (stdout). With a high-latency remote
+//! (S3, SFTP) the file's shard reads are planned first, so a prefetcher fetches the
+//! next shards from all remotes at once while the file is written (see
+//! [`crate::repo::PlannedReads`]).
 
 use std::io::Write;
 
+use super::restore::{ForgetReadPlan, PREFETCH_WINDOW};
 use super::snapshots::{Located, locate};
 use crate::content::{BlobKind, NodeKind};
 use crate::error::{Error, Result, ResultExt};
-use crate::repo::{ReadMode, Repository};
+use crate::repo::{PlannedReads, ReadMode, Repository};
 
 pub fn dump(
     repo: &Repository,
@@ -23,12 +27,27 @@ pub fn dump(
             )));
         }
     };
-    let mut written = 0u64;
-    for id in &node.content {
-        let data = repo.read_blob_with(id, BlobKind::Data, ReadMode::Shard)?;
-        out.write_all(&data).ctx("writing output")?;
-        written += data.len() as u64;
+    let planned = repo.remotes().iter().any(|r| r.high_latency());
+    if planned {
+        let mut reads = PlannedReads::new();
+        for id in &node.content {
+            repo.plan_blob_read(&mut reads, id);
+        }
+        repo.follow_read_plan(reads);
     }
-    out.flush().ctx("writing output")?;
-    Ok(written)
+    std::thread::scope(|s| {
+        // Ends the plan however the writing ends, which stops the prefetcher.
+        let _finished = ForgetReadPlan(repo);
+        if planned {
+            s.spawn(|| repo.prefetch_planned(PREFETCH_WINDOW));
+        }
+        let mut written = 0u64;
+        for id in &node.content {
+            let data = repo.read_blob_with(id, BlobKind::Data, ReadMode::Shard)?;
+            out.write_all(&data).ctx("writing output")?;
+            written += data.len() as u64;
+        }
+        out.flush().ctx("writing output")?;
+        Ok(written)
+    })
 }

@@ -284,8 +284,8 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
     Ok(report)
 }
 
-/// Drops the read plan when the restore ends, however it ends.
-struct ForgetReadPlan<'a>(&'a Repository);
+/// Ends and drops the read plan when the restore (or dump) ends, however it ends.
+pub(super) struct ForgetReadPlan<'a>(pub(super) &'a Repository);
 
 impl Drop for ForgetReadPlan<'_> {
     fn drop(&mut self) {
@@ -296,7 +296,7 @@ impl Drop for ForgetReadPlan<'_> {
 /// Distinct shards the prefetcher keeps fetched ahead of the restore: two extents' worth
 /// of data shards (one extent's rarely spread evenly over the remotes, 4 on 3, the
 /// next one's fill the gaps).
-const PREFETCH_WINDOW: usize = 8;
+pub(super) const PREFETCH_WINDOW: usize = 8;
 
 /// Ends the read plan when the last restore worker stops, however it stops (a panic
 /// included), so the prefetcher waiting on the plan stops too.
