@@ -2,10 +2,10 @@
 //! even when a file late in the tree shares its blobs with one early in it (deduplicated
 //! copies), with the prefetcher running.
 //!
-//! The shape: a first file of 8 data shards, then 48 shards of small files, then a copy
-//! of the first file. A shard cache of 16 that gives up its oldest entry fetched the first
-//! file's 8 shards twice; one that follows the restore's read plan keeps them, because it
-//! knows they are read again and the other files' shards are not. The bytes fetched come
+//! The shape: a first file of 4 data shards, then 48 shards of small files, then a copy
+//! of the first file. A shard cache of 16 that gives up its oldest entry fetches the
+//! first file's shards twice; one that follows the restore's read plan keeps them,
+//! because it knows they are read again and the other files' shards are not. The bytes fetched come
 //! from `TANGLE_DEBUG_REQUESTS` (`get_shard_bytes`), the data shards' sizes from listing the
 //! remotes.
 
@@ -31,10 +31,18 @@ fn filler(k: u64) -> Vec<u8> {
     pseudo_random(100 + k, SHARD as usize / 2)
 }
 
-/// The source tree: `a/first.bin` (8 data shards), `b/` (48 shards of distinct data),
+/// Shards of the first file (and of its copy). A few, against the cache's 16: the
+/// prefetcher keeps up to 8 upcoming shards in the cache, and the workers read 1-2.
+const FIRST_SHARDS: u64 = 4;
+
+fn first_file() -> Vec<u8> {
+    pseudo_random(1, (FIRST_SHARDS * SHARD) as usize)
+}
+
+/// The source tree: `a/first.bin` (`FIRST_SHARDS` data shards), `b/` (48 shards of distinct data),
 /// `c/again.bin` (a copy of the first).
 fn make_source(src: &Path) {
-    let first = pseudo_random(1, 8 * SHARD as usize);
+    let first = first_file();
     write_file(&src.join("a/first.bin"), &first);
     for k in 0..FILLERS {
         write_file(&src.join(format!("b/filler-{k:02}.bin")), &filler(k));
@@ -91,7 +99,7 @@ fn restore_fetches(repo: &Repo, urls: &[String]) -> (u64, u64) {
 /// restore fetched, bytes of all data shards).
 fn restore_and_check(repo: &Repo, urls: &[String]) -> (u64, u64) {
     let src = repo.dir("src");
-    let first = pseudo_random(1, 8 * SHARD as usize);
+    let first = first_file();
     let target = repo.path("target");
     let out = run_ok(
         tangle(&repo.home, &urls[0])
@@ -119,12 +127,13 @@ fn restore_and_check(repo: &Repo, urls: &[String]) -> (u64, u64) {
 }
 
 /// Shard bytes fetched against the data shards' bytes: every data shard once, and fewer
-/// than `again` shards a second time. A cache that gives up its oldest entry fetches
-/// all 8 of the first file's shards again (8.3 shards' worth measured from local remotes,
-/// 11 from S3). One that follows the plan may still give up a few: four restore workers
-/// read different files at once, shards holding the ends of directories are read again
-/// a while later, and the prefetcher keeps upcoming shards in, so at times more than 16
-/// shards are still to be read (0.5-2.5 shards measured locally, up to 4.7 over S3).
+/// than `again` shards a second time. A cache that gives up its oldest entry fetches the
+/// first file's shards again, and more (4.3-7.1 shards' worth measured from local
+/// remotes). One that follows the plan may still give up one or two: four restore
+/// workers read different files at once, shards holding the ends of directories are
+/// read again a while later, and the prefetcher keeps up to 8 upcoming shards in, so at
+/// times more than 16 shards are still to be read (0-1.8 measured over S3 and SFTP with
+/// both cores loaded).
 fn assert_each_shard_fetched_once(fetched: u64, data: u64, again: u64) {
     assert!(
         data > 50 * SHARD,
@@ -155,7 +164,7 @@ fn a_restore_from_s3_with_prefetching_fetches_each_data_shard_once() {
     let bucket = servers::var("TANGLE_TEST_S3_BUCKET").expect("bucket");
     let urls = three_remotes_under(&format!("s3://{bucket}/cli-restore-reads"));
     let (fetched, data) = restore_fetches(&Repo::uninit(), &urls);
-    assert_each_shard_fetched_once(fetched, data, 7);
+    assert_each_shard_fetched_once(fetched, data, 3);
 }
 
 #[test]
@@ -165,7 +174,7 @@ fn a_restore_from_sftp_with_prefetching_fetches_each_data_shard_once() {
     }
     let urls = three_remotes_under(&servers::var("TANGLE_TEST_SFTP_URL").expect("SFTP URL"));
     let (fetched, data) = restore_fetches(&Repo::uninit(), &urls);
-    assert_each_shard_fetched_once(fetched, data, 7);
+    assert_each_shard_fetched_once(fetched, data, 3);
 }
 
 /// A remote that serves altered shards while the plan and the prefetcher run: every
@@ -212,7 +221,7 @@ fn a_restore_with_a_plan_reads_around_a_remote_serving_altered_shards() {
             .arg(repo.dir("src").join("c/again.bin")),
     );
     assert!(
-        out.stdout == pseudo_random(1, 8 * SHARD as usize),
+        out.stdout == first_file(),
         "dump through the lying remote differs from the file ({} bytes)",
         out.stdout.len()
     );
@@ -228,7 +237,7 @@ fn a_restore_from_local_remotes_without_a_plan_fetches_shards_again() {
     let urls: Vec<String> = (0..3).map(|i| repo.url(i)).collect();
     let (fetched, data) = restore_fetches(&repo, &urls);
     assert!(
-        fetched >= data + 7 * SHARD,
+        fetched >= data + 3 * SHARD,
         "{fetched} bytes of shards fetched for {data} bytes of data shards"
     );
 }

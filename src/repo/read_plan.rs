@@ -31,8 +31,8 @@ pub struct PlannedReads {
     /// Extents read, in order of their first read.
     extents: Vec<ExtentName>,
     numbers: HashMap<ExtentName, u32>,
-    /// (extent number, offset, length) of each read.
-    reads: Vec<(u32, u64, u64)>,
+    /// (extent number, offset, length) of each read: 12 bytes (index locations are u32).
+    reads: Vec<(u32, u32, u32)>,
 }
 
 impl PlannedReads {
@@ -40,7 +40,7 @@ impl PlannedReads {
         Self::default()
     }
 
-    pub(super) fn push(&mut self, extent: ExtentName, offset: u64, len: u64) {
+    pub(super) fn push(&mut self, extent: ExtentName, offset: u32, len: u32) {
         let next = self.extents.len() as u32;
         let number = *self.numbers.entry(extent).or_insert(next);
         if number == next {
@@ -63,7 +63,7 @@ impl PlannedReads {
     ) -> ReadPlan {
         let mut plan = ReadPlan::default();
         for (number, offset, len) in self.reads {
-            for shard in locate(number as usize, offset, len).unwrap_or_default() {
+            for shard in locate(number as usize, offset.into(), len.into()).unwrap_or_default() {
                 plan.expect((self.extents[number as usize], shard));
             }
         }
@@ -86,8 +86,8 @@ pub(super) struct ReadPlan {
 
 #[derive(Default)]
 struct Progress {
-    /// Positions of the reads not yet made, by shard.
-    uses: HashMap<ShardKey, VecDeque<u64>>,
+    /// Positions of the reads not yet made, by shard (4 bytes a read).
+    uses: HashMap<ShardKey, VecDeque<u32>>,
     /// Reads made so far: where the restore is.
     consumed: u64,
     /// The run that `consumed` falls in.
@@ -109,18 +109,27 @@ impl ReadPlan {
 
     /// Note the next read, of `key`.
     pub(super) fn expect(&mut self, key: ShardKey) {
+        // Past 4 billion reads positions stop growing: the plan only gets vaguer.
         let position = self.planned;
-        self.planned += 1;
+        self.planned = self.planned.saturating_add(1);
         if self.runs.last().is_none_or(|(_, k)| *k != key) {
             self.runs.push((position, key));
         }
         let state = self.state.get_mut().unwrap_or_else(|p| p.into_inner());
-        state.uses.entry(key).or_default().push_back(position);
+        state
+            .uses
+            .entry(key)
+            .or_default()
+            .push_back(u32::try_from(position).unwrap_or(u32::MAX));
     }
 
     /// When `key` is read next, or `None` if the plan has no more reads of it.
     pub(super) fn next_use(&self, key: &ShardKey) -> Option<u64> {
-        self.state().uses.get(key).and_then(|q| q.front().copied())
+        let state = self.state();
+        state
+            .uses
+            .get(key)
+            .and_then(|q| q.front().map(|&p| u64::from(p)))
     }
 
     /// `key` has just been read: its earliest planned read is done. Reads the plan did

@@ -231,7 +231,7 @@ impl Repository {
     /// read fails anyway).
     pub fn plan_blob_read(&self, reads: &mut PlannedReads, id: &BlobId) {
         if let Some((extent, loc)) = self.index.get(id) {
-            reads.push(extent, loc.offset as u64, loc.length as u64);
+            reads.push(extent, loc.offset, loc.length);
         }
     }
 
