@@ -23,6 +23,11 @@ fn main() -> ExitCode {
             .map(|(op, n)| format!("{op} {n}"))
             .collect();
         eprintln!("tangle: remote requests: {}", counts.join(", "));
+        if let Some((segments, reads, most_ahead)) = tangle::repo::plan_counts() {
+            eprintln!(
+                "tangle: read plan: {reads} shard reads, {segments} segment(s), at most {most_ahead} ahead"
+            );
+        }
     }
     // Send what is still buffered now, so that its write errors count below.
     let _ = cli::Stdout.flush();

@@ -92,18 +92,29 @@ fn back_up_source(repo: &Repo, urls: &[String]) {
 /// the restore fetched, bytes of all data shards).
 fn restore_fetches(repo: &Repo, urls: &[String]) -> (u64, u64) {
     back_up_source(repo, urls);
-    restore_and_check(repo, urls)
+    let restored = restore_and_check(repo, urls, &[]);
+    (restored.fetched, restored.data)
 }
 
-/// Restore the source through `urls[0]`, check every file and return (shard bytes the
-/// restore fetched, bytes of all data shards).
-fn restore_and_check(repo: &Repo, urls: &[String]) -> (u64, u64) {
+/// What a restore fetched and said.
+struct Restored {
+    /// Bytes of shards fetched.
+    fetched: u64,
+    /// Bytes of all data shards on the remotes.
+    data: u64,
+    stderr: String,
+}
+
+/// Restore the source through `urls[0]` (with `envs` set), check every file and say
+/// what it fetched.
+fn restore_and_check(repo: &Repo, urls: &[String], envs: &[(&str, &str)]) -> Restored {
     let src = repo.dir("src");
     let first = first_file();
     let target = repo.path("target");
     let out = run_ok(
         tangle(&repo.home, &urls[0])
             .env("TANGLE_DEBUG_REQUESTS", "1")
+            .envs(envs.iter().copied())
             .args(["restore", "-q", "latest", "--target"])
             .arg(&target),
     );
@@ -123,7 +134,11 @@ fn restore_and_check(repo: &Repo, urls: &[String]) -> (u64, u64) {
         .and_then(|n| n.parse::<u64>().ok())
         .unwrap_or_else(|| panic!("no get_shard_bytes in the request counts:\n{stderr}"));
     let lib = Repository::open(&urls[0], Some(repo.path("lib-cache"))).expect("open");
-    (fetched, data_shard_bytes(&lib))
+    Restored {
+        fetched,
+        data: data_shard_bytes(&lib),
+        stderr,
+    }
 }
 
 /// Shard bytes fetched against the data shards' bytes: every data shard once, and fewer
@@ -177,6 +192,37 @@ fn a_restore_from_sftp_with_prefetching_fetches_each_data_shard_once() {
     assert_each_shard_fetched_once(fetched, data, 3);
 }
 
+/// The plan is made a segment at a time while the restore runs, so its memory stays
+/// bounded however large the restore: with segments of 16 reads (`TANGLE_TEST_PLAN_SEGMENT`,
+/// read by the `testing` build the tests run) the restore over S3 adds segment after
+/// segment, never has more than a few segments' reads planned ahead, and is identical.
+#[test]
+fn a_restore_from_s3_plans_its_reads_a_segment_at_a_time() {
+    if !servers::require("S3", servers::S3_VARS) {
+        return;
+    }
+    let bucket = servers::var("TANGLE_TEST_S3_BUCKET").expect("bucket");
+    let urls = three_remotes_under(&format!("s3://{bucket}/cli-restore-segments"));
+    let repo = Repo::uninit();
+    back_up_source(&repo, &urls);
+    let restored = restore_and_check(&repo, &urls, &[("TANGLE_TEST_PLAN_SEGMENT", "16")]);
+    let line = restored
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("tangle: read plan: "))
+        .unwrap_or_else(|| panic!("no read plan line:\n{}", restored.stderr));
+    let numbers: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let [reads, segments, most_ahead] = numbers[..] else {
+        panic!("read plan line: {line}");
+    };
+    assert!(reads > 100, "the source makes over 100 shard reads: {line}");
+    assert!(segments >= 6, "{line}");
+    assert!(most_ahead <= 48, "{line}");
+}
+
 /// A remote that serves altered shards while the plan and the prefetcher run: every
 /// shard on the second of three SFTP remotes has bytes flipped (the SFTP test server is
 /// on this machine, so its directory can be written directly). The restore reads around
@@ -211,9 +257,9 @@ fn a_restore_with_a_plan_reads_around_a_remote_serving_altered_shards() {
         altered += 1;
     }
     assert!(altered > 10, "only {altered} shards on {}", lying.display());
-    restore_and_check(&repo, &urls);
+    restore_and_check(&repo, &urls, &[]);
     fs::remove_dir_all(repo.path("target")).expect("clear target");
-    restore_and_check(&repo, &[urls[1].clone()]);
+    restore_and_check(&repo, &[urls[1].clone()], &[]);
     // `dump` plans its reads and prefetches the same way.
     let out = run_ok(
         tangle(&repo.home, &urls[1])

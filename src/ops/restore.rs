@@ -35,7 +35,7 @@ use crate::content::fsmeta::{self, Refused, XattrRefusal};
 use crate::content::{BlobKind, Node, NodeKind, Tree};
 use crate::error::{Error, Result, ResultExt};
 use crate::pathmatch::PathMatcher;
-use crate::repo::{PlannedReads, ReadMode, Repository};
+use crate::repo::{PLAN_SEGMENT, PlannedReads, ReadMode, Repository};
 
 pub struct RestoreOptions {
     /// `SNAPSHOT[:PATH]`.
@@ -153,31 +153,25 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
         ..Default::default()
     };
 
-    // With a high-latency remote (S3, SFTP), walk the trees once first, so the shard
-    // cache knows which shards are read again and when, and the prefetcher what comes
-    // next. Local remotes skip it: a shard read again comes from the page cache, and the
-    // walk cost more than it saved (measured on the benchmark tree). A walk that fails
-    // only loses the plan: the restore meets the same error.
+    // With a high-latency remote (S3, SFTP), walk the trees ahead of the restore, so the
+    // shard cache knows which shards are read again and when, and the prefetcher what
+    // comes next: the first segment of reads now, the next ones while the restore runs.
+    // Local remotes skip it: a shard read again comes from the page cache, and the walk
+    // cost more than it saved (measured on the benchmark tree). A walk that fails only
+    // loses (the rest of) the plan: the restore meets the same error.
     let start = sub.map(Path::new).unwrap_or(Path::new("/"));
     let located = locate(repo, &snap, start)?;
-    let planned = repo.remotes().iter().any(|r| r.high_latency()) && {
-        let mut read_planner = ReadPlanner {
-            repo,
-            filter: &filter,
-            reads: PlannedReads::new(),
-            links: Default::default(),
-        };
-        let walked = match &located {
-            Located::Root(tree) => read_planner.tree(tree, Path::new("/"), false),
-            Located::Node(node) => {
-                read_planner.node(node, start.parent().unwrap_or(Path::new("/")), false)
-            }
-        };
-        walked.is_ok() && {
-            repo.follow_read_plan(read_planner.reads);
-            true
-        }
-    };
+    let mut read_planner = repo
+        .remotes()
+        .iter()
+        .any(|r| r.high_latency())
+        .then(|| ReadPlanner::new(repo, &filter, &located, start))
+        .and_then(|mut read_planner| {
+            let more = read_planner.walk(plan_segment()).ok()?;
+            repo.follow_read_plan(read_planner.take_reads());
+            more.then_some(read_planner)
+        });
+    let planned = !repo.read_plan_is_over();
     let _forget_plan = ForgetReadPlan(repo);
 
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
@@ -190,6 +184,9 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
     std::thread::scope(|s| -> Result<()> {
         if planned {
             s.spawn(|| repo.prefetch_planned(PREFETCH_WINDOW));
+        }
+        if let Some(mut read_planner) = read_planner.take() {
+            s.spawn(move || read_planner.keep_ahead());
         }
         for _ in 0..workers {
             let (rx, errors, verified) = (rx.clone(), &errors, &verified);
@@ -459,52 +456,111 @@ impl Filter {
     }
 }
 
-/// The pass before the restore: the same walk, reading only trees, to list the shard
-/// reads the restore will make in the order it makes them.
+/// Reads the plan holds at a time ([`PLAN_SEGMENT`]; tests with the `testing` feature
+/// may set `TANGLE_TEST_PLAN_SEGMENT` to make a small tree take many segments).
+fn plan_segment() -> usize {
+    #[cfg(feature = "testing")]
+    if let Some(n) = std::env::var("TANGLE_TEST_PLAN_SEGMENT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        return n;
+    }
+    PLAN_SEGMENT
+}
+
+/// The walk ahead of the restore: the same walk, reading only trees, to list the shard
+/// reads the restore will make in the order it makes them. It stops after each segment
+/// of reads and goes on from there ([`keep_ahead`](Self::keep_ahead)), so the plan's
+/// memory stays bounded however large the restore.
 struct ReadPlanner<'a> {
     repo: &'a Repository,
     filter: &'a Filter,
     reads: PlannedReads,
     /// Hard-linked inodes seen: only the first path's contents are read.
     links: std::collections::HashSet<(u64, u64)>,
+    /// The trees being walked, innermost last: the nodes left, their directory's path as
+    /// backed up, and whether it is included.
+    stack: Vec<(std::vec::IntoIter<Node>, PathBuf, bool)>,
 }
 
-impl ReadPlanner<'_> {
-    fn tree(&mut self, tree: &Tree, orig: &Path, included: bool) -> Result<()> {
-        for node in &tree.nodes {
-            self.node(node, orig, included)?;
+impl<'a> ReadPlanner<'a> {
+    fn new(repo: &'a Repository, filter: &'a Filter, located: &Located, start: &Path) -> Self {
+        let top = match located {
+            Located::Root(tree) => (tree.nodes.clone().into_iter(), PathBuf::from("/")),
+            Located::Node(node) => (
+                vec![node.clone()].into_iter(),
+                start.parent().unwrap_or(Path::new("/")).to_path_buf(),
+            ),
+        };
+        ReadPlanner {
+            repo,
+            filter,
+            reads: PlannedReads::new(),
+            links: Default::default(),
+            stack: vec![(top.0, top.1, false)],
         }
-        Ok(())
     }
 
-    fn node(&mut self, node: &Node, orig_dir: &Path, included: bool) -> Result<()> {
-        let Admitted::Yes { orig, included } = self.filter.admit(node, orig_dir, included) else {
-            return Ok(());
-        };
-        match node.kind {
-            NodeKind::Dir => {
-                let subtree = match node.subtree {
-                    Some(id) => {
-                        self.repo.plan_blob_read(&mut self.reads, &id);
-                        self.repo.load_tree(&id)?
+    /// The reads listed since the last call.
+    fn take_reads(&mut self) -> PlannedReads {
+        std::mem::take(&mut self.reads)
+    }
+
+    /// Walk on until `segment` reads are listed or the walk is over; whether there is
+    /// more to walk.
+    fn walk(&mut self, segment: usize) -> Result<bool> {
+        while self.reads.len() < segment {
+            let Some((nodes, orig_dir, included)) = self.stack.last_mut() else {
+                return Ok(false);
+            };
+            let Some(node) = nodes.next() else {
+                self.stack.pop();
+                continue;
+            };
+            let Admitted::Yes { orig, included } = self.filter.admit(&node, orig_dir, *included)
+            else {
+                continue;
+            };
+            match node.kind {
+                NodeKind::Dir => {
+                    let subtree = match node.subtree {
+                        Some(id) => {
+                            self.repo.plan_blob_read(&mut self.reads, &id);
+                            self.repo.load_tree(&id)?
+                        }
+                        None => Tree::default(),
+                    };
+                    if included || self.filter.subtree_has_match(self.repo, &subtree, &orig)? {
+                        self.stack.push((subtree.nodes.into_iter(), orig, included));
                     }
-                    None => Tree::default(),
-                };
-                if included || self.filter.subtree_has_match(self.repo, &subtree, &orig)? {
-                    self.tree(&subtree, &orig, included)?;
                 }
+                NodeKind::File if included => {
+                    if node.links > 1 && !self.links.insert((node.device, node.inode)) {
+                        continue;
+                    }
+                    for id in &node.content {
+                        self.repo.plan_blob_read(&mut self.reads, id);
+                    }
+                }
+                _ => {}
             }
-            NodeKind::File if included => {
-                if node.links > 1 && !self.links.insert((node.device, node.inode)) {
-                    return Ok(());
-                }
-                for id in &node.content {
-                    self.repo.plan_blob_read(&mut self.reads, id);
-                }
-            }
-            _ => {}
         }
-        Ok(())
+        Ok(!self.stack.is_empty())
+    }
+
+    /// While the restore runs: add the next segment of reads to the plan whenever fewer
+    /// than half a segment are left ahead of the restore, until the walk or the restore
+    /// is over. A walk that fails adds what it listed and stops.
+    fn keep_ahead(&mut self) {
+        let segment = plan_segment();
+        while self.repo.read_plan_wants_more(segment.div_ceil(2)) {
+            let more = self.walk(segment);
+            self.repo.extend_read_plan(self.take_reads());
+            if !matches!(more, Ok(true)) || self.repo.read_plan_is_over() {
+                return;
+            }
+        }
     }
 }
 

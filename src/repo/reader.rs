@@ -180,10 +180,25 @@ impl Repository {
 
     /// Follow the reads a restore is about to make (in order) in the shard cache and
     /// [`prefetch_planned`](Self::prefetch_planned), until
-    /// [`forget_read_plan`](Self::forget_read_plan). Fetches the certificates of the
-    /// extents read all at once; an extent whose certificate cannot be had is left out
-    /// of the plan (its reads meet the error).
+    /// [`forget_read_plan`](Self::forget_read_plan); more may be added later with
+    /// [`extend_read_plan`](Self::extend_read_plan).
     pub fn follow_read_plan(&self, reads: PlannedReads) {
+        let plan = Arc::new(ReadPlan::default());
+        *self.read_plan.lock().unwrap_or_else(|p| p.into_inner()) = Some(plan.clone());
+        self.add_to_read_plan(&plan, reads);
+    }
+
+    /// Add the next reads to the plan being followed (nothing without one).
+    pub fn extend_read_plan(&self, reads: PlannedReads) {
+        if let Some(plan) = self.read_plan() {
+            self.add_to_read_plan(&plan, reads);
+        }
+    }
+
+    /// Fetches the certificates of the extents read all at once (one by one they made
+    /// the walk take 1.7 s over S3); an extent whose certificate cannot be had is left
+    /// out of the plan (its reads meet the error).
+    fn add_to_read_plan(&self, plan: &ReadPlan, reads: PlannedReads) {
         use futures::stream::{self, StreamExt};
         let certs: Vec<Option<Arc<Certificate>>> = self.rt.block_on(
             stream::iter(
@@ -195,7 +210,7 @@ impl Repository {
             .buffered(32)
             .collect(),
         );
-        let plan = reads.resolve(|number, offset, len| {
+        reads.resolve_into(plan, |number, offset, len| {
             let cert = certs.get(number)?.as_ref()?;
             Some(
                 cert.locate(offset, len)
@@ -204,7 +219,18 @@ impl Repository {
                     .collect(),
             )
         });
-        *self.read_plan.lock().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(plan));
+    }
+
+    /// For whoever extends the plan: wait until fewer than `ahead` planned reads are
+    /// left ahead of the restore. False when there is no plan or it is finished.
+    pub fn read_plan_wants_more(&self, ahead: usize) -> bool {
+        self.read_plan()
+            .is_some_and(|plan| plan.wait_for_room(ahead as u64))
+    }
+
+    /// Whether no plan is being followed (none, or finished).
+    pub fn read_plan_is_over(&self) -> bool {
+        self.read_plan().is_none_or(|plan| plan.is_finished())
     }
 
     pub fn forget_read_plan(&self) {
@@ -281,8 +307,8 @@ impl Repository {
             return;
         };
         let mut seen = None;
-        while let Some((run, keys)) = plan.upcoming(seen, window) {
-            seen = Some(run);
+        while let Some((changes, keys)) = plan.upcoming(seen, window) {
+            seen = Some(changes);
             // In the order they are read, and only while fetching one would give up no
             // shard needed sooner (that one would just be fetched again). Each is checked
             // against the cache as it is, not counting the ones about to be added: counting
