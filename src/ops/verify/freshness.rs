@@ -104,7 +104,8 @@ pub(super) fn freshness(
                 FindingKind::Rollback,
                 format!(
                     "every remote serves an older state than this client has seen: writer {}'s newest head is {} here but {} remotes-wide",
-                    &w[..8.min(w.len())],
+                    // The cache's keys are not checked to be hex: cut by characters.
+                    w.chars().take(8).collect::<String>(),
                     seq,
                     have.map_or("none".to_string(), |h| h.to_string())
                 ),
