@@ -171,13 +171,20 @@ fn three_remotes_under(base: &str) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn a_restore_from_s3_with_prefetching_fetches_each_data_shard_once() {
+/// Three fresh S3 remotes under `dir` of the test bucket, or `None` without an S3 server.
+fn three_s3_remotes(dir: &str) -> Option<Vec<String>> {
     if !servers::require("S3", servers::S3_VARS) {
-        return;
+        return None;
     }
     let bucket = servers::var("TANGLE_TEST_S3_BUCKET").expect("bucket");
-    let urls = three_remotes_under(&format!("s3://{bucket}/cli-restore-reads"));
+    Some(three_remotes_under(&format!("s3://{bucket}/{dir}")))
+}
+
+#[test]
+fn a_restore_from_s3_with_prefetching_fetches_each_data_shard_once() {
+    let Some(urls) = three_s3_remotes("cli-restore-reads") else {
+        return;
+    };
     let (fetched, data) = restore_fetches(&Repo::uninit(), &urls);
     assert_each_shard_fetched_once(fetched, data, 3);
 }
@@ -198,11 +205,9 @@ fn a_restore_from_sftp_with_prefetching_fetches_each_data_shard_once() {
 /// segment, never has more than a few segments' reads planned ahead, and is identical.
 #[test]
 fn a_restore_from_s3_plans_its_reads_a_segment_at_a_time() {
-    if !servers::require("S3", servers::S3_VARS) {
+    let Some(urls) = three_s3_remotes("cli-restore-segments") else {
         return;
-    }
-    let bucket = servers::var("TANGLE_TEST_S3_BUCKET").expect("bucket");
-    let urls = three_remotes_under(&format!("s3://{bucket}/cli-restore-segments"));
+    };
     let repo = Repo::uninit();
     back_up_source(&repo, &urls);
     let restored = restore_and_check(&repo, &urls, &[("TANGLE_TEST_PLAN_SEGMENT", "16")]);
