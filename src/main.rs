@@ -23,9 +23,11 @@ fn main() -> ExitCode {
             .map(|(op, n)| format!("{op} {n}"))
             .collect();
         eprintln!("tangle: remote requests: {}", counts.join(", "));
-        if let Some((segments, reads, most_ahead)) = tangle::repo::plan_counts() {
+        if let Some(plan) = tangle::repo::plan_counts() {
             eprintln!(
-                "tangle: read plan: {reads} shard reads, {segments} segment(s), at most {most_ahead} ahead"
+                "tangle: read plan: {} shard reads, {} segment(s), at most {} ahead, \
+                 {} never made, {} unforeseen",
+                plan.planned, plan.segments, plan.most_ahead, plan.unmade, plan.unforeseen
             );
         }
     }

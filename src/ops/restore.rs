@@ -182,6 +182,9 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
     // The last worker to stop ends the plan, which stops the prefetcher.
     let workers_left = std::sync::atomic::AtomicUsize::new(workers);
     std::thread::scope(|s| -> Result<()> {
+        // A thread that fails to start panics here: end the plan, or the prefetcher
+        // would wait on it for ever and the scope never end.
+        let _ends_plan_on_panic = EndPlanOnPanic(repo);
         if planned {
             s.spawn(|| repo.prefetch_planned(PREFETCH_WINDOW));
         }
@@ -295,6 +298,17 @@ impl Drop for ForgetReadPlan<'_> {
 /// next one's fill the gaps).
 pub(super) const PREFETCH_WINDOW: usize = 8;
 
+/// Ends the read plan if dropped during a panic.
+struct EndPlanOnPanic<'a>(&'a Repository);
+
+impl Drop for EndPlanOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.finish_read_plan();
+        }
+    }
+}
+
 /// Ends the read plan when the last restore worker stops, however it stops (a panic
 /// included), so the prefetcher waiting on the plan stops too.
 struct LastWorkerEndsPlan<'a>(&'a Repository, &'a std::sync::atomic::AtomicUsize);
@@ -361,6 +375,7 @@ impl Planner<'_> {
                 }
                 if let Err(e) = make_dir(&dest) {
                     self.error(e);
+                    self.skip_planned(&subtree, &orig, included);
                     return Ok(());
                 }
                 self.tree(&subtree, &dest, &orig, included)?;
@@ -401,6 +416,42 @@ impl Planner<'_> {
             }
         }
         Ok(())
+    }
+}
+
+impl Planner<'_> {
+    /// A directory is not restored after all (it could not be made): take the reads
+    /// planned for what it holds off the read plan, walking it as the plan's walk did.
+    fn skip_planned(&mut self, tree: &Tree, orig_dir: &Path, included: bool) {
+        for node in &tree.nodes {
+            let Admitted::Yes { orig, included } = self.filter.admit(node, orig_dir, included)
+            else {
+                continue;
+            };
+            match (node.kind, node.subtree) {
+                (NodeKind::Dir, Some(id)) => {
+                    // Read on the plan: the walk planned this read too.
+                    let Ok(subtree) = self.repo.load_tree(&id) else {
+                        continue;
+                    };
+                    if included
+                        || self
+                            .filter
+                            .subtree_has_match(self.repo, &subtree, &orig)
+                            .unwrap_or(false)
+                    {
+                        self.skip_planned(&subtree, &orig, included);
+                    }
+                }
+                (NodeKind::File, _) if included => {
+                    if node.links > 1 && self.links.contains_key(&(node.device, node.inode)) {
+                        continue;
+                    }
+                    self.repo.skip_planned_reads(&node.content);
+                }
+                _ => {}
+            }
+        }
     }
 }
 
@@ -447,7 +498,7 @@ impl Filter {
                 return Ok(true);
             }
             if let (NodeKind::Dir, Some(id)) = (n.kind, n.subtree) {
-                if self.subtree_has_match(repo, &repo.load_tree(&id)?, &p)? {
+                if self.subtree_has_match(repo, &repo.load_tree_off_plan(&id)?, &p)? {
                     return Ok(true);
                 }
             }
@@ -527,7 +578,7 @@ impl<'a> ReadPlanner<'a> {
                     let subtree = match node.subtree {
                         Some(id) => {
                             self.repo.plan_blob_read(&mut self.reads, &id);
-                            self.repo.load_tree(&id)?
+                            self.repo.load_tree_off_plan(&id)?
                         }
                         None => Tree::default(),
                     };
@@ -635,7 +686,7 @@ fn write_file(
     progress: &Progress,
 ) -> Result<Vec<Refused>> {
     let (path, node) = (job.path.as_path(), &job.node);
-    let (file, tmp) = create_file(path)?;
+    let (file, tmp) = create_file(path).inspect_err(|_| repo.skip_planned_reads(&node.content))?;
     let written = write_contents(repo, &file, path, node, progress)
         .and_then(|_| fsmeta::apply_metadata_to_file(&file, path, node, chown));
     drop(file);
@@ -664,11 +715,29 @@ fn write_contents(
     node: &Node,
     progress: &Progress,
 ) -> Result<()> {
+    // Blobs read (or tried): after an error, the reads planned for the rest are skipped.
+    let mut tried = 0;
+    let written = write_blobs(repo, file, path, node, progress, &mut tried);
+    if written.is_err() {
+        repo.skip_planned_reads(&node.content[tried..]);
+    }
+    written
+}
+
+fn write_blobs(
+    repo: &Repository,
+    file: &File,
+    path: &Path,
+    node: &Node,
+    progress: &Progress,
+    tried: &mut usize,
+) -> Result<()> {
     // Length first: blocks never written (all-zero blobs) stay holes.
     file.set_len(node.size)
         .ctx(format!("sizing {}", path.display()))?;
     let mut offset = 0u64;
     for id in &node.content {
+        *tried += 1;
         let data = repo
             .read_blob_with(id, BlobKind::Data, ReadMode::Shard)
             .map_err(|e| e.context(format!("restoring {}", path.display())))?;

@@ -20,7 +20,7 @@ mod write;
 pub use cache::default_cache_dir;
 pub use health::WriteHealth;
 pub use lock::{LockGuard, LockInfo, LockKind};
-pub use read_plan::{PLAN_SEGMENT, PlannedReads, plan_counts};
+pub use read_plan::{PLAN_SEGMENT, PlanCounts, PlannedReads, plan_counts};
 pub use reader::ReadMode;
 pub use trust::{OwnerPin, pin_owner};
 pub use write::ConfigPublished;

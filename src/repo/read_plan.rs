@@ -37,17 +37,40 @@ pub(super) type ShardKey = (ExtentName, usize);
 /// 85,602 shard reads) the whole restore is one segment.
 pub const PLAN_SEGMENT: usize = 1 << 19;
 
-/// What the plans of this process came to (for `TANGLE_DEBUG_REQUESTS`): segments added,
-/// shard reads planned, and the most planned reads ever ahead of the reader.
+/// What the plans of this process came to (for `TANGLE_DEBUG_REQUESTS`), as in
+/// [`PlanCounts`].
 static SEGMENTS: AtomicU64 = AtomicU64::new(0);
 static PLANNED: AtomicU64 = AtomicU64::new(0);
 static MOST_AHEAD: AtomicU64 = AtomicU64::new(0);
+static UNMADE: AtomicU64 = AtomicU64::new(0);
+static UNFORESEEN: AtomicU64 = AtomicU64::new(0);
 
-/// (segments, shard reads planned, most reads ahead of the reader) of the read plans
-/// this process made, or `None` if it made none.
-pub fn plan_counts() -> Option<(u64, u64, u64)> {
+/// What the read plans of this process came to.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanCounts {
+    /// Segments of reads added.
+    pub segments: u64,
+    /// Shard reads planned.
+    pub planned: u64,
+    /// The most planned reads ever ahead of the reader.
+    pub most_ahead: u64,
+    /// Planned reads still standing when the plan was finished: reads the restore never
+    /// made nor skipped (0 when plan and restore agree).
+    pub unmade: u64,
+    /// Reads made that no planned read matched by then (a retry, or a walk that lagged).
+    pub unforeseen: u64,
+}
+
+/// The counts of the read plans this process made, or `None` if it made none.
+pub fn plan_counts() -> Option<PlanCounts> {
     let segments = SEGMENTS.load(Relaxed);
-    (segments > 0).then(|| (segments, PLANNED.load(Relaxed), MOST_AHEAD.load(Relaxed)))
+    (segments > 0).then(|| PlanCounts {
+        segments,
+        planned: PLANNED.load(Relaxed),
+        most_ahead: MOST_AHEAD.load(Relaxed),
+        unmade: UNMADE.load(Relaxed),
+        unforeseen: UNFORESEEN.load(Relaxed),
+    })
 }
 
 /// The reads of a restore in the order it makes them, as extent byte ranges: what the
@@ -289,7 +312,13 @@ impl ReadPlan {
     /// The restore is over: wake and stop whoever waits in [`upcoming`](Self::upcoming)
     /// or [`wait_for_room`](Self::wait_for_room).
     pub(super) fn finish(&self) {
-        self.state().finished = true;
+        let mut state = self.state();
+        if !state.finished {
+            state.finished = true;
+            UNMADE.fetch_add(state.planned - state.consumed, Relaxed);
+            UNFORESEEN.fetch_add(state.early.values().map(|&n| u64::from(n)).sum(), Relaxed);
+        }
+        drop(state);
         self.moved.notify_all();
     }
 }

@@ -105,8 +105,13 @@ pub enum ReadMode {
     Range,
     /// For reading in storage order (restore, dump): the whole data shard(s) around the
     /// blob, hash-checked and cached, instead of one request per blob (a round trip on
-    /// S3 and SFTP, a thread hand-off on a local disk).
+    /// S3 and SFTP, a thread hand-off on a local disk). A read counts as one the read
+    /// plan foresaw (see [`follow_read_plan`](Repository::follow_read_plan)).
     Shard,
+    /// As [`Shard`](Self::Shard), for reads that are not the restore's own (the walk
+    /// that plans them, a look into a subtree for include patterns): they leave the read
+    /// plan as it is.
+    ShardOffPlan,
 }
 
 impl Repository {
@@ -149,10 +154,10 @@ impl Repository {
                 extent.short()
             )));
         }
-        let fast = if mode == ReadMode::Shard {
-            self.read_range_from_shards(&cert, offset, len)
-        } else {
-            self.read_range_fast(&cert, offset, len)
+        let fast = match mode {
+            ReadMode::Shard => self.read_range_from_shards(&cert, offset, len, true),
+            ReadMode::ShardOffPlan => self.read_range_from_shards(&cert, offset, len, false),
+            ReadMode::Range => self.read_range_fast(&cert, offset, len),
         };
         if let Ok(stored) = fast {
             if let Ok(plain) = decode_blob(key, kind, id, &stored, loc.raw_len as usize) {
@@ -176,6 +181,12 @@ impl Repository {
     /// each directory, so whole-shard reads pay off on high-latency remotes.
     pub fn load_tree(&self, id: &BlobId) -> Result<Tree> {
         Tree::from_bytes(&self.read_blob_with(id, BlobKind::Tree, ReadMode::Shard)?)
+    }
+
+    /// [`load_tree`](Self::load_tree) for a read the read plan does not list (the walk
+    /// that makes the plan, a look ahead into a subtree): it leaves the plan as it is.
+    pub fn load_tree_off_plan(&self, id: &BlobId) -> Result<Tree> {
+        Tree::from_bytes(&self.read_blob_with(id, BlobKind::Tree, ReadMode::ShardOffPlan)?)
     }
 
     /// Follow the reads a restore is about to make (in order) in the shard cache and
@@ -261,25 +272,66 @@ impl Repository {
         }
     }
 
-    fn read_range_from_shards(&self, cert: &Certificate, offset: u64, len: u64) -> Result<Vec<u8>> {
+    /// The byte range through the shard cache. With `on_plan`, each shard read counts as
+    /// one the read plan foresaw, a failed read included (and the shards after it, never
+    /// read): a planned read left standing would keep its shard in the cache for good.
+    fn read_range_from_shards(
+        &self,
+        cert: &Certificate,
+        offset: u64,
+        len: u64,
+        on_plan: bool,
+    ) -> Result<Vec<u8>> {
         let name = cert.name();
         let mut out = Vec::with_capacity(len as usize);
-        let plan = self.read_plan();
+        let plan = self.read_plan().filter(|_| on_plan);
+        let mut failed = None;
         for (shard, within, n) in cert.locate(offset, len) {
-            let data = self.rt.block_on(self.cached_shard(cert, shard));
+            if failed.is_none() {
+                match self.rt.block_on(self.cached_shard(cert, shard)) {
+                    Some(data) => {
+                        out.extend_from_slice(&data[within as usize..(within + n) as usize])
+                    }
+                    None => {
+                        self.shards.forget(&(name, shard));
+                        failed = Some(shard);
+                    }
+                }
+            }
             if let Some(plan) = &plan {
                 plan.consumed(&(name, shard));
             }
-            let Some(data) = data else {
-                self.shards.forget(&(name, shard));
-                return Err(Error::corrupt(format!(
-                    "shard {shard} of extent {} is unavailable",
-                    name.short()
-                )));
-            };
-            out.extend_from_slice(&data[within as usize..(within + n) as usize]);
         }
-        Ok(out)
+        match failed {
+            None => Ok(out),
+            Some(shard) => Err(Error::corrupt(format!(
+                "shard {shard} of extent {} is unavailable",
+                name.short()
+            ))),
+        }
+    }
+
+    /// The restore will not make the planned reads of these blobs (the file they belong
+    /// to could not be written): they count as made, so that the plan keeps pace.
+    pub fn skip_planned_reads(&self, ids: &[BlobId]) {
+        let Some(plan) = self.read_plan() else {
+            return;
+        };
+        for id in ids {
+            let Some((extent, loc)) = self.index.get(id) else {
+                continue;
+            };
+            let Ok(cert) = self.certificate(&extent) else {
+                continue;
+            };
+            let (offset, len) = (u64::from(loc.offset), u64::from(loc.length));
+            if offset + len > cert.size {
+                continue;
+            }
+            for (shard, _, _) in cert.locate(offset, len) {
+                plan.consumed(&(cert.name(), shard));
+            }
+        }
     }
 
     /// Data shard `shard` through the shard cache (fetched and hash-checked once).
