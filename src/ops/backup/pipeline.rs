@@ -43,6 +43,10 @@ use crate::extent::ExtentName;
 use crate::ops::Progress;
 use crate::repo::Repository;
 
+/// Stack of the walker thread (see where it is spawned): five times what the deepest
+/// tree the kernel lets it reach needs.
+const WALKER_STACK: usize = 16 << 20;
+
 /// Bytes of new blobs between the readers and the appender (see [`Budget`]): a few of
 /// big files' 1 MiB chunks, or hundreds of small files. 8 and 16 MiB were no faster on
 /// the benchmark tree and raised the peak memory by 8 and 20 MiB.
@@ -180,7 +184,14 @@ pub fn run(
         if progress.watched.load(Ordering::Relaxed) {
             s.spawn(|| count_totals(sources, excludes, progress));
         }
-        s.spawn(|| {
+        // The walker recurses once per directory level. Its paths are full paths, which
+        // the kernel refuses beyond PATH_MAX (4096 bytes), so at most 2048 levels: about
+        // 3 MiB of stack, more than the 2 MiB a thread gets by default (a 2040-deep
+        // tree overflowed it). The stack is reserved, not touched, until used.
+        let walker_thread = std::thread::Builder::new()
+            .name("walker".into())
+            .stack_size(WALKER_STACK);
+        let walker = walker_thread.spawn_scoped(s, || {
             let walker = Walker {
                 repo,
                 excludes,
@@ -191,6 +202,9 @@ pub fn run(
             };
             let _ = walker.run(sources, parent);
         });
+        if let Err(e) = walker {
+            return Err(Error::fatal(format!("cannot start the walker thread: {e}")));
+        }
         for _ in 0..cores.max(2) {
             let (job_rx, plain_tx) = (job_rx.clone(), plain_tx.clone());
             let (dedup, chunker, streaming) = (&dedup, repo.config.chunker, &streaming);
