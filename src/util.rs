@@ -33,6 +33,58 @@ fn passwd_name(text: &str, uid: u32) -> Option<String> {
     })
 }
 
+/// The bytes of a regular file of at most `limit` bytes, for state files this program
+/// keeps (the local cache): never through a symlink at the last component, never
+/// blocking on a FIFO, and never reading more than `limit` whatever the file claims.
+pub fn read_regular_file(path: &std::path::Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    let md = file.metadata()?;
+    if !md.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    if md.len() > limit {
+        return Err(std::io::Error::other(format!("larger than {limit} bytes")));
+    }
+    let mut bytes = Vec::with_capacity(md.len() as usize);
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::other(format!("larger than {limit} bytes")));
+    }
+    Ok(bytes)
+}
+
+/// Replace the state file at `path` with `bytes` (creating its directory): written to
+/// a new temporary file of this process beside it, then renamed over it, so a reader
+/// never sees half a file and whatever stood at `path` (a FIFO, a symlink) is replaced,
+/// never opened.
+pub fn replace_file(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(std::io::Error::other("not a file path"));
+    };
+    std::fs::create_dir_all(dir)?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".tmp-{}", std::process::id()));
+    let tmp = dir.join(tmp_name);
+    let _ = std::fs::remove_file(&tmp);
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f| f.write_all(bytes))
+        .and_then(|_| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
 /// `1.5 MiB`-style sizes for humans.
 pub fn human_bytes(n: u64) -> String {
     const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
@@ -57,6 +109,23 @@ pub fn round_up(n: usize, m: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn read_regular_file_refuses_fifos_symlinks_and_oversized_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("file");
+        std::fs::write(&file, b"12345").unwrap();
+        assert_eq!(read_regular_file(&file, 5).unwrap(), b"12345");
+        assert!(read_regular_file(&file, 4).is_err());
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert!(read_regular_file(&link, 5).is_err());
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // Returns at once (no writer): a blocking open would hang the test.
+        assert!(read_regular_file(&fifo, 5).is_err());
+    }
 
     #[test]
     fn passwd_lookup() {

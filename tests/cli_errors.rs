@@ -4,7 +4,7 @@ mod common;
 
 use std::ffi::OsStr;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use common::*;
 
@@ -332,4 +332,44 @@ fn usage_errors_do_not_panic() {
         let o = run_any(repo.cmd().args(&args));
         assert_clean_failure(&o, &format!("usage error {args:?}"));
     }
+}
+
+/// The local cache is this client's own state, but a damaged one must not hang or
+/// exhaust a command: with every file of the cache replaced by a FIFO (an open for
+/// reading would wait for a writer for ever), `snapshots`, `backup` and `restore` still
+/// run and give the right answers (the cache is only a shortcut), well inside the
+/// command timeout.
+#[test]
+fn a_cache_of_fifos_is_passed_over_not_waited_on() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("f"), b"cached or not\n");
+    repo.backup(&[&src], &[]);
+    // Reading the snapshots caches them.
+    assert_eq!(repo.snapshots().len(), 1);
+    let cache = repo.home.join("cache");
+    let files: Vec<PathBuf> = files_under(&cache);
+    assert!(
+        files.iter().any(|f| f.ends_with("heads.json"))
+            && files.iter().any(|f| f.ends_with("owner"))
+            && files
+                .iter()
+                .any(|f| f.components().any(|c| c.as_os_str() == "snapshots")),
+        "the cache holds heads, the owner pin and snapshots: {files:?}"
+    );
+    for f in &files {
+        fs::remove_file(f).unwrap();
+        mkfifo(f);
+    }
+    let started = std::time::Instant::now();
+    assert_eq!(repo.snapshots().len(), 1);
+    repo.backup(&[&src], &[]);
+    assert_eq!(repo.snapshots().len(), 2);
+    let target = repo.dir("t");
+    repo.restore("latest", &target);
+    assert_eq!(
+        fs::read(restored_path(&target, &src.join("f"))).unwrap(),
+        b"cached or not\n"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }

@@ -11,6 +11,11 @@ use std::path::PathBuf;
 
 use super::Repository;
 use crate::error::Result;
+use crate::util::{read_regular_file, replace_file};
+
+/// The largest state file (remembered heads, suspect extents) read back: far beyond
+/// what they hold (about 60 bytes a writer or extent), so only damage is refused.
+const STATE_FILE_LIMIT: u64 = 64 << 20;
 
 /// Where per-repository local state lives: `--cache-dir`, else `$XDG_CACHE_HOME/tangle`,
 /// else `~/.cache/tangle`.
@@ -38,7 +43,7 @@ impl Repository {
 
     /// The cached bytes of `path` (unchecked: the caller checks them as if fetched).
     pub(super) fn cached_object(&self, path: &str) -> Option<Vec<u8>> {
-        std::fs::read(self.cached_object_file(path)?).ok()
+        read_regular_file(&self.cached_object_file(path)?, super::metadata_limit(path)).ok()
     }
 
     /// Keep a copy of an object that passed its checks (best effort: a cache that cannot
@@ -47,12 +52,7 @@ impl Repository {
         let Some(file) = self.cached_object_file(path) else {
             return;
         };
-        let Some(dir) = file.parent() else { return };
-        let tmp = dir.join(format!(".tmp-{}", std::process::id()));
-        let _ = std::fs::create_dir_all(dir)
-            .and_then(|_| std::fs::write(&tmp, bytes))
-            .and_then(|_| std::fs::rename(&tmp, &file));
-        let _ = std::fs::remove_file(&tmp);
+        let _ = replace_file(&file, bytes);
     }
 
     /// Drop cached objects below `prefix` that the remotes no longer list (deleted).
@@ -93,7 +93,7 @@ impl Repository {
     pub fn known_heads(&self) -> HashMap<String, u64> {
         self.cache_dir
             .as_ref()
-            .and_then(|d| std::fs::read(d.join("heads.json")).ok())
+            .and_then(|d| read_regular_file(&d.join("heads.json"), STATE_FILE_LIMIT).ok())
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_default()
     }
@@ -121,20 +121,14 @@ impl Repository {
     fn store_known_heads(&self, known: &HashMap<String, u64>) {
         let Some(dir) = &self.cache_dir else { return };
         if let Ok(json) = serde_json::to_vec(known) {
-            let tmp = dir.join(".heads.json.tmp");
-            let _ = std::fs::create_dir_all(dir)
-                .and_then(|_| std::fs::write(&tmp, json))
-                .and_then(|_| std::fs::rename(&tmp, dir.join("heads.json")));
+            let _ = replace_file(&dir.join("heads.json"), &json);
         }
     }
 
     /// Record the writer of this client's newest run, whose chain the next run continues.
     pub fn set_writer_id(&self, id: &[u8; 16]) {
         let Some(dir) = &self.cache_dir else { return };
-        let tmp = dir.join(".writer.tmp");
-        let _ = std::fs::create_dir_all(dir)
-            .and_then(|_| std::fs::write(&tmp, hex::encode(id)))
-            .and_then(|_| std::fs::rename(&tmp, dir.join("writer")));
+        let _ = replace_file(&dir.join("writer"), hex::encode(id).as_bytes());
     }
 
     /// The writer of this client's newest run (a new id on first use), kept in the cache
@@ -145,15 +139,15 @@ impl Repository {
             return crate::crypto::random_bytes();
         };
         let path = dir.join("writer");
-        if let Ok(s) = std::fs::read_to_string(&path) {
+        if let Ok(s) = read_regular_file(&path, 64) {
             let mut id = [0u8; 16];
-            if hex::decode_to_slice(s.trim(), &mut id).is_ok() {
+            if hex::decode_to_slice(s.trim_ascii(), &mut id).is_ok() {
                 return Ok(id);
             }
         }
         let id = crate::crypto::random_bytes()?;
         // Without a writable cache every run is a new writer: allowed, chains just get shorter.
-        let _ = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, hex::encode(id)));
+        let _ = replace_file(&path, hex::encode(id).as_bytes());
         Ok(id)
     }
 
@@ -162,7 +156,7 @@ impl Repository {
     pub fn suspect_extents(&self) -> Vec<String> {
         self.cache_dir
             .as_ref()
-            .and_then(|d| std::fs::read(d.join("suspect-extents.json")).ok())
+            .and_then(|d| read_regular_file(&d.join("suspect-extents.json"), STATE_FILE_LIMIT).ok())
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_default()
     }
@@ -171,10 +165,7 @@ impl Repository {
     pub fn set_suspect_extents(&self, names: &[String]) {
         let Some(dir) = &self.cache_dir else { return };
         if let Ok(json) = serde_json::to_vec(names) {
-            let tmp = dir.join(".suspect-extents.json.tmp");
-            let _ = std::fs::create_dir_all(dir)
-                .and_then(|_| std::fs::write(&tmp, json))
-                .and_then(|_| std::fs::rename(&tmp, dir.join("suspect-extents.json")));
+            let _ = replace_file(&dir.join("suspect-extents.json"), &json);
         }
     }
 }

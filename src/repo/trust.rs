@@ -24,6 +24,7 @@ use super::Config;
 use crate::crypto::{OwnerPublicKey, fingerprint};
 use crate::error::{Error, Kind, Result};
 use crate::remote::DynRemote;
+use crate::util::{read_regular_file, replace_file};
 
 /// An owner pin given by the user: the key's fingerprint as `init` prints it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,14 +72,14 @@ fn cached(
     let Some(dir) = cache_root.map(|r| pin_dir(r, id_hex)) else {
         return (None, None);
     };
-    let owner = std::fs::read_to_string(dir.join("owner"))
+    let owner = read_regular_file(&dir.join("owner"), 128)
         .ok()
         .and_then(|s| {
             let mut k = [0u8; 32];
-            hex::decode_to_slice(s.trim(), &mut k).ok()?;
+            hex::decode_to_slice(s.trim_ascii(), &mut k).ok()?;
             Some(OwnerPublicKey(k))
         });
-    let config = std::fs::read(dir.join("config"))
+    let config = read_regular_file(&dir.join("config"), super::metadata_limit("config"))
         .ok()
         .and_then(|b| Config::from_object(&b).ok().map(|c| (c, b.into())))
         .filter(|(c, _)| Some(c.owner) == owner && c.id_hex() == id_hex);
@@ -91,13 +92,8 @@ pub(super) fn remember(cache_root: Option<&Path>, config_object: &[u8], config: 
     let Some(dir) = cache_root.map(|r| pin_dir(r, &config.id_hex())) else {
         return;
     };
-    let write = |name: &str, bytes: &[u8]| {
-        let tmp = dir.join(format!(".{name}.tmp"));
-        std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, dir.join(name)))
-    };
-    let _ = std::fs::create_dir_all(&dir)
-        .and_then(|_| write("owner", hex::encode(config.owner.0).as_bytes()))
-        .and_then(|_| write("config", config_object));
+    let _ = replace_file(&dir.join("owner"), hex::encode(config.owner.0).as_bytes())
+        .and_then(|_| replace_file(&dir.join("config"), config_object));
 }
 
 /// Pin the owner of the repository whose config object this is (after `init`).
