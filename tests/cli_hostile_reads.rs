@@ -215,3 +215,60 @@ fn fifos_where_pointer_shards_should_be_do_not_hold_up_a_backup() {
     repo.restore("latest", &target);
     assert_eq!(manifest(&restored_path(&target, &next)), expected);
 }
+
+/// Peak resident memory of this process's finished children, in bytes.
+fn children_peak_rss() -> u64 {
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(
+        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) },
+        0
+    );
+    usage.ru_maxrss as u64 * 1024
+}
+
+/// A remote that lists many fake index segments, each just under the size a segment
+/// may have (250 MiB, sparse), cannot make `verify` hold them all at once: it fetches
+/// a bounded number of bytes at a time (it took 32 fetches' worth, 3 GiB for these 12).
+/// Junk that no head refers to costs nothing: verify names the remote holding it and
+/// exits 0 (it said "unrecoverable data loss", 21, before), and restore is unaffected.
+#[test]
+fn many_giant_fake_index_segments_are_fetched_a_few_at_a_time() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("a.txt"), b"hello\n");
+    repo.backup(&[&src], &[]);
+    for i in 0..12u8 {
+        let name = format!("{:064x}", u128::from(i) + 1);
+        let giant = fs::File::create(repo.remotes[1].join("index").join(name)).unwrap();
+        giant.set_len(250 << 20).unwrap();
+    }
+    let out = timed(
+        repo.cmd_via_nopw(0).args(["verify", "-v"]),
+        0,
+        "verify with giant fake index segments",
+    );
+    assert!(
+        mentions_remote(&out, &repo.url(1)),
+        "verify does not name the remote:\n{}{}",
+        stdout_str(&out),
+        stderr_str(&out)
+    );
+    let peak = children_peak_rss();
+    assert!(
+        peak < 1200 << 20,
+        "verify held {} MiB at its peak",
+        peak >> 20
+    );
+    let target = repo.path("restored");
+    timed(
+        repo.cmd_via(1)
+            .args(["restore", "latest", "--target"])
+            .arg(&target),
+        0,
+        "restore through the remote holding junk",
+    );
+    assert_eq!(
+        fs::read(restored_path(&target, &src.join("a.txt"))).unwrap(),
+        b"hello\n"
+    );
+}

@@ -107,6 +107,21 @@ pub struct Survey {
     pub shards: Vec<Vec<ShardState>>,
 }
 
+/// Metadata bytes the survey fetches at once at most, in KiB (see [`fetch_limit`]).
+const FETCH_BUDGET_KIB: u64 = 512 << 10;
+
+/// The most bytes fetched for the metadata object at `path`, listed at `listed` bytes:
+/// its kind's limit, and for objects named by their hash (immutable, so the listing's
+/// size is theirs) no more than listed, so a remote that lists small and serves big is
+/// cut short.
+fn fetch_limit(path: &str, listed: u64) -> u64 {
+    let limit = crate::repo::metadata_limit(path);
+    match path.split('/').next() {
+        Some("index" | "snapshots" | "deletions") => limit.min(listed),
+        _ => limit,
+    }
+}
+
 /// Whether a copy that failed [`Repository::authenticate_metadata`] is well-formed but signed by someone else.
 fn looks_forged(repo: &Repository, path: &str, bytes: &[u8]) -> bool {
     let kind = match path.split('/').next() {
@@ -175,43 +190,55 @@ impl Survey {
         let fetches = paths
             .iter()
             .flat_map(|p| (0..remotes.len()).map(move |r| (p.clone(), r)));
+        // Bytes being fetched at once, in KiB: each fetch holds its size limit's worth
+        // (below), so 32 fetches of a remote's oversized fakes cannot take 32 x 256 MiB.
+        let in_flight = tokio::sync::Semaphore::new(FETCH_BUDGET_KIB as usize);
         let results: Vec<(String, usize, CopyState, Option<Bytes>)> = repo.block_on(
             stream::iter(fetches.map(|(path, r)| {
-                let listing = &listings[r];
+                let (listing, in_flight) = (&listings[r], &in_flight);
                 async move {
-                    match listing {
-                        Err(_) => (path, r, CopyState::Unreachable, None),
-                        Ok(l) if !l.contains_key(&path) => (path, r, CopyState::Missing, None),
-                        Ok(_) => match repo.remotes()[r]
-                            .get_max(&path, crate::repo::metadata_limit(&path))
-                            .await
-                        {
-                            Ok(b) => match repo.authenticate_metadata(&path, &b) {
-                                Ok(()) => (
-                                    path,
-                                    r,
-                                    CopyState::Good(*blake3::hash(&b).as_bytes()),
-                                    Some(b),
-                                ),
-                                Err(e) => {
-                                    let bad = if looks_forged(repo, &path, &b) {
-                                        BadCopy::Forged(e.to_string())
-                                    } else {
-                                        BadCopy::Corrupt(e.to_string())
-                                    };
-                                    (path, r, CopyState::Bad(bad), None)
-                                }
-                            },
-                            Err(e) if e.kind() == crate::Kind::NotFound => {
-                                (path, r, CopyState::Missing, None)
-                            }
-                            Err(e) => (
+                    let listed = match listing {
+                        Err(_) => return (path, r, CopyState::Unreachable, None),
+                        Ok(l) => match l.get(&path) {
+                            None => return (path, r, CopyState::Missing, None),
+                            Some(&size) => size,
+                        },
+                    };
+                    let limit = fetch_limit(&path, listed);
+                    if listed > limit {
+                        let why = format!("{path} is listed at {listed} bytes, over {limit}");
+                        return (path, r, CopyState::Bad(BadCopy::Corrupt(why)), None);
+                    }
+                    let kib = limit.div_ceil(1024).clamp(1, FETCH_BUDGET_KIB) as u32;
+                    let Ok(_permit) = in_flight.acquire_many(kib).await else {
+                        return (path, r, CopyState::Unreachable, None);
+                    };
+                    match repo.remotes()[r].get_max(&path, limit).await {
+                        Ok(b) => match repo.authenticate_metadata(&path, &b) {
+                            Ok(()) => (
                                 path,
                                 r,
-                                CopyState::Bad(BadCopy::Corrupt(e.to_string())),
-                                None,
+                                CopyState::Good(*blake3::hash(&b).as_bytes()),
+                                Some(b),
                             ),
+                            Err(e) => {
+                                let bad = if looks_forged(repo, &path, &b) {
+                                    BadCopy::Forged(e.to_string())
+                                } else {
+                                    BadCopy::Corrupt(e.to_string())
+                                };
+                                (path, r, CopyState::Bad(bad), None)
+                            }
                         },
+                        Err(e) if e.kind() == crate::Kind::NotFound => {
+                            (path, r, CopyState::Missing, None)
+                        }
+                        Err(e) => (
+                            path,
+                            r,
+                            CopyState::Bad(BadCopy::Corrupt(e.to_string())),
+                            None,
+                        ),
                     }
                 }
             }))
