@@ -85,6 +85,11 @@ pub fn replace_file(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()>
     written
 }
 
+/// The sum of sizes a remote reported, stopping at `u64::MAX` (a listing may lie).
+pub fn saturating_sum(sizes: impl IntoIterator<Item = u64>) -> u64 {
+    sizes.into_iter().fold(0, u64::saturating_add)
+}
+
 /// `1.5 MiB`-style sizes for humans.
 pub fn human_bytes(n: u64) -> String {
     const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];

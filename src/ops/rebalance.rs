@@ -242,7 +242,12 @@ pub fn run_with_progress(
             for &(i, _, to) in &moves {
                 next.shards[i].remote = to as u16;
             }
-            next.placement += 1;
+            next.placement = next.placement.checked_add(1).ok_or_else(|| {
+                Error::corrupt(format!(
+                    "extent {}: placement revision at its limit",
+                    cert.name().short()
+                ))
+            })?;
             let moved_from: Vec<(usize, usize)> =
                 moves.iter().map(|&(i, from, _)| (i, from)).collect();
             repo.commit_placement(&next, signer, &moved_from)?;

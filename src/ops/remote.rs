@@ -34,7 +34,7 @@ pub fn list(repo: &Repository) -> Result<Vec<RemoteInfo>> {
                 url: r.url().to_string(),
                 reachable: true,
                 objects: objs.len() as u64,
-                bytes: objs.iter().map(|o| o.size).sum(),
+                bytes: crate::util::saturating_sum(objs.iter().map(|o| o.size)),
                 error: None,
             },
             Err(e) => RemoteInfo {

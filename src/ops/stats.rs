@@ -249,7 +249,7 @@ pub fn usage(repo: &Repository) -> Result<RepositoryUsage> {
                     }
                 };
                 *count += 1;
-                *bytes += size;
+                *bytes = bytes.saturating_add(size);
             }
         }
         remotes.push(u);
@@ -260,12 +260,17 @@ pub fn usage(repo: &Repository) -> Result<RepositoryUsage> {
             .block_on(repo.remotes()[*r].stat(path))
             .map_or(0, |o| o.size);
         remotes[*r].other_objects += 1;
-        remotes[*r].other_bytes += size;
+        remotes[*r].other_bytes = remotes[*r].other_bytes.saturating_add(size);
     }
     for u in &mut remotes {
-        u.total_bytes = u.data_bytes + u.parity_bytes + u.metadata_bytes + u.other_bytes;
+        u.total_bytes = crate::util::saturating_sum([
+            u.data_bytes,
+            u.parity_bytes,
+            u.metadata_bytes,
+            u.other_bytes,
+        ]);
     }
-    let sum = |f: fn(&RemoteUsage) -> u64| remotes.iter().map(f).sum::<u64>();
+    let sum = |f: fn(&RemoteUsage) -> u64| crate::util::saturating_sum(remotes.iter().map(f));
     let (data, parity) = (sum(|u| u.data_bytes), sum(|u| u.parity_bytes));
     let extent_bytes = survey.certs.iter().map(|c| c.size).sum();
     Ok(RepositoryUsage {

@@ -23,12 +23,13 @@ pub(super) fn chains(
             (0, None) => c.start_verifier == genesis,
             (_, Some(prev)) => match survey.cert_pos.get(&prev) {
                 Some(&p) => {
-                    c.start_verifier == survey.certs[p].verifier && survey.certs[p].seq + 1 == c.seq
+                    c.start_verifier == survey.certs[p].verifier
+                        && survey.certs[p].seq.checked_add(1) == Some(c.seq)
                 }
                 // Deleted by the owner: the record keeps its place in the chain.
                 None if survey.deleted.extents.contains_key(&prev) => {
                     let d = &survey.deleted.extents[&prev];
-                    c.start_verifier == prev.0 && d.seq + 1 == c.seq
+                    c.start_verifier == prev.0 && d.seq.checked_add(1) == Some(c.seq)
                 }
                 None => {
                     findings.push(

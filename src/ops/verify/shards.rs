@@ -152,7 +152,9 @@ pub(super) fn reclaimable(survey: &Survey, findings: &mut Vec<Finding>) {
     for (r, url) in survey.urls.iter().enumerate() {
         let (n, bytes) = (survey.reclaimable.iter())
             .filter(|(fr, _, _)| *fr == r)
-            .fold((0usize, 0u64), |(n, b), (_, _, size)| (n + 1, b + size));
+            .fold((0usize, 0u64), |(n, b), (_, _, size)| {
+                (n + 1, b.saturating_add(*size))
+            });
         if n > 0 {
             findings.push(
                 Finding::new(
