@@ -174,7 +174,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
     let planned = !repo.read_plan_is_over();
     let _forget_plan = ForgetReadPlan(repo);
 
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
+    let workers = restore_workers();
     let (tx, rx) = bounded::<FileJob>(workers * 4);
     let mut dirs: Vec<(PathBuf, Node)> = Vec::new();
     let mut hard_links: Vec<(PathBuf, PathBuf)> = Vec::new();
@@ -505,6 +505,21 @@ impl Filter {
         }
         Ok(false)
     }
+}
+
+/// Threads writing files: two a core (writes wait on the disk, reads on the remotes).
+/// Tests with the `testing` feature may set `TANGLE_TEST_RESTORE_WORKERS` to make the
+/// order of reads exactly the plan's.
+fn restore_workers() -> usize {
+    #[cfg(feature = "testing")]
+    if let Some(n) = std::env::var("TANGLE_TEST_RESTORE_WORKERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0)
+    {
+        return n;
+    }
+    std::thread::available_parallelism().map_or(2, |n| n.get()) * 2
 }
 
 /// Reads the plan holds at a time ([`PLAN_SEGMENT`]; tests with the `testing` feature
