@@ -11,11 +11,9 @@ fn main() -> ExitCode {
     // Usage errors exit 1 like every other fatal error (the documented table has no 2).
     let args = match cli::parse() {
         Ok(args) => args,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 1 } else { 0 });
-        }
+        Err(e) => return usage_end(&e),
     };
+    exit_on_signals();
     let json = args.global.json;
     let result = cli::run(args);
     if std::env::var_os("TANGLE_DEBUG_REQUESTS").is_some() {
@@ -55,6 +53,74 @@ fn main() -> ExitCode {
             ExitCode::from(code as u8)
         }
     }
+}
+
+/// On Ctrl-C (SIGINT) or a stop (SIGTERM, as systemd sends): remove the locks this
+/// process holds (within 5 s), say so, and exit 130 or 143 at once. Whatever was being
+/// written is left as a kill leaves it: an interrupted write never reads as valid
+/// (docs/DESIGN.md, "Interrupted writes"), and the next run goes on from the last
+/// complete snapshot.
+fn exit_on_signals() {
+    let listener = std::thread::Builder::new().name("signals".into());
+    let _ = listener.spawn(|| {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        let code = rt.block_on(async {
+            use tokio::signal::unix::{SignalKind, signal};
+            let (Ok(mut interrupt), Ok(mut terminate)) = (
+                signal(SignalKind::interrupt()),
+                signal(SignalKind::terminate()),
+            ) else {
+                return None;
+            };
+            tokio::select! {
+                _ = interrupt.recv() => Some(130),
+                _ = terminate.recv() => Some(143),
+            }
+        });
+        let Some(code) = code else { return };
+        let _ = writeln!(std::io::stderr(), "\ntangle: interrupted");
+        // Exit whatever happens while the locks are removed.
+        let _ = std::panic::catch_unwind(|| {
+            tangle::repo::release_held_locks(std::time::Duration::from_secs(5))
+        });
+        std::process::exit(code);
+    });
+}
+
+/// The end of a run that stopped at the command line: help and version go to stdout
+/// (exit 0; 1 if stdout cannot take them, except a closed pipe), a usage error to stderr
+/// as clap words it (exit 1), and with `--json` also as the JSON error object.
+fn usage_end(e: &clap::Error) -> ExitCode {
+    let printed = e.print();
+    if !e.use_stderr() {
+        return match printed {
+            Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => {
+                let _ = writeln!(std::io::stderr(), "tangle: error: writing help: {err}");
+                ExitCode::from(1)
+            }
+            _ => ExitCode::SUCCESS,
+        };
+    }
+    let json_wanted = std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json");
+    if json_wanted {
+        let rendered = e.render().to_string();
+        let first = rendered.lines().next().unwrap_or_default();
+        let message = first.strip_prefix("error: ").unwrap_or(first);
+        let _ = writeln!(
+            std::io::stderr(),
+            "{}",
+            serde_json::json!({ "error": message, "exit_code": 1 })
+        );
+    }
+    ExitCode::from(1)
 }
 
 /// glibc tuning for a process that allocates and frees many chunk-sized buffers on

@@ -334,6 +334,34 @@ fn usage_errors_do_not_panic() {
     }
 }
 
+/// With `--json` a usage error is also the JSON error object on stderr (exit 1), as
+/// for every other fatal error; clap's own words stay on stderr for people.
+#[test]
+fn usage_errors_with_json_end_with_the_json_error_object() {
+    let repo = Repo::init();
+    for args in [
+        vec!["snapshots", "--json", "--no-such-flag"],
+        vec!["--json", "frobnicate"],
+        vec!["verify", "--json", "--read-data-subset", "not-a-fraction"],
+    ] {
+        let o = run_code(repo.cmd().args(&args), 1);
+        let stderr = stderr_str(&o);
+        let last = stderr.lines().last().unwrap_or_default();
+        let v: serde_json::Value = serde_json::from_str(last)
+            .unwrap_or_else(|e| panic!("{args:?}: last stderr line is not JSON ({e}):\n{stderr}"));
+        assert_eq!(v["exit_code"], 1, "{args:?}: {last}");
+        let message = v["error"].as_str().unwrap_or_default();
+        assert!(
+            !message.is_empty() && stderr.contains(message),
+            "{args:?}: {last}"
+        );
+        assert!(o.stdout.is_empty(), "{args:?}: stdout {}", stdout_str(&o));
+    }
+    // `--json` after `--` is an operand, not the flag.
+    let o = run_code(repo.cmd().args(["frobnicate", "--", "--json"]), 1);
+    assert!(!stderr_str(&o).contains("\"exit_code\""));
+}
+
 /// The local cache is this client's own state, but a damaged one must not hang or
 /// exhaust a command: with every file of the cache replaced by a FIFO (an open for
 /// reading would wait for a writer for ever), `snapshots`, `backup` and `restore` still

@@ -311,3 +311,42 @@ fn noise(len: usize) -> Vec<u8> {
         })
         .collect()
 }
+
+/// A full stdout is not a closed one: help, version, a completion script and a JSON
+/// listing written to /dev/full (every write fails with "no space") exit 1 with one
+/// `tangle: error:` line, never 0 as if the text had been delivered.
+#[test]
+fn a_full_stdout_is_a_fatal_error() {
+    let repo = Repo::init();
+    let cases: [&[&str]; 5] = [
+        &["--help"],
+        &["--version"],
+        &["backup", "--help"],
+        &["completions", "bash"],
+        &["snapshots", "--json"],
+    ];
+    for case in cases {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let out = tangle_std(&repo.home)
+            .arg("-r")
+            .arg(&repo.remotes[0])
+            .args(case)
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("run tangle");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{case:?}: {stderr}");
+        assert!(
+            stderr
+                .lines()
+                .filter(|l| l.starts_with("tangle: error:"))
+                .count()
+                == 1,
+            "{case:?}: {stderr}"
+        );
+    }
+}

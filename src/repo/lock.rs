@@ -110,6 +110,35 @@ impl LockInfo {
     }
 }
 
+/// The locks this process holds, for [`release_held_locks`] when it is interrupted.
+static HELD: std::sync::Mutex<Vec<HeldLock>> = std::sync::Mutex::new(Vec::new());
+
+struct HeldLock {
+    remotes: Vec<DynRemote>,
+    path: String,
+    rt: tokio::runtime::Handle,
+}
+
+fn held() -> std::sync::MutexGuard<'static, Vec<HeldLock>> {
+    HELD.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Remove every lock this process holds from the remotes, waiting at most `within`:
+/// for a process that is about to exit on a signal (no guard will be dropped), so
+/// that others need not wait for its locks to go stale. Call it from a thread that
+/// is not running async code.
+pub fn release_held_locks(within: std::time::Duration) {
+    let locks = std::mem::take(&mut *held());
+    for lock in locks {
+        let deletes =
+            futures::future::join_all(lock.remotes.iter().map(|r| r.delete(WRITE, &lock.path)));
+        // The timer is made inside the runtime, whose clock it needs.
+        let _ = lock
+            .rt
+            .block_on(async { tokio::time::timeout(within, deletes).await });
+    }
+}
+
 /// A held lock: refreshed in the background, removed from every remote when dropped.
 pub struct LockGuard {
     remotes: Vec<DynRemote>,
@@ -121,6 +150,7 @@ pub struct LockGuard {
 impl Drop for LockGuard {
     fn drop(&mut self) {
         self.refresher.abort();
+        held().retain(|h| h.path != self.path);
         let (remotes, path) = (self.remotes.clone(), self.path.clone());
         // Best effort: a lock left behind goes stale.
         let _ = std::thread::scope(|s| {
@@ -189,8 +219,17 @@ impl Repository {
             since: now(),
             refreshed: now(),
         };
-        self.write_replicated(&path, info.to_bytes())
-            .map_err(|e| e.context("taking the lock"))?;
+        // Known before it is written, so that an interrupt while it is being written
+        // removes it too.
+        held().push(HeldLock {
+            remotes: self.remotes.clone(),
+            path: path.clone(),
+            rt: self.rt.handle().clone(),
+        });
+        if let Err(e) = self.write_replicated(&path, info.to_bytes()) {
+            held().retain(|h| h.path != path);
+            return Err(e.context("taking the lock"));
+        }
         let remotes = self.remotes.clone();
         let refresher = self.rt.spawn({
             let (remotes, path) = (remotes.clone(), path.clone());
