@@ -20,7 +20,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{ExitStatus, Stdio};
+use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
 use common::*;
@@ -185,15 +185,7 @@ fn interrupted_backup(repo: &Repo, src: &Path, point: KillPoint, what: &str) -> 
         "{}.stderr",
         what.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
     ));
-    let mut child = tangle_std(&repo.home)
-        .arg("-r")
-        .arg(&repo.remotes[0])
-        .args(["backup", "--json", "--no-progress"])
-        .arg(src)
-        .stdout(Stdio::null())
-        .stderr(fs::File::create(&log).unwrap())
-        .spawn()
-        .expect("spawning tangle backup");
+    let mut child = repo.spawn_backup(src, &["--json"], &log);
     let started = Instant::now();
     let (killed, status) = loop {
         if let Some(status) = child.try_wait().expect("waiting for tangle") {

@@ -7,7 +7,6 @@ mod common;
 
 use std::fs;
 use std::path::Path;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use common::*;
@@ -21,15 +20,7 @@ fn locks(remote: &Path) -> Vec<String> {
 /// writing shards, and return (exit code, stderr).
 fn signalled_backup(repo: &Repo, src: &Path, signal: libc::c_int) -> (Option<i32>, String) {
     let log = repo.path(&format!("backup-{signal}.stderr"));
-    let mut child = tangle_std(&repo.home)
-        .arg("-r")
-        .arg(&repo.remotes[0])
-        .args(["backup", "--no-progress"])
-        .arg(src)
-        .stdout(Stdio::null())
-        .stderr(fs::File::create(&log).unwrap())
-        .spawn()
-        .expect("spawning tangle backup");
+    let mut child = repo.spawn_backup(src, &[], &log);
     let started = Instant::now();
     loop {
         if let Some(status) = child.try_wait().expect("waiting for tangle") {

@@ -16,7 +16,7 @@ use tempfile::TempDir;
 
 use super::{
     BackupReport, DirItem, Entry, PASSWORD, assert_no_panic, dir_state, manifest, manifest_diff,
-    run_any, run_ok, stderr_str, stdout_str, tangle_bare,
+    run_any, run_ok, stderr_str, stdout_str, tangle_bare, tangle_std,
 };
 
 static HOME_COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -245,6 +245,26 @@ impl Repo {
             .collect();
         ids.sort();
         ids
+    }
+
+    /// `tangle -r remotes[0] backup --no-progress EXTRA... SRC` started in the background,
+    /// stdout discarded and stderr into the file `stderr_log`.
+    pub fn spawn_backup(
+        &self,
+        src: &Path,
+        extra: &[&str],
+        stderr_log: &Path,
+    ) -> std::process::Child {
+        tangle_std(&self.home)
+            .arg("-r")
+            .arg(&self.remotes[0])
+            .args(["backup", "--no-progress"])
+            .args(extra)
+            .arg(src)
+            .stdout(std::process::Stdio::null())
+            .stderr(fs::File::create(stderr_log).unwrap())
+            .spawn()
+            .expect("spawning tangle backup")
     }
 
     /// `tangle -r remotes[0] restore SPEC --target TARGET`, exit 0.
