@@ -55,39 +55,54 @@ fn main() -> ExitCode {
     }
 }
 
-/// On Ctrl-C (SIGINT) or a stop (SIGTERM, as systemd sends): remove the locks this
-/// process holds (within 5 s), say so, and exit 130 or 143 at once. Whatever was being
-/// written is left as a kill leaves it: an interrupted write never reads as valid
-/// (docs/DESIGN.md, "Interrupted writes"), and the next run goes on from the last
-/// complete snapshot.
+/// On Ctrl-C (SIGINT) or a stop (SIGTERM, as systemd sends): refuse further writes,
+/// remove the locks this process holds (at most 5 s each), say so, and exit 130 or 143.
+/// What was under way is left as a kill leaves it: an interrupted backup or delete never
+/// reads as valid (docs/DESIGN.md, "Interrupted writes"). A second signal exits at once.
 fn exit_on_signals() {
     let listener = std::thread::Builder::new().name("signals".into());
     let _ = listener.spawn(|| {
+        use tokio::signal::unix::{Signal, SignalKind, signal};
         let Ok(rt) = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
         else {
             return;
         };
-        let code = rt.block_on(async {
-            use tokio::signal::unix::{SignalKind, signal};
-            let (Ok(mut interrupt), Ok(mut terminate)) = (
-                signal(SignalKind::interrupt()),
-                signal(SignalKind::terminate()),
-            ) else {
-                return None;
-            };
-            tokio::select! {
-                _ = interrupt.recv() => Some(130),
-                _ = terminate.recv() => Some(143),
+        let _guard = rt.enter();
+        let (mut interrupt, mut terminate) = (
+            signal(SignalKind::interrupt()).ok(),
+            signal(SignalKind::terminate()).ok(),
+        );
+        if interrupt.is_none() && terminate.is_none() {
+            return;
+        }
+        async fn next(s: &mut Option<Signal>) {
+            match s {
+                Some(s) => {
+                    s.recv().await;
+                }
+                None => std::future::pending().await,
             }
-        });
-        let Some(code) = code else { return };
+        }
+        let mut next_signal = || {
+            rt.block_on(async {
+                tokio::select! {
+                    _ = next(&mut interrupt) => 130,
+                    _ = next(&mut terminate) => 143,
+                }
+            })
+        };
+        let code = next_signal();
         let _ = writeln!(std::io::stderr(), "\ntangle: interrupted");
-        // Exit whatever happens while the locks are removed.
-        let _ = std::panic::catch_unwind(|| {
-            tangle::repo::release_held_locks(std::time::Duration::from_secs(5))
+        let _ = std::thread::Builder::new().spawn(move || {
+            // Exit whatever happens while the locks are removed.
+            let _ = std::panic::catch_unwind(|| {
+                tangle::repo::stop_writing_and_unlock(std::time::Duration::from_secs(5))
+            });
+            std::process::exit(code);
         });
+        next_signal();
         std::process::exit(code);
     });
 }
@@ -113,7 +128,13 @@ fn usage_end(e: &clap::Error) -> ExitCode {
     if json_wanted {
         let rendered = e.render().to_string();
         let first = rendered.lines().next().unwrap_or_default();
-        let message = first.strip_prefix("error: ").unwrap_or(first);
+        let message = match e.kind() {
+            // clap shows the help here, not an error line.
+            clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                "a command is required (see --help)"
+            }
+            _ => first.strip_prefix("error: ").unwrap_or(first),
+        };
         let _ = writeln!(
             std::io::stderr(),
             "{}",

@@ -68,9 +68,12 @@ pub fn replace_file(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()>
         return Err(std::io::Error::other("not a file path"));
     };
     std::fs::create_dir_all(dir)?;
+    // Unique to the call: threads of one process may replace the same file at once.
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(name);
-    tmp_name.push(format!(".tmp-{}", std::process::id()));
+    tmp_name.push(format!(".tmp-{}-{call}", std::process::id()));
     let tmp = dir.join(tmp_name);
     let _ = std::fs::remove_file(&tmp);
     let written = std::fs::OpenOptions::new()

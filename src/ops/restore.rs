@@ -231,6 +231,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
             chown,
             links: HashMap::new(),
             hard_links: &mut hard_links,
+            skipped_inodes: Default::default(),
             progress,
         };
         let result = match located {
@@ -334,6 +335,8 @@ struct Planner<'a> {
     links: HashMap<(u64, u64), PathBuf>,
     /// (existing, new) pairs to link after all contents are written.
     hard_links: &'a mut Vec<(PathBuf, PathBuf)>,
+    /// Hard-linked inodes whose planned reads were skipped with their directory.
+    skipped_inodes: std::collections::HashSet<(u64, u64)>,
     progress: &'a Progress,
 }
 
@@ -444,7 +447,11 @@ impl Planner<'_> {
                     }
                 }
                 (NodeKind::File, _) if included => {
-                    if node.links > 1 && self.links.contains_key(&(node.device, node.inode)) {
+                    // The plan lists an inode's reads at its first path only.
+                    let inode = (node.device, node.inode);
+                    if node.links > 1
+                        && (self.links.contains_key(&inode) || !self.skipped_inodes.insert(inode))
+                    {
                         continue;
                     }
                     self.repo.skip_planned_reads(&node.content);

@@ -283,7 +283,7 @@ pub fn usage(repo: &Repository) -> Result<RepositoryUsage> {
         other_bytes: sum(|u| u.other_bytes),
         total_bytes: sum(|u| u.total_bytes),
         parity_overhead: ratio(parity, data),
-        storage_overhead: ratio(data + parity, extent_bytes),
+        storage_overhead: ratio(data.saturating_add(parity), extent_bytes),
         pointer_coverage: verify::pointer_coverage(repo, &survey),
         remotes,
     })

@@ -113,11 +113,12 @@ const FETCH_BUDGET_KIB: u64 = 512 << 10;
 /// The most bytes fetched for the metadata object at `path`, listed at `listed` bytes:
 /// its kind's limit, and for objects named by their hash (immutable, so the listing's
 /// size is theirs) no more than listed, so a remote that lists small and serves big is
-/// cut short.
+/// cut short. A listed size of 0 is no size (an SFTP server may not report one; these
+/// objects are never empty).
 fn fetch_limit(path: &str, listed: u64) -> u64 {
     let limit = crate::repo::metadata_limit(path);
     match path.split('/').next() {
-        Some("index" | "snapshots" | "deletions") => limit.min(listed),
+        Some("index" | "snapshots" | "deletions") if listed > 0 => limit.min(listed),
         _ => limit,
     }
 }

@@ -117,19 +117,25 @@ struct HeldLock {
     remotes: Vec<DynRemote>,
     path: String,
     rt: tokio::runtime::Handle,
+    /// The lock's refresher, once it runs.
+    refresher: Option<tokio::task::AbortHandle>,
 }
 
 fn held() -> std::sync::MutexGuard<'static, Vec<HeldLock>> {
     HELD.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Remove every lock this process holds from the remotes, waiting at most `within`:
-/// for a process that is about to exit on a signal (no guard will be dropped), so
-/// that others need not wait for its locks to go stale. Call it from a thread that
-/// is not running async code.
-pub fn release_held_locks(within: std::time::Duration) {
+/// For a process about to exit on a signal (no guard will be dropped): refuse every
+/// further write to the remotes (`deadline::stop_writes`), then remove every lock this
+/// process holds, waiting at most `within` for each, so that others need not wait for
+/// them to go stale. Call it from a thread that is not running async code.
+pub fn stop_writing_and_unlock(within: std::time::Duration) {
+    crate::remote::deadline::stop_writes();
     let locks = std::mem::take(&mut *held());
     for lock in locks {
+        if let Some(refresher) = &lock.refresher {
+            refresher.abort();
+        }
         let deletes =
             futures::future::join_all(lock.remotes.iter().map(|r| r.delete(WRITE, &lock.path)));
         // The timer is made inside the runtime, whose clock it needs.
@@ -150,7 +156,6 @@ pub struct LockGuard {
 impl Drop for LockGuard {
     fn drop(&mut self) {
         self.refresher.abort();
-        held().retain(|h| h.path != self.path);
         let (remotes, path) = (self.remotes.clone(), self.path.clone());
         // Best effort: a lock left behind goes stale.
         let _ = std::thread::scope(|s| {
@@ -161,6 +166,8 @@ impl Drop for LockGuard {
             })
             .join()
         });
+        // Only now: a signal meanwhile still finds the lock to remove.
+        held().retain(|h| h.path != self.path);
     }
 }
 
@@ -225,6 +232,7 @@ impl Repository {
             remotes: self.remotes.clone(),
             path: path.clone(),
             rt: self.rt.handle().clone(),
+            refresher: None,
         });
         if let Err(e) = self.write_replicated(&path, info.to_bytes()) {
             held().retain(|h| h.path != path);
@@ -245,6 +253,9 @@ impl Repository {
                 }
             }
         });
+        if let Some(h) = held().iter_mut().find(|h| h.path == path) {
+            h.refresher = Some(refresher.abort_handle());
+        }
         let guard = LockGuard {
             remotes,
             path,

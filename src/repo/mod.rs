@@ -19,7 +19,7 @@ pub mod trust;
 mod write;
 pub use cache::default_cache_dir;
 pub use health::WriteHealth;
-pub use lock::{LockGuard, LockInfo, LockKind, release_held_locks};
+pub use lock::{LockGuard, LockInfo, LockKind, stop_writing_and_unlock};
 pub use read_plan::{PLAN_SEGMENT, PlanCounts, PlannedReads, plan_counts};
 pub use reader::ReadMode;
 pub use trust::{OwnerPin, pin_owner};

@@ -223,6 +223,11 @@ impl Repository {
         );
         reads.resolve_into(plan, |number, offset, len| {
             let cert = certs.get(number)?.as_ref()?;
+            // A range past the extent's end is never read from shards (the read fails
+            // first), so it is not planned.
+            if offset.saturating_add(len) > cert.size {
+                return None;
+            }
             Some(
                 cert.locate(offset, len)
                     .into_iter()
@@ -317,11 +322,17 @@ impl Repository {
         let Some(plan) = self.read_plan() else {
             return;
         };
+        // Each certificate asked for once: one that cannot be had is not asked again.
+        let mut certs: std::collections::HashMap<ExtentName, Option<Arc<Certificate>>> =
+            Default::default();
         for id in ids {
             let Some((extent, loc)) = self.index.get(id) else {
                 continue;
             };
-            let Ok(cert) = self.certificate(&extent) else {
+            let cert = certs
+                .entry(extent)
+                .or_insert_with(|| self.certificate(&extent).ok());
+            let Some(cert) = cert else {
                 continue;
             };
             let (offset, len) = (u64::from(loc.offset), u64::from(loc.length));

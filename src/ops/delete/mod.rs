@@ -215,7 +215,8 @@ pub fn run_with_progress(
         if let Ok(l) = l {
             for (path, size) in l {
                 if named.names(path) {
-                    *freed.entry(r).or_default() += size;
+                    let freed = freed.entry(r).or_default();
+                    *freed = freed.saturating_add(*size);
                 }
             }
         }
@@ -226,7 +227,7 @@ pub fn run_with_progress(
             bytes,
         })
         .collect();
-    report.bytes_freed = freed.values().sum();
+    report.bytes_freed = crate::util::saturating_sum(freed.values().copied());
     if opts.dry_run {
         // Estimates: repacking reads the live blobs and writes them with parity;
         // re-encoding reads a codeword's data and pointer shards and writes its parity.

@@ -70,9 +70,8 @@ pub enum FindingKind {
     ParityInconsistent,
     /// With the password: a snapshot's trees or blobs cannot be read.
     SnapshotIncomplete,
-    /// A remote holds something that is no object's canonical name, or under such a
-    /// name an object that is not authentic and that no head refers to (information
-    /// only: never trusted or copied).
+    /// A remote holds something that is no object's canonical name (information only:
+    /// never read, trusted or copied).
     ForeignObject,
     /// With the password: no key file can be read anywhere (the snapshots cannot be
     /// checked, nor restored).

@@ -81,26 +81,6 @@ pub(super) fn metadata_replicas(
             );
             continue;
         }
-        if m.good.is_none() && !m.forged && uncommitted(path) {
-            // Junk under an object's name that no head commits to (a remote planted it,
-            // or damage hit what an interrupted run left): nothing is lost by it.
-            for (r, copy) in m.copies.iter().enumerate() {
-                if let CopyState::Bad(bad) = copy {
-                    let url = &survey.urls[r];
-                    findings.push(
-                        Finding::new(
-                            Severity::Info,
-                            FindingKind::ForeignObject,
-                            format!("{url} holds {path}, which is not an authentic object and which nothing refers to (ignored): {bad}"),
-                        )
-                        .remote(url)
-                        .path(path)
-                        .repair("none (never copied; remove it by hand if it is not yours)"),
-                    );
-                }
-            }
-            continue;
-        }
         if m.good.is_none() {
             let (sev, kind, what) = if m.forged {
                 (

@@ -61,6 +61,29 @@ fn got(path: &str, result: Result<Bytes>) -> Result<Bytes> {
     result
 }
 
+/// Set once the process is stopping on a signal: from then on only the removal of its
+/// locks reaches the remotes, so nothing is written once the locks are gone.
+static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Refuse every later write and delete except the removal of a lock (see `STOPPING`).
+/// Writes already under way finish.
+pub fn stop_writes() {
+    STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Whether a write of `path` is refused because the process is stopping.
+fn refused_when_stopping(path: &str, lock_removal: bool) -> Result<()> {
+    if STOPPING.load(std::sync::atomic::Ordering::SeqCst)
+        && !(lock_removal && path.starts_with("locks/"))
+    {
+        return Err(crate::error::Error::new(
+            crate::error::Kind::Interrupted,
+            format!("interrupted: {path} not written"),
+        ));
+    }
+    Ok(())
+}
+
 pub struct Deadline {
     inner: DynRemote,
     timeout: Duration,
@@ -102,11 +125,13 @@ impl Remote for Deadline {
         self.inner.url()
     }
     async fn put(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<()> {
+        refused_when_stopping(path, false)?;
         let n = data.len() as u64;
         self.within("put", path, n, self.inner.put(access, path, data))
             .await
     }
     async fn put_new(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<bool> {
+        refused_when_stopping(path, false)?;
         let n = data.len() as u64;
         self.within("put", path, n, self.inner.put_new(access, path, data))
             .await
@@ -146,6 +171,7 @@ impl Remote for Deadline {
         .await
     }
     async fn delete(&self, access: WriteAccess, path: &str) -> Result<()> {
+        refused_when_stopping(path, true)?;
         self.within("delete", path, 0, self.inner.delete(access, path))
             .await
     }
@@ -153,6 +179,7 @@ impl Remote for Deadline {
         self.within("stat", "", 0, self.inner.exists()).await
     }
     async fn create(&self, access: WriteAccess) -> Result<()> {
+        refused_when_stopping("", false)?;
         self.within("create", "", 0, self.inner.create(access))
             .await
     }
