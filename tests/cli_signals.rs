@@ -9,6 +9,7 @@ use std::fs;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use common::servers;
 use common::*;
 
 /// Objects under `locks/` of a remote directory.
@@ -20,18 +21,30 @@ fn locks(remote: &Path) -> Vec<String> {
 /// writing shards, and return (exit code, stderr).
 fn signalled_backup(repo: &Repo, src: &Path, signal: libc::c_int) -> (Option<i32>, String) {
     let log = repo.path(&format!("backup-{signal}.stderr"));
-    let mut child = repo.spawn_backup(src, &[], &log);
+    let child = repo.spawn_backup(src, &[], &log);
+    signal_when(child, &log, signal, || {
+        repo.remotes.iter().all(|r| !locks(r).is_empty())
+            && !object_paths(&repo.remotes[0], "shards").is_empty()
+    })
+}
+
+/// Send `signal` to `child` once `writing()` says so; return (exit code, stderr from
+/// the file `log`).
+fn signal_when(
+    mut child: std::process::Child,
+    log: &Path,
+    signal: libc::c_int,
+    writing: impl Fn() -> bool,
+) -> (Option<i32>, String) {
     let started = Instant::now();
     loop {
         if let Some(status) = child.try_wait().expect("waiting for tangle") {
             panic!(
                 "the backup ended ({status}) before the signal was sent:\n{}",
-                fs::read_to_string(&log).unwrap_or_default()
+                fs::read_to_string(log).unwrap_or_default()
             );
         }
-        let writing = repo.remotes.iter().all(|r| !locks(r).is_empty())
-            && !object_paths(&repo.remotes[0], "shards").is_empty();
-        if writing {
+        if writing() {
             break;
         }
         assert!(
@@ -43,7 +56,7 @@ fn signalled_backup(repo: &Repo, src: &Path, signal: libc::c_int) -> (Option<i32
     }
     assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
     let status = child.wait().expect("waiting for the signalled tangle");
-    (status.code(), fs::read_to_string(&log).unwrap_or_default())
+    (status.code(), fs::read_to_string(log).unwrap_or_default())
 }
 
 #[test]
@@ -77,4 +90,70 @@ fn sigint_and_sigterm_end_a_backup_with_its_code_and_remove_its_lock() {
     let expected = manifest(&src);
     let report = repo.backup(&[&src], &[]);
     repo.assert_restore_matches(0, &report.snapshot_id, &src, &expected, "after the signals");
+}
+
+/// The same over three S3 remotes (the lock is an object on each): Ctrl-C in the middle
+/// of a backup removes it from all three.
+#[test]
+fn sigint_removes_the_lock_from_s3_remotes() {
+    if !servers::require("S3", servers::S3_VARS) {
+        return;
+    }
+    let bucket = servers::var("TANGLE_TEST_S3_BUCKET").expect("bucket");
+    let name = servers::unique("signals");
+    let urls: Vec<String> = ["a", "b", "c"]
+        .iter()
+        .map(|r| format!("s3://{bucket}/cli-signals/{name}-{r}"))
+        .collect();
+    let repo = Repo::uninit();
+    let tangle = || {
+        let mut c = tangle_std(&repo.home);
+        for v in SERVER_ENV {
+            if let Some(value) = std::env::var_os(v) {
+                c.env(v, value);
+            }
+        }
+        c
+    };
+    let mut init = tangle();
+    init.arg("init");
+    for u in &urls {
+        init.args(["--remote", u]);
+    }
+    assert!(init.output().expect("init").status.success());
+    let src = repo.dir("src");
+    for i in 0..3 {
+        write_file(
+            &src.join(format!("big-{i}.bin")),
+            &pseudo_random(10 + i, 16 << 20),
+        );
+    }
+    let remotes: Vec<_> = urls
+        .iter()
+        .map(|u| tangle::remote::open(u).expect("open S3 remote"))
+        .collect();
+    let rt = servers::runtime();
+    let count = |prefix: &str| -> Vec<usize> {
+        remotes
+            .iter()
+            .map(|r| rt.block_on(r.list(prefix)).map_or(0, |l| l.len()))
+            .collect()
+    };
+    let log = repo.path("backup.stderr");
+    let child = tangle()
+        .args(["-r", &urls[0], "backup", "--no-progress"])
+        .arg(&src)
+        .stdout(std::process::Stdio::null())
+        .stderr(fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("spawning tangle backup");
+    let (exit, stderr) = signal_when(child, &log, libc::SIGINT, || {
+        count("locks/").iter().all(|&n| n > 0) && count("shards/")[0] > 0
+    });
+    assert_eq!(exit, Some(130), "stderr:\n{stderr}");
+    assert_eq!(
+        count("locks/"),
+        vec![0, 0, 0],
+        "locks left; stderr:\n{stderr}"
+    );
 }
