@@ -189,7 +189,13 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
             s.spawn(|| repo.prefetch_planned(PREFETCH_WINDOW));
         }
         if let Some(mut read_planner) = read_planner.take() {
-            s.spawn(move || read_planner.keep_ahead());
+            // A look for include patterns recurses once per directory level (down to
+            // ~2,048 levels, as deep as paths go): the stack the backup's walker gets.
+            // Without the thread the plan just stops after its first segment.
+            let _ = std::thread::Builder::new()
+                .name("read-planner".into())
+                .stack_size(crate::ops::backup::pipeline::WALKER_STACK)
+                .spawn_scoped(s, move || read_planner.keep_ahead());
         }
         for _ in 0..workers {
             let (rx, errors, verified) = (rx.clone(), &errors, &verified);
@@ -232,6 +238,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
             links: HashMap::new(),
             hard_links: &mut hard_links,
             skipped_inodes: Default::default(),
+            memo: HashMap::new(),
             progress,
         };
         let result = match located {
@@ -337,6 +344,8 @@ struct Planner<'a> {
     hard_links: &'a mut Vec<(PathBuf, PathBuf)>,
     /// Hard-linked inodes whose planned reads were skipped with their directory.
     skipped_inodes: std::collections::HashSet<(u64, u64)>,
+    /// What looks for include patterns found out below the walk (`Filter::subtree_has_match`).
+    memo: HashMap<PathBuf, bool>,
     progress: &'a Progress,
 }
 
@@ -373,7 +382,11 @@ impl Planner<'_> {
                     Some(id) => self.repo.load_tree(&id)?,
                     None => Tree::default(),
                 };
-                if !included && !self.filter.subtree_has_match(self.repo, &subtree, &orig)? {
+                if !included
+                    && !self
+                        .filter
+                        .subtree_has_match(self.repo, &subtree, &orig, &mut self.memo)?
+                {
                     return Ok(());
                 }
                 if let Err(e) = make_dir(&dest) {
@@ -440,7 +453,7 @@ impl Planner<'_> {
                     if included
                         || self
                             .filter
-                            .subtree_has_match(self.repo, &subtree, &orig)
+                            .subtree_has_match(self.repo, &subtree, &orig, &mut self.memo)
                             .unwrap_or(false)
                     {
                         self.skip_planned(&subtree, &orig, included);
@@ -494,18 +507,44 @@ impl Filter {
         Admitted::Yes { orig, included }
     }
 
-    /// Whether anything below a directory matches the include patterns.
-    fn subtree_has_match(&self, repo: &Repository, tree: &Tree, orig: &Path) -> Result<bool> {
+    /// Whether anything below the directory `orig` (holding `tree`) matches the include
+    /// patterns. `memo` keeps what earlier looks found out about the directories below
+    /// (each answer is taken out when asked for): a walk asks about every directory on
+    /// its way down, and without it each question would search the same subtree again
+    /// (quadratic in the depth: a 1,900-level tree took minutes).
+    fn subtree_has_match(
+        &self,
+        repo: &Repository,
+        tree: &Tree,
+        orig: &Path,
+        memo: &mut HashMap<PathBuf, bool>,
+    ) -> Result<bool> {
         if self.include.is_empty() {
             return Ok(true);
         }
+        if let Some(known) = memo.remove(orig) {
+            return Ok(known);
+        }
+        self.search_for_match(repo, tree, orig, memo)
+    }
+
+    fn search_for_match(
+        &self,
+        repo: &Repository,
+        tree: &Tree,
+        orig: &Path,
+        memo: &mut HashMap<PathBuf, bool>,
+    ) -> Result<bool> {
         for n in &tree.nodes {
             let p = orig.join(OsStr::from_bytes(&n.name));
             if self.include.matches(&p, &n.name) {
                 return Ok(true);
             }
             if let (NodeKind::Dir, Some(id)) = (n.kind, n.subtree) {
-                if self.subtree_has_match(repo, &repo.load_tree_off_plan(&id)?, &p)? {
+                let found =
+                    self.search_for_match(repo, &repo.load_tree_off_plan(&id)?, &p, memo)?;
+                memo.insert(p, found);
+                if found {
                     return Ok(true);
                 }
             }
@@ -552,6 +591,8 @@ struct ReadPlanner<'a> {
     reads: PlannedReads,
     /// Hard-linked inodes seen: only the first path's contents are read.
     links: std::collections::HashSet<(u64, u64)>,
+    /// What looks for include patterns found out below the walk (`Filter::subtree_has_match`).
+    memo: HashMap<PathBuf, bool>,
     /// The trees being walked, innermost last: the nodes left, their directory's path as
     /// backed up, and whether it is included.
     stack: Vec<(std::vec::IntoIter<Node>, PathBuf, bool)>,
@@ -571,6 +612,7 @@ impl<'a> ReadPlanner<'a> {
             filter,
             reads: PlannedReads::new(),
             links: Default::default(),
+            memo: HashMap::new(),
             stack: vec![(top.0, top.1, false)],
         }
     }
@@ -604,7 +646,10 @@ impl<'a> ReadPlanner<'a> {
                         }
                         None => Tree::default(),
                     };
-                    if included || self.filter.subtree_has_match(self.repo, &subtree, &orig)? {
+                    let filter = self.filter;
+                    if included
+                        || filter.subtree_has_match(self.repo, &subtree, &orig, &mut self.memo)?
+                    {
                         self.stack.push((subtree.nodes.into_iter(), orig, included));
                     }
                 }

@@ -45,7 +45,7 @@ use crate::repo::Repository;
 
 /// Stack of the walker thread (see where it is spawned): five times what the deepest
 /// tree the kernel lets it reach needs.
-const WALKER_STACK: usize = 16 << 20;
+pub(crate) const WALKER_STACK: usize = 16 << 20;
 
 /// Bytes of new blobs between the readers and the appender (see [`Budget`]): a few of
 /// big files' 1 MiB chunks, or hundreds of small files. 8 and 16 MiB were no faster on
