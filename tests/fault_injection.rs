@@ -1409,3 +1409,61 @@ proptest! {
         }
     }
 }
+
+/// The head commits a run and is written before its snapshot. A backup whose head cannot
+/// be written anywhere fails and leaves no snapshot (before, the snapshot was written
+/// first and stayed listed, on extents no head committed). A backup whose snapshot cannot
+/// be written fails after committing its data: verify finds no trust violation and no
+/// loss (no fork when the next run continues the chain), and the next backup works and
+/// restores.
+#[test]
+fn the_head_is_written_before_the_snapshot() {
+    let w = world();
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("late");
+    write_file(&src.join("z.bin"), &Rng::new(77).bytes(200_000));
+    for (prefix, what) in [("heads/", "no head"), ("snapshots/", "no snapshot")] {
+        let c = open_case(&w.objects, 1, 400);
+        let before = c.repo.snapshots().expect("snapshots").len();
+        for f in &c.faulty {
+            f.add(
+                Rule::new(Fault::Error(Kind::Fatal))
+                    .ops(&Op::WRITES)
+                    .prefix(prefix),
+            );
+        }
+        let b = backup::run(&c.repo, &backup_options(&src), &Progress::default());
+        assert!(b.is_err(), "{what}: the backup reported success");
+        for f in &c.faulty {
+            f.clear();
+        }
+        let repo = reopen(&c, 1);
+        assert_eq!(
+            repo.snapshots().expect("snapshots").len(),
+            before,
+            "{what}: a snapshot of the failed run is listed"
+        );
+        let v = verify_all(&repo, what);
+        assert!(
+            v.findings
+                .iter()
+                .all(|f| f.severity < Severity::Unrecoverable),
+            "{what}:\n{}",
+            show(&v)
+        );
+        // The next backup (same client, same cache) continues the chain.
+        let mut next = reopen(&c, 1);
+        backup::prepare(&mut next).expect("prepare");
+        let again = backup::run(&next, &backup_options(&src), &Progress::default())
+            .unwrap_or_else(|e| panic!("{what}: the next backup failed: {e}"));
+        assert!(again.snapshot_id.is_some(), "{what}");
+        let repo = reopen(&c, 1);
+        let v = verify_all(&repo, what);
+        assert!(
+            v.findings.iter().all(|f| f.severity < Severity::Trust),
+            "{what}: after the next backup:\n{}",
+            show(&v)
+        );
+        restore_all_identical(w, &repo, what);
+    }
+}

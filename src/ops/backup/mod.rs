@@ -197,8 +197,11 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
             &signer,
         ));
         let id = envelope::content_id(&obj);
-        repo.write_replicated(&format!("snapshots/{id}"), obj)
-            .map_err(|e| e.context("writing the snapshot"))?;
+        // The head first: it commits the run (its extents and index segment, and names
+        // the snapshot by its content id). A snapshot object then never exists without
+        // a head, so everything a listed snapshot uses is committed: repaired, built on
+        // and checked by verify like the rest. A run stopped in between leaves committed
+        // data and no snapshot.
         let head = Head {
             repo_id: repo.config.id,
             writer: outcome.writer,
@@ -211,13 +214,16 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
         };
         repo.write_replicated(&head.path(), Bytes::from(head.to_object(&signer)?))
             .map_err(|e| e.context("writing the head"))?;
-        // The next run continues this one's chain; the previous run's head is now an
+        // The next run continues this one's chain (even if the snapshot cannot be
+        // written: the head committed the extents); the previous run's head is now an
         // ancestor of it (losing it shows as a gap), so only this head needs remembering.
         repo.set_writer_id(&head.writer);
         repo.remember_heads(&[(hex::encode(head.writer), head.seq)].into_iter().collect());
         if let Some(previous) = outcome.continued.filter(|p| *p != head.writer) {
             repo.forget_heads(&[hex::encode(previous)]);
         }
+        repo.write_replicated(&format!("snapshots/{id}"), obj)
+            .map_err(|e| e.context("writing the snapshot"))?;
         report.short_id = Some(id[..8].to_string());
         report.snapshot_id = Some(id);
     }
