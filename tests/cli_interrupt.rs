@@ -392,10 +392,16 @@ fn check_after_interruption(
         restore_identical(repo, i % 3, k, &what);
     }
 
-    // Leftovers are information, not damage. When the run got as far as making its snapshot visible, that snapshot is no
-    // leftover: copies of what the run wrote that are missing on some remote (it was
-    // killed while replicating them) are damage `repair` fixes.
-    let snapshot_visible = !new.is_empty();
+    // Leftovers are information, not damage. When the run got as far as writing its head
+    // somewhere (it is then committed; the head comes before the snapshot) or making its
+    // snapshot visible, what it wrote is no leftover: copies of it that are missing on
+    // some remote (it was killed while replicating them) are damage `repair` fixes.
+    let committed = !new.is_empty()
+        || run
+            .after
+            .heads
+            .iter()
+            .any(|h| !run.before.heads.contains(h));
     let written_by_run = |path: &str| -> bool {
         let (dir, name) = path.split_once('/').unwrap_or((path, ""));
         match dir {
@@ -407,7 +413,7 @@ fn check_after_interruption(
         }
     };
     let allowed = |f: &Finding| {
-        snapshot_visible
+        committed
             && f["severity"] == "repairable"
             && f["kind"] == "missing-metadata"
             && f["path"].as_str().is_some_and(written_by_run)
