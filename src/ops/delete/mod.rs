@@ -158,22 +158,11 @@ pub fn run_with_progress(
         .cloned()
         .collect();
     // Partly used and small extents are copied into new ones and then removed too.
-    let mut repack = repack::choose(
+    let repack = repack::choose(
         &staying,
         &live_bytes,
         opts.max_unused,
         repo.config.extent_size as u64,
-    );
-    // So are live extents that no head's chain commits to: an interrupted run's, which
-    // a snapshot it wrote before its head still uses. The consolidated index this run's
-    // head commits must name only committed extents: backups build on what it names,
-    // and verify calls damage to an uncommitted extent a leftover.
-    let committed = crate::ops::verify::committed_extents(repo, &survey);
-    let chosen: HashSet<ExtentName> = repack.iter().map(|c| c.name()).collect();
-    repack.extend(
-        (staying.iter())
-            .filter(|c| !committed.contains(&c.name()) && !chosen.contains(&c.name()))
-            .cloned(),
     );
     report.extents_repacked = repack.len();
     report.bytes_repacked = (repack.iter())

@@ -45,11 +45,6 @@ pub fn pointer_coverage(repo: &Repository, survey: &Survey) -> PointerCoverage {
     coverage::coverage(survey, &freshness::committed(repo, survey))
 }
 
-/// The extents some authentic head's chain commits to (through deleted ones too).
-pub fn committed_extents(repo: &Repository, survey: &Survey) -> HashSet<crate::extent::ExtentName> {
-    freshness::committed(repo, survey)
-}
-
 /// Add to `report` that the password was given but no key file could be read (`why`):
 /// unrecoverable, since nothing can be decrypted without a key.
 pub fn keys_unreadable(report: &mut VerifyReport, why: &str) {
