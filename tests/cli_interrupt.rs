@@ -142,7 +142,7 @@ enum KillPoint {
     FirstShard,
     /// The first new extent certificate is there.
     FirstCertificate,
-    /// The run's index segment is there (then come the snapshot and the head; the run
+    /// The run's index segment is there (then come the head and the snapshot; the run
     /// may finish before the kill lands).
     Index,
 }
@@ -585,7 +585,7 @@ fn kill_between_replicas(point: KillPoint, dir: &str) {
         fs::remove_file(r.join(&path)).unwrap();
     }
     if dir == "index" {
-        // What comes after the index: the snapshot, the head, the client's memory of it.
+        // What comes after the index: the head, the snapshot, the client's memory of it.
         for r in &repo.remotes {
             for id in run.after.snapshots.difference(&run.before.snapshots) {
                 let _ = fs::remove_file(r.join("snapshots").join(id));

@@ -965,6 +965,8 @@ fn failing_writes_during_backup() {
         Rule::new(Fault::Timeout)
             .ops(&Op::WRITES)
             .prefix("snapshots/"),
+        // Index 5: the head fails on one remote, which the snapshot write (after it)
+        // then skips: no rollback may be called for that (see below).
         Rule::new(Fault::Timeout).ops(&Op::WRITES).prefix("heads/"),
         Rule::new(Fault::Truncate)
             .ops(&Op::WRITES)
@@ -989,9 +991,12 @@ fn failing_writes_during_backup() {
             // A remote that missed the end of the backup serves an older state: that
             // may be called a rollback of that remote, nothing else.
             for f in &v.findings {
+                let head_failed = n == 5;
                 assert!(
                     f.severity < Severity::Unrecoverable
-                        || (f.kind == "rollback" && f.remote.as_deref() == Some(url(bad).as_str())),
+                        || (f.kind == "rollback"
+                            && !head_failed
+                            && f.remote.as_deref() == Some(url(bad).as_str())),
                     "{what}: {}:\n{}",
                     f.message,
                     show(&v)

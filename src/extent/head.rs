@@ -18,12 +18,15 @@ pub struct Head {
     pub seq: u64,
     /// The writer's newest extent and its chain position (None before its first one).
     pub extent: Option<(ExtentName, u64)>,
-    /// Snapshot written by the run that wrote this head, if any.
+    /// Snapshot of the run that wrote this head, if any: written after the head, so a
+    /// run stopped in between names one that no remote has.
     pub snapshot: Option<String>,
     /// Index segment written by the run (its content id): committed by this head.
     pub index: Option<String>,
     /// Remotes (config indices) this run could not write to: they lack its objects
     /// legitimately, until `repair` copies them (verify then does not call it a rollback).
+    /// A failure of the head write itself is not in it; verify's rollback check asks
+    /// only for what was written before the head (the newest extent's certificate).
     pub skipped: Vec<u16>,
     pub time: i64,
 }

@@ -12,8 +12,9 @@
 //!    └──events in order──▶ tree builder (this thread: waits for each file's blob list, writes tree blobs; trees.rs)
 //! ```
 //!
-//! A snapshot becomes visible only after every shard, certificate and the index segment
-//! are durable on the remotes; an interrupted run leaves only unreferenced objects.
+//! A snapshot becomes visible only after every shard, certificate, the index segment and
+//! the head that commits them are durable on the remotes; an interrupted run leaves
+//! objects nothing commits, or a committed run whose head names a snapshot never written.
 
 pub(crate) mod appender;
 mod budget;

@@ -18,15 +18,11 @@ pub(super) fn freshness(
     let heads = heads_by_writer(repo, survey);
     let newest = newest_heads(&heads);
     // A remote that holds heads but lacks a newer one *and* what that one commits to
-    // serves an older state: a rollback. Every run writes under its own writer id, so
+    // (its newest extent's certificate) serves an older state: a rollback. Every run writes under its own writer id, so
     // "newer" is across writers, by time. Exceptions: the head says the run could not
     // write to that remote (a backup with the remote down), and a remote with no head at
     // all (wiped or new: repairable). Lacking only the head itself is an interrupted write.
     let all: Vec<&Head> = heads.values().flatten().collect();
-    // A snapshot no remote lists is no evidence against any one remote: the head is
-    // written before the snapshot, so a run stopped in between names one that never was.
-    let listed_anywhere =
-        |p: &str| (survey.listings.iter()).any(|l| l.as_ref().is_ok_and(|l| l.contains_key(p)));
     for (r, listing) in survey.listings.iter().enumerate() {
         let Ok(listing) = listing else { continue };
         let lacks = |p: &str| !listing.contains_key(p);
@@ -58,13 +54,13 @@ pub(super) fn freshness(
             lacks(&h.path())
                 && (h.time > newest_held || builds_on_held(h))
                 && !h.skipped.contains(&(r as u16))
-                && (h.snapshot.as_ref().is_some_and(|s| {
-                    let path = format!("snapshots/{s}");
-                    lacks(&path) && listed_anywhere(&path)
-                }) || h
+                // What it commits: its newest extent's certificate, written before the
+                // head. Not its snapshot, written after it: a remote whose head write
+                // failed is left out of the snapshot write too, honestly.
+                && h
                     .extent
                     .as_ref()
-                    .is_some_and(|(e, _)| lacks(&e.cert_path())))
+                    .is_some_and(|(e, _)| lacks(&e.cert_path()))
         });
         if let Some(h) = culprit {
             let url = &survey.urls[r];
