@@ -342,7 +342,8 @@ struct Planner<'a> {
     links: HashMap<(u64, u64), PathBuf>,
     /// (existing, new) pairs to link after all contents are written.
     hard_links: &'a mut Vec<(PathBuf, PathBuf)>,
-    /// Hard-linked inodes whose planned reads were skipped with their directory.
+    /// Hard-linked inodes whose planned reads were skipped with their directory (or
+    /// made by a worker).
     skipped_inodes: std::collections::HashSet<(u64, u64)>,
     /// What looks for include patterns found out below the walk (`Filter::subtree_has_match`).
     memo: HashMap<PathBuf, bool>,
@@ -391,7 +392,7 @@ impl Planner<'_> {
                 }
                 if let Err(e) = make_dir(&dest) {
                     self.error(e);
-                    self.skip_planned(&subtree, &orig, included);
+                    self.skip_planned(subtree, orig, included);
                     return Ok(());
                 }
                 self.tree(&subtree, &dest, &orig, included)?;
@@ -437,41 +438,18 @@ impl Planner<'_> {
 
 impl Planner<'_> {
     /// A directory is not restored after all (it could not be made): take the reads
-    /// planned for what it holds off the read plan, walking it as the plan's walk did.
-    fn skip_planned(&mut self, tree: &Tree, orig_dir: &Path, included: bool) {
-        for node in &tree.nodes {
-            let Admitted::Yes { orig, included } = self.filter.admit(node, orig_dir, included)
-            else {
-                continue;
-            };
-            match (node.kind, node.subtree) {
-                (NodeKind::Dir, Some(id)) => {
-                    // Read on the plan: the walk planned this read too.
-                    let Ok(subtree) = self.repo.load_tree(&id) else {
-                        continue;
-                    };
-                    if included
-                        || self
-                            .filter
-                            .subtree_has_match(self.repo, &subtree, &orig, &mut self.memo)
-                            .unwrap_or(false)
-                    {
-                        self.skip_planned(&subtree, &orig, included);
-                    }
-                }
-                (NodeKind::File, _) if included => {
-                    // The plan lists an inode's reads at its first path only.
-                    let inode = (node.device, node.inode);
-                    if node.links > 1
-                        && (self.links.contains_key(&inode) || !self.skipped_inodes.insert(inode))
-                    {
-                        continue;
-                    }
-                    self.repo.skip_planned_reads(&node.content);
-                }
-                _ => {}
-            }
-        }
+    /// planned for what it holds off the read plan, listed by the plan's own walk.
+    fn skip_planned(&mut self, subtree: Tree, orig: PathBuf, included: bool) {
+        let mut walk =
+            ReadPlanner::starting_at(self.repo, self.filter, subtree.nodes, orig, included);
+        // The plan lists an inode's reads at its first path only.
+        walk.links = (self.links.keys().chain(&self.skipped_inodes))
+            .copied()
+            .collect();
+        // A walk that fails skips what it listed.
+        let _ = walk.walk(usize::MAX);
+        self.repo.skip_planned(walk.take_reads());
+        self.skipped_inodes = walk.links;
     }
 }
 
@@ -557,28 +535,29 @@ impl Filter {
 /// Tests with the `testing` feature may set `TANGLE_TEST_RESTORE_WORKERS` to make the
 /// order of reads exactly the plan's.
 fn restore_workers() -> usize {
-    #[cfg(feature = "testing")]
-    if let Some(n) = std::env::var("TANGLE_TEST_RESTORE_WORKERS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&n: &usize| n > 0)
-    {
-        return n;
-    }
-    std::thread::available_parallelism().map_or(2, |n| n.get()) * 2
+    test_setting("TANGLE_TEST_RESTORE_WORKERS")
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()) * 2)
 }
 
 /// Reads the plan holds at a time ([`PLAN_SEGMENT`]; tests with the `testing` feature
 /// may set `TANGLE_TEST_PLAN_SEGMENT` to make a small tree take many segments).
 fn plan_segment() -> usize {
+    test_setting("TANGLE_TEST_PLAN_SEGMENT").unwrap_or(PLAN_SEGMENT)
+}
+
+/// A positive number from the environment variable `name`, read only by a build with
+/// the `testing` feature (the tests' knobs); `None` otherwise.
+fn test_setting(name: &str) -> Option<usize> {
     #[cfg(feature = "testing")]
-    if let Some(n) = std::env::var("TANGLE_TEST_PLAN_SEGMENT")
+    return std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0);
+    #[cfg(not(feature = "testing"))]
     {
-        return n;
+        let _ = name;
+        None
     }
-    PLAN_SEGMENT
 }
 
 /// The walk ahead of the restore: the same walk, reading only trees, to list the shard
@@ -600,20 +579,32 @@ struct ReadPlanner<'a> {
 
 impl<'a> ReadPlanner<'a> {
     fn new(repo: &'a Repository, filter: &'a Filter, located: &Located, start: &Path) -> Self {
-        let top = match located {
-            Located::Root(tree) => (tree.nodes.clone().into_iter(), PathBuf::from("/")),
+        let (nodes, dir) = match located {
+            Located::Root(tree) => (tree.nodes.clone(), PathBuf::from("/")),
             Located::Node(node) => (
-                vec![node.clone()].into_iter(),
+                vec![node.clone()],
                 start.parent().unwrap_or(Path::new("/")).to_path_buf(),
             ),
         };
+        Self::starting_at(repo, filter, nodes, dir, false)
+    }
+
+    /// The walk of `nodes`, the entries of the directory `dir` (as backed up); `included`
+    /// if it or an ancestor matched an include pattern.
+    fn starting_at(
+        repo: &'a Repository,
+        filter: &'a Filter,
+        nodes: Vec<Node>,
+        dir: PathBuf,
+        included: bool,
+    ) -> Self {
         ReadPlanner {
             repo,
             filter,
             reads: PlannedReads::new(),
             links: Default::default(),
             memo: HashMap::new(),
-            stack: vec![(top.0, top.1, false)],
+            stack: vec![(nodes.into_iter(), dir, included)],
         }
     }
 

@@ -123,11 +123,7 @@ impl PlannedReads {
     ) {
         let mut state = plan.state();
         let before = state.planned;
-        for (number, offset, len) in self.reads {
-            for shard in locate(number as usize, offset.into(), len.into()).unwrap_or_default() {
-                state.expect((self.extents[number as usize], shard));
-            }
-        }
+        self.for_each_shard(locate, |key| state.expect(key));
         state.pass_runs();
         state.changes += 1;
         SEGMENTS.fetch_add(1, Relaxed);
@@ -135,6 +131,31 @@ impl PlannedReads {
         MOST_AHEAD.fetch_max(state.planned - state.consumed, Relaxed);
         drop(state);
         plan.moved.notify_all();
+    }
+}
+
+impl PlannedReads {
+    /// Take these reads off `plan` as made (the restore will not make them), located
+    /// as in [`resolve_into`](Self::resolve_into).
+    pub(super) fn skip_in(
+        self,
+        plan: &ReadPlan,
+        locate: impl Fn(usize, u64, u64) -> Option<Vec<usize>>,
+    ) {
+        self.for_each_shard(locate, |key| plan.consumed(&key));
+    }
+
+    /// Each shard read, in order.
+    fn for_each_shard(
+        self,
+        locate: impl Fn(usize, u64, u64) -> Option<Vec<usize>>,
+        mut read: impl FnMut(ShardKey),
+    ) {
+        for (number, offset, len) in self.reads {
+            for shard in locate(number as usize, offset.into(), len.into()).unwrap_or_default() {
+                read((self.extents[number as usize], shard));
+            }
+        }
     }
 }
 

@@ -16,6 +16,21 @@ use crate::content::{BlobId, BlobKind, Tree, decode_blob};
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, ExtentName};
 
+/// The data shards a read of `len` bytes at `offset` of `cert`'s extent touches: what the
+/// read plan lists for it. None past the extent's end: such a read fails before it
+/// reaches the shards.
+fn shards_read(cert: &Certificate, offset: u64, len: u64) -> Option<Vec<usize>> {
+    if offset.saturating_add(len) > cert.size {
+        return None;
+    }
+    Some(
+        cert.locate(offset, len)
+            .into_iter()
+            .map(|(shard, _, _)| shard)
+            .collect(),
+    )
+}
+
 /// When a key is read next (`None`: never), from a [`ReadPlan`].
 type NextUse<'a, K> = dyn Fn(&K) -> Option<u64> + 'a;
 
@@ -206,12 +221,20 @@ impl Repository {
         }
     }
 
-    /// Fetches the certificates of the extents read all at once (one by one they made
-    /// the walk take 1.7 s over S3); an extent whose certificate cannot be had is left
-    /// out of the plan (its reads meet the error).
     fn add_to_read_plan(&self, plan: &ReadPlan, reads: PlannedReads) {
+        let certs = self.certificates_read(&reads);
+        reads.resolve_into(plan, |number, offset, len| {
+            shards_read(certs.get(number)?.as_ref()?, offset, len)
+        });
+    }
+
+    /// The certificates of the extents `reads` touches (same order as
+    /// [`PlannedReads::extents`]), fetched all at once (one by one they made the plan's
+    /// walk take 1.7 s over S3); `None` for one that cannot be had: its reads are left
+    /// out of the plan (they meet the error).
+    fn certificates_read(&self, reads: &PlannedReads) -> Vec<Option<Arc<Certificate>>> {
         use futures::stream::{self, StreamExt};
-        let certs: Vec<Option<Arc<Certificate>>> = self.rt.block_on(
+        self.rt.block_on(
             stream::iter(
                 reads
                     .extents()
@@ -220,21 +243,7 @@ impl Repository {
             )
             .buffered(32)
             .collect(),
-        );
-        reads.resolve_into(plan, |number, offset, len| {
-            let cert = certs.get(number)?.as_ref()?;
-            // A range past the extent's end is never read from shards (the read fails
-            // first), so it is not planned.
-            if offset.saturating_add(len) > cert.size {
-                return None;
-            }
-            Some(
-                cert.locate(offset, len)
-                    .into_iter()
-                    .map(|(shard, _, _)| shard)
-                    .collect(),
-            )
-        });
+        )
     }
 
     /// For whoever extends the plan: wait until fewer than `ahead` planned reads are
@@ -319,30 +328,23 @@ impl Repository {
     /// The restore will not make the planned reads of these blobs (the file they belong
     /// to could not be written): they count as made, so that the plan keeps pace.
     pub fn skip_planned_reads(&self, ids: &[BlobId]) {
+        let mut reads = PlannedReads::new();
+        for id in ids {
+            self.plan_blob_read(&mut reads, id);
+        }
+        self.skip_planned(reads);
+    }
+
+    /// [`skip_planned_reads`](Self::skip_planned_reads) for reads listed by a walk (of a
+    /// directory that could not be made), located exactly as the plan located them.
+    pub fn skip_planned(&self, reads: PlannedReads) {
         let Some(plan) = self.read_plan() else {
             return;
         };
-        // Each certificate asked for once: one that cannot be had is not asked again.
-        let mut certs: std::collections::HashMap<ExtentName, Option<Arc<Certificate>>> =
-            Default::default();
-        for id in ids {
-            let Some((extent, loc)) = self.index.get(id) else {
-                continue;
-            };
-            let cert = certs
-                .entry(extent)
-                .or_insert_with(|| self.certificate(&extent).ok());
-            let Some(cert) = cert else {
-                continue;
-            };
-            let (offset, len) = (u64::from(loc.offset), u64::from(loc.length));
-            if offset + len > cert.size {
-                continue;
-            }
-            for (shard, _, _) in cert.locate(offset, len) {
-                plan.consumed(&(cert.name(), shard));
-            }
-        }
+        let certs = self.certificates_read(&reads);
+        reads.skip_in(&plan, |number, offset, len| {
+            shards_read(certs.get(number)?.as_ref()?, offset, len)
+        });
     }
 
     /// Data shard `shard` through the shard cache (fetched and hash-checked once).
