@@ -11,6 +11,7 @@
 //! removes stale locks). Locks are not signed: one can only make tangle wait, never
 //! trust anything.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -110,19 +111,37 @@ impl LockInfo {
     }
 }
 
-/// The locks this process holds, for [`release_held_locks`] when it is interrupted.
-static HELD: std::sync::Mutex<Vec<HeldLock>> = std::sync::Mutex::new(Vec::new());
+/// The locks this process holds, for [`stop_writing_and_unlock`] when it is interrupted.
+static HELD: std::sync::Mutex<Vec<Arc<HeldLock>>> = std::sync::Mutex::new(Vec::new());
 
+fn held() -> std::sync::MutexGuard<'static, Vec<Arc<HeldLock>>> {
+    HELD.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A lock of this process: where it is, and its refresher.
 struct HeldLock {
     remotes: Vec<DynRemote>,
     path: String,
     rt: tokio::runtime::Handle,
-    /// The lock's refresher, once it runs.
-    refresher: Option<tokio::task::AbortHandle>,
+    refresher: tokio::task::AbortHandle,
 }
 
-fn held() -> std::sync::MutexGuard<'static, Vec<HeldLock>> {
-    HELD.lock().unwrap_or_else(|p| p.into_inner())
+impl HeldLock {
+    /// Stop refreshing the lock and delete it from every remote, waiting at most
+    /// `within` (each delete is bounded anyway). Call it from a thread that is not
+    /// running async code.
+    fn remove(&self, within: Option<std::time::Duration>) {
+        self.refresher.abort();
+        let deletes =
+            futures::future::join_all(self.remotes.iter().map(|r| r.delete(WRITE, &self.path)));
+        let _ = match within {
+            // The timer is made inside the runtime, whose clock it needs.
+            Some(within) => self
+                .rt
+                .block_on(async { tokio::time::timeout(within, deletes).await.ok() }),
+            None => Some(self.rt.block_on(deletes)),
+        };
+    }
 }
 
 /// For a process about to exit on a signal (no guard will be dropped): refuse every
@@ -133,41 +152,26 @@ pub fn stop_writing_and_unlock(within: std::time::Duration) {
     crate::remote::deadline::stop_writes();
     let locks = std::mem::take(&mut *held());
     for lock in locks {
-        if let Some(refresher) = &lock.refresher {
-            refresher.abort();
-        }
-        let deletes =
-            futures::future::join_all(lock.remotes.iter().map(|r| r.delete(WRITE, &lock.path)));
-        // The timer is made inside the runtime, whose clock it needs.
-        let _ = lock
-            .rt
-            .block_on(async { tokio::time::timeout(within, deletes).await });
+        lock.remove(Some(within));
     }
 }
 
 /// A held lock: refreshed in the background, removed from every remote when dropped.
-pub struct LockGuard {
-    remotes: Vec<DynRemote>,
-    path: String,
-    refresher: tokio::task::JoinHandle<()>,
-    rt: tokio::runtime::Handle,
+pub struct LockGuard(Arc<HeldLock>);
+
+impl LockGuard {
+    fn path(&self) -> &str {
+        &self.0.path
+    }
 }
 
 impl Drop for LockGuard {
     fn drop(&mut self) {
-        self.refresher.abort();
-        let (remotes, path) = (self.remotes.clone(), self.path.clone());
-        // Best effort: a lock left behind goes stale.
-        let _ = std::thread::scope(|s| {
-            s.spawn(|| {
-                self.rt.block_on(futures::future::join_all(
-                    remotes.iter().map(|r| r.delete(WRITE, &path)),
-                ))
-            })
-            .join()
-        });
+        // Best effort: a lock left behind goes stale. On a thread of its own: the guard
+        // may be dropped in async code.
+        let _ = std::thread::scope(|s| s.spawn(|| self.0.remove(None)).join());
         // Only now: a signal meanwhile still finds the lock to remove.
-        held().retain(|h| h.path != self.path);
+        held().retain(|h| !Arc::ptr_eq(h, &self.0));
     }
 }
 
@@ -226,21 +230,9 @@ impl Repository {
             since: now(),
             refreshed: now(),
         };
-        // Known before it is written, so that an interrupt while it is being written
-        // removes it too.
-        held().push(HeldLock {
-            remotes: self.remotes.clone(),
-            path: path.clone(),
-            rt: self.rt.handle().clone(),
-            refresher: None,
-        });
-        if let Err(e) = self.write_replicated(&path, info.to_bytes()) {
-            held().retain(|h| h.path != path);
-            return Err(e.context("taking the lock"));
-        }
-        let remotes = self.remotes.clone();
+        let bytes = info.to_bytes();
         let refresher = self.rt.spawn({
-            let (remotes, path) = (remotes.clone(), path.clone());
+            let (remotes, path) = (self.remotes.clone(), path.clone());
             async move {
                 loop {
                     tokio::time::sleep(REFRESH).await;
@@ -253,17 +245,20 @@ impl Repository {
                 }
             }
         });
-        if let Some(h) = held().iter_mut().find(|h| h.path == path) {
-            h.refresher = Some(refresher.abort_handle());
-        }
-        let guard = LockGuard {
-            remotes,
-            path,
-            refresher,
+        let lock = Arc::new(HeldLock {
+            remotes: self.remotes.clone(),
+            path: path.clone(),
             rt: self.rt.handle().clone(),
-        };
+            refresher: refresher.abort_handle(),
+        });
+        // Known before it is written, so that an interrupt while it is being written
+        // removes it too; a failed write removes what copies it made.
+        held().push(lock.clone());
+        let guard = LockGuard(lock);
+        self.write_replicated(&path, bytes)
+            .map_err(|e| e.context("taking the lock"))?;
         // Someone may have taken a conflicting lock while ours was being written.
-        if let Some(l) = self.busy(kind, Some(&guard.path))? {
+        if let Some(l) = self.busy(kind, Some(guard.path()))? {
             drop(guard);
             return Err(busy(l));
         }
