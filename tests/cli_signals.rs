@@ -55,7 +55,14 @@ fn signal_when(
         std::thread::sleep(Duration::from_micros(200));
     }
     assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+    let signalled = Instant::now();
     let status = child.wait().expect("waiting for the signalled tangle");
+    // Each lock removal waits at most 5 s: well inside this, whatever a remote does.
+    assert!(
+        signalled.elapsed() < Duration::from_secs(30),
+        "the run took {:?} to stop after the signal",
+        signalled.elapsed()
+    );
     (status.code(), fs::read_to_string(log).unwrap_or_default())
 }
 
@@ -156,4 +163,74 @@ fn sigint_removes_the_lock_from_s3_remotes() {
         vec![0, 0, 0],
         "locks left; stderr:\n{stderr}"
     );
+}
+
+/// A remote that stops answering cannot hold up the way out: with one of three remotes
+/// stalled (an SFTP "server" that keeps the connection and never speaks, timeout 1 s),
+/// Ctrl-C in the middle of a backup still exits 130 within a few seconds and removes
+/// the lock from the two remotes that answer.
+#[test]
+fn sigint_with_a_stalled_remote_exits_in_bounded_time() {
+    const SFTP_SERVER: &str = "/usr/lib/openssh/sftp-server";
+    if !Path::new(SFTP_SERVER).exists() {
+        assert!(std::env::var_os("CI").is_none(), "{SFTP_SERVER} is missing");
+        return;
+    }
+    let repo = Repo::uninit();
+    let sftp_dir = repo.dir("sftp-remote");
+    let sftp_url = format!("sftp://localhost{}", sftp_dir.display());
+    let profile = |name: &str, ssh_command: String| {
+        let path = repo.path(&format!("{name}.toml"));
+        write_file(
+            &path,
+            format!("[remote.\"{sftp_url}\"]\nssh_command = \"{ssh_command}\"\ntimeout = 1\n")
+                .as_bytes(),
+        );
+        path
+    };
+    let good = profile("good", format!("sh -c 'exec {SFTP_SERVER}' --"));
+    let stalled = profile("stalled", "sh -c 'exec sleep 60' --".to_string());
+    run_ok(
+        repo.cmd_no_repo()
+            .arg("-P")
+            .arg(&good)
+            .args(["init", "--remote"])
+            .arg(&repo.remotes[0])
+            .arg("--remote")
+            .arg(&repo.remotes[1])
+            .args(["--remote", &sftp_url]),
+    );
+    let src = repo.dir("src");
+    for i in 0..5 {
+        write_file(
+            &src.join(format!("big-{i}.bin")),
+            &pseudo_random(40 + i, 16 << 20),
+        );
+    }
+    let log = repo.path("stalled.stderr");
+    let child = tangle_std(&repo.home)
+        .arg("-P")
+        .arg(&stalled)
+        .arg("-r")
+        .arg(&repo.remotes[0])
+        .args(["backup", "--no-progress"])
+        .arg(&src)
+        .stdout(std::process::Stdio::null())
+        .stderr(fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("spawning tangle backup");
+    let answering = &repo.remotes[..2];
+    let (exit, stderr) = signal_when(child, &log, libc::SIGINT, || {
+        answering.iter().all(|r| !locks(r).is_empty())
+            && !object_paths(&repo.remotes[0], "shards").is_empty()
+    });
+    assert_eq!(exit, Some(130), "stderr:\n{stderr}");
+    for r in answering {
+        assert_eq!(
+            locks(r),
+            Vec::<String>::new(),
+            "lock left on {}",
+            r.display()
+        );
+    }
 }
