@@ -342,6 +342,13 @@ mbps() {
 # as this round's sample of the row (MB/s from N bytes if given). CMD's output goes to
 # $W/logs/ (its standard output to FILE instead with --stdout). Returns CMD's exit
 # status; the wall seconds are left in $LAST_SECS.
+# machine_busy: CPU seconds all cores spent on anything but idling since boot (user, nice,
+# system, irq, softirq, steal in /proc/stat): what every process on the machine used,
+# the test servers' and the kernel's threads included.
+CLK_TCK=$(getconf CLK_TCK 2>/dev/null || echo 100)
+machine_busy() {
+    awk -v hz="$CLK_TCK" '$1 == "cpu" { printf "%.2f", ($2 + $3 + $4 + $7 + $8 + $9) / hz; exit }' /proc/stat
+}
 run_phase() {
     local tool=$1 phase=$2 tolerate=0 bytes='' out=''
     shift 2
@@ -361,13 +368,16 @@ run_phase() {
     [ -n "$out" ] || out=$logf
     [ "$CAN_DROP" = 1 ] && drop_caches
     log "$tool: $phase$(in_round)"
+    local busy0
+    busy0=$(machine_busy)
     if [ "$out" = "$logf" ]; then
         /usr/bin/time -f '%e %U %S %M' -o "$W/time.out" "$@" > "$logf" 2>&1
     else
         /usr/bin/time -f '%e %U %S %M' -o "$W/time.out" "$@" > "$out" 2> "$logf"
     fi
     local rc=$?
-    local secs usr sys rss
+    local secs usr sys rss busy1
+    busy1=$(machine_busy)
     read -r secs usr sys rss < <(tail -n 1 "$W/time.out")
     LAST_SECS=$secs
     if [ "$rc" = 0 ]; then
@@ -375,6 +385,8 @@ run_phase() {
         S[$k@$ROUND@user]=$usr
         S[$k@$ROUND@sys]=$sys
         S[$k@$ROUND@rss]=$rss
+        S[$k@$ROUND@others]=$(awk -v b0="$busy0" -v b1="$busy1" -v u="$usr" -v s="$sys" \
+            'BEGIN { o = b1 - b0 - u - s; printf "%.2f", o > 0 ? o : 0 }')
         S[$k@$ROUND@bytes]=$bytes
         OK_ROUNDS[$k]+=" $ROUND"
     elif [ "$tolerate" = 1 ] && grep -qiE "unrecognized subcommand|unexpected argument|unknown (command|subcommand)|invalid subcommand|unrecognized (argument|option)|not (yet )?implemented" "$logf"; then
@@ -858,8 +870,8 @@ stop_servers
 # ---- report --------------------------------------------------------------------------
 # f2 NUMBER: two decimals ("-" if empty).
 f2() { awk -v x="${1:-}" 'BEGIN { if (x == "") print "-"; else printf "%.2f", x }'; }
-# row_cells KEY: the table cells of a row: median s | min–max s | user s | sys s | MB/s |
-# peak RSS MiB | rounds.
+# row_cells KEY: the table cells of a row: median s | min–max s | user s | sys s | other
+# CPU s | MB/s | peak RSS MiB | rounds.
 row_cells() {
     local k=$1 med mn mx n v
     mapfile -t v < <(samples "$k" wall)
@@ -869,8 +881,8 @@ row_cells() {
     mapfile -t v < <(samples "$k" bytes)
     local bytes
     bytes=$(stats "${v[@]}" | cut -d' ' -f1)
-    printf '%s | %s | %s | %s | %s | %s | %s' "$(f2 "$med")" "$range" \
-        "$(f2 "$(median "$k" user)")" "$(f2 "$(median "$k" sys)")" \
+    printf '%s | %s | %s | %s | %s | %s | %s | %s' "$(f2 "$med")" "$range" \
+        "$(f2 "$(median "$k" user)")" "$(f2 "$(median "$k" sys)")" "$(f2 "$(median "$k" others)")" \
         "$(if [ -n "$bytes" ]; then mbps "$bytes" "$med"; else echo -; fi)" \
         "$(awk -v k="$(median "$k" rss)" 'BEGIN { printf "%.1f", k / 1024 }')" "$n"
 }
@@ -909,6 +921,11 @@ if has "tangle|restore"; then
         m=$(awk -v a="$(median "$kk" wall)" -v b="$(median "tangle|restore" wall)" 'BEGIN { if (b > 0) printf "%.6f", a / b }')
         [ -n "$m" ] || continue
         RATIOS+=("$(kind_label "$k") restore / local restore (medians, not paired)|$(f2 "$m")|-|$(samples "$kk" wall | wc -l), $(samples "tangle|restore" wall | wc -l)|≤ 1.2: $(awk -v m="$m" 'BEGIN { print (sprintf("%.2f", m) + 0 <= 1.2 ? "met" : "NOT met") }')")
+        # The least this restore could take here: all the CPU the machine spent on it
+        # (tangle's, the test servers', the kernel's) spread over every core.
+        floor=$(awk -v u="$(median "$kk" user)" -v s="$(median "$kk" sys)" -v o="$(median "$kk" others)" \
+            -v c="$(nproc)" -v b="$(median "tangle|restore" wall)" 'BEGIN { if (b > 0) printf "%.6f", (u + s + o) / c / b }')
+        RATIOS+=("$(kind_label "$k") restore's CPU floor (all CPU used ÷ $(nproc) cores) / local restore|$(f2 "$floor")|-|$(samples "$kk" wall | wc -l), $(samples "tangle|restore" wall | wc -l)|- (the least ratio this machine allows)")
         REMOTE_RATIOS=1
     done
 fi
@@ -938,16 +955,16 @@ REPORT="$W/report.md"
     [ -z "$SERVERS_NOTE" ] || echo "- test servers: $SERVERS_NOTE"
     [ -z "$LINKS_NOTE" ] || echo "- links (--links): $LINKS_NOTE"
     echo "- MB/s: 10^6 bytes per second; the tree's apparent size over the median wall time for backup, restore, read-data and anchor phases (for an unchanged re-backup: scan rate), bytes written for repair"
-    echo "- user s, sys s: CPU seconds in user space and in the kernel, summed over the command's processes (both ends of a pipe); peak RSS: the largest single process"
+    echo "- user s, sys s: CPU seconds in user space and in the kernel, summed over the command's processes (both ends of a pipe); other CPU s: what the rest of the machine spent meanwhile (test servers, kernel threads such as writeback and the loop device; from /proc/stat); peak RSS: the largest single process"
     echo
-    echo "| tool | phase | median s | min–max s | user s | sys s | MB/s | peak RSS MiB | rounds |"
-    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    echo "| tool | phase | median s | min–max s | user s | sys s | other CPU s | MB/s | peak RSS MiB | rounds |"
+    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     for k in "${KEYS[@]}"; do
         tool=${k%%|*} phase=${k#*|} note=${NOTE_OF[$k]:-}
         if has "$k"; then
             echo "| $tool | $phase${note:+ ($note)} | $(row_cells "$k") |"
         else
-            echo "| $tool | $phase | ${note:-not run} | - | - | - | - | - | 0 |"
+            echo "| $tool | $phase | ${note:-not run} | - | - | - | - | - | - | 0 |"
         fi
     done
     if [ "${#RATIOS[@]}" -gt 0 ]; then

@@ -227,6 +227,56 @@ fn backup_over_local_s3_sftp_restores_identically_through_each_remote() {
     }
 }
 
+/// Every command opens each remote once: an SFTP remote that the config was read from
+/// while the trusted config was chosen is the one the repository keeps (it used to be
+/// opened again, starting a second ssh, 0.3 s on loopback).
+#[test]
+fn each_sftp_remote_is_connected_once_per_command() {
+    if !servers_configured() {
+        return;
+    }
+    let m = Mixed::new("connect-once");
+    m.init();
+    let ssh_config = servers::var("TANGLE_TEST_SSH_CONFIG").expect("TANGLE_TEST_SSH_CONFIG");
+    let log = m.repo.path("ssh-starts.log");
+    let wrapper = m.repo.path("counting-ssh");
+    fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho start >> '{}'\nexec ssh -F '{ssh_config}' \"$@\"\n",
+            log.display()
+        ),
+    )
+    .expect("write the ssh wrapper");
+    let ssh = format!("sh '{}'", wrapper.display());
+    for (via, command) in [
+        (&m.local, "snapshots"),
+        (&m.sftp, "snapshots"),
+        (&m.s3, "ls"),
+    ] {
+        let _ = fs::remove_file(&log);
+        let mut c = m.cmd_fresh(via);
+        c.env("TANGLE_SSH_COMMAND", &ssh).arg(command);
+        if command == "ls" {
+            c.arg("latest");
+        }
+        let out = run_any(&mut c);
+        // No snapshot yet: `ls latest` fails, after opening and unlocking.
+        assert!(
+            out.status.code().is_some(),
+            "{command} via {via}: {}",
+            stderr_str(&out)
+        );
+        let starts = fs::read_to_string(&log).unwrap_or_default().lines().count();
+        assert_eq!(
+            starts,
+            1,
+            "{command} via {via}: ssh started {starts} times for one SFTP remote\n{}",
+            stderr_str(&out)
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------
 // 2. + 3. S3 unreachable, then back with objects deleted
 // ---------------------------------------------------------------------------------

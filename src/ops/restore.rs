@@ -32,7 +32,7 @@ use serde::Serialize;
 use super::Progress;
 use super::snapshots::{Located, locate, split_spec};
 use crate::content::fsmeta::{self, Refused, XattrRefusal};
-use crate::content::{BlobKind, Node, NodeKind, Tree};
+use crate::content::{BlobId, BlobKind, Node, NodeKind, Tree};
 use crate::error::{Error, Result, ResultExt};
 use crate::pathmatch::PathMatcher;
 use crate::repo::{PLAN_SEGMENT, PlannedReads, ReadMode, Repository};
@@ -560,6 +560,11 @@ fn test_setting(name: &str) -> Option<usize> {
     }
 }
 
+/// Trees looked at, and tree shards fetched at most, at once by the first walk ahead of
+/// the restore ([`ReadPlanner::read_trees_ahead`]): up to half the shard cache.
+const TREES_AHEAD: usize = 256;
+const TREE_SHARDS_AHEAD: usize = 8;
+
 /// The walk ahead of the restore: the same walk, reading only trees, to list the shard
 /// reads the restore will make in the order it makes them. It stops after each segment
 /// of reads and goes on from there ([`keep_ahead`](Self::keep_ahead)), so the plan's
@@ -633,6 +638,7 @@ impl<'a> ReadPlanner<'a> {
                     let subtree = match node.subtree {
                         Some(id) => {
                             self.repo.plan_blob_read(&mut self.reads, &id);
+                            self.read_trees_ahead(&id);
                             self.repo.load_tree_off_plan(&id)?
                         }
                         None => Tree::default(),
@@ -656,6 +662,23 @@ impl<'a> ReadPlanner<'a> {
             }
         }
         Ok(!self.stack.is_empty())
+    }
+
+    /// Before reading tree `next`: fetch its shard together with those of the trees
+    /// walked after it that are known now (the directories left at each level, innermost
+    /// first), while the restore has not started (later, its reads overlap the walk's,
+    /// and the shard cache is the restore's).
+    fn read_trees_ahead(&self, next: &BlobId) {
+        if !self.repo.read_plan_is_over() {
+            return;
+        }
+        let then: Vec<BlobId> = (self.stack.iter().rev())
+            .flat_map(|(nodes, _, _)| nodes.as_slice())
+            .filter(|node| node.kind == NodeKind::Dir)
+            .filter_map(|node| node.subtree)
+            .take(TREES_AHEAD)
+            .collect();
+        self.repo.read_trees_ahead(next, &then, TREE_SHARDS_AHEAD);
     }
 
     /// While the restore runs: add the next segment of reads to the plan whenever fewer

@@ -106,8 +106,18 @@ impl Repository {
         let rt = runtime()?;
         let canonical = remote::canonical_url(url)?;
         let settings = &opts.remote_settings;
-        let open_remote =
-            |u: &str| remote::open_with(u, settings.get(u).unwrap_or(&Default::default()));
+        // Each URL is opened once: the remotes that served their config while it was
+        // resolved are the ones the repository keeps (an SFTP remote opened twice
+        // started ssh twice, 0.3-0.5 s each).
+        let opened: std::cell::RefCell<HashMap<String, DynRemote>> = Default::default();
+        let open_remote = |u: &str| -> Result<DynRemote> {
+            if let Some(r) = opened.borrow().get(u) {
+                return Ok(r.clone());
+            }
+            let r = remote::open_with(u, settings.get(u).unwrap_or(&Default::default()))?;
+            opened.borrow_mut().insert(u.to_string(), r.clone());
+            Ok(r)
+        };
         let first = open_remote(&canonical)?;
         let (named, object) = read_config(&rt, &first, url)?;
         let cache_root = opts.cache_dir.clone().or_else(default_cache_dir);
@@ -127,10 +137,8 @@ impl Repository {
         for (i, u) in config.remotes.iter().enumerate() {
             if *u == canonical {
                 primary = i;
-                remotes.push(first.clone());
-            } else {
-                remotes.push(open_remote(u)?);
             }
+            remotes.push(open_remote(u)?);
         }
         let mut repo = Self::assemble(rt, config, remotes, primary, opts.cache_dir.clone())?;
         repo.foreign_configs = trusted.foreign;
