@@ -386,7 +386,7 @@ run_phase() {
         S[$k@$ROUND@sys]=$sys
         S[$k@$ROUND@rss]=$rss
         S[$k@$ROUND@others]=$(awk -v b0="$busy0" -v b1="$busy1" -v u="$usr" -v s="$sys" \
-            'BEGIN { o = b1 - b0 - u - s; printf "%.2f", o > 0 ? o : 0 }')
+            'BEGIN { o = b1 - b0 - u - s; printf "%.2f", (o > 0 ? o : 0) }')
         S[$k@$ROUND@bytes]=$bytes
         OK_ROUNDS[$k]+=" $ROUND"
     elif [ "$tolerate" = 1 ] && grep -qiE "unrecognized subcommand|unexpected argument|unknown (command|subcommand)|invalid subcommand|unrecognized (argument|option)|not (yet )?implemented" "$logf"; then
