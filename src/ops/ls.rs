@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::snapshots::{Located, locate};
 use crate::content::{Node, NodeKind, Tree};
 use crate::error::Result;
-use crate::repo::Repository;
+use crate::repo::{Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
 
 #[derive(Serialize, Debug)]
 pub struct Entry {
@@ -130,12 +130,23 @@ fn walk_tree(
     tree: &Tree,
     visit: &mut dyn FnMut(Entry),
 ) -> Result<()> {
-    for n in &tree.nodes {
+    for (i, n) in tree.nodes.iter().enumerate() {
         let p = [prefix, b"/", &n.name].concat();
         visit(entry(&p, n));
         if let (NodeKind::Dir, Some(id)) = (n.kind, n.subtree) {
+            repo.read_trees_ahead(&id, || later_subtrees(tree, i), TREE_SHARDS_AHEAD);
             walk_tree(repo, &p, &repo.load_tree(&id)?, visit)?;
         }
     }
     Ok(())
+}
+
+/// The subtrees of the directories after entry `i` of `tree` (at most [`TREES_AHEAD`]):
+/// the trees a walk reads next, after the one it is entering.
+pub(super) fn later_subtrees(tree: &Tree, i: usize) -> Vec<crate::content::BlobId> {
+    (tree.nodes.iter().skip(i + 1))
+        .filter(|n| n.kind == NodeKind::Dir)
+        .filter_map(|n| n.subtree)
+        .take(TREES_AHEAD)
+        .collect()
 }

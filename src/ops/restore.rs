@@ -35,7 +35,9 @@ use crate::content::fsmeta::{self, Refused, XattrRefusal};
 use crate::content::{BlobId, BlobKind, Node, NodeKind, Tree};
 use crate::error::{Error, Result, ResultExt};
 use crate::pathmatch::PathMatcher;
-use crate::repo::{PLAN_SEGMENT, PlannedReads, ReadMode, Repository};
+use crate::repo::{
+    PLAN_SEGMENT, PlannedReads, ReadMode, Repository, TREE_SHARDS_AHEAD, TREES_AHEAD,
+};
 
 pub struct RestoreOptions {
     /// `SNAPSHOT[:PATH]`.
@@ -560,11 +562,6 @@ fn test_setting(name: &str) -> Option<usize> {
     }
 }
 
-/// Trees looked at, and tree shards fetched at most, at once by the first walk ahead of
-/// the restore ([`ReadPlanner::read_trees_ahead`]): up to half the shard cache.
-const TREES_AHEAD: usize = 256;
-const TREE_SHARDS_AHEAD: usize = 8;
-
 /// The walk ahead of the restore: the same walk, reading only trees, to list the shard
 /// reads the restore will make in the order it makes them. It stops after each segment
 /// of reads and goes on from there ([`keep_ahead`](Self::keep_ahead)), so the plan's
@@ -672,13 +669,15 @@ impl<'a> ReadPlanner<'a> {
         if !self.repo.read_plan_is_over() {
             return;
         }
-        let then: Vec<BlobId> = (self.stack.iter().rev())
-            .flat_map(|(nodes, _, _)| nodes.as_slice())
-            .filter(|node| node.kind == NodeKind::Dir)
-            .filter_map(|node| node.subtree)
-            .take(TREES_AHEAD)
-            .collect();
-        self.repo.read_trees_ahead(next, &then, TREE_SHARDS_AHEAD);
+        let then = || {
+            (self.stack.iter().rev())
+                .flat_map(|(nodes, _, _)| nodes.as_slice())
+                .filter(|node| node.kind == NodeKind::Dir)
+                .filter_map(|node| node.subtree)
+                .take(TREES_AHEAD)
+                .collect()
+        };
+        self.repo.read_trees_ahead(next, then, TREE_SHARDS_AHEAD);
     }
 
     /// While the restore runs: add the next segment of reads to the plan whenever fewer

@@ -31,6 +31,11 @@ fn shards_read(cert: &Certificate, offset: u64, len: u64) -> Option<Vec<usize>> 
     )
 }
 
+/// Trees looked at, and tree shards fetched at most, at once by a walk reading ahead
+/// ([`Repository::read_trees_ahead`]): half the shard cache.
+pub const TREES_AHEAD: usize = 256;
+pub const TREE_SHARDS_AHEAD: usize = 8;
+
 /// When a key is read next (`None`: never), from a [`ReadPlan`].
 type NextUse<'a, K> = dyn Fn(&K) -> Option<u64> + 'a;
 
@@ -300,9 +305,15 @@ impl Repository {
     /// in walk order), at most `max` shards in all, from high-latency remotes only. A walk reads one tree at a time, so without
     /// this it waits for each tree shard in turn (0.35 s of the S3 restore's start on
     /// the benchmark tree). Failures are left for the read to meet.
-    pub fn read_trees_ahead(&self, next: &BlobId, then: &[BlobId], max: usize) {
+    /// `then` is asked for only when a shard of `next` is missing (a walk calls this
+    /// before every tree).
+    pub fn read_trees_ahead(&self, next: &BlobId, then: impl FnOnce() -> Vec<BlobId>, max: usize) {
+        if !self.remotes.iter().any(|r| r.high_latency()) || self.next_tree_is_cached(next) {
+            return;
+        }
+        let then = then();
         let located: Vec<(ExtentName, u64, u64)> = std::iter::once(next)
-            .chain(then)
+            .chain(&then)
             .filter_map(|id| self.index.get(id))
             .map(|(extent, loc)| (extent, loc.offset.into(), loc.length.into()))
             .collect();
@@ -331,14 +342,11 @@ impl Repository {
                 .collect()
         };
         let mut wanted: Vec<(Arc<Certificate>, usize)> = Vec::new();
-        for (n, (extent, offset, len)) in located.iter().enumerate() {
+        for (extent, offset, len) in &located {
             let Some(cert) = cert_of(extent) else {
                 continue;
             };
             let shards = missing(&cert, *offset, *len);
-            if n == 0 && shards.is_empty() {
-                return;
-            }
             // Tree extents hold only trees (the backup packs them apart), which a walk
             // reads in a burst: the rest of the extent comes along.
             for shard in shards.into_iter().chain(missing(&cert, 0, cert.size)) {
@@ -356,6 +364,21 @@ impl Repository {
         }
         wanted.truncate(max);
         self.fetch_into_cache(&wanted);
+    }
+
+    /// Whether the shards holding tree `id` are all in the shard cache (or it cannot be
+    /// located: its read meets that).
+    fn next_tree_is_cached(&self, id: &BlobId) -> bool {
+        let Some((extent, loc)) = self.index.get(id) else {
+            return true;
+        };
+        let Ok(cert) = self.certificate(&extent) else {
+            return true;
+        };
+        shards_read(&cert, loc.offset.into(), loc.length.into())
+            .unwrap_or_default()
+            .into_iter()
+            .all(|s| self.shards.contains(&(extent, s)))
     }
 
     /// Fetch these shards into the shard cache, all at once. A shard that cannot be had
