@@ -301,68 +301,50 @@ impl Repository {
 
     /// Before a walk reads tree `next` through the shard cache ([`ReadMode::ShardOffPlan`]):
     /// if a shard it lies in is missing, fetch it together with the other missing data
-    /// shards of its extent and of the extents of the trees to be read after it (`then`,
-    /// in walk order), at most `max` shards in all, from high-latency remotes only. A walk reads one tree at a time, so without
-    /// this it waits for each tree shard in turn (0.35 s of the S3 restore's start on
-    /// the benchmark tree). Failures are left for the read to meet.
-    /// `then` is asked for only when a shard of `next` is missing (a walk calls this
-    /// before every tree).
+    /// shards of its extent and of the extents of the trees read after it (`then`, in
+    /// walk order, asked for only now), at most `max` shards in all, from high-latency
+    /// remotes only. A walk reads one tree at a time, so without this it waits for each
+    /// tree shard in turn (5 rounds at the S3 restore's start on the benchmark tree).
+    /// Tree extents hold only trees (the backup packs them apart), which a walk reads in
+    /// a burst: the whole extent comes along. Failures are left for the read to meet.
     pub fn read_trees_ahead(&self, next: &BlobId, then: impl FnOnce() -> Vec<BlobId>, max: usize) {
         if !self.remotes.iter().any(|r| r.high_latency()) || self.next_tree_is_cached(next) {
             return;
         }
-        let then = then();
-        let located: Vec<(ExtentName, u64, u64)> = std::iter::once(next)
-            .chain(&then)
-            .filter_map(|id| self.index.get(id))
-            .map(|(extent, loc)| (extent, loc.offset.into(), loc.length.into()))
-            .collect();
-        let mut extents: Vec<ExtentName> = Vec::new();
-        for (extent, _, _) in &located {
-            if !extents.contains(extent) {
-                extents.push(*extent);
-            }
+        let mut reads = PlannedReads::new();
+        for id in std::iter::once(*next).chain(then()) {
+            self.plan_blob_read(&mut reads, &id);
         }
-        // Certificates of extents not seen yet are fetched at once too.
-        let certs: Vec<Option<Arc<Certificate>>> = self.rt.block_on(join_all(
-            extents
-                .iter()
-                .map(|n| async move { self.certificate_async(n).await.ok() }),
-        ));
-        let cert_of = |extent: &ExtentName| {
-            let i = extents.iter().position(|e| e == extent)?;
-            certs[i].clone()
-        };
-        let missing = |cert: &Certificate, offset, len| -> Vec<usize> {
-            let name = cert.name();
-            shards_read(cert, offset, len)
+        let certs = self.certificates_read(&reads);
+        // `next`'s own shards first, then whole extents in the order the walk meets them.
+        let own = self.index.get(next).zip(certs.first().cloned().flatten());
+        let own = own.into_iter().flat_map(|((_, loc), cert)| {
+            let shards = shards_read(&cert, loc.offset.into(), loc.length.into());
+            shards
                 .unwrap_or_default()
                 .into_iter()
-                .filter(|s| !self.shards.contains(&(name, *s)))
-                .collect()
-        };
+                .map(move |s| (cert.clone(), s))
+        });
+        let extents = certs.into_iter().flatten().flat_map(|cert| {
+            let shards = shards_read(&cert, 0, cert.size).unwrap_or_default();
+            shards.into_iter().map(move |s| (cert.clone(), s))
+        });
         let mut wanted: Vec<(Arc<Certificate>, usize)> = Vec::new();
-        for (extent, offset, len) in &located {
-            let Some(cert) = cert_of(extent) else {
-                continue;
-            };
-            let shards = missing(&cert, *offset, *len);
-            // Tree extents hold only trees (the backup packs them apart), which a walk
-            // reads in a burst: the rest of the extent comes along.
-            for shard in shards.into_iter().chain(missing(&cert, 0, cert.size)) {
-                let high_latency = (cert.shards.get(shard))
-                    .and_then(|info| self.remotes.get(info.remote as usize))
-                    .is_some_and(|r| r.high_latency());
-                let key = (cert.name(), shard);
-                if high_latency && !wanted.iter().any(|(c, s)| (c.name(), *s) == key) {
-                    wanted.push((cert.clone(), shard));
-                }
-            }
-            if wanted.len() >= max {
+        for (cert, shard) in own.chain(extents) {
+            if wanted.len() == max {
                 break;
             }
+            let key = (cert.name(), shard);
+            let high_latency = (cert.shards.get(shard))
+                .and_then(|info| self.remotes.get(info.remote as usize))
+                .is_some_and(|r| r.high_latency());
+            if high_latency
+                && !self.shards.contains(&key)
+                && !wanted.iter().any(|(c, s)| (c.name(), *s) == key)
+            {
+                wanted.push((cert, shard));
+            }
         }
-        wanted.truncate(max);
         self.fetch_into_cache(&wanted);
     }
 
