@@ -21,6 +21,7 @@ fn main() -> ExitCode {
             .map(|(op, n)| format!("{op} {n}"))
             .collect();
         eprintln!("tangle: remote requests: {}", counts.join(", "));
+        eprintln!("tangle: shard waits: {}", tangle::repo::shard_waits());
         if let Some(plan) = tangle::repo::plan_counts() {
             eprintln!(
                 "tangle: read plan: {} shard reads, {} segment(s), at most {} ahead, \

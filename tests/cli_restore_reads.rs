@@ -51,26 +51,12 @@ fn make_source(src: &Path) {
 }
 
 fn tangle(home: &Path, via: &str) -> Command {
-    let mut c = tangle_bare(home);
-    c.env("TANGLE_PASSWORD", PASSWORD).arg("-r").arg(via);
-    pass_env(&mut c, SERVER_ENV);
-    c
+    tangle_via_url(home, via)
 }
 
-/// Total size of the data shards (`shards/EXTENT/i`, i < 4) on all remotes.
+/// Total size of the data shards on all remotes.
 fn data_shard_bytes(repo: &Repository) -> u64 {
-    let rt = servers::runtime();
-    let mut total = 0;
-    for remote in repo.remotes() {
-        let objects = rt.block_on(remote.list("shards/")).expect("list shards");
-        for o in objects {
-            let index = o.path.rsplit('/').next().and_then(|i| i.parse::<u8>().ok());
-            if index.is_some_and(|i| i < repo.config.coding.data_shards) {
-                total += o.size;
-            }
-        }
-    }
-    total
+    data_shard_sizes(repo).iter().sum()
 }
 
 /// Create a repository over `urls` and back up the source into it.

@@ -9,10 +9,10 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use super::ls::kind_name;
+use super::ls::{kind_name, subtrees};
 use crate::content::{BlobId, Node, NodeKind, Tree};
 use crate::error::Result;
-use crate::repo::Repository;
+use crate::repo::{Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DiffOptions {
@@ -143,34 +143,34 @@ fn sorted(mut t: Tree) -> Tree {
 
 impl Differ<'_> {
     fn trees(&mut self, prefix: &[u8], a: &BlobId, b: &BlobId) -> Result<()> {
+        self.repo
+            .read_trees_ahead(a, || vec![*b], TREE_SHARDS_AHEAD);
         let ta = sorted(self.repo.load_tree(a)?);
         let tb = sorted(self.repo.load_tree(b)?);
-        let (mut i, mut j) = (0, 0);
-        while i < ta.nodes.len() || j < tb.nodes.len() {
-            let order = match (ta.nodes.get(i), tb.nodes.get(j)) {
-                (Some(x), Some(y)) => x.name.cmp(&y.name),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                _ => std::cmp::Ordering::Greater,
-            };
-            match order {
-                std::cmp::Ordering::Less => {
-                    let n = &ta.nodes[i];
-                    self.whole(&path_of(prefix, n), n, Side::Removed)?;
-                    i += 1;
-                }
-                std::cmp::Ordering::Greater => {
-                    let n = &tb.nodes[j];
-                    self.whole(&path_of(prefix, n), n, Side::Added)?;
-                    j += 1;
-                }
-                std::cmp::Ordering::Equal => {
-                    self.both(&path_of(prefix, &ta.nodes[i]), &ta.nodes[i], &tb.nodes[j])?;
-                    i += 1;
-                    j += 1;
-                }
+        let pairs: Vec<_> = side_by_side(&ta.nodes, &tb.nodes).collect();
+        for (k, pair) in pairs.iter().enumerate() {
+            self.read_trees_ahead(walked(*pair), &pairs[k + 1..]);
+            match *pair {
+                (Some(x), None) => self.whole(&path_of(prefix, x), x, Side::Removed)?,
+                (None, Some(y)) => self.whole(&path_of(prefix, y), y, Side::Added)?,
+                (Some(x), Some(y)) => self.both(&path_of(prefix, x), x, y)?,
+                (None, None) => {}
             }
         }
         Ok(())
+    }
+
+    /// Before the walk reads the trees `next` (the entries it is at): fetch their
+    /// shards with those of the trees it reads after them, in `later` entries.
+    fn read_trees_ahead(&self, mut next: impl Iterator<Item = BlobId>, later: &[Pair<'_>]) {
+        if let Some(first) = next.next() {
+            let then = || {
+                (next.chain(later.iter().flat_map(|p| walked(*p))))
+                    .take(TREES_AHEAD)
+                    .collect()
+            };
+            self.repo.read_trees_ahead(&first, then, TREE_SHARDS_AHEAD);
+        }
     }
 
     /// An entry (and everything below it) present on one side only.
@@ -190,13 +190,10 @@ impl Differ<'_> {
             new_size: None,
             what: Vec::new(),
         });
-        if let (NodeKind::Dir, Some(id)) = (n.kind, n.subtree) {
-            let t = sorted(self.repo.load_tree(&id)?);
-            for c in &t.nodes {
-                self.whole(&path_of(path, c), c, side)?;
-            }
+        match (n.kind, n.subtree) {
+            (NodeKind::Dir, Some(id)) => self.below(path, &id, side),
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     fn count(&mut self, kind: NodeKind, side: Side) {
@@ -278,11 +275,50 @@ impl Differ<'_> {
     /// Everything below a directory whose path changed type.
     fn below(&mut self, path: &[u8], tree: &BlobId, side: Side) -> Result<()> {
         let t = sorted(self.repo.load_tree(tree)?);
-        for c in &t.nodes {
+        for (k, c) in t.nodes.iter().enumerate() {
+            if let (NodeKind::Dir, Some(id)) = (c.kind, c.subtree) {
+                let later = || subtrees(&t.nodes[k + 1..]).take(TREES_AHEAD).collect();
+                self.repo.read_trees_ahead(&id, later, TREE_SHARDS_AHEAD);
+            }
             self.whole(&path_of(path, c), c, side)?;
         }
         Ok(())
     }
+}
+
+/// An entry of tree a and of tree b: one of them, or both with the same name.
+type Pair<'a> = (Option<&'a Node>, Option<&'a Node>);
+
+/// The entries of two trees sorted by name, side by side: each name once, with the entry
+/// of each tree that has it.
+fn side_by_side<'a>(a: &'a [Node], b: &'a [Node]) -> impl Iterator<Item = Pair<'a>> + 'a {
+    let (mut i, mut j) = (0, 0);
+    std::iter::from_fn(move || {
+        let pair = match (a.get(i), b.get(j)) {
+            (None, None) => return None,
+            (Some(x), Some(y)) => match x.name.cmp(&y.name) {
+                std::cmp::Ordering::Less => (Some(x), None),
+                std::cmp::Ordering::Greater => (None, Some(y)),
+                std::cmp::Ordering::Equal => (Some(x), Some(y)),
+            },
+            pair => pair,
+        };
+        i += usize::from(pair.0.is_some());
+        j += usize::from(pair.1.is_some());
+        Some(pair)
+    })
+}
+
+/// The trees the walk reads for a pair of entries, in order: the subtree of each side
+/// that is a directory, none when both sides are the same directory.
+fn walked(pair: Pair<'_>) -> impl Iterator<Item = BlobId> {
+    let dir = |n: Option<&Node>| {
+        n.filter(|n| n.kind == NodeKind::Dir)
+            .and_then(|n| n.subtree)
+    };
+    let (a, b) = (dir(pair.0), dir(pair.1));
+    let same = a.is_some() && a == b;
+    [a, b].into_iter().flatten().filter(move |_| !same)
 }
 
 /// Which metadata differs: mode, owner (uid, gid), mtime, extended attributes.

@@ -12,12 +12,12 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::Serialize;
 
-use super::ls::{Entry, entry};
+use super::ls::{Entry, entry, subtrees};
 use super::snapshots::SnapshotInfo;
 use crate::content::{BlobId, Node, NodeKind, Snapshot, Tree};
 use crate::error::{Error, Result};
 use crate::pathmatch::PathMatcher;
-use crate::repo::Repository;
+use crate::repo::{Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
 
 #[derive(Clone, Debug, Default)]
 pub struct FindOptions {
@@ -143,14 +143,34 @@ impl Search<'_> {
         }
         let before = out.len();
         let tree: Tree = self.repo.load_tree(id)?;
-        for n in &tree.nodes {
+        for (i, n) in tree.nodes.iter().enumerate() {
             let p = [prefix, b"/", &n.name].concat();
+            if let (NodeKind::Dir, Some(sub)) = (n.kind, n.subtree) {
+                self.read_trees_ahead(&sub, &p, prefix, &tree.nodes[i + 1..]);
+            }
             self.node(&p, n, out)?;
         }
         if out.len() == before {
             self.barren.insert(key);
         }
         Ok(())
+    }
+
+    /// Before searching the directory at `path` (tree `next`): fetch its tree's shard
+    /// with those of the directories after it, `later` (in `prefix`), leaving out those
+    /// already searched without a match (they are not read again).
+    fn read_trees_ahead(&self, next: &BlobId, path: &[u8], prefix: &[u8], later: &[Node]) {
+        let unsearched = |id: &BlobId, path: &[u8]| !self.barren.contains(&(*id, path.to_vec()));
+        if !unsearched(next, path) {
+            return;
+        }
+        let later = || {
+            let dirs = later.iter().filter(|n| {
+                (n.subtree).is_some_and(|id| unsearched(&id, &[prefix, b"/", &n.name].concat()))
+            });
+            subtrees(dirs).take(TREES_AHEAD).collect()
+        };
+        self.repo.read_trees_ahead(next, later, TREE_SHARDS_AHEAD);
     }
 
     fn node(&mut self, path: &[u8], n: &Node, out: &mut Vec<Entry>) -> Result<()> {

@@ -8,7 +8,7 @@ use base64::Engine;
 use serde::Serialize;
 
 use super::snapshots::{Located, locate};
-use crate::content::{Node, NodeKind, Tree};
+use crate::content::{BlobId, Node, NodeKind, Tree};
 use crate::error::Result;
 use crate::repo::{Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
 
@@ -134,19 +134,20 @@ fn walk_tree(
         let p = [prefix, b"/", &n.name].concat();
         visit(entry(&p, n));
         if let (NodeKind::Dir, Some(id)) = (n.kind, n.subtree) {
-            repo.read_trees_ahead(&id, || later_subtrees(tree, i), TREE_SHARDS_AHEAD);
+            let later = || subtrees(&tree.nodes[i + 1..]).take(TREES_AHEAD).collect();
+            repo.read_trees_ahead(&id, later, TREE_SHARDS_AHEAD);
             walk_tree(repo, &p, &repo.load_tree(&id)?, visit)?;
         }
     }
     Ok(())
 }
 
-/// The subtrees of the directories after entry `i` of `tree` (at most [`TREES_AHEAD`]):
-/// the trees a walk reads next, after the one it is entering.
-pub(super) fn later_subtrees(tree: &Tree, i: usize) -> Vec<crate::content::BlobId> {
-    (tree.nodes.iter().skip(i + 1))
+/// The subtrees of the directories among `nodes`, in order: the trees a walk reads
+/// after the one it is entering (callers take at most [`TREES_AHEAD`]).
+pub(super) fn subtrees<'a>(
+    nodes: impl IntoIterator<Item = &'a Node> + 'a,
+) -> impl Iterator<Item = BlobId> + 'a {
+    (nodes.into_iter())
         .filter(|n| n.kind == NodeKind::Dir)
         .filter_map(|n| n.subtree)
-        .take(TREES_AHEAD)
-        .collect()
 }

@@ -12,10 +12,11 @@ use serde::Serialize;
 
 use crate::content::{BlobId, BlobKind, NodeKind};
 use crate::error::Result;
+use crate::ops::ls::subtrees;
 use crate::ops::survey::Survey;
 use crate::ops::verify::{self, PointerCoverage};
-use crate::repo::Repository;
 use crate::repo::names::ObjectName;
+use crate::repo::{Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
 
 /// What `total_size` and `total_file_count` count, as in `restic stats --mode`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -200,7 +201,7 @@ impl Walk<'_> {
         self.blobs.insert(*id);
         let tree = self.repo.load_tree(id)?;
         let mut t = Totals::default();
-        for n in &tree.nodes {
+        for (i, n) in tree.nodes.iter().enumerate() {
             match (n.kind, n.subtree) {
                 (NodeKind::File, _) => {
                     t.files += 1;
@@ -208,6 +209,16 @@ impl Walk<'_> {
                     self.blobs.extend(n.content.iter().copied());
                 }
                 (NodeKind::Dir, Some(sub)) => {
+                    if !self.seen.contains_key(&sub) {
+                        // Trees already counted are not read again.
+                        let later = || {
+                            (subtrees(&tree.nodes[i + 1..]))
+                                .filter(|id| !self.seen.contains_key(id))
+                                .take(TREES_AHEAD)
+                                .collect()
+                        };
+                        self.repo.read_trees_ahead(&sub, later, TREE_SHARDS_AHEAD);
+                    }
                     let s = self.tree(&sub)?;
                     t.files += s.files;
                     t.bytes += s.bytes;

@@ -21,7 +21,7 @@ pub use cache::default_cache_dir;
 pub use health::WriteHealth;
 pub use lock::{LockGuard, LockInfo, LockKind, stop_writing_and_unlock};
 pub use read_plan::{PLAN_SEGMENT, PlanCounts, PlannedReads, plan_counts};
-pub use reader::{ReadMode, TREE_SHARDS_AHEAD, TREES_AHEAD};
+pub use reader::{ReadMode, TREE_SHARDS_AHEAD, TREES_AHEAD, shard_waits};
 pub use trust::{OwnerPin, pin_owner};
 pub use write::ConfigPublished;
 

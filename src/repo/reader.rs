@@ -126,6 +126,32 @@ pub(super) type DecodedCache = OnceCache<ExtentName, OnceLock<Result<Arc<Vec<u8>
 pub(super) type ShardCache =
     OnceCache<(ExtentName, usize), tokio::sync::OnceCell<Option<bytes::Bytes>>>;
 
+impl<K: PartialEq + Copy, T> OnceCache<K, tokio::sync::OnceCell<T>> {
+    /// Whether `key`'s entry is in and filled: a read of it waits for no fetch.
+    fn is_ready(&self, key: &K) -> bool {
+        self.entries
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .any(|(k, c)| k == key && c.initialized())
+    }
+}
+
+/// Times a reader of this process waited for shards to arrive: once per shard it read
+/// that was not in the cache yet (fetched then or already in flight), once per batch
+/// fetched ahead. A walk over a high-latency remote costs about a round trip per wait,
+/// so this is what the tree read-ahead cuts (`TANGLE_DEBUG_REQUESTS` prints it).
+static SHARD_WAITS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// See [`SHARD_WAITS`].
+pub fn shard_waits() -> u64 {
+    SHARD_WAITS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+fn waited_for_shards() {
+    SHARD_WAITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// How to fetch the bytes of a blob when nothing is missing.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ReadMode {
@@ -345,6 +371,9 @@ impl Repository {
                 wanted.push((cert, shard));
             }
         }
+        if !wanted.is_empty() {
+            waited_for_shards();
+        }
         self.fetch_into_cache(&wanted);
     }
 
@@ -394,6 +423,9 @@ impl Repository {
         let mut failed = None;
         for (shard, within, n) in cert.locate(offset, len) {
             if failed.is_none() {
+                if !self.shards.is_ready(&(name, shard)) {
+                    waited_for_shards();
+                }
                 match self.rt.block_on(self.cached_shard(cert, shard)) {
                     Some(data) => {
                         out.extend_from_slice(&data[within as usize..(within + n) as usize])

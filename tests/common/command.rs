@@ -130,6 +130,14 @@ pub fn pass_env<'a>(cmd: &'a mut Command, vars: &[&str]) -> &'a mut Command {
     cmd
 }
 
+/// `tangle -r URL` with the password, reaching the test servers ([`SERVER_ENV`]).
+pub fn tangle_via_url(home: &Path, url: &str) -> Command {
+    let mut c = tangle_bare(home);
+    c.env("TANGLE_PASSWORD", PASSWORD).arg("-r").arg(url);
+    pass_env(&mut c, SERVER_ENV);
+    c
+}
+
 /// Like [`clean_command`] but a `std::process::Command` running `tangle`, for a process
 /// the test spawns and controls itself (e.g. to kill it): clean environment, HOME / XDG
 /// dirs under `home`, the password set. stdin is closed.

@@ -352,3 +352,20 @@ pub fn small_init_options(extent_size: u32) -> InitOptions {
         remote_settings: Default::default(),
     }
 }
+
+/// Sizes of the data shards (`shards/EXTENT/i`, i below the data shard count) on all of
+/// a repository's remotes, one per shard.
+pub fn data_shard_sizes(repo: &tangle::repo::Repository) -> Vec<u64> {
+    let rt = super::servers::runtime();
+    let mut sizes = Vec::new();
+    for remote in repo.remotes() {
+        let objects = rt.block_on(remote.list("shards/")).expect("list shards");
+        for o in objects {
+            let index = o.path.rsplit('/').next().and_then(|i| i.parse::<u8>().ok());
+            if index.is_some_and(|i| i < repo.config.coding.data_shards) {
+                sizes.push(o.size);
+            }
+        }
+    }
+    sizes
+}
