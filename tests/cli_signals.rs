@@ -128,8 +128,10 @@ fn sigint_removes_the_lock_from_s3_remotes() {
         init.args(["--remote", u]);
     }
     assert!(init.output().expect("init").status.success());
+    // Enough data that the backup is still uploading when the test has seen it start
+    // (each look lists the remotes: 0.1-0.5 s on a loaded machine).
     let src = repo.dir("src");
-    for i in 0..3 {
+    for i in 0..6 {
         write_file(
             &src.join(format!("big-{i}.bin")),
             &pseudo_random(10 + i, 16 << 20),
@@ -141,9 +143,9 @@ fn sigint_removes_the_lock_from_s3_remotes() {
         .collect();
     let rt = servers::runtime();
     let count = |prefix: &str| -> Vec<usize> {
-        remotes
-            .iter()
-            .map(|r| rt.block_on(r.list(prefix)).map_or(0, |l| l.len()))
+        let lists = remotes.iter().map(|r| r.list(prefix));
+        (rt.block_on(futures::future::join_all(lists)).into_iter())
+            .map(|l| l.map_or(0, |l| l.len()))
             .collect()
     };
     let log = repo.path("backup.stderr");

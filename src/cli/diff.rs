@@ -19,7 +19,7 @@ pub struct DiffArgs {
 }
 
 pub fn run(g: &Global, a: &DiffArgs) -> Result<u8> {
-    let repo = g.open_unlocked()?;
+    let repo = g.open_for_reading()?;
     let r = diff::diff(
         &repo,
         &a.a,

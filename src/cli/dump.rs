@@ -18,7 +18,7 @@ pub struct DumpArgs {
 }
 
 pub fn run(g: &Global, a: &DumpArgs) -> Result<u8> {
-    let repo = g.open_unlocked()?;
+    let repo = g.open_for_reading()?;
     // Large writes straight to the pipe; `Stdout` notices a reader that went away.
     let mut out = std::io::BufWriter::with_capacity(1 << 20, Stdout);
     dump::dump(&repo, &a.snapshot, &a.file, &mut out)?;

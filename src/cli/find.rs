@@ -30,7 +30,7 @@ pub struct FindArgs {
 }
 
 pub fn run(g: &Global, a: &FindArgs) -> Result<u8> {
-    let repo = g.open_unlocked()?;
+    let repo = g.open_for_reading()?;
     let report = find::find(
         &repo,
         &FindOptions {

@@ -22,7 +22,7 @@ pub struct LsArgs {
 }
 
 pub fn run(g: &Global, a: &LsArgs) -> Result<u8> {
-    let repo = g.open_unlocked()?;
+    let repo = g.open_for_reading()?;
     // Buffered: a large listing is written in blocks, not one system call per line.
     let mut out = std::io::BufWriter::new(Stdout);
     let mut entries = Vec::new();

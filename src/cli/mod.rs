@@ -195,6 +195,26 @@ impl Global {
         self.open(true, true)
     }
 
+    /// [`open_unlocked`](Self::open_unlocked) for a command that writes nothing
+    /// (restore, ls, find, diff, stats, dump, snapshots, cat): what opening and finding a
+    /// snapshot list, one prefix after another, is listed at once first.
+    pub fn open_for_reading(&self) -> Result<Repository> {
+        self.open_reading(true)
+    }
+
+    /// [`open_for_reading`](Self::open_for_reading) for a command that reads no blob
+    /// (`snapshots`): without the index.
+    pub fn open_for_reading_without_index(&self) -> Result<Repository> {
+        self.open_reading(false)
+    }
+
+    fn open_reading(&self, load_index: bool) -> Result<Repository> {
+        let mut repo = self.open(false, false)?;
+        repo.list_ahead_for_reading(load_index);
+        self.unlock(&mut repo, load_index)?;
+        Ok(repo)
+    }
+
     /// Unlocked, with the index left for the command to load (backup loads only the
     /// committed part).
     pub fn open_unlocked_without_index(&self) -> Result<Repository> {
@@ -249,13 +269,18 @@ impl Global {
         }
         repo.set_warning_handler(|m| warn(m));
         if unlock {
-            let pw = password::read(self, false)?;
-            repo.unlock(pw.as_bytes())?;
-            if load_index {
-                repo.load_index()?;
-            }
+            self.unlock(&mut repo, load_index)?;
         }
         Ok(repo)
+    }
+
+    fn unlock(&self, repo: &mut Repository, load_index: bool) -> Result<()> {
+        let pw = password::read(self, false)?;
+        repo.unlock(pw.as_bytes())?;
+        if load_index {
+            repo.load_index()?;
+        }
+        Ok(())
     }
 
     pub fn show_progress(&self) -> bool {

@@ -34,7 +34,7 @@ pub struct RestoreArgs {
 }
 
 pub fn run(g: &Global, a: &RestoreArgs) -> Result<u8> {
-    let repo = g.open_unlocked()?;
+    let repo = g.open_for_reading()?;
     let opts = RestoreOptions {
         spec: a.snapshot.clone(),
         target: a.target.clone(),

@@ -13,7 +13,7 @@ use super::{Global, line};
 pub struct SnapshotsArgs {}
 
 pub fn run(g: &Global, _a: &SnapshotsArgs) -> Result<u8> {
-    let repo = g.open_unlocked()?;
+    let repo = g.open_for_reading_without_index()?;
     let list = snapshots::list(&repo)?;
     if g.json {
         return g.print_json(&list).map(|_| 0);

@@ -26,7 +26,7 @@ pub struct StatsArgs {
 }
 
 pub fn run(g: &Global, a: &StatsArgs) -> Result<u8> {
-    let repo = g.open_unlocked()?;
+    let repo = g.open_for_reading()?;
     let mode = match a.mode {
         ModeArg::RestoreSize => Mode::RestoreSize,
         ModeArg::RawData => Mode::RawData,

@@ -186,13 +186,9 @@ fn conflicts(kind: LockKind, other: &LockInfo) -> bool {
 impl Repository {
     /// Every lock any remote holds (unreadable ones are skipped).
     pub fn locks(&self) -> Result<Vec<LockInfo>> {
-        let mut out = Vec::new();
-        for path in self.list_union("locks")? {
-            if let Ok(Some(l)) = self.read_object(&path, |b| Ok(LockInfo::parse(&path, b))) {
-                out.push(l);
-            }
-        }
-        Ok(out)
+        let paths = self.list_union("locks")?;
+        let locks = self.read_objects(&paths, |path, b| Ok(LockInfo::parse(path, b)));
+        Ok(locks.into_iter().filter_map(|l| l.ok().flatten()).collect())
     }
 
     fn busy(&self, kind: LockKind, own: Option<&str>) -> Result<Option<LockInfo>> {

@@ -64,7 +64,13 @@ pub struct Repository {
     remote_settings: remote::SettingsByUrl,
     /// What the owner's deletion records name (read on first use).
     deletions: std::sync::OnceLock<Deletions>,
+    /// Listings made ahead by [`list_ahead`](Self::list_ahead), per prefix, each taken
+    /// by the first [`list_each`](Self::list_each) of its prefix.
+    listed_ahead: Mutex<HashMap<String, RemoteListings>>,
 }
+
+/// What each remote answered to a listing, in remote order.
+type RemoteListings = Vec<Result<Vec<remote::ObjectInfo>>>;
 
 /// How to open a repository.
 #[derive(Clone, Debug, Default)]
@@ -76,6 +82,9 @@ pub struct OpenOptions {
     /// Per-remote settings (a profile's `[remote."URL"]` tables).
     pub remote_settings: remote::SettingsByUrl,
 }
+
+/// Metadata objects [`Repository::read_objects`] fetches at once.
+const OBJECTS_IN_FLIGHT: usize = 16;
 
 pub fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
@@ -212,6 +221,7 @@ impl Repository {
             foreign_configs: Vec::new(),
             remote_settings: remote::SettingsByUrl::new(),
             deletions: std::sync::OnceLock::new(),
+            listed_ahead: Mutex::new(HashMap::new()),
         })
     }
 
@@ -293,10 +303,7 @@ impl Repository {
     /// or garble one object and still serve the rest).
     fn note_stall(&self, i: usize, got: &Result<Bytes>) {
         if let Err(e) = got {
-            let stalled = std::error::Error::source(e)
-                .and_then(|s| s.downcast_ref::<remote::RemoteError>())
-                .is_some_and(|r| matches!(r, remote::RemoteError::Timeout { .. }));
-            if stalled {
+            if stalled(e) {
                 self.health.note_list_error(i, e);
             }
         }
@@ -417,15 +424,16 @@ impl Repository {
         let mut all = Deletions::default();
         let listed = self.list_union_all("deletions")?;
         self.prune_object_cache("deletions", &listed);
-        for path in listed {
-            match self.read_object(&path, |b| {
-                check_content_address(&path, b)?;
-                let d = Deletion::from_object(b, &owner)?;
-                if d.repo_id != self.config.id {
-                    return Err(Error::corrupt("deletion record of another repository"));
-                }
-                Ok(d)
-            }) {
+        let records = self.read_objects(&listed, |path, b| {
+            check_content_address(path, b)?;
+            let d = Deletion::from_object(b, &owner)?;
+            if d.repo_id != self.config.id {
+                return Err(Error::corrupt("deletion record of another repository"));
+            }
+            Ok(d)
+        });
+        for record in records {
+            match record {
                 Ok(d) => all.add(&d),
                 // Verify reports it; a forged record never counts.
                 Err(e) => self.warn(&format!("skipping deletion record: {e}")),
@@ -451,17 +459,13 @@ impl Repository {
     /// Per remote, the canonical object paths below `prefix`, or why it could not be
     /// listed. A remote that does not answer is noted as down for this process.
     pub fn list_each(&self, prefix: &str) -> Vec<Result<BTreeSet<String>>> {
-        let results = self
-            .rt
-            .block_on(join_all(self.remotes.iter().enumerate().map(
-                |(i, r)| async move {
-                    // A remote already known not to answer is not asked again.
-                    match self.health.down(i) {
-                        Some(e) => Err(Error::fatal(e)),
-                        None => r.list(prefix).await,
-                    }
-                },
-            )));
+        let ahead = (self.listed_ahead.lock())
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(prefix);
+        let results = match ahead {
+            Some(results) => results,
+            None => self.rt.block_on(self.list_remotes(prefix)),
+        };
         (results.into_iter().enumerate())
             .map(|(i, r)| {
                 if let Err(e) = &r {
@@ -478,6 +482,48 @@ impl Repository {
             .collect()
     }
 
+    async fn list_remotes(&self, prefix: &str) -> RemoteListings {
+        join_all(self.remotes.iter().enumerate().map(|(i, r)| async move {
+            // A remote already known not to answer is not asked again.
+            match self.health.down(i) {
+                Some(e) => Err(Error::fatal(e)),
+                None => r.list(prefix).await,
+            }
+        }))
+        .await
+    }
+
+    /// List `prefixes` on every remote now, all at once, for the first
+    /// [`list_each`](Self::list_each) of each to use: a command that lists them one after
+    /// another (keys to unlock, deletions, index, snapshots, heads) waits for one round
+    /// trip instead of one per prefix. Only for commands that write nothing below these
+    /// prefixes before they list them (the read-only ones): a listing used after the
+    /// command wrote would miss what it wrote.
+    pub fn list_ahead(&self, prefixes: &[String]) {
+        let listed = self.rt.block_on(join_all(
+            (prefixes.iter()).map(|p| async move { (p.clone(), self.list_remotes(p).await) }),
+        ));
+        (self.listed_ahead.lock())
+            .unwrap_or_else(|p| p.into_inner())
+            .extend(listed);
+    }
+
+    /// What a read-only command lists before it reads a snapshot: the key files (to
+    /// unlock), the deletion records, the index (if it loads it), the snapshots, and the
+    /// heads of the writers this client has seen (to notice a rollback); see
+    /// [`list_ahead`](Self::list_ahead).
+    pub fn list_ahead_for_reading(&self, index: bool) {
+        let mut prefixes: Vec<String> = ["keys", "deletions", "snapshots"]
+            .into_iter()
+            .chain(index.then_some("index"))
+            .map(String::from)
+            .collect();
+        let mut writers: Vec<String> = self.known_heads().into_keys().collect();
+        writers.sort();
+        prefixes.extend(writers.iter().map(|w| format!("heads/{w}")));
+        self.list_ahead(&prefixes);
+    }
+
     /// Paths of all objects below `prefix` on any reachable remote, deleted or not.
     fn list_union_all(&self, prefix: &str) -> Result<Vec<String>> {
         union_of(&self.list_each(prefix), prefix)
@@ -486,6 +532,27 @@ impl Repository {
     /// Read `path` from the first remote whose copy passes `parse`.
     pub fn read_object<T>(&self, path: &str, parse: impl Fn(&[u8]) -> Result<T>) -> Result<T> {
         self.rt.block_on(self.read_object_async(path, parse))
+    }
+
+    /// [`read_object`](Self::read_object) of each of `paths`, in order, many at once: a
+    /// directory of objects not in the local cache (a new machine, a disaster recovery)
+    /// costs a few round trips instead of one per object.
+    pub fn read_objects<T>(
+        &self,
+        paths: &[String],
+        parse: impl Fn(&str, &[u8]) -> Result<T>,
+    ) -> Vec<Result<T>> {
+        use futures::stream::{self, StreamExt};
+        let parse = &parse;
+        self.rt.block_on(
+            stream::iter(
+                paths
+                    .iter()
+                    .map(|path| self.read_object_async(path, move |b: &[u8]| parse(path, b))),
+            )
+            .buffered(OBJECTS_IN_FLIGHT)
+            .collect(),
+        )
     }
 
     pub async fn read_object_async<T>(
@@ -531,14 +598,14 @@ impl Repository {
         let key = self.key()?.clone();
         let owner = self.config.owner;
         let mut index = Index::default();
-        for path in self.list_union("index")? {
-            if !keep(path.trim_start_matches("index/")) {
-                continue;
-            }
-            match self.read_object(&path, |b| {
-                check_content_address(&path, b)?;
-                IndexSegment::decrypt(&key, envelope::open(ObjectKind::Index, b, &owner)?)
-            }) {
+        let mut paths = self.list_union("index")?;
+        paths.retain(|path| keep(path.trim_start_matches("index/")));
+        let segments = self.read_objects(&paths, |path, b| {
+            check_content_address(path, b)?;
+            IndexSegment::decrypt(&key, envelope::open(ObjectKind::Index, b, &owner)?)
+        });
+        for segment in segments {
+            match segment {
                 Ok(seg) => index.add_segment(&seg),
                 // Its blobs become unreachable until the index is rebuilt from the extents.
                 Err(e) => self.warn(&format!("skipping index segment: {e}")),
@@ -557,11 +624,13 @@ impl Repository {
         let key = self.key()?;
         let owner = self.config.owner;
         let mut out = Vec::new();
-        for path in self.list_union("snapshots")? {
-            match self.read_object(&path, |b| {
-                check_content_address(&path, b)?;
-                Snapshot::decrypt(key, envelope::open(ObjectKind::Snapshot, b, &owner)?)
-            }) {
+        let paths = self.list_union("snapshots")?;
+        let snapshots = self.read_objects(&paths, |path, b| {
+            check_content_address(path, b)?;
+            Snapshot::decrypt(key, envelope::open(ObjectKind::Snapshot, b, &owner)?)
+        });
+        for (path, snapshot) in paths.iter().zip(snapshots) {
+            match snapshot {
                 Ok(snap) => out.push((path.trim_start_matches("snapshots/").to_string(), snap)),
                 Err(e) => self.warn(&format!("skipping snapshot: {e}")),
             }
@@ -659,13 +728,9 @@ impl Repository {
     /// Every authentic head of every writer.
     pub fn heads(&self) -> Result<Vec<Head>> {
         let owner = self.config.owner;
-        let mut out = Vec::new();
-        for path in self.list_union("heads")? {
-            if let Ok(h) = self.read_object(&path, |b| Head::from_object(b, &owner, &path)) {
-                out.push(h);
-            }
-        }
-        Ok(out)
+        let paths = self.list_union("heads")?;
+        let heads = self.read_objects(&paths, |path, b| Head::from_object(b, &owner, path));
+        Ok(heads.into_iter().filter_map(Result::ok).collect())
     }
 
     /// Whether the remotes serve an older state than this client last saw: a message
@@ -746,26 +811,40 @@ fn read_config(
     first: &DynRemote,
     url: &str,
 ) -> Result<(Config, Bytes)> {
-    if !rt.block_on(first.exists())? {
-        return Err(Error::new(
-            Kind::RepoNotFound,
-            format!("no repository at {url}: the location does not exist"),
-        ));
-    }
-    let bytes = rt
-        .block_on(first.get_max("config", metadata_limit("config")))
-        .map_err(|e| match e.kind() {
-            Kind::NotFound => Error::new(
-                Kind::RepoNotFound,
-                format!("no repository at {url}: there is no config"),
-            ),
-            _ => e.context(format!("reading the config of {url}")),
-        })?;
+    // The config first: where it is, the location exists, and asking costs a round trip
+    // (on S3 a listing of the prefix, on SFTP a stat) that most opens need not make.
+    let bytes = match rt.block_on(first.get_max("config", metadata_limit("config"))) {
+        Ok(bytes) => bytes,
+        // A remote that stalled would only stall again.
+        Err(e) if stalled(&e) => return Err(e.context(format!("reading the config of {url}"))),
+        Err(e) => {
+            if !rt.block_on(first.exists())? {
+                return Err(Error::new(
+                    Kind::RepoNotFound,
+                    format!("no repository at {url}: the location does not exist"),
+                ));
+            }
+            return Err(match e.kind() {
+                Kind::NotFound => Error::new(
+                    Kind::RepoNotFound,
+                    format!("no repository at {url}: there is no config"),
+                ),
+                _ => e.context(format!("reading the config of {url}")),
+            });
+        }
+    };
     let config = Config::from_object(&bytes).map_err(|e| {
         e.context(format!("the config at {url} is unusable"))
             .with_kind(Kind::Fatal)
     })?;
     Ok((config, bytes))
+}
+
+/// Whether the remote did not answer within its allowance ([`remote::RemoteError::Timeout`]).
+fn stalled(e: &Error) -> bool {
+    std::error::Error::source(e)
+        .and_then(|s| s.downcast_ref::<remote::RemoteError>())
+        .is_some_and(|r| matches!(r, remote::RemoteError::Timeout { .. }))
 }
 
 /// The largest metadata object a reader accepts at `path`: index segments and snapshots
