@@ -30,8 +30,8 @@ impl PathMatcher {
     ) -> Result<PathMatcher> {
         let mut all: Vec<String> = patterns.to_vec();
         for f in files {
-            let text =
-                std::fs::read_to_string(f).ctx(format!("reading pattern file {}", f.display()))?;
+            let text = std::fs::read_to_string(f)
+                .ctx(format_args!("reading pattern file {}", f.display()))?;
             all.extend(
                 text.lines()
                     .map(str::trim)

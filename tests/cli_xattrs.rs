@@ -250,6 +250,36 @@ fn round_trip_is_identical_under_rsync_with_acls_and_xattrs() {
     );
 }
 
+/// A target directory with a default ACL: everything the restore creates in it
+/// inherits an ACL, which the restore takes away again wherever the source had none
+/// (and keeps where it had one).
+#[test]
+fn a_target_with_a_default_acl_leaves_no_inherited_acl() {
+    let repo = Repo::init();
+    if !tools_ready(&repo) {
+        return;
+    }
+    let src = make_source(&repo);
+    let report = repo.backup(&[&src], &[]);
+    let target = repo.dir("acl-target");
+    setfacl(&target, &["-d", "-m", "u:65534:rwx,g:65534:rx"]);
+    let out = run_ok(
+        repo.cmd()
+            .arg("restore")
+            .arg(&report.short_id)
+            .arg("--target")
+            .arg(&target),
+    );
+    assert!(
+        !stderr_str(&out).contains("warning"),
+        "{}",
+        stderr_str(&out)
+    );
+    let restored = restored_path(&target, &src);
+    let diff = rsync_differences(&src, &restored);
+    assert!(diff.is_empty(), "rsync sees differences:\n{diff}");
+}
+
 #[test]
 fn ls_shows_xattrs_and_acls() {
     let repo = Repo::init();

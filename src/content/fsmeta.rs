@@ -51,7 +51,7 @@ pub fn node_from_metadata(name: &[u8], path: &Path, md: &std::fs::Metadata) -> R
     }
     if kind == NodeKind::Symlink {
         n.target = std::fs::read_link(path)
-            .ctx(format!("reading symlink {}", path.display()))?
+            .ctx(format_args!("reading symlink {}", path.display()))?
             .as_os_str()
             .as_bytes()
             .to_vec();
@@ -173,6 +173,22 @@ impl XattrTarget<'_> {
         }
     }
 
+    /// Whether the entry has attribute `name` (`false` where the file system has no
+    /// extended attributes). Asking is a read; removing one that is not there still
+    /// costs ext4 a journalled inode update.
+    fn has(self, name: &[u8]) -> std::io::Result<bool> {
+        let name = OsStr::from_bytes(name);
+        let got = match self {
+            XattrTarget::File(f) => xattr::FileExt::get_xattr(f, name),
+            XattrTarget::Path(p) => xattr::get(p, name),
+        };
+        match got {
+            Ok(value) => Ok(value.is_some()),
+            Err(e) if e.raw_os_error() == Some(libc::ENOTSUP) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
     fn remove(self, name: &[u8]) -> std::io::Result<()> {
         let name = OsStr::from_bytes(name);
         match self {
@@ -216,7 +232,7 @@ fn apply_xattrs(target: XattrTarget<'_>, path: &Path, node: &Node) -> Result<Vec
         _ => &[],
     };
     for &acl in acls {
-        if node.xattrs.iter().any(|x| x.name == acl) {
+        if node.xattrs.iter().any(|x| x.name == acl) || matches!(target.has(acl), Ok(false)) {
             continue;
         }
         let r = match target.remove(acl) {
@@ -245,7 +261,7 @@ fn cpath(path: &Path) -> Result<CString> {
 pub fn create_special(path: &Path, node: &Node) -> Result<()> {
     match node.kind {
         NodeKind::Symlink => std::os::unix::fs::symlink(OsStr::from_bytes(&node.target), path)
-            .ctx(format!("creating symlink {}", path.display())),
+            .ctx(format_args!("creating symlink {}", path.display())),
         NodeKind::Fifo | NodeKind::CharDevice | NodeKind::BlockDevice => {
             let fmt = match node.kind {
                 NodeKind::Fifo => libc::S_IFIFO,
@@ -281,17 +297,17 @@ pub fn apply_metadata(path: &Path, node: &Node, chown: bool) -> Result<Vec<Refus
     let is_link = node.kind == NodeKind::Symlink;
     if chown {
         std::os::unix::fs::lchown(path, Some(node.uid), Some(node.gid))
-            .ctx(format!("chown {}", path.display()))?;
+            .ctx(format_args!("chown {}", path.display()))?;
     }
     if !is_link {
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(node.mode))
-            .ctx(format!("chmod {}", path.display()))?;
+            .ctx(format_args!("chmod {}", path.display()))?;
     }
     let xattrs = apply_xattrs(XattrTarget::Path(path), path, node);
     let atime = FileTime::from_unix_time(node.atime, node.atime_nsec);
     let mtime = FileTime::from_unix_time(node.mtime, node.mtime_nsec);
     filetime::set_symlink_file_times(path, atime, mtime)
-        .ctx(format!("setting times of {}", path.display()))?;
+        .ctx(format_args!("setting times of {}", path.display()))?;
     xattrs
 }
 
@@ -306,15 +322,15 @@ pub fn apply_metadata_to_file(
 ) -> Result<Vec<Refused>> {
     if chown {
         std::os::unix::fs::fchown(file, Some(node.uid), Some(node.gid))
-            .ctx(format!("chown {}", path.display()))?;
+            .ctx(format_args!("chown {}", path.display()))?;
     }
     file.set_permissions(std::fs::Permissions::from_mode(node.mode))
-        .ctx(format!("chmod {}", path.display()))?;
+        .ctx(format_args!("chmod {}", path.display()))?;
     let xattrs = apply_xattrs(XattrTarget::File(file), path, node);
     let atime = FileTime::from_unix_time(node.atime, node.atime_nsec);
     let mtime = FileTime::from_unix_time(node.mtime, node.mtime_nsec);
     filetime::set_file_handle_times(file, Some(atime), Some(mtime))
-        .ctx(format!("setting times of {}", path.display()))?;
+        .ctx(format_args!("setting times of {}", path.display()))?;
     xattrs
 }
 

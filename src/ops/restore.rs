@@ -146,7 +146,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
         exclude: PathMatcher::new(&opts.excludes, &[])?,
     };
     std::fs::create_dir_all(&opts.target)
-        .ctx(format!("creating target {}", opts.target.display()))?;
+        .ctx(format_args!("creating target {}", opts.target.display()))?;
     let chown = fsmeta::is_root();
     let errors = Mutex::new(Vec::new());
     let refusals = Mutex::new(Refusals::default());
@@ -267,9 +267,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
                 .push(format!("linking {}: {e}", dest.display()));
         }
     }
-    // Deepest first, so setting a parent's mtime comes after all changes inside it.
-    dirs.sort_by_key(|d| std::cmp::Reverse(d.0.as_os_str().len()));
-    for (path, node) in &dirs {
+    for_dirs_deepest_first(&mut dirs, |path, node| {
         match fsmeta::apply_metadata(path, node, chown) {
             Ok(refused) => note_refused(&refusals, path, &refused),
             Err(e) => errors
@@ -277,7 +275,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
                 .unwrap_or_else(|p| p.into_inner())
                 .push(e.to_string()),
         }
-    }
+    });
     report.verified = opts.verify.then(|| verified.into_inner());
     report.errors = errors.into_inner().unwrap_or_else(|p| p.into_inner());
     report.warnings = refusals
@@ -292,6 +290,33 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
     }
     report.duration_secs = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Run `apply` on each directory, deepest first: a parent's mtime is set after every
+/// change inside it, and a parent that forbids entering it after its children. The
+/// directories of one depth are independent, so they are shared among threads (at the
+/// end of a restore this pass ran alone on one core: 0.5 s of syscalls on the
+/// benchmark tree's 4,700 directories).
+fn for_dirs_deepest_first(dirs: &mut [(PathBuf, Node)], apply: impl Fn(&Path, &Node) + Sync) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    /// Fewer directories than this at one depth are not worth a thread.
+    const PER_THREAD: usize = 64;
+    dirs.sort_by_cached_key(|(path, _)| std::cmp::Reverse(path.components().count()));
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+    for level in dirs.chunk_by(|a, b| a.0.components().count() == b.0.components().count()) {
+        let next = AtomicUsize::new(0);
+        let work = || {
+            while let Some((path, node)) = level.get(next.fetch_add(1, Ordering::Relaxed)) {
+                apply(path, node);
+            }
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..threads.min(level.len() / PER_THREAD) {
+                scope.spawn(work);
+            }
+            work();
+        });
+    }
 }
 
 /// Ends and drops the read plan when the restore (or dump) ends, however it ends.
@@ -701,10 +726,10 @@ fn make_dir(path: &Path) -> Result<()> {
     match std::fs::symlink_metadata(path) {
         Ok(md) if md.is_dir() => Ok(()),
         Ok(_) => {
-            std::fs::remove_file(path).ctx(format!("replacing {}", path.display()))?;
-            std::fs::create_dir(path).ctx(format!("creating {}", path.display()))
+            std::fs::remove_file(path).ctx(format_args!("replacing {}", path.display()))?;
+            std::fs::create_dir(path).ctx(format_args!("creating {}", path.display()))
         }
-        Err(_) => std::fs::create_dir(path).ctx(format!("creating {}", path.display())),
+        Err(_) => std::fs::create_dir(path).ctx(format_args!("creating {}", path.display())),
     }
 }
 
@@ -814,14 +839,14 @@ fn write_blobs(
 ) -> Result<()> {
     // Length first: blocks never written (all-zero blobs) stay holes.
     file.set_len(node.size)
-        .ctx(format!("sizing {}", path.display()))?;
+        .ctx(format_args!("sizing {}", path.display()))?;
     let mut offset = 0u64;
     for id in &node.content {
         *tried += 1;
         let data = repo
             .read_blob_with(id, BlobKind::Data, ReadMode::Shard)
             .map_err(|e| e.context(format!("restoring {}", path.display())))?;
-        write_sparse(file, &data, offset).ctx(format!("writing {}", path.display()))?;
+        write_sparse(file, &data, offset).ctx(format_args!("writing {}", path.display()))?;
         offset += data.len() as u64;
         Progress::add(&progress.bytes_done, data.len() as u64);
     }
@@ -861,7 +886,7 @@ fn write_sparse(file: &File, data: &[u8], offset: u64) -> std::io::Result<()> {
 
 fn verify_file(repo: &Repository, path: &Path, node: &Node) -> Result<()> {
     let key = repo.key()?;
-    let file = File::open(path).ctx(format!("verifying {}", path.display()))?;
+    let file = File::open(path).ctx(format_args!("verifying {}", path.display()))?;
     let mut offset = 0u64;
     for id in &node.content {
         let (_, loc) = repo
@@ -870,7 +895,7 @@ fn verify_file(repo: &Repository, path: &Path, node: &Node) -> Result<()> {
             .ok_or_else(|| Error::corrupt("blob missing from index"))?;
         let mut buf = vec![0u8; loc.raw_len as usize];
         file.read_exact_at(&mut buf, offset)
-            .ctx(format!("verifying {}", path.display()))?;
+            .ctx(format_args!("verifying {}", path.display()))?;
         if key.blob_id(&buf) != *id {
             return Err(Error::corrupt(format!(
                 "{}: restored content differs at offset {offset}",
