@@ -276,83 +276,6 @@ fn a_policy_keeps_what_it_says_and_dry_run_explains_why() {
     );
 }
 
-/// A delete never runs beside a backup: a live backup's lock makes delete exit 11 naming
-/// it (and a delete's lock makes a backup wait the same way); a lock whose process is
-/// gone is stale and ignored, and `tangle unlock` removes it.
-#[test]
-fn delete_and_backup_exclude_each_other_through_locks() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f.txt"), b"one\n");
-    let id = repo.backup(&[&src], &[]).snapshot_id;
-    write_file(&src.join("f.txt"), b"two\n");
-    repo.backup(&[&src], &[]);
-
-    // A backup in progress: its lock, held by a live process of this host (this test).
-    let host = std::process::Command::new("hostname")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default();
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs();
-    let lock = |kind: &str, pid: u32| {
-        format!(
-            "tangle lock v1\nkind {kind}\nhost {host}\npid {pid}\ncommand backup\nsince {now}\nrefreshed {now}\n"
-        )
-    };
-    let name = format!("locks/{}", "ab".repeat(32));
-    for r in &repo.remotes {
-        write_file(
-            &r.join(&name),
-            lock("shared", std::process::id()).as_bytes(),
-        );
-    }
-    let before = repo.remote_state();
-    let out = run_code(repo.cmd().args(["delete", &id]), 11);
-    assert!(
-        stderr_str(&out).contains("busy")
-            && stderr_str(&out).contains(&format!("pid {}", std::process::id())),
-        "{}",
-        stderr_str(&out)
-    );
-    assert_eq!(
-        repo.remote_state(),
-        before,
-        "a busy delete changed something"
-    );
-    // Backups do not block each other.
-    repo.backup(&[&src], &[]);
-
-    // The same lock from a process that is gone: stale, ignored, and `unlock` removes it.
-    for r in &repo.remotes {
-        write_file(&r.join(&name), lock("exclusive", u32::MAX - 2).as_bytes());
-    }
-    repo.backup(&[&src], &[]);
-    let out = run_ok(repo.cmd_via_nopw(0).arg("unlock"));
-    assert!(
-        stdout_str(&out).contains("1 locks removed")
-            || stderr_str(&out).contains("1 locks removed")
-            || stdout_str(&out).contains("removed the lock"),
-        "{}",
-        stdout_str(&out)
-    );
-    for r in &repo.remotes {
-        assert!(!r.join(&name).exists());
-    }
-    run_ok(repo.cmd().args(["delete", &id]));
-    // Nothing of the locks stays behind after the commands.
-    for r in &repo.remotes {
-        assert!(
-            object_paths(r, "locks").is_empty(),
-            "{:?}",
-            object_paths(r, "locks")
-        );
-    }
-    run_ok(repo.cmd().args(["verify", "--read-data"]));
-}
-
 /// `kill -9` of a delete at random moments: the repository stays verifiable (no data
 /// loss, no trust violation), the kept snapshots restore identical, and running the
 /// delete again (after a repair) finishes the job with a clean verify.
@@ -772,4 +695,43 @@ fn a_deleted_snapshots_trees_go_whole_without_repacking() {
             .arg(&target),
     );
     assert_tree_matches(&expected, &restored_path(&target, &src), "after the delete");
+}
+
+/// A snapshot that no remote serves readable is not a snapshot the user let go: a
+/// delete that took it for one would remove the extents only it uses. It refuses,
+/// changing nothing, and once the snapshot is back the same delete goes ahead.
+#[test]
+fn a_delete_that_cannot_read_every_snapshot_changes_nothing() {
+    let repo = Repo::init();
+    let (a, b) = (repo.dir("a"), repo.dir("b"));
+    write_file(&a.join("a.bin"), &pseudo_random(1, 300_000));
+    write_file(&b.join("b.bin"), &pseudo_random(2, 300_000));
+    let first = repo.backup(&[&a], &[]).snapshot_id;
+    let second = repo.backup(&[&b], &[]).snapshot_id;
+    let path = format!("snapshots/{second}");
+    let originals: Vec<Vec<u8>> = (repo.remotes.iter())
+        .map(|r| fs::read(r.join(&path)).unwrap())
+        .collect();
+    for r in &repo.remotes {
+        flip_bytes(&r.join(&path));
+    }
+    let before = repo.remote_state();
+    // A fresh cache: the snapshot is read from the remotes, as on a new machine.
+    let out = run_code(repo.cmd_via_fresh(0).args(["delete", &first]), 1);
+    let err = stderr_str(&out);
+    assert!(
+        err.contains("cannot be read") && err.contains("changed nothing"),
+        "{err}"
+    );
+    assert_remotes_unchanged(
+        &before,
+        &repo.remote_state(),
+        "a delete that could not read a snapshot",
+    );
+
+    for (r, original) in repo.remotes.iter().zip(&originals) {
+        fs::write(r.join(&path), original).unwrap();
+    }
+    run_ok(repo.cmd_via_fresh(0).args(["delete", &first]));
+    repo.assert_restore_matches(1, &second, &b, &manifest(&b), "after the delete");
 }

@@ -183,6 +183,25 @@ fn the_cache_pins_the_owner_from_init_on() {
         "{}",
         stderr_str(&out)
     );
-    // A malformed pin is a usage error.
-    run_code(repo.cmd_via_nopw(1).args(["--owner", "xyz", "verify"]), 1);
+    // A malformed pin is a usage error, also for commands that open no repository
+    // (`profile show` would print it as the pin in force) and through the environment.
+    for args in [&["verify"][..], &["profile", "show"], &["init"]] {
+        let out = run_code(repo.cmd_via_nopw(1).args(["--owner", "xyz"]).args(args), 1);
+        assert!(
+            stderr_str(&out).contains("expected the owner key fingerprint"),
+            "{args:?}: {}",
+            stderr_str(&out)
+        );
+    }
+    let out = run_code(
+        repo.cmd_via_nopw(1)
+            .env("TANGLE_OWNER", "xyz")
+            .args(["profile", "show"]),
+        1,
+    );
+    assert!(
+        stderr_str(&out).contains("--owner \"xyz\""),
+        "{}",
+        stderr_str(&out)
+    );
 }

@@ -2,6 +2,7 @@
 
 mod common;
 
+use std::collections::HashSet;
 use std::fs;
 use std::path::PathBuf;
 
@@ -171,4 +172,67 @@ fn garbage_config_on_one_remote() {
     assert_eq!(snaps.len(), 2, "snapshots via remote1: {snaps:#?}");
     f.restore_all_and_compare(1, "garbage config on remote0, via remote1");
     f.restore_all_and_compare(2, "garbage config on remote0, via remote2");
+}
+
+/// A file whose data cannot be restored (every shard of its extents gone, beyond what
+/// parity rebuilds) is named in the errors, exit 1, and not left behind sized and
+/// zero-filled, where it would look restored; the rest of the snapshot is restored.
+#[test]
+fn a_file_that_cannot_be_restored_is_not_left_behind() {
+    use tangle::content::BlobKind;
+    use tangle::repo::Repository;
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("kept.txt"), b"small and safe\n");
+    repo.backup(&[&src], &[]);
+    // Bigger than an extent: the first one it fills holds its data alone.
+    write_file(&src.join("lost.bin"), &pseudo_random(7, 24 << 20));
+    let id = repo.backup(&[&src], &[]).snapshot_id;
+
+    // The extents that hold data blobs of the second backup and no tree.
+    let mut lib = Repository::open(&repo.url(0), Some(repo.path("lib-cache"))).expect("open");
+    lib.unlock(PASSWORD.as_bytes()).expect("unlock");
+    lib.load_index().expect("index");
+    let kept_blobs: HashSet<_> = fs::read(src.join("kept.txt"))
+        .map(|d| lib.key().expect("key").blob_id(&d))
+        .into_iter()
+        .collect();
+    let mut data_only: HashSet<String> = HashSet::new();
+    let mut with_other: HashSet<String> = HashSet::new();
+    for (blob, extent, loc) in lib.index().iter() {
+        if loc.kind == BlobKind::Data && !kept_blobs.contains(blob) {
+            data_only.insert(extent.hex());
+        } else {
+            with_other.insert(extent.hex());
+        }
+    }
+    data_only.retain(|e| !with_other.contains(e));
+    assert!(
+        !data_only.is_empty(),
+        "no extent holds only lost.bin's data"
+    );
+    for r in &repo.remotes {
+        for e in &data_only {
+            let _ = fs::remove_dir_all(r.join("shards").join(e));
+        }
+    }
+
+    let target = repo.path("target");
+    let out = run_code(
+        repo.cmd_via_fresh(1)
+            .args(["restore", &id, "--target"])
+            .arg(&target),
+        1,
+    );
+    let err = stderr_str(&out);
+    assert!(err.contains("lost.bin"), "{err}");
+    let restored = restored_path(&target, &src);
+    assert_eq!(
+        fs::read(restored.join("kept.txt")).expect("kept.txt restored"),
+        b"small and safe\n"
+    );
+    assert!(
+        !restored.join("lost.bin").exists(),
+        "a file that could not be restored was left at its path"
+    );
 }

@@ -36,24 +36,7 @@ fn signal_when(
     signal: libc::c_int,
     writing: impl Fn() -> bool,
 ) -> (Option<i32>, String) {
-    let started = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().expect("waiting for tangle") {
-            panic!(
-                "the backup ended ({status}) before the signal was sent:\n{}",
-                fs::read_to_string(log).unwrap_or_default()
-            );
-        }
-        if writing() {
-            break;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "the backup took no lock"
-        );
-        // Polling interval, not synchronisation: the remotes are re-read until they change.
-        std::thread::sleep(Duration::from_micros(200));
-    }
+    wait_until(&mut child, log, writing);
     assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
     let signalled = Instant::now();
     let status = child.wait().expect("waiting for the signalled tangle");

@@ -136,6 +136,11 @@ pub fn apply(g: &mut Global) -> Result<()> {
             ));
         }
     }
+    // Checked once for every command, not only those that open a repository: a pin
+    // that pins nothing must not pass unnoticed (`profile show` would print it).
+    if let Some(owner) = &g.owner {
+        tangle::repo::OwnerPin::parse(owner)?;
+    }
     Ok(())
 }
 

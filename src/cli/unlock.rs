@@ -15,7 +15,7 @@ pub struct UnlockArgs {
 
 pub fn run(g: &Global, a: &UnlockArgs) -> Result<u8> {
     let repo = g.open_locked()?;
-    let removed = repo.remove_locks(a.remove_all)?;
+    let (removed, not_authentic) = repo.remove_locks(a.remove_all)?;
     if g.json {
         let list: Vec<serde_json::Value> = removed
             .iter()
@@ -27,12 +27,20 @@ pub fn run(g: &Global, a: &UnlockArgs) -> Result<u8> {
                 })
             })
             .collect();
-        g.print_json(&serde_json::json!({ "removed": list }))?;
+        g.print_json(&serde_json::json!({ "removed": list, "not_authentic": not_authentic }))?;
         return Ok(0);
     }
     for l in &removed {
         line(format_args!("removed the lock of {}", l.describe()))?;
     }
-    g.say(format_args!("{} locks removed", removed.len()));
+    for path in &not_authentic {
+        line(format_args!(
+            "removed {path}, which no remote serves authentic"
+        ))?;
+    }
+    g.say(format_args!(
+        "{} locks removed",
+        removed.len() + not_authentic.len()
+    ));
     Ok(0)
 }

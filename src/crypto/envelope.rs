@@ -1,5 +1,5 @@
 //! The signed envelope around every metadata object (config, keys, certificates, heads,
-//! snapshots, index segments):
+//! snapshots, index segments, deletion records, locks):
 //!
 //! ```text
 //! "TNGL" | kind u8 | version u8 | reserved [0,0] | payload_len u32 LE | payload | ed25519 sig (64)
@@ -26,6 +26,7 @@ pub enum ObjectKind {
     Snapshot = 5,
     Index = 6,
     Deletion = 7,
+    Lock = 8,
 }
 
 impl ObjectKind {
@@ -38,6 +39,7 @@ impl ObjectKind {
             ObjectKind::Snapshot => "snapshot",
             ObjectKind::Index => "index",
             ObjectKind::Deletion => "deletion record",
+            ObjectKind::Lock => "lock",
         }
     }
 }

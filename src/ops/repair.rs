@@ -95,6 +95,7 @@ pub fn run_with_progress(
     }
     repair_markers(repo, &survey, opts.dry_run, &mut report)?;
     remove_deleted(repo, &survey, opts.dry_run, &mut report);
+    remove_bad_locks(repo, &survey, opts.dry_run, &mut report);
     repair_metadata(repo, &survey, opts.dry_run, &mut report)?;
     repair_shards(repo, &survey, opts.dry_run, &mut report, progress)?;
     if !opts.dry_run && report.unrepaired.is_empty() && report.pending.is_empty() {
@@ -123,6 +124,24 @@ fn remove_deleted(repo: &Repository, survey: &Survey, dry_run: bool, report: &mu
         });
         if !dry_run {
             if let Err(e) = repo.remove_deleted_object(*r, path) {
+                report.pending.push(e.to_string());
+            }
+        }
+    }
+}
+
+/// Lock copies that are not authentic (planted or damaged) are removed from the remote
+/// that serves them; tangle already ignores them.
+fn remove_bad_locks(repo: &Repository, survey: &Survey, dry_run: bool, report: &mut RepairReport) {
+    for bad in &survey.bad_locks {
+        report.actions.push(Action {
+            kind: "remove-bad-lock",
+            remote: survey.urls[bad.remote].clone(),
+            path: bad.path.clone(),
+            bytes: bad.bytes.len() as u64,
+        });
+        if !dry_run {
+            if let Err(e) = repo.remove_bad_lock_copy(bad.remote, &bad.path, &bad.bytes) {
                 report.pending.push(e.to_string());
             }
         }

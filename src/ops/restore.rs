@@ -792,8 +792,9 @@ fn write_file(
 ) -> Result<Vec<Refused>> {
     let (path, node) = (job.path.as_path(), &job.node);
     let (file, tmp) = create_file(path).inspect_err(|_| repo.skip_planned_reads(&node.content))?;
-    let written = write_contents(repo, &file, path, node, progress)
-        .and_then(|_| fsmeta::apply_metadata_to_file(&file, path, node, chown));
+    let contents = write_contents(repo, &file, path, node, progress);
+    let contents_failed = contents.is_err();
+    let written = contents.and_then(|_| fsmeta::apply_metadata_to_file(&file, path, node, chown));
     drop(file);
     match (written, tmp) {
         (Ok(refused), None) => Ok(refused),
@@ -804,9 +805,15 @@ fn write_file(
                 Err(Error::from(e).context(format!("replacing {}", path.display())))
             }
         },
-        (Err(e), tmp) => {
-            if let Some(tmp) = tmp {
-                let _ = std::fs::remove_file(tmp);
+        (Err(e), Some(tmp)) => {
+            let _ = std::fs::remove_file(tmp);
+            Err(e)
+        }
+        // Sized and partly written, it would look restored: a file whose contents could
+        // not be restored is not left behind (one restored whose metadata was refused is).
+        (Err(e), None) => {
+            if contents_failed {
+                let _ = std::fs::remove_file(path);
             }
             Err(e)
         }
@@ -893,6 +900,15 @@ fn verify_file(repo: &Repository, path: &Path, node: &Node) -> Result<()> {
             .index()
             .get(id)
             .ok_or_else(|| Error::corrupt("blob missing from index"))?;
+        // The index is authentic but says nothing that was checked against this file:
+        // never allocate past its end.
+        if offset + u64::from(loc.raw_len) > node.size {
+            return Err(Error::corrupt(format!(
+                "{}: the index says its blobs hold more than its {} bytes",
+                path.display(),
+                node.size
+            )));
+        }
         let mut buf = vec![0u8; loc.raw_len as usize];
         file.read_exact_at(&mut buf, offset)
             .ctx(format_args!("verifying {}", path.display()))?;

@@ -105,6 +105,51 @@ pub struct Survey {
     pub cert_pos: HashMap<ExtentName, usize>,
     /// `shards[e][i]`: state of shard `i` of `certs[e]`.
     pub shards: Vec<Vec<ShardState>>,
+    /// Lock copies that are not authentic (planted or damaged), each checked on the
+    /// remote that lists it: locks are not replicated metadata (they come and go, and
+    /// are never copied), so they are not in `meta`.
+    pub bad_locks: Vec<BadLock>,
+}
+
+/// A remote's copy of a lock that is not an authentic lock of this repository.
+#[derive(Clone, Debug)]
+pub struct BadLock {
+    pub remote: usize,
+    pub path: String,
+    pub why: BadCopy,
+    /// The copy as served (repair removes it only if it is still not authentic).
+    pub bytes: Bytes,
+}
+
+/// Every lock each remote lists, fetched from that remote and checked. One gone since
+/// the listing (its holder finished) or unreadable just now is no finding.
+fn bad_locks(repo: &Repository, listings: &[Result<HashMap<String, u64>>]) -> Vec<BadLock> {
+    let copies = listings.iter().enumerate().flat_map(|(r, l)| {
+        (l.iter().flat_map(|l| l.keys()))
+            .filter(|p| p.starts_with("locks/"))
+            .map(move |p| (r, p.clone()))
+    });
+    repo.block_on(
+        stream::iter(copies.map(|(r, path)| async move {
+            let limit = crate::repo::metadata_limit(&path);
+            let bytes = repo.remotes()[r].get_max(&path, limit).await.ok()?;
+            let e = repo.authenticate_lock(&path, &bytes).err()?;
+            let why = if looks_forged(repo, &path, &bytes) {
+                BadCopy::Forged(e.to_string())
+            } else {
+                BadCopy::Corrupt(e.to_string())
+            };
+            Some(BadLock {
+                remote: r,
+                path,
+                why,
+                bytes,
+            })
+        }))
+        .buffer_unordered(16)
+        .filter_map(|b| async move { b })
+        .collect(),
+    )
 }
 
 /// Metadata bytes the survey fetches at once at most, in KiB (see [`fetch_limit`]).
@@ -132,6 +177,7 @@ fn looks_forged(repo: &Repository, path: &str, bytes: &[u8]) -> bool {
         Some("snapshots") => ObjectKind::Snapshot,
         Some("index") => ObjectKind::Index,
         Some("deletions") => ObjectKind::Deletion,
+        Some("locks") => ObjectKind::Lock,
         _ => ObjectKind::Config,
     };
     let well_formed = envelope::open_unverified(kind, bytes).is_ok();
@@ -363,6 +409,7 @@ impl Survey {
                     .collect()
             })
             .collect();
+        let bad_locks = bad_locks(repo, &listings);
         Ok(Survey {
             urls,
             listings,
@@ -373,6 +420,7 @@ impl Survey {
             certs,
             cert_pos,
             shards,
+            bad_locks,
         })
     }
 

@@ -8,8 +8,13 @@
 //! they find one), so two that start at the same moment cannot both go ahead. A holder
 //! rewrites its lock every [`REFRESH`]; a lock not refreshed for [`STALE_AFTER`], or held by
 //! a process of this host that no longer exists, is stale and ignored (`tangle unlock`
-//! removes stale locks). Locks are not signed: one can only make tangle wait, never
-//! trust anything.
+//! removes stale locks).
+//!
+//! Locks are signed by the owner like every other object, and name their repository and
+//! their own id: a remote cannot plant one to stop every backup (exit 11 for ever, while
+//! a cron job's `run` reports only "busy"). A lock that is not authentic is ignored with
+//! a warning naming the remotes that serve it; `verify` reports it (exit 22) and
+//! `unlock` removes it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,11 +22,13 @@ use std::time::Duration;
 use bytes::Bytes;
 
 use super::Repository;
+use crate::crypto::Signer;
+use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::{Error, Kind, Result};
 use crate::remote::DynRemote;
 
 const WRITE: crate::remote::WriteAccess = crate::remote::WriteAccess::repository();
-const MAGIC: &str = "tangle lock v1";
+const MAGIC: &str = "tangle lock v2";
 /// How often a holder rewrites its lock.
 pub const REFRESH: Duration = Duration::from_secs(5 * 60);
 /// A lock not refreshed for this long is stale.
@@ -50,22 +57,51 @@ pub struct LockInfo {
     pub refreshed: i64,
 }
 
+/// The name of the lock at `path` (`locks/<id>`).
+fn lock_id(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
 impl LockInfo {
-    fn to_bytes(&self) -> Bytes {
+    /// The signed object: the text names the repository and the lock's own id, so that a
+    /// lock cannot be replayed into another repository of the same owner or under
+    /// another name.
+    fn to_object(&self, repo_id: &[u8; 16], signer: &Signer) -> Bytes {
         let kind = match self.kind {
             LockKind::Shared => "shared",
             LockKind::Exclusive => "exclusive",
         };
-        Bytes::from(format!(
-            "{MAGIC}\nkind {kind}\nhost {}\npid {}\ncommand {}\nsince {}\nrefreshed {}\n",
-            self.host, self.pid, self.command, self.since, self.refreshed
-        ))
+        let text = format!(
+            "{MAGIC}\nrepo {}\nid {}\nkind {kind}\nhost {}\npid {}\ncommand {}\nsince {}\nrefreshed {}\n",
+            hex::encode(repo_id),
+            lock_id(&self.path),
+            self.host,
+            self.pid,
+            self.command,
+            self.since,
+            self.refreshed
+        );
+        Bytes::from(envelope::seal(ObjectKind::Lock, text.as_bytes(), signer))
     }
 
-    fn parse(path: &str, bytes: &[u8]) -> Option<LockInfo> {
-        let text = std::str::from_utf8(bytes).ok()?;
+    /// The lock at `path` if `bytes` is an authentic lock of repository `repo_id`.
+    fn from_object(
+        path: &str,
+        bytes: &[u8],
+        owner: &crate::crypto::OwnerPublicKey,
+        repo_id: &[u8; 16],
+    ) -> Result<LockInfo> {
+        let text = envelope::open(ObjectKind::Lock, bytes, owner)?;
+        Self::parse(path, text, repo_id)
+            .ok_or_else(|| Error::corrupt("a signed lock of another repository or name"))
+    }
+
+    fn parse(path: &str, text: &[u8], repo_id: &[u8; 16]) -> Option<LockInfo> {
+        let text = std::str::from_utf8(text).ok()?;
         let mut lines = text.lines();
         (lines.next()? == MAGIC).then_some(())?;
+        (lines.next()?.strip_prefix("repo ")? == hex::encode(repo_id)).then_some(())?;
+        (lines.next()?.strip_prefix("id ")? == lock_id(path)).then_some(())?;
         let mut field = |key: &str| -> Option<String> {
             Some(
                 lines
@@ -184,11 +220,43 @@ fn conflicts(kind: LockKind, other: &LockInfo) -> bool {
 }
 
 impl Repository {
-    /// Every lock any remote holds (unreadable ones are skipped).
+    /// Every authentic lock any remote holds. One that no remote serves an authentic copy
+    /// of is left out with a warning naming what each remote served (a remote that plants
+    /// locks cannot stop backups); one gone since the listing is left out silently.
     pub fn locks(&self) -> Result<Vec<LockInfo>> {
+        Ok(self.read_locks()?.0)
+    }
+
+    /// The authentic locks, and the paths of those that no remote serves authentic.
+    fn read_locks(&self) -> Result<(Vec<LockInfo>, Vec<String>)> {
+        let (owner, repo_id) = (self.config.owner, self.config.id);
         let paths = self.list_union("locks")?;
-        let locks = self.read_objects(&paths, |path, b| Ok(LockInfo::parse(path, b)));
-        Ok(locks.into_iter().filter_map(|l| l.ok().flatten()).collect())
+        // Paths some remote served a copy of that is not authentic: a read that only
+        // failed (a remote away) says nothing against the lock.
+        let refused = std::sync::Mutex::new(std::collections::HashSet::new());
+        let read = self.read_objects(&paths, |path, b| {
+            LockInfo::from_object(path, b, &owner, &repo_id).inspect_err(|_| {
+                let mut refused = refused.lock().unwrap_or_else(|p| p.into_inner());
+                refused.insert(path.to_string());
+            })
+        });
+        let refused = refused.into_inner().unwrap_or_else(|p| p.into_inner());
+        let (mut locks, mut bad) = (Vec::new(), Vec::new());
+        for (path, lock) in paths.into_iter().zip(read) {
+            match lock {
+                Ok(l) => locks.push(l),
+                Err(e) if !refused.contains(&path) => {
+                    if e.kind() != Kind::NotFound {
+                        self.warn(&format!("cannot read a lock: {e}"));
+                    }
+                }
+                Err(e) => {
+                    self.warn(&format!("ignoring a lock that is not authentic: {e}"));
+                    bad.push(path);
+                }
+            }
+        }
+        Ok((locks, bad))
     }
 
     fn busy(&self, kind: LockKind, own: Option<&str>) -> Result<Option<LockInfo>> {
@@ -226,14 +294,15 @@ impl Repository {
             since: now(),
             refreshed: now(),
         };
-        let bytes = info.to_bytes();
+        let (signer, repo_id) = (self.signer()?, self.config.id);
+        let bytes = info.to_object(&repo_id, &signer);
         let refresher = self.rt.spawn({
             let (remotes, path) = (self.remotes.clone(), path.clone());
             async move {
                 loop {
                     tokio::time::sleep(REFRESH).await;
                     info.refreshed = now();
-                    let bytes = info.to_bytes();
+                    let bytes = info.to_object(&repo_id, &signer);
                     futures::future::join_all(
                         remotes.iter().map(|r| r.put(WRITE, &path, bytes.clone())),
                     )
@@ -261,18 +330,25 @@ impl Repository {
         Ok(guard)
     }
 
-    /// Remove stale locks (every lock with `all`); returns what was removed.
-    pub fn remove_locks(&self, all: bool) -> Result<Vec<LockInfo>> {
+    /// Whether `bytes` is an authentic copy of lock `path` of this repository.
+    pub fn authenticate_lock(&self, path: &str, bytes: &[u8]) -> Result<()> {
+        LockInfo::from_object(path, bytes, &self.config.owner, &self.config.id).map(|_| ())
+    }
+
+    /// Remove stale locks (every lock with `all`) and those no remote serves authentic;
+    /// returns the authentic locks removed and the paths of the others.
+    pub fn remove_locks(&self, all: bool) -> Result<(Vec<LockInfo>, Vec<String>)> {
         let now = now();
-        let stale: Vec<LockInfo> = (self.locks()?.into_iter())
+        let (locks, bad) = self.read_locks()?;
+        let stale: Vec<LockInfo> = (locks.into_iter())
             .filter(|l| all || l.is_stale(now))
             .collect();
-        for l in &stale {
+        for path in stale.iter().map(|l| &l.path).chain(&bad) {
             self.rt.block_on(futures::future::join_all(
-                self.remotes.iter().map(|r| r.delete(WRITE, &l.path)),
+                self.remotes.iter().map(|r| r.delete(WRITE, path)),
             ));
         }
-        Ok(stale)
+        Ok((stale, bad))
     }
 }
 
@@ -291,8 +367,25 @@ mod tests {
             since: 100,
             refreshed: 200,
         };
-        assert_eq!(LockInfo::parse("locks/x", &l.to_bytes()), Some(l.clone()));
-        assert!(LockInfo::parse("locks/x", b"junk").is_none());
+        let (signer, id) = (Signer::from_seed(&[7; 32]), [3u8; 16]);
+        let object = l.to_object(&id, &signer);
+        let owner = signer.public();
+        assert_eq!(
+            LockInfo::from_object("locks/x", &object, &owner, &id).ok(),
+            Some(l.clone())
+        );
+        assert!(LockInfo::from_object("locks/x", b"junk", &owner, &id).is_err());
+        let forger = Signer::from_seed(&[8; 32]);
+        let forged = l.to_object(&id, &forger);
+        assert!(LockInfo::from_object("locks/x", &forged, &owner, &id).is_err());
+        assert!(
+            LockInfo::from_object("locks/y", &object, &owner, &id).is_err(),
+            "a lock copied under another name"
+        );
+        assert!(
+            LockInfo::from_object("locks/x", &object, &owner, &[4; 16]).is_err(),
+            "a lock of another repository"
+        );
         assert!(!l.is_stale(200 + 60));
         assert!(l.is_stale(200 + STALE_AFTER.as_secs() as i64 + 1));
         let here = LockInfo {

@@ -619,11 +619,21 @@ impl Repository {
         &self.index
     }
 
-    /// Every snapshot, oldest first.
-    pub fn snapshots(&self) -> Result<Vec<(String, Snapshot)>> {
+    /// Every snapshot, oldest first; one that cannot be read is skipped with a warning.
+    pub fn snapshots(&self) -> Result<Vec<IdentifiedSnapshot>> {
+        let (snapshots, unreadable) = self.snapshots_and_unreadable()?;
+        for e in unreadable {
+            self.warn(&format!("skipping snapshot: {e}"));
+        }
+        Ok(snapshots)
+    }
+
+    /// Every snapshot that can be read, oldest first, and why each other one cannot:
+    /// for `delete`, which must not take a snapshot it cannot read for one not wanted.
+    pub fn snapshots_and_unreadable(&self) -> Result<(Vec<IdentifiedSnapshot>, Vec<Error>)> {
         let key = self.key()?;
         let owner = self.config.owner;
-        let mut out = Vec::new();
+        let (mut out, mut unreadable) = (Vec::new(), Vec::new());
         let paths = self.list_union("snapshots")?;
         let snapshots = self.read_objects(&paths, |path, b| {
             check_content_address(path, b)?;
@@ -632,11 +642,11 @@ impl Repository {
         for (path, snapshot) in paths.iter().zip(snapshots) {
             match snapshot {
                 Ok(snap) => out.push((path.trim_start_matches("snapshots/").to_string(), snap)),
-                Err(e) => self.warn(&format!("skipping snapshot: {e}")),
+                Err(e) => unreadable.push(e),
             }
         }
         out.sort_by(|a, b| a.1.time_ns.cmp(&b.1.time_ns).then(a.0.cmp(&b.0)));
-        Ok(out)
+        Ok((out, unreadable))
     }
 
     /// `latest` or a unique id prefix.
@@ -781,6 +791,9 @@ impl Repository {
         Ok(None)
     }
 }
+
+/// A snapshot and its id.
+pub type IdentifiedSnapshot = (String, Snapshot);
 
 /// The union of per-remote listings; an error only if no remote could be listed.
 fn union_of(listings: &[Result<BTreeSet<String>>], prefix: &str) -> Result<Vec<String>> {

@@ -178,6 +178,18 @@ impl Repository {
             .map_err(|e| e.context(format!("removing {path} from {}", remote.url())))
     }
 
+    /// Remove remote `r`'s copy of lock `path` (repair): refused if it is authentic.
+    pub fn remove_bad_lock_copy(&self, r: usize, path: &str, copy: &[u8]) -> Result<()> {
+        if self.authenticate_lock(path, copy).is_ok() {
+            return Err(Error::fatal(format!(
+                "refusing to remove {path}: authentic"
+            )));
+        }
+        let remote = self.remote(r)?;
+        self.block_on(remote.delete(WRITE, path))
+            .map_err(|e| e.context(format!("removing {path} from {}", remote.url())))
+    }
+
     /// Rewrite remote `r`'s copy of metadata object `path` (repair): refused unless the
     /// object is authentic for this repository.
     pub fn put_metadata_copy(&self, r: usize, path: &str, object: Bytes) -> Result<()> {

@@ -147,3 +147,28 @@ pub fn tangle_std(home: &Path) -> std::process::Command {
         .stdin(std::process::Stdio::null());
     c
 }
+
+/// Return once `ready()` holds, while `child` (whose stderr goes to the file `log`)
+/// still runs: a test that acts on a command in the middle of its work. Panics if the
+/// child ends first or `ready()` takes over two minutes.
+pub fn wait_until(child: &mut std::process::Child, log: &Path, ready: impl Fn() -> bool) {
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("waiting for tangle") {
+            panic!(
+                "tangle ended ({status}) before the test could act:\n{}",
+                fs::read_to_string(log).unwrap_or_default()
+            );
+        }
+        if ready() {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "tangle did not get there in two minutes:\n{}",
+            fs::read_to_string(log).unwrap_or_default()
+        );
+        // Polling interval, not synchronisation: the condition is re-read until it holds.
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}

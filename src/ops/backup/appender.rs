@@ -88,7 +88,14 @@ impl<'a> Appender<'a> {
         exclude: &HashSet<ExtentName>,
     ) -> Result<Self> {
         let (start, seq) = match last {
-            Some((name, seq)) => (name.0, seq + 1),
+            // A signed head at the end of the chain's positions: only a broken writer
+            // (or a stolen key) makes one; never wrap around to 0.
+            Some((name, seq)) => (
+                name.0,
+                seq.checked_add(1).ok_or_else(|| {
+                    crate::Error::corrupt("the extent chain is at its last position")
+                })?,
+            ),
             None => (genesis_verifier(&repo.config.owner), 0),
         };
         let certs = if dry_run {

@@ -265,7 +265,7 @@ pub fn run(
         bytes_stored: appender.bytes_stored,
         writer,
         head_seq: match &last_head {
-            Some(h) if writer == previous => h.seq + 1,
+            Some(h) if writer == previous => h.seq.saturating_add(1),
             _ => 0,
         },
         continued: last_head.is_some().then_some(previous),

@@ -120,7 +120,16 @@ pub fn run_with_progress(
     // Only index segments no deletion record replaced.
     let replaced = survey.deleted.index.clone();
     repo.load_index_where(|id| !replaced.contains(id))?;
-    let snaps: Vec<(String, crate::content::Snapshot)> = (repo.snapshots()?.into_iter())
+    // A snapshot that cannot be read would count as not kept, and the extents only it
+    // uses would go: refuse instead (repair may restore it from another remote).
+    let (snaps, unreadable) = repo.snapshots_and_unreadable()?;
+    if let Some(e) = unreadable.first() {
+        return Err(Error::fatal(format!(
+            "{} snapshots cannot be read ({e}); delete changed nothing (run `tangle verify`)",
+            unreadable.len()
+        )));
+    }
+    let snaps: Vec<(String, crate::content::Snapshot)> = (snaps.into_iter())
         .filter(|(id, _)| !survey.deleted.snapshots.contains(id))
         .collect();
     let remove: HashSet<&str> = opts.remove.iter().map(String::as_str).collect();
@@ -395,6 +404,15 @@ fn live_blobs(repo: &Repository, roots: impl Iterator<Item = BlobId>) -> Result<
                 stack.push(sub);
             }
         }
+    }
+    // A kept blob the index does not place (its segment unreadable) would leave its
+    // extent counted as holding nothing live, and removed.
+    if let Some(id) = live.iter().find(|id| repo.index().get(id).is_none()) {
+        return Err(Error::fatal(format!(
+            "blob {} of a kept snapshot is in no readable index segment; delete changed \
+             nothing (run `tangle verify`)",
+            hex::encode(&id[..8])
+        )));
     }
     Ok(live)
 }

@@ -154,3 +154,29 @@ pub(super) fn metadata_replicas(
         }
     }
 }
+
+/// Lock copies that are not authentic: a remote that serves one could make every backup
+/// wait if tangle believed it (it does not: it warns and goes on). Planted ones are trust
+/// violations of that remote; damaged ones repair removes.
+pub(super) fn locks(survey: &Survey, findings: &mut Vec<Finding>) {
+    for bad in &survey.bad_locks {
+        let url = &survey.urls[bad.remote];
+        let (severity, kind) = match bad.why {
+            BadCopy::Forged(_) => (Severity::Trust, FindingKind::BadSignature),
+            _ => (Severity::Repairable, FindingKind::CorruptMetadata),
+        };
+        findings.push(
+            Finding::new(
+                severity,
+                kind,
+                format!(
+                    "{} on {url} is not an authentic lock ({}); ignored",
+                    bad.path, bad.why
+                ),
+            )
+            .remote(url)
+            .path(&bad.path)
+            .repair("remove it (`tangle repair` or `tangle unlock` does)"),
+        );
+    }
+}

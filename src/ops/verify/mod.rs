@@ -81,6 +81,7 @@ pub fn run_with_progress(
     metadata::remotes_reachable(&survey, &mut findings);
     let committed = freshness::freshness(repo, &survey, &mut findings);
     metadata::metadata_replicas(repo, &survey, &committed, &mut findings);
+    metadata::locks(&survey, &mut findings);
     chains::chains(repo, &survey, &committed, &mut findings);
     report.pointer_coverage = coverage::coverage(&survey, &committed);
     if !matches!(read, ReadData::No) {
