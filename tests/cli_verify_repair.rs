@@ -787,6 +787,53 @@ fn rollback_of_all_remotes_detected_from_client_memory() {
     expect_code(code, 0, &v, what);
 }
 
+/// A backup never builds on a rolled-back state it can tell from its own memory: with
+/// every remote rolled back it refuses (exit 1, naming `--allow-stale`) and writes
+/// nothing; `--allow-stale` backs up anyway, and that snapshot restores.
+#[test]
+fn a_backup_refuses_a_state_older_than_it_saw() {
+    let cache = tempfile::tempdir().unwrap();
+    let (fx, old) = setup_with_old_copies(cache.path());
+    for (dir, copy) in fx.repo.remotes.iter().zip(&old) {
+        replace_dir(dir, copy);
+    }
+    // Only objects count: locks come and go.
+    let objects = |repo: &Repo| -> Vec<Vec<String>> {
+        (repo.remotes.iter())
+            .map(|r| {
+                let mut all = object_paths(r, "");
+                all.retain(|p| !p.starts_with("locks/"));
+                all
+            })
+            .collect()
+    };
+    let before = objects(&fx.repo);
+    write_file(&fx.src.join("c.txt"), b"three\n");
+    let out = run_code(
+        fx.repo.cmd().args(["backup", "--no-progress"]).arg(&fx.src),
+        1,
+    );
+    let err = stderr_str(&out);
+    assert!(
+        err.contains("older state than this client last saw") && err.contains("--allow-stale"),
+        "{err}"
+    );
+    assert_eq!(
+        objects(&fx.repo),
+        before,
+        "a refused backup wrote something"
+    );
+
+    let report = fx.repo.backup(&[&fx.src], &["--allow-stale"]);
+    fx.repo.assert_restore_matches(
+        1,
+        &report.snapshot_id,
+        &fx.src,
+        &manifest(&fx.src),
+        "a backup with --allow-stale",
+    );
+}
+
 // ---------------------------------------------------------------------------------
 // 5. Damaged metadata objects
 // ---------------------------------------------------------------------------------

@@ -1472,3 +1472,38 @@ fn the_head_is_written_before_the_snapshot() {
         restore_all_identical(w, &repo, what);
     }
 }
+
+/// An init whose config cannot be written to one remote fails, and leaves no repository
+/// (no config, key file or identity marker) on the remotes that took theirs: else they
+/// would open and take backups after `init` said it failed, and a second `init` would
+/// refuse them as "already a repository".
+#[test]
+fn a_failed_init_leaves_no_repository_behind() {
+    let mems: Vec<DynRemote> = (0..R)
+        .map(|i| Arc::new(MemoryRemote::new(&url(i))) as DynRemote)
+        .collect();
+    let faulty: Vec<Arc<Faulty>> = mems
+        .iter()
+        .map(|m| Arc::new(Faulty::new(m.clone())))
+        .collect();
+    faulty[1].add(
+        Rule::new(Fault::Error(Kind::Fatal))
+            .ops(&Op::WRITES)
+            .prefix("config"),
+    );
+    let wrapped: Vec<DynRemote> = faulty.iter().map(|f| f.clone() as DynRemote).collect();
+    let failed = init_remotes(wrapped, &init_options(), PW);
+    assert!(failed.is_err(), "init reported success");
+    for m in &mems {
+        let left = block_on(m.list("")).expect("list");
+        assert!(
+            left.is_empty(),
+            "{} keeps {:?}",
+            m.url(),
+            left.iter().map(|o| &o.path).collect::<Vec<_>>()
+        );
+    }
+    faulty[1].clear();
+    let wrapped: Vec<DynRemote> = faulty.iter().map(|f| f.clone() as DynRemote).collect();
+    init_remotes(wrapped, &init_options(), PW).expect("init again");
+}

@@ -149,26 +149,48 @@ pub fn init_remotes(
     let config_obj = Bytes::from(config.to_object(&signer)?);
 
     // Keys first, config last: a remote only looks like a repository once it is complete.
-    for r in rt.block_on(join_all(
+    // A failure anywhere takes back what was written, so that a failed init leaves no
+    // repository on some remotes (it would open and take backups while `init` said it
+    // failed, and refuse the next `init` as "already holds a tangle repository").
+    let undo = |configs_written: &[bool]| {
+        let key_path = key_path.as_str();
+        rt.block_on(join_all(remotes.iter().enumerate().map(|(i, r)| {
+            let config = configs_written.get(i).copied().unwrap_or(false);
+            async move {
+                if config {
+                    let _ = r.delete(WRITE, "config").await;
+                }
+                let _ = r.delete(WRITE, key_path).await;
+                super::marker::remove(r).await;
+            }
+        })));
+    };
+    let keys = rt.block_on(join_all(
         remotes
             .iter()
             .map(|r| r.put(WRITE, &key_path, key_obj.clone())),
-    )) {
-        r?;
+    ));
+    if let Some(Err(e)) = keys.into_iter().find(|k| k.is_err()) {
+        undo(&[]);
+        return Err(e);
     }
-    for (r, written) in remotes.iter().zip(
-        rt.block_on(join_all(
-            remotes
-                .iter()
-                .map(|r| r.put_new(WRITE, "config", config_obj.clone())),
-        )),
-    ) {
-        if !written? {
-            return Err(Error::fatal(format!(
+    let configs = rt.block_on(join_all(
+        remotes
+            .iter()
+            .map(|r| r.put_new(WRITE, "config", config_obj.clone())),
+    ));
+    let written: Vec<bool> = configs.iter().map(|c| matches!(c, Ok(true))).collect();
+    for (r, config) in remotes.iter().zip(configs) {
+        let failure = match config {
+            Ok(true) => continue,
+            Ok(false) => Error::fatal(format!(
                 "remote {} got a config from someone else while initialising",
                 r.url()
-            )));
-        }
+            )),
+            Err(e) => e.context(format!("writing the config to {}", r.url())),
+        };
+        undo(&written);
+        return Err(failure);
     }
 
     Ok(InitReport {
