@@ -273,3 +273,99 @@ fn many_giant_fake_index_segments_are_fetched_a_few_at_a_time() {
         b"hello\n"
     );
 }
+
+/// How one remote's shards are replaced, for [`inspection_reads_around_hostile_shards`].
+#[derive(Clone, Copy, Debug)]
+enum ShardLie {
+    /// Same size, other bytes.
+    Altered,
+    /// A FIFO: a reader that opened it would wait for ever.
+    Fifo,
+    /// A 1 GiB sparse file: a reader that took it whole would exhaust memory.
+    Giant,
+}
+
+/// `ls`, `find`, `diff`, `stats` and `dump` read trees and data as restore does: with
+/// every shard of the remote they are opened through altered, a FIFO or a giant, and an
+/// empty cache, each prints exactly what it printed before the damage (for `stats`, the
+/// snapshots' figures; its storage figures report the damage), promptly.
+#[test]
+fn inspection_reads_around_hostile_shards() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("a.bin"), &pseudo_random(12, 400_000));
+    write_file(&src.join("d/e/notes.txt"), b"first\n");
+    let first = repo.backup(&[&src], &[]).snapshot_id;
+    write_file(&src.join("d/e/notes.txt"), b"second, longer\n");
+    write_file(&src.join("d/new.bin"), &pseudo_random(13, 300_000));
+    let second = repo.backup(&[&src], &[]).snapshot_id;
+    let notes = src.join("d/e/notes.txt").to_string_lossy().into_owned();
+    let commands: Vec<Vec<String>> = [
+        vec!["ls", "--json", &second],
+        vec!["find", "--json", "*.txt", "*.bin"],
+        vec!["diff", "--json", &first, &second],
+        vec!["stats", "--json", "--mode", "raw-data"],
+        vec!["stats", "--json"],
+        vec!["dump", &second, &notes],
+    ]
+    .iter()
+    .map(|c| c.iter().map(|s| s.to_string()).collect())
+    .collect();
+    let outputs = |via: usize, what: &str| -> Vec<String> {
+        (commands.iter())
+            .map(|args| {
+                let out = timed(repo.cmd_via_fresh(via).args(args), 0, what);
+                assert_no_panic(&out, what);
+                if args[0] != "stats" {
+                    return stdout_str(&out);
+                }
+                // Its `repository` part reports what each remote holds (the damage,
+                // rightly): only the snapshots' figures must not change.
+                let mut v: serde_json::Value =
+                    serde_json::from_slice(&out.stdout).expect("stats --json");
+                v.as_object_mut().map(|o| o.remove("repository"));
+                v.to_string()
+            })
+            .collect()
+    };
+    let expected = outputs(1, "before the damage");
+    assert!(expected[5] == "second, longer\n", "{:?}", expected[5]);
+
+    let shards = object_paths(&repo.remotes[1], "shards");
+    assert!(!shards.is_empty());
+    let originals: Vec<Vec<u8>> = (shards.iter())
+        .map(|s| fs::read(repo.remotes[1].join(s)).unwrap())
+        .collect();
+    for lie in [ShardLie::Altered, ShardLie::Fifo, ShardLie::Giant] {
+        for (shard, original) in shards.iter().zip(&originals) {
+            let path = repo.remotes[1].join(shard);
+            fs::remove_file(&path).unwrap();
+            match lie {
+                ShardLie::Altered => {
+                    let mut d = original.clone();
+                    for b in d.iter_mut().step_by(997) {
+                        *b ^= 0x5a;
+                    }
+                    fs::write(&path, d).unwrap();
+                }
+                ShardLie::Fifo => mkfifo(&path),
+                ShardLie::Giant => fs::File::create(&path).unwrap().set_len(1 << 30).unwrap(),
+            }
+        }
+        let what = format!("{lie:?} shards on remote 1");
+        let got = outputs(1, &what);
+        for (args, (want, got)) in commands.iter().zip(expected.iter().zip(&got)) {
+            assert_eq!(
+                got,
+                want,
+                "{what}: `tangle {}` printed otherwise",
+                args.join(" ")
+            );
+        }
+        for (shard, original) in shards.iter().zip(&originals) {
+            let path = repo.remotes[1].join(shard);
+            fs::remove_file(&path).unwrap();
+            fs::write(&path, original).unwrap();
+        }
+    }
+}

@@ -92,6 +92,29 @@ fn a_stalled_remote_costs_one_timeout() {
         "verify does not name the stalled remote:\n{}",
         stdout_str(&out)
     );
+
+    // repair: nothing to do on the remotes that answer, the stalled one left for later
+    // (exit 20, named), no waiting beyond its timeout.
+    let before = repo.remote_state();
+    let started = Instant::now();
+    let out = run_any(repo.cmd_via_nopw(0).args(["-P", &stalled, "repair"]));
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(15),
+        "repair took {took:?} with one remote stalled"
+    );
+    assert_eq!(out.status.code(), Some(20), "{}", stdout_str(&out));
+    assert!(
+        stdout_str(&out).contains(&sftp_url) || stderr_str(&out).contains(&sftp_url),
+        "repair does not name the stalled remote:\n{}{}",
+        stdout_str(&out),
+        stderr_str(&out)
+    );
+    assert_remotes_unchanged(
+        &before,
+        &repo.remote_state(),
+        "repair with a stalled remote",
+    );
 }
 
 /// An S3 endpoint that accepts connections and never answers (a black hole): restore
