@@ -176,23 +176,33 @@ impl Repository {
 
     /// [`read_blob`](Self::read_blob) with a choice of how the bytes are fetched.
     pub fn read_blob_with(&self, id: &BlobId, kind: BlobKind, mode: ReadMode) -> Result<Vec<u8>> {
-        self.read_blob_both(id, kind, mode).map(|(_, plain)| plain)
+        self.read_blob_both(id, kind, mode, false)
+            .map(|(_, plain)| plain)
     }
 
     /// A blob's stored form (sealed, as in its extent), after checking that it decodes
     /// to its id: what `delete` copies when it repacks an extent.
     pub fn read_blob_stored(&self, id: &BlobId, kind: BlobKind) -> Result<Vec<u8>> {
-        self.read_blob_both(id, kind, ReadMode::Range)
+        self.read_blob_both(id, kind, ReadMode::Range, true)
             .map(|(stored, _)| stored)
     }
 
-    /// The stored bytes and the plaintext of a blob.
+    /// The plaintext of a blob, and with `keep_stored` its stored bytes too (else an
+    /// empty vector: a restore would copy every blob's stored bytes for nothing).
     fn read_blob_both(
         &self,
         id: &BlobId,
         kind: BlobKind,
         mode: ReadMode,
+        keep_stored: bool,
     ) -> Result<(Vec<u8>, Vec<u8>)> {
+        let kept = |stored: &[u8]| {
+            if keep_stored {
+                stored.to_vec()
+            } else {
+                Vec::new()
+            }
+        };
         let (extent, loc) = self.index.get(id).ok_or_else(|| {
             Error::corrupt(format!(
                 "blob {} is not in the index",
@@ -211,17 +221,17 @@ impl Repository {
         let fast = match mode {
             ReadMode::Shard => self.read_range_from_shards(&cert, offset, len, true),
             ReadMode::ShardOffPlan => self.read_range_from_shards(&cert, offset, len, false),
-            ReadMode::Range => self.read_range_fast(&cert, offset, len),
+            ReadMode::Range => self.read_range_fast(&cert, offset, len).map(Into::into),
         };
         if let Ok(stored) = fast {
             if let Ok(plain) = decode_blob(key, kind, id, &stored, loc.raw_len as usize) {
-                return Ok((stored.to_vec(), plain));
+                return Ok((kept(&stored), plain));
             }
         }
         let data = self.rebuilt_extent(&cert)?;
         let stored = &data[offset as usize..(offset + len) as usize];
         decode_blob(key, kind, id, stored, loc.raw_len as usize)
-            .map(|plain| (stored.to_vec(), plain))
+            .map(|plain| (kept(stored), plain))
             .map_err(|e| {
                 e.context(format!(
                     "blob {} in extent {}",
@@ -416,17 +426,23 @@ impl Repository {
         offset: u64,
         len: u64,
         on_plan: bool,
-    ) -> Result<Vec<u8>> {
+    ) -> Result<bytes::Bytes> {
         let name = cert.name();
-        let mut out = Vec::with_capacity(len as usize);
+        let parts = cert.locate(offset, len);
+        // A blob within one shard (most) is a view of the cached shard, not a copy.
+        let mut whole = None;
+        let mut out = Vec::with_capacity(if parts.len() > 1 { len as usize } else { 0 });
         let plan = self.read_plan().filter(|_| on_plan);
         let mut failed = None;
-        for (shard, within, n) in cert.locate(offset, len) {
+        for &(shard, within, n) in &parts {
             if failed.is_none() {
                 if !self.shards.is_ready(&(name, shard)) {
                     waited_for_shards();
                 }
                 match self.rt.block_on(self.cached_shard(cert, shard)) {
+                    Some(data) if parts.len() == 1 => {
+                        whole = Some(data.slice(within as usize..(within + n) as usize))
+                    }
                     Some(data) => {
                         out.extend_from_slice(&data[within as usize..(within + n) as usize])
                     }
@@ -441,7 +457,7 @@ impl Repository {
             }
         }
         match failed {
-            None => Ok(out),
+            None => Ok(whole.unwrap_or_else(|| out.into())),
             Some(shard) => Err(Error::corrupt(format!(
                 "shard {shard} of extent {} is unavailable",
                 name.short()
