@@ -735,3 +735,68 @@ fn a_delete_that_cannot_read_every_snapshot_changes_nothing() {
     run_ok(repo.cmd_via_fresh(0).args(["delete", &first]));
     repo.assert_restore_matches(1, &second, &b, &manifest(&b), "after the delete");
 }
+
+/// A delete that repacks and re-encodes while one remote serves altered shards (same
+/// size, other bytes) reads around them: it succeeds, what it writes is built from
+/// checked bytes only, so afterwards `verify --read-data` blames that remote alone,
+/// `repair` puts it right, and the kept snapshot restores through every remote.
+#[test]
+fn a_delete_reads_around_a_remote_serving_altered_shards() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("a.bin"), &pseudo_random(31, 6_000_000));
+    write_file(&src.join("b.bin"), &pseudo_random(32, 6_000_000));
+    let first = repo.backup(&[&src], &[]).snapshot_id;
+    fs::remove_file(src.join("a.bin")).unwrap();
+    repo.backup(&[&src], &[]);
+    let expected = manifest(&src);
+    let liar = 1;
+    let shards = object_paths(&repo.remotes[liar], "shards");
+    assert!(!shards.is_empty());
+    for s in &shards {
+        let path = repo.remotes[liar].join(s);
+        let mut d = fs::read(&path).unwrap();
+        for b in d.iter_mut().step_by(997) {
+            *b ^= 0x5a;
+        }
+        fs::write(&path, d).unwrap();
+    }
+
+    let (code, v, _) = run_json(
+        repo.cmd_via_fresh(0).args(["delete", "--json", &first]),
+        "delete with altered shards on one remote",
+    );
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["extents_repacked"], 1, "{v:#}");
+
+    let what = "verify --read-data after the delete";
+    let (code, v) = run_report(
+        repo.cmd_via_fresh_nopw(2)
+            .args(["verify", "--read-data", "--json"]),
+        what,
+    );
+    expect_code(code, 20, &v, what);
+    for f in verify_damage(&v) {
+        assert_eq!(
+            f["remote"],
+            repo.url(liar).as_str(),
+            "{what}: damage blamed elsewhere:\n{}",
+            show_findings(&v)
+        );
+    }
+    let (code, v) = run_report(
+        repo.cmd_via_fresh_nopw(0)
+            .args(["repair", "--read-data", "--json"]),
+        "repair after the delete",
+    );
+    assert_eq!(code, 0, "{v:#}");
+    let (code, v) = run_report(
+        repo.cmd_via_fresh_nopw(0)
+            .args(["verify", "--read-data", "--json"]),
+        "verify after the repair",
+    );
+    expect_code(code, 0, &v, "verify after the repair");
+    for via in 0..3 {
+        repo.assert_restore_matches(via, "latest", &src, &expected, "after delete and repair");
+    }
+}
