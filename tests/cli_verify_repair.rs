@@ -1170,6 +1170,60 @@ fn assert_shards_where_certified(fx: &History, certs: &[Arc<Certificate>]) {
 /// shards there under the remote rule: the new remote serves restores, verify
 /// --read-data is clean, losing any one remote afterwards leaves every extent a spare,
 /// and a second rebalance moves nothing.
+/// `remote add` while one remote serves altered shards (same size, other bytes): a move
+/// reads each shard and checks it against its certificate, so an altered one is skipped
+/// (and said so), never copied; the new remote gets only good shards, the damage stays
+/// on the remote that did it, and repair then verify come out clean.
+#[test]
+fn remote_add_never_moves_an_altered_shard() {
+    let mut fx = setup();
+    let liar = 0;
+    let shards = object_paths(&fx.repo.remotes[liar], "shards");
+    for s in &shards {
+        flip_bytes(&fx.repo.remotes[liar].join(s));
+    }
+    let new_dir = fx.repo.path("remote3");
+    let new_url = new_dir.to_str().unwrap().to_string();
+    let v = json_ok(
+        fx.repo
+            .cmd_via(1)
+            .args(["--json", "remote", "add"])
+            .arg(&new_dir),
+        "remote add with altered shards on one remote",
+    );
+    let skipped = v["rebalance"]["skipped"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(!skipped.is_empty(), "no move was skipped:\n{v:#}");
+    fx.repo.remotes.push(new_dir.clone());
+
+    let what = "verify --read-data after remote add";
+    let (code, v) = verify(&fx, 1, &["--read-data"], what);
+    expect_code(code, 20, &v, what);
+    for f in verify_damage(&v) {
+        assert_eq!(
+            f["remote"],
+            fx.repo.url(liar).as_str(),
+            "{what}: damage not on the altering remote ({new_url} is new):\n{}",
+            show_findings(&v)
+        );
+    }
+    let (code, v) = run_report(
+        fx.repo
+            .cmd_via_nopw(1)
+            .args(["repair", "--read-data", "--json"]),
+        "repair after remote add",
+    );
+    assert_eq!(code, 0, "{v:#}");
+    let (code, v) = verify(&fx, 3, &["--read-data"], "verify after the repair");
+    expect_code(code, 0, &v, "verify after the repair");
+    fx.restore_all_and_compare(
+        3,
+        "after remote add with a lying remote, via the new remote",
+    );
+}
+
 #[test]
 fn remote_add_rebalances_existing_extents() {
     let mut fx = setup();
