@@ -140,11 +140,13 @@ fn a_planted_lock_makes_no_one_wait_and_verify_names_its_remote() {
         let out = run_ok(&mut cmd);
         let err = stderr_str(&out);
         for (path, remote) in [(&forged, 1), (&junk, 2)] {
+            let warnings = err
+                .lines()
+                .filter(|l| l.contains("not authentic") && l.contains(path.as_str()))
+                .collect::<Vec<_>>();
             assert!(
-                err.lines().any(|l| l.contains("not authentic")
-                    && l.contains(path.as_str())
-                    && l.contains(&repo.url(remote))),
-                "{args:?}: no warning naming {path} on {}:\n{err}",
+                warnings.len() == 1 && warnings[0].contains(&repo.url(remote)),
+                "{args:?}: not one warning naming {path} on {}:\n{err}",
                 repo.url(remote)
             );
         }

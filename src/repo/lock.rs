@@ -247,11 +247,12 @@ impl Repository {
                 Ok(l) => locks.push(l),
                 Err(e) if !refused.contains(&path) => {
                     if e.kind() != Kind::NotFound {
-                        self.warn(&format!("cannot read a lock: {e}"));
+                        self.warn_once(&path, &format!("cannot read a lock: {e}"));
                     }
                 }
                 Err(e) => {
-                    self.warn(&format!("ignoring a lock that is not authentic: {e}"));
+                    let why = format!("ignoring a lock that is not authentic: {e}");
+                    self.warn_once(&path, &why);
                     bad.push(path);
                 }
             }

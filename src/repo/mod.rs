@@ -67,6 +67,8 @@ pub struct Repository {
     /// Listings made ahead by [`list_ahead`](Self::list_ahead), per prefix, each taken
     /// by the first [`list_each`](Self::list_each) of its prefix.
     listed_ahead: Mutex<HashMap<String, RemoteListings>>,
+    /// Keys of the warnings [`warn_once`](Self::warn_once) has given.
+    warned: Mutex<std::collections::HashSet<String>>,
 }
 
 /// What each remote answered to a listing, in remote order.
@@ -222,6 +224,7 @@ impl Repository {
             remote_settings: remote::SettingsByUrl::new(),
             deletions: std::sync::OnceLock::new(),
             listed_ahead: Mutex::new(HashMap::new()),
+            warned: Mutex::new(Default::default()),
         })
     }
 
@@ -233,6 +236,17 @@ impl Repository {
 
     pub fn warn(&self, msg: &str) {
         (self.on_warning)(msg);
+    }
+
+    /// [`warn`](Self::warn), once per `key` in this process: for what a command may look
+    /// at more than once (a lock is read before and after taking one's own).
+    pub fn warn_once(&self, key: &str, msg: &str) {
+        let first = (self.warned.lock())
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key.to_string());
+        if first {
+            self.warn(msg);
+        }
     }
 
     pub fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
