@@ -1,5 +1,6 @@
 //! A remote that accepts a connection and never answers costs one timeout: restore reads
-//! from the others, and verify names it, both well within a few allowances.
+//! from the others, verify and repair name it, and a backup completes on the others and
+//! reports it degraded, all well within a few allowances.
 
 mod common;
 
@@ -115,6 +116,53 @@ fn a_stalled_remote_costs_one_timeout() {
         &repo.remote_state(),
         "repair with a stalled remote",
     );
+
+    // backup: complete on the remotes that answer, the stalled one reported degraded,
+    // no waiting beyond its timeout; then restorable, and repair fills the remote in.
+    write_file(&src.join("c.bin"), &pseudo_random(6, 1 << 20));
+    let expected = manifest(&src);
+    let started = Instant::now();
+    let out = run_ok(
+        repo.cmd()
+            .args(["-P", &stalled, "backup", "--json", "--no-progress"])
+            .arg(&src),
+    );
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(20),
+        "backup took {took:?} with one remote stalled"
+    );
+    let report = BackupReport::parse(&out.stdout);
+    let degraded = report.json["degraded_remotes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        degraded.len() == 1
+            && degraded[0]
+                .as_str()
+                .is_some_and(|d| d.starts_with(&sftp_url)),
+        "{}",
+        stdout_str(&out)
+    );
+    let target = repo.path("restored-after-degraded");
+    run_ok(
+        repo.cmd()
+            .args(["-P", &good, "restore", &report.snapshot_id, "--target"])
+            .arg(&target),
+    );
+    assert_tree_matches(
+        &expected,
+        &restored_path(&target, &src),
+        "restore of a backup made with a remote stalled",
+    );
+    let out = run_any(repo.cmd_via_nopw(0).args(["-P", &good, "repair"]));
+    assert_eq!(out.status.code(), Some(0), "{}", stdout_str(&out));
+    let out = run_any(
+        repo.cmd_via_nopw(0)
+            .args(["-P", &good, "verify", "--read-data"]),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout_str(&out));
 }
 
 /// An S3 endpoint that accepts connections and never answers (a black hole): restore
