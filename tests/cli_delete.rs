@@ -470,12 +470,9 @@ fn a_forged_deletion_record_is_named_and_never_honoured() {
     assert_eq!(repo.snapshots_via(1).len(), 1);
 }
 
-/// Snapshot 1 holds A and B in one extent, snapshot 2 only B: deleting snapshot 1 leaves
-/// that extent half unused. Over `--max-unused` (default 5%) it is repacked: B's blobs
-/// move to a new extent and A's bytes come back; with `--max-unused unlimited` they stay.
-fn half_used_extent(
-    max_unused: &str,
-) -> (Repo, u64, serde_json::Value, Vec<Entry>, std::path::PathBuf) {
+/// Snapshot 1 of A and B (6 MB each, one extent), then snapshot 2 of B only; returns
+/// the repository, snapshot 1's id, the source and what it holds now.
+fn a_and_b_then_b_only() -> (Repo, String, std::path::PathBuf, Vec<Entry>) {
     let repo = Repo::init();
     let src = repo.dir("src");
     write_file(&src.join("a.bin"), &pseudo_random(11, 6_000_000));
@@ -484,6 +481,16 @@ fn half_used_extent(
     fs::remove_file(src.join("a.bin")).unwrap();
     repo.backup(&[&src], &[]);
     let expected = manifest(&src);
+    (repo, first, src, expected)
+}
+
+/// Snapshot 1 holds A and B in one extent, snapshot 2 only B: deleting snapshot 1 leaves
+/// that extent half unused. Over `--max-unused` (default 5%) it is repacked: B's blobs
+/// move to a new extent and A's bytes come back; with `--max-unused unlimited` they stay.
+fn half_used_extent(
+    max_unused: &str,
+) -> (Repo, u64, serde_json::Value, Vec<Entry>, std::path::PathBuf) {
+    let (repo, first, src, expected) = a_and_b_then_b_only();
     let before = total_bytes(&repo);
     let (code, v, _) = run_json(
         repo.cmd()
@@ -742,24 +749,12 @@ fn a_delete_that_cannot_read_every_snapshot_changes_nothing() {
 /// `repair` puts it right, and the kept snapshot restores through every remote.
 #[test]
 fn a_delete_reads_around_a_remote_serving_altered_shards() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(31, 6_000_000));
-    write_file(&src.join("b.bin"), &pseudo_random(32, 6_000_000));
-    let first = repo.backup(&[&src], &[]).snapshot_id;
-    fs::remove_file(src.join("a.bin")).unwrap();
-    repo.backup(&[&src], &[]);
-    let expected = manifest(&src);
+    let (repo, first, src, expected) = a_and_b_then_b_only();
     let liar = 1;
     let shards = object_paths(&repo.remotes[liar], "shards");
     assert!(!shards.is_empty());
     for s in &shards {
-        let path = repo.remotes[liar].join(s);
-        let mut d = fs::read(&path).unwrap();
-        for b in d.iter_mut().step_by(997) {
-            *b ^= 0x5a;
-        }
-        fs::write(&path, d).unwrap();
+        flip_bytes(&repo.remotes[liar].join(s));
     }
 
     let (code, v, _) = run_json(

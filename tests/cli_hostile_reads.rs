@@ -342,11 +342,8 @@ fn inspection_reads_around_hostile_shards() {
             fs::remove_file(&path).unwrap();
             match lie {
                 ShardLie::Altered => {
-                    let mut d = original.clone();
-                    for b in d.iter_mut().step_by(997) {
-                        *b ^= 0x5a;
-                    }
-                    fs::write(&path, d).unwrap();
+                    fs::write(&path, original).unwrap();
+                    flip_bytes(&path);
                 }
                 ShardLie::Fifo => mkfifo(&path),
                 ShardLie::Giant => fs::File::create(&path).unwrap().set_len(1 << 30).unwrap(),

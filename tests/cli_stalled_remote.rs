@@ -21,6 +21,19 @@ fn profile(repo: &Repo, name: &str, sftp_url: &str, ssh_command: &str, timeout: 
     path.to_string_lossy().into_owned()
 }
 
+/// Run `f`, failing the test if it took `secs` seconds or more: `what` with one remote
+/// stalled must cost a few timeouts, not wait for the remote.
+fn within<T>(secs: u64, what: &str, f: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let out = f();
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(secs),
+        "{what} took {took:?} with one remote stalled"
+    );
+    out
+}
+
 #[test]
 fn a_stalled_remote_costs_one_timeout() {
     if !Path::new(SFTP_SERVER).exists() {
@@ -63,30 +76,22 @@ fn a_stalled_remote_costs_one_timeout() {
     );
 
     let target = repo.path("restored");
-    let started = Instant::now();
-    run_ok(
-        repo.cmd()
-            .args(["-P", &stalled, "restore", "latest", "--target"])
-            .arg(&target),
-    );
-    let took = started.elapsed();
-    assert!(
-        took < Duration::from_secs(15),
-        "restore took {took:?} with one remote stalled"
-    );
+    within(15, "restore", || {
+        run_ok(
+            repo.cmd()
+                .args(["-P", &stalled, "restore", "latest", "--target"])
+                .arg(&target),
+        )
+    });
     assert_tree_matches(
         &expected,
         &restored_path(&target, &src),
         "restore around a stalled remote",
     );
 
-    let started = Instant::now();
-    let out = run_any(repo.cmd_via_nopw(0).args(["-P", &stalled, "verify"]));
-    let took = started.elapsed();
-    assert!(
-        took < Duration::from_secs(15),
-        "verify took {took:?} with one remote stalled"
-    );
+    let out = within(15, "verify", || {
+        run_any(repo.cmd_via_nopw(0).args(["-P", &stalled, "verify"]))
+    });
     assert_eq!(out.status.code(), Some(20), "{}", stdout_str(&out));
     assert!(
         stdout_str(&out).contains(&sftp_url),
@@ -97,13 +102,9 @@ fn a_stalled_remote_costs_one_timeout() {
     // repair: nothing to do on the remotes that answer, the stalled one left for later
     // (exit 20, named), no waiting beyond its timeout.
     let before = repo.remote_state();
-    let started = Instant::now();
-    let out = run_any(repo.cmd_via_nopw(0).args(["-P", &stalled, "repair"]));
-    let took = started.elapsed();
-    assert!(
-        took < Duration::from_secs(15),
-        "repair took {took:?} with one remote stalled"
-    );
+    let out = within(15, "repair", || {
+        run_any(repo.cmd_via_nopw(0).args(["-P", &stalled, "repair"]))
+    });
     assert_eq!(out.status.code(), Some(20), "{}", stdout_str(&out));
     assert!(
         stdout_str(&out).contains(&sftp_url) || stderr_str(&out).contains(&sftp_url),
@@ -121,17 +122,13 @@ fn a_stalled_remote_costs_one_timeout() {
     // no waiting beyond its timeout; then restorable, and repair fills the remote in.
     write_file(&src.join("c.bin"), &pseudo_random(6, 1 << 20));
     let expected = manifest(&src);
-    let started = Instant::now();
-    let out = run_ok(
-        repo.cmd()
-            .args(["-P", &stalled, "backup", "--json", "--no-progress"])
-            .arg(&src),
-    );
-    let took = started.elapsed();
-    assert!(
-        took < Duration::from_secs(20),
-        "backup took {took:?} with one remote stalled"
-    );
+    let out = within(20, "backup", || {
+        run_ok(
+            repo.cmd()
+                .args(["-P", &stalled, "backup", "--json", "--no-progress"])
+                .arg(&src),
+        )
+    });
     let report = BackupReport::parse(&out.stdout);
     let degraded = report.json["degraded_remotes"]
         .as_array()
@@ -223,24 +220,22 @@ fn a_stalled_s3_remote_costs_one_timeout() {
     );
 
     let target = repo.path("restored");
-    let started = Instant::now();
-    run_ok(
-        repo.cmd()
-            .args(["-P", &stalled, "restore", "latest", "--target"])
-            .arg(&target),
-    );
-    let took = started.elapsed();
-    assert!(took < Duration::from_secs(15), "restore took {took:?}");
+    within(15, "restore", || {
+        run_ok(
+            repo.cmd()
+                .args(["-P", &stalled, "restore", "latest", "--target"])
+                .arg(&target),
+        )
+    });
     assert_tree_matches(
         &expected,
         &restored_path(&target, &src),
         "restore around a stalled S3 endpoint",
     );
 
-    let started = Instant::now();
-    let out = run_any(repo.cmd_via_nopw(0).args(["-P", &stalled, "verify"]));
-    let took = started.elapsed();
-    assert!(took < Duration::from_secs(15), "verify took {took:?}");
+    let out = within(15, "verify", || {
+        run_any(repo.cmd_via_nopw(0).args(["-P", &stalled, "verify"]))
+    });
     assert_eq!(out.status.code(), Some(20), "{}", stdout_str(&out));
     assert!(
         stdout_str(&out).contains(&s3_url),

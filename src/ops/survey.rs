@@ -134,11 +134,7 @@ fn bad_locks(repo: &Repository, listings: &[Result<HashMap<String, u64>>]) -> Ve
             let limit = crate::repo::metadata_limit(&path);
             let bytes = repo.remotes()[r].get_max(&path, limit).await.ok()?;
             let e = repo.authenticate_lock(&path, &bytes).err()?;
-            let why = if looks_forged(repo, &path, &bytes) {
-                BadCopy::Forged(e.to_string())
-            } else {
-                BadCopy::Corrupt(e.to_string())
-            };
+            let why = refused_copy(repo, &path, &bytes, &e);
             Some(BadLock {
                 remote: r,
                 path,
@@ -165,6 +161,16 @@ fn fetch_limit(path: &str, listed: u64) -> u64 {
     match path.split('/').next() {
         Some("index" | "snapshots" | "deletions") if listed > 0 => limit.min(listed),
         _ => limit,
+    }
+}
+
+/// Why a copy that failed its authentication (`e`) is refused: forged if well-formed but
+/// signed by someone else, else corrupt.
+fn refused_copy(repo: &Repository, path: &str, bytes: &[u8], e: &crate::Error) -> BadCopy {
+    if looks_forged(repo, path, bytes) {
+        BadCopy::Forged(e.to_string())
+    } else {
+        BadCopy::Corrupt(e.to_string())
     }
 }
 
@@ -269,11 +275,7 @@ impl Survey {
                                 Some(b),
                             ),
                             Err(e) => {
-                                let bad = if looks_forged(repo, &path, &b) {
-                                    BadCopy::Forged(e.to_string())
-                                } else {
-                                    BadCopy::Corrupt(e.to_string())
-                                };
+                                let bad = refused_copy(repo, &path, &b, &e);
                                 (path, r, CopyState::Bad(bad), None)
                             }
                         },

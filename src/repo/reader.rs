@@ -176,33 +176,26 @@ impl Repository {
 
     /// [`read_blob`](Self::read_blob) with a choice of how the bytes are fetched.
     pub fn read_blob_with(&self, id: &BlobId, kind: BlobKind, mode: ReadMode) -> Result<Vec<u8>> {
-        self.read_blob_both(id, kind, mode, false)
-            .map(|(_, plain)| plain)
+        self.read_blob_checked(id, kind, mode, |_| ())
+            .map(|((), plain)| plain)
     }
 
     /// A blob's stored form (sealed, as in its extent), after checking that it decodes
     /// to its id: what `delete` copies when it repacks an extent.
     pub fn read_blob_stored(&self, id: &BlobId, kind: BlobKind) -> Result<Vec<u8>> {
-        self.read_blob_both(id, kind, ReadMode::Range, true)
+        self.read_blob_checked(id, kind, ReadMode::Range, <[u8]>::to_vec)
             .map(|(stored, _)| stored)
     }
 
-    /// The plaintext of a blob, and with `keep_stored` its stored bytes too (else an
-    /// empty vector: a restore would copy every blob's stored bytes for nothing).
-    fn read_blob_both(
+    /// The plaintext of a blob, beside what `keep` takes from its stored bytes (a
+    /// restore keeps nothing: a copy per blob for nothing).
+    fn read_blob_checked<T>(
         &self,
         id: &BlobId,
         kind: BlobKind,
         mode: ReadMode,
-        keep_stored: bool,
-    ) -> Result<(Vec<u8>, Vec<u8>)> {
-        let kept = |stored: &[u8]| {
-            if keep_stored {
-                stored.to_vec()
-            } else {
-                Vec::new()
-            }
-        };
+        keep: impl Fn(&[u8]) -> T,
+    ) -> Result<(T, Vec<u8>)> {
         let (extent, loc) = self.index.get(id).ok_or_else(|| {
             Error::corrupt(format!(
                 "blob {} is not in the index",
@@ -225,13 +218,13 @@ impl Repository {
         };
         if let Ok(stored) = fast {
             if let Ok(plain) = decode_blob(key, kind, id, &stored, loc.raw_len as usize) {
-                return Ok((kept(&stored), plain));
+                return Ok((keep(&stored), plain));
             }
         }
         let data = self.rebuilt_extent(&cert)?;
         let stored = &data[offset as usize..(offset + len) as usize];
         decode_blob(key, kind, id, stored, loc.raw_len as usize)
-            .map(|plain| (kept(stored), plain))
+            .map(|plain| (keep(stored), plain))
             .map_err(|e| {
                 e.context(format!(
                     "blob {} in extent {}",

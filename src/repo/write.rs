@@ -173,9 +173,7 @@ impl Repository {
     /// names (delete, and repair on a remote that missed a delete). Deleting an object
     /// that is already gone is not an error.
     pub fn remove_deleted_object(&self, r: usize, path: &str) -> Result<()> {
-        let remote = self.remote(r)?;
-        self.block_on(remote.delete(WRITE, path))
-            .map_err(|e| e.context(format!("removing {path} from {}", remote.url())))
+        self.delete_copy(r, path)
     }
 
     /// Remove remote `r`'s copy of lock `path` (repair): refused if it is authentic.
@@ -185,6 +183,11 @@ impl Repository {
                 "refusing to remove {path}: authentic"
             )));
         }
+        self.delete_copy(r, path)
+    }
+
+    /// Delete remote `r`'s copy of `path`; deleting what is already gone is no error.
+    fn delete_copy(&self, r: usize, path: &str) -> Result<()> {
         let remote = self.remote(r)?;
         self.block_on(remote.delete(WRITE, path))
             .map_err(|e| e.context(format!("removing {path} from {}", remote.url())))
