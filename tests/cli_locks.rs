@@ -227,3 +227,54 @@ fn a_planted_lock_makes_no_one_wait_and_verify_names_its_remote() {
     assert_eq!(locks(&repo), vec![Vec::<String>::new(); 3]);
     repo.assert_restore_matches(0, "latest", &src, &manifest(&src), "after planted locks");
 }
+
+/// A FIFO and a 1 GiB sparse file among a remote's locks: no command waits on them or
+/// reads them whole, and a backup goes ahead. The giant is a lock copy refused for its
+/// size: verify names its remote (repairable) and repair removes it. The FIFO is no
+/// object at all (a local remote lists regular files only), so nothing reads it.
+#[test]
+fn a_fifo_or_giant_lock_holds_no_one_up() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("a.bin"), &pseudo_random(3, 100_000));
+    repo.backup(&[&src], &[]);
+    let fifo = format!("locks/{}", "ef".repeat(32));
+    let giant = format!("locks/{}", "01".repeat(32));
+    fs::create_dir_all(repo.remotes[1].join("locks")).unwrap();
+    mkfifo(&repo.remotes[1].join(&fifo));
+    fs::File::create(repo.remotes[1].join(&giant))
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+
+    let started = std::time::Instant::now();
+    write_file(&src.join("b.bin"), &pseudo_random(4, 100_000));
+    repo.backup(&[&src], &[]);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "the backup was held up"
+    );
+    let (code, v) = run_report(
+        repo.cmd_via_fresh_nopw(0).args(["verify", "--json"]),
+        "verify with a FIFO and a giant lock",
+    );
+    expect_code(code, 20, &v, "verify with a giant lock");
+    assert!(
+        verify_findings(&v)
+            .iter()
+            .any(|f| f["path"] == giant.as_str() && f["remote"] == repo.url(1)),
+        "verify does not name {giant} on remote 1:\n{}",
+        show_findings(&v)
+    );
+    let (code, v) = run_report(
+        repo.cmd_via_fresh_nopw(0).args(["repair", "--json"]),
+        "repair of a FIFO and a giant lock",
+    );
+    assert_eq!(code, 0, "{v:#}");
+    assert!(!repo.remotes[1].join(&giant).exists());
+    let (code, v) = run_report(
+        repo.cmd_via_fresh_nopw(0).args(["verify", "--json"]),
+        "verify after the repair",
+    );
+    expect_code(code, 0, &v, "verify after the repair");
+}

@@ -122,19 +122,31 @@ pub struct BadLock {
 }
 
 /// Every lock each remote lists, fetched from that remote and checked. One gone since
-/// the listing (its holder finished) or unreadable just now is no finding.
+/// the listing (its holder finished) is no finding; one that cannot be read as an
+/// object of a lock's size (a FIFO, a giant) is refused as the metadata copies are.
 fn bad_locks(repo: &Repository, listings: &[Result<HashMap<String, u64>>]) -> Vec<BadLock> {
     let copies = listings.iter().enumerate().flat_map(|(r, l)| {
-        (l.iter().flat_map(|l| l.keys()))
-            .filter(|p| p.starts_with("locks/"))
-            .map(move |p| (r, p.clone()))
+        (l.iter().flat_map(|l| l.iter()))
+            .filter(|(p, _)| p.starts_with("locks/"))
+            .map(move |(p, &size)| (r, p.clone(), size))
     });
     repo.block_on(
-        stream::iter(copies.map(|(r, path)| async move {
+        stream::iter(copies.map(|(r, path, listed)| async move {
             let limit = crate::repo::metadata_limit(&path);
-            let bytes = repo.remotes()[r].get_max(&path, limit).await.ok()?;
-            let e = repo.authenticate_lock(&path, &bytes).err()?;
-            let why = refused_copy(repo, &path, &bytes, &e);
+            let fetched = match listed > limit {
+                true => Err(format!("listed at {listed} bytes, over {limit}")),
+                false => match repo.remotes()[r].get_max(&path, limit).await {
+                    Err(e) if e.kind() == crate::Kind::NotFound => return None,
+                    got => got.map_err(|e| e.to_string()),
+                },
+            };
+            let (why, bytes) = match fetched {
+                Ok(bytes) => {
+                    let e = repo.authenticate_lock(&path, &bytes).err()?;
+                    (refused_copy(repo, &path, &bytes, &e), bytes)
+                }
+                Err(e) => (BadCopy::Corrupt(e), Bytes::new()),
+            };
             Some(BadLock {
                 remote: r,
                 path,
