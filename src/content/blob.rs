@@ -91,18 +91,88 @@ pub fn decode_blob(
     stored: &[u8],
     raw_len: usize,
 ) -> Result<Vec<u8>> {
-    let framed = crypto::open(&key.encryption, kind.aad(), stored)?;
-    let plaintext = match framed.split_first() {
-        Some((&RAW, rest)) => rest.to_vec(),
+    let mut buffers = DecodeBuffers::default();
+    match decode_into(key, kind, id, stored, raw_len, &mut buffers)? {
+        Decoded::Raw => {
+            // The flag byte goes: a move within the buffer, no second allocation.
+            buffers.framed.remove(0);
+            Ok(buffers.framed)
+        }
+        Decoded::Decompressed => Ok(buffers.plain),
+    }
+}
+
+/// [`decode_blob`], handing the plaintext to `use_plain` instead of returning it: the
+/// blob is decoded in this thread's buffers, reused from blob to blob. A restore decodes
+/// every blob of a snapshot, and a fresh buffer per blob (twice: decrypted, then
+/// decompressed) cost an allocation, page faults on fresh memory, and a copy of each
+/// blob stored uncompressed.
+pub fn decode_blob_then<T>(
+    key: &MasterKey,
+    kind: BlobKind,
+    id: &BlobId,
+    stored: &[u8],
+    raw_len: usize,
+    use_plain: impl FnOnce(&[u8]) -> T,
+) -> Result<T> {
+    // Taken out while in use: a `use_plain` that decodes a blob itself gets fresh ones.
+    let mut buffers = BUFFERS.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    let result = decode_into(key, kind, id, stored, raw_len, &mut buffers).map(|decoded| {
+        use_plain(match decoded {
+            Decoded::Raw => &buffers.framed[1..],
+            Decoded::Decompressed => &buffers.plain,
+        })
+    });
+    // Kept only up to the largest blob the chunker makes, so memory stays bounded.
+    if buffers.framed.capacity().max(buffers.plain.capacity()) <= PREALLOC {
+        BUFFERS.with(|b| *b.borrow_mut() = buffers);
+    }
+    result
+}
+
+/// Where [`decode_into`] left the plaintext.
+enum Decoded {
+    /// `framed[1..]`: the blob was stored uncompressed.
+    Raw,
+    /// `plain`.
+    Decompressed,
+}
+
+#[derive(Default)]
+struct DecodeBuffers {
+    /// The decrypted blob: flag byte, then the payload.
+    framed: Vec<u8>,
+    /// The payload decompressed.
+    plain: Vec<u8>,
+}
+
+thread_local! {
+    static BUFFERS: std::cell::RefCell<DecodeBuffers> =
+        std::cell::RefCell::new(DecodeBuffers::default());
+}
+
+fn decode_into(
+    key: &MasterKey,
+    kind: BlobKind,
+    id: &BlobId,
+    stored: &[u8],
+    raw_len: usize,
+    buffers: &mut DecodeBuffers,
+) -> Result<Decoded> {
+    crypto::open_into(&key.encryption, kind.aad(), stored, &mut buffers.framed)?;
+    let (decoded, plaintext) = match buffers.framed.split_first() {
+        Some((&RAW, rest)) => (Decoded::Raw, rest),
         Some((&ZSTD, rest)) => {
-            decompress_bounded(rest, raw_len).map_err(ContentError::BlobDecompress)?
+            decompress_bounded_into(rest, raw_len, &mut buffers.plain)
+                .map_err(ContentError::BlobDecompress)?;
+            (Decoded::Decompressed, &buffers.plain[..])
         }
         _ => return Err(ContentError::UnknownCompression.into()),
     };
-    if key.blob_id(&plaintext) != *id {
+    if key.blob_id(plaintext) != *id {
         return Err(ContentError::BlobIdMismatch.into());
     }
-    Ok(plaintext)
+    Ok(decoded)
 }
 
 /// Output room set aside before any output exists: every data blob fits in one piece
@@ -113,14 +183,22 @@ const PREALLOC: usize = 16 << 20;
 /// output actually produced: a length promised by the index, or a frame header, reserves
 /// at most [`PREALLOC`] (a signed object may still claim gigabytes).
 pub(crate) fn decompress_bounded(data: &[u8], max: usize) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    decompress_bounded_into(data, max, &mut out)?;
+    Ok(out)
+}
+
+/// [`decompress_bounded`] into `out` (cleared first).
+fn decompress_bounded_into(data: &[u8], max: usize, out: &mut Vec<u8>) -> std::io::Result<()> {
     use zstd::stream::raw::{Decoder, Operation};
+    out.clear();
     let declared = zstd::zstd_safe::get_frame_content_size(data).ok().flatten();
     if declared.is_some_and(|n| n > max as u64) {
         return Err(too_long(max));
     }
     // With room for the whole declared frame, zstd decodes it in one pass.
     let first = declared.map_or(data.len().saturating_mul(4), |n| n as usize);
-    let mut out = Vec::with_capacity(first.min(PREALLOC).min(max));
+    out.reserve_exact(first.min(PREALLOC).min(max));
     DECODER.with(|cell| {
         let mut slot = cell.borrow_mut();
         let decoder = match &mut *slot {
@@ -131,9 +209,8 @@ pub(crate) fn decompress_bounded(data: &[u8], max: usize) -> std::io::Result<Vec
             }
             None => slot.insert(Decoder::new()?),
         };
-        decompress_into(decoder, data, max, &mut out)
-    })?;
-    Ok(out)
+        decompress_into(decoder, data, max, out)
+    })
 }
 
 fn too_long(max: usize) -> std::io::Error {
@@ -242,5 +319,52 @@ mod tests {
                 < 1000,
             "compresses"
         );
+    }
+
+    #[test]
+    fn reused_buffers_hand_out_each_blob_and_nothing_of_the_last() {
+        let key = MasterKey::generate().unwrap();
+        let compressible = b"abcabcabcabcabcabcabcabc".repeat(4000);
+        let incompressible: Vec<u8> = (0..5000u32).map(|i| (i * 7919 % 251) as u8).collect();
+        let short = b"xyz".to_vec();
+        let decode = |plain: &Vec<u8>, stored: &[u8], id: &BlobId| {
+            decode_blob_then(
+                &key,
+                BlobKind::Data,
+                id,
+                stored,
+                plain.len(),
+                <[u8]>::to_vec,
+            )
+        };
+        // Long then short, stored raw and compressed: each comes out whole and alone.
+        for plain in [
+            &compressible,
+            &incompressible,
+            &short,
+            &compressible,
+            &short,
+        ] {
+            let id = key.blob_id(plain);
+            let stored = encode_blob(&key, BlobKind::Data, plain).unwrap();
+            assert_eq!(&decode(plain, &stored, &id).unwrap(), plain);
+            let mut bad = stored.clone();
+            bad[30] ^= 4;
+            assert!(decode(plain, &bad, &id).is_err(), "tampered");
+            assert!(decode(plain, &stored, &[0; 32]).is_err(), "wrong id");
+        }
+        // A blob decoded while another is in use on the same thread.
+        let (a, b) = (&compressible, &incompressible);
+        let (id_a, id_b) = (key.blob_id(a), key.blob_id(b));
+        let (stored_a, stored_b) = (
+            encode_blob(&key, BlobKind::Data, a).unwrap(),
+            encode_blob(&key, BlobKind::Data, b).unwrap(),
+        );
+        let both = decode_blob_then(&key, BlobKind::Data, &id_a, &stored_a, a.len(), |outer| {
+            let inner = decode(b, &stored_b, &id_b).unwrap();
+            (outer.to_vec(), inner)
+        })
+        .unwrap();
+        assert_eq!((&both.0, &both.1), (a, b));
     }
 }

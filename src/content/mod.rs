@@ -9,7 +9,7 @@ pub mod index;
 pub mod snapshot;
 pub mod tree;
 
-pub use blob::{BlobKind, decode_blob, encode_blob};
+pub use blob::{BlobKind, decode_blob, decode_blob_then, encode_blob};
 pub use chunker::ChunkerParams;
 pub use error::ContentError;
 pub use index::{BlobLocation, Index, IndexSegment};

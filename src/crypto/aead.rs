@@ -69,13 +69,29 @@ pub fn seal_in_place(key: &[u8; 32], aad: &[u8], buf: &mut Vec<u8>) -> Result<()
 
 /// Decrypt and authenticate. Any tampering, truncation or wrong key is `Corrupt`.
 pub fn open(key: &[u8; 32], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>> {
+    let mut plaintext = Vec::new();
+    open_into(key, aad, sealed, &mut plaintext)?;
+    Ok(plaintext)
+}
+
+/// [`open`] into `out` (cleared first; left empty on failure), so that a caller
+/// decrypting blob after blob reuses one buffer instead of allocating (and faulting in)
+/// a fresh one each time.
+pub fn open_into(key: &[u8; 32], aad: &[u8], sealed: &[u8], out: &mut Vec<u8>) -> Result<()> {
+    use chacha20poly1305::aead::AeadInPlace;
+    out.clear();
     if sealed.len() < NONCE_LEN + TAG_LEN {
         return Err(CryptoError::Truncated.into());
     }
-    let (nonce, ct) = sealed.split_at(NONCE_LEN);
+    let (nonce, rest) = sealed.split_at(NONCE_LEN);
+    let (ciphertext, tag) = rest.split_at(rest.len() - TAG_LEN);
+    out.extend_from_slice(ciphertext);
     XChaCha20Poly1305::new(key.into())
-        .decrypt(XNonce::from_slice(nonce), Payload { msg: ct, aad })
-        .map_err(|_| CryptoError::Authentication.into())
+        .decrypt_in_place_detached(XNonce::from_slice(nonce), aad, out, tag.into())
+        .map_err(|_| {
+            out.clear();
+            CryptoError::Authentication.into()
+        })
 }
 
 #[cfg(test)]

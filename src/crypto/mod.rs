@@ -14,7 +14,7 @@ mod error;
 mod keyfile;
 mod owner;
 
-pub use aead::{NONCE_LEN, TAG_LEN, open, seal, seal_in_place};
+pub use aead::{NONCE_LEN, TAG_LEN, open, open_into, seal, seal_in_place};
 pub use error::{CryptoError, EnvelopeProblem};
 pub use keyfile::{KdfParams, KeyFile};
 pub use owner::{OwnerPublicKey, SIGNATURE_LEN, Signature, fingerprint};

@@ -43,9 +43,11 @@ pub fn dump(
         }
         let mut written = 0u64;
         for id in &node.content {
-            let data = repo.read_blob_with(id, BlobKind::Data, ReadMode::Shard)?;
-            out.write_all(&data).ctx("writing output")?;
-            written += data.len() as u64;
+            written += repo
+                .read_blob_then(id, BlobKind::Data, ReadMode::Shard, |data| {
+                    out.write_all(data).map(|()| data.len() as u64)
+                })?
+                .ctx("writing output")?;
         }
         out.flush().ctx("writing output")?;
         Ok(written)

@@ -1,9 +1,10 @@
 //! `tangle restore`: recreate a snapshot (or part of it) under a target directory, at
 //! `TARGET/<absolute path as backed up>`.
 //!
-//! The tree is walked once, in order: directories, symlinks and special files are made
-//! right away; file contents go to a pool of workers that fetch blobs, skip all-zero
-//! blobs so holes stay holes, and write at their offsets. Directory metadata is applied
+//! The tree is walked once, in order: directories, symlinks, special files and (empty)
+//! regular files are made right away, by the one walking thread; file contents go to a
+//! pool of workers that fetch blobs, skip all-zero blocks so holes stay holes, and write
+//! at their offsets. Directory metadata is applied
 //! last, deepest first, because creating entries changes a directory's mtime.
 //!
 //! Extended attributes (POSIX ACLs included) are set after the contents and before the
@@ -126,10 +127,13 @@ struct Filter {
     exclude: PathMatcher,
 }
 
-/// A file whose contents a worker must write.
+/// A file whose contents a worker must write, created (empty) by the walk.
 struct FileJob {
     path: PathBuf,
     node: Node,
+    file: File,
+    /// The temporary name `file` has until it is complete (see [`create_file`]).
+    tmp: Option<PathBuf>,
 }
 
 pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Result<RestoreReport> {
@@ -205,10 +209,17 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
             s.spawn(move || {
                 let _last_ends_plan = LastWorkerEndsPlan(repo, workers_left);
                 for job in rx {
-                    let result = write_file(repo, &job, chown, progress).and_then(|refused| {
-                        note_refused(refusals, &job.path, &refused);
+                    let FileJob {
+                        path,
+                        node,
+                        file,
+                        tmp,
+                    } = job;
+                    let written = write_file(repo, &path, &node, (file, tmp), chown, progress);
+                    let result = written.and_then(|refused| {
+                        note_refused(refusals, &path, &refused);
                         if opts.verify {
-                            verify_file(repo, &job.path, &job.node)
+                            verify_file(repo, &path, &node)
                         } else {
                             Ok(())
                         }
@@ -441,8 +452,26 @@ impl Planner<'_> {
                     }
                     self.links.insert((node.device, node.inode), dest.clone());
                 }
+                // Files are created here, in walk order, by one thread: workers creating
+                // the files of one directory at once contended for its lock, and
+                // creating a file cost them twice what it costs tar -x.
+                let (file, tmp) = match create_file(&dest) {
+                    Ok(created) => created,
+                    Err(e) => {
+                        self.repo.skip_planned_reads(&node.content);
+                        self.error(e);
+                        Progress::add(&self.progress.files_done, 1);
+                        return Ok(());
+                    }
+                };
+                let job = FileJob {
+                    path: dest,
+                    node,
+                    file,
+                    tmp,
+                };
                 self.tx
-                    .send(FileJob { path: dest, node })
+                    .send(job)
                     .map_err(|_| Error::fatal("restore workers stopped"))?;
             }
             _ => {
@@ -783,15 +812,16 @@ fn create_file(path: &Path) -> Result<(File, Option<PathBuf>)> {
     )))
 }
 
-/// Write one file with its metadata; returns the extended attributes the target refused.
+/// Write one file (`created` by [`create_file`]) with its metadata; returns the extended
+/// attributes the target refused.
 fn write_file(
     repo: &Repository,
-    job: &FileJob,
+    path: &Path,
+    node: &Node,
+    (file, tmp): (File, Option<PathBuf>),
     chown: bool,
     progress: &Progress,
 ) -> Result<Vec<Refused>> {
-    let (path, node) = (job.path.as_path(), &job.node);
-    let (file, tmp) = create_file(path).inspect_err(|_| repo.skip_planned_reads(&node.content))?;
     let contents = write_contents(repo, &file, path, node, progress);
     let contents_failed = contents.is_err();
     let written = contents.and_then(|_| fsmeta::apply_metadata_to_file(&file, path, node, chown));
@@ -850,14 +880,15 @@ fn write_blobs(
     let (mut offset, mut written_to) = (0u64, 0u64);
     for id in &node.content {
         *tried += 1;
-        let data = repo
-            .read_blob_with(id, BlobKind::Data, ReadMode::Shard)
-            .map_err(|e| e.context(format!("restoring {}", path.display())))?;
-        let end =
-            write_sparse(file, &data, offset).ctx(format_args!("writing {}", path.display()))?;
+        let (end, len) = repo
+            .read_blob_then(id, BlobKind::Data, ReadMode::Shard, |data| {
+                write_sparse(file, data, offset).map(|end| (end, data.len() as u64))
+            })
+            .map_err(|e| e.context(format!("restoring {}", path.display())))?
+            .ctx(format_args!("writing {}", path.display()))?;
         written_to = written_to.max(end);
-        offset += data.len() as u64;
-        Progress::add(&progress.bytes_done, data.len() as u64);
+        offset += len;
+        Progress::add(&progress.bytes_done, len);
     }
     if offset != node.size {
         return Err(Error::corrupt(format!(

@@ -12,7 +12,7 @@ use futures::future::join_all;
 use super::Repository;
 use super::read_plan::{PlannedReads, ReadPlan};
 use crate::codec::{self, StripeSource};
-use crate::content::{BlobId, BlobKind, Tree, decode_blob};
+use crate::content::{BlobId, BlobKind, Tree, decode_blob, decode_blob_then};
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, ExtentName};
 
@@ -126,14 +126,16 @@ pub(super) type DecodedCache = OnceCache<ExtentName, OnceLock<Result<Arc<Vec<u8>
 pub(super) type ShardCache =
     OnceCache<(ExtentName, usize), tokio::sync::OnceCell<Option<bytes::Bytes>>>;
 
-impl<K: PartialEq + Copy, T> OnceCache<K, tokio::sync::OnceCell<T>> {
-    /// Whether `key`'s entry is in and filled: a read of it waits for no fetch.
-    fn is_ready(&self, key: &K) -> bool {
+impl<K: PartialEq + Copy, T: Clone> OnceCache<K, tokio::sync::OnceCell<T>> {
+    /// `key`'s value if its entry is in and filled: a read of it waits for no fetch (and
+    /// needs no trip through the async runtime, once per blob a restore reads).
+    fn ready(&self, key: &K) -> Option<T> {
         self.entries
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .iter()
-            .any(|(k, c)| k == key && c.initialized())
+            .find(|(k, _)| k == key)
+            .and_then(|(_, c)| c.get().cloned())
     }
 }
 
@@ -176,33 +178,58 @@ impl Repository {
 
     /// [`read_blob`](Self::read_blob) with a choice of how the bytes are fetched.
     pub fn read_blob_with(&self, id: &BlobId, kind: BlobKind, mode: ReadMode) -> Result<Vec<u8>> {
-        self.read_blob_checked(id, kind, mode, |_| ())
-            .map(|((), plain)| plain)
+        let key = self.key()?;
+        self.read_blob_checked(id, mode, |stored, raw_len| {
+            decode_blob(key, kind, id, stored, raw_len)
+        })
+    }
+
+    /// [`read_blob_with`](Self::read_blob_with), handing the plaintext to `use_plain`
+    /// (called once, if the blob is read) instead of returning it: decoded in buffers
+    /// this thread reuses from blob to blob, where a restore or a dump needs the bytes
+    /// only long enough to write them.
+    pub fn read_blob_then<T>(
+        &self,
+        id: &BlobId,
+        kind: BlobKind,
+        mode: ReadMode,
+        use_plain: impl FnOnce(&[u8]) -> T,
+    ) -> Result<T> {
+        let key = self.key()?;
+        let mut use_plain = Some(use_plain);
+        self.read_blob_checked(id, mode, |stored, raw_len| {
+            decode_blob_then(key, kind, id, stored, raw_len, |plain| {
+                // Decoding succeeds once at most: the first success ends the read.
+                use_plain.take().map(|f| f(plain))
+            })?
+            .ok_or_else(|| Error::fatal("a blob was decoded twice"))
+        })
     }
 
     /// A blob's stored form (sealed, as in its extent), after checking that it decodes
     /// to its id: what `delete` copies when it repacks an extent.
     pub fn read_blob_stored(&self, id: &BlobId, kind: BlobKind) -> Result<Vec<u8>> {
-        self.read_blob_checked(id, kind, ReadMode::Range, <[u8]>::to_vec)
-            .map(|(stored, _)| stored)
+        let key = self.key()?;
+        self.read_blob_checked(id, ReadMode::Range, |stored, raw_len| {
+            decode_blob_then(key, kind, id, stored, raw_len, |_| stored.to_vec())
+        })
     }
 
-    /// The plaintext of a blob, beside what `keep` takes from its stored bytes (a
-    /// restore keeps nothing: a copy per blob for nothing).
+    /// Find blob `id`'s stored bytes and `decode` them (given them and the plaintext
+    /// length the index promises): from the shard(s) holding them if that decodes, else
+    /// from the extent rebuilt from its codeword.
     fn read_blob_checked<T>(
         &self,
         id: &BlobId,
-        kind: BlobKind,
         mode: ReadMode,
-        keep: impl Fn(&[u8]) -> T,
-    ) -> Result<(T, Vec<u8>)> {
+        mut decode: impl FnMut(&[u8], usize) -> Result<T>,
+    ) -> Result<T> {
         let (extent, loc) = self.index.get(id).ok_or_else(|| {
             Error::corrupt(format!(
                 "blob {} is not in the index",
                 hex::encode(&id[..4])
             ))
         })?;
-        let key = self.key()?;
         let cert = self.certificate(&extent)?;
         let (offset, len) = (loc.offset as u64, loc.length as u64);
         if offset + len > cert.size {
@@ -217,33 +244,31 @@ impl Repository {
             ReadMode::Range => self.read_range_fast(&cert, offset, len).map(Into::into),
         };
         if let Ok(stored) = fast {
-            if let Ok(plain) = decode_blob(key, kind, id, &stored, loc.raw_len as usize) {
-                return Ok((keep(&stored), plain));
+            if let Ok(decoded) = decode(&stored, loc.raw_len as usize) {
+                return Ok(decoded);
             }
         }
         let data = self.rebuilt_extent(&cert)?;
         let stored = &data[offset as usize..(offset + len) as usize];
-        decode_blob(key, kind, id, stored, loc.raw_len as usize)
-            .map(|plain| (keep(stored), plain))
-            .map_err(|e| {
-                e.context(format!(
-                    "blob {} in extent {}",
-                    hex::encode(&id[..4]),
-                    extent.short()
-                ))
-            })
+        decode(stored, loc.raw_len as usize).map_err(|e| {
+            e.context(format!(
+                "blob {} in extent {}",
+                hex::encode(&id[..4]),
+                extent.short()
+            ))
+        })
     }
 
     /// Trees are read in walk order and cluster in the extents written at the end of
     /// each directory, so whole-shard reads pay off on high-latency remotes.
     pub fn load_tree(&self, id: &BlobId) -> Result<Tree> {
-        Tree::from_bytes(&self.read_blob_with(id, BlobKind::Tree, ReadMode::Shard)?)
+        self.read_blob_then(id, BlobKind::Tree, ReadMode::Shard, Tree::from_bytes)?
     }
 
     /// [`load_tree`](Self::load_tree) for a read the read plan does not list (the walk
     /// that makes the plan, a look ahead into a subtree): it leaves the plan as it is.
     pub fn load_tree_off_plan(&self, id: &BlobId) -> Result<Tree> {
-        Tree::from_bytes(&self.read_blob_with(id, BlobKind::Tree, ReadMode::ShardOffPlan)?)
+        self.read_blob_then(id, BlobKind::Tree, ReadMode::ShardOffPlan, Tree::from_bytes)?
     }
 
     /// Follow the reads a restore is about to make (in order) in the shard cache and
@@ -429,10 +454,11 @@ impl Repository {
         let mut failed = None;
         for &(shard, within, n) in &parts {
             if failed.is_none() {
-                if !self.shards.is_ready(&(name, shard)) {
+                let cached = self.shards.ready(&(name, shard)).unwrap_or_else(|| {
                     waited_for_shards();
-                }
-                match self.rt.block_on(self.cached_shard(cert, shard)) {
+                    self.rt.block_on(self.cached_shard(cert, shard))
+                });
+                match cached {
                     Some(data) if parts.len() == 1 => {
                         whole = Some(data.slice(within as usize..(within + n) as usize))
                     }
