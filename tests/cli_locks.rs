@@ -158,11 +158,7 @@ fn a_planted_lock_makes_no_one_wait_and_verify_names_its_remote() {
     assert!(!repo.remotes[0].join(&junk).exists() && !repo.remotes[1].join(&junk).exists());
 
     // verify (no password, as in CI) names the planting remote: a trust violation.
-    let (code, v) = run_report(
-        repo.cmd_via_fresh_nopw(0).args(["verify", "--json"]),
-        "verify with planted locks",
-    );
-    expect_code(code, 22, &v, "verify with planted locks");
+    let v = verify_from_fresh_client(&repo, 22, "verify with planted locks");
     let findings = verify_findings(&v);
     let about = |path: &str| -> Vec<&serde_json::Value> {
         findings.iter().filter(|f| f["path"] == path).collect()
@@ -206,11 +202,7 @@ fn a_planted_lock_makes_no_one_wait_and_verify_names_its_remote() {
     assert!(removed.contains(&(forged.clone(), repo.url(1))));
     assert!(removed.contains(&(junk.clone(), repo.url(2))));
     assert_eq!(locks(&repo), vec![Vec::<String>::new(); 3]);
-    let (code, v) = run_report(
-        repo.cmd_via_fresh_nopw(0).args(["verify", "--json"]),
-        "verify after repair",
-    );
-    expect_code(code, 0, &v, "verify after repair");
+    verify_from_fresh_client(&repo, 0, "verify after repair");
 
     // `unlock` removes them too, and says which.
     plant();
@@ -254,11 +246,7 @@ fn a_fifo_or_giant_lock_holds_no_one_up() {
         started.elapsed() < std::time::Duration::from_secs(60),
         "the backup was held up"
     );
-    let (code, v) = run_report(
-        repo.cmd_via_fresh_nopw(0).args(["verify", "--json"]),
-        "verify with a FIFO and a giant lock",
-    );
-    expect_code(code, 20, &v, "verify with a giant lock");
+    let v = verify_from_fresh_client(&repo, 20, "verify with a FIFO and a giant lock");
     assert!(
         verify_findings(&v)
             .iter()
@@ -272,9 +260,13 @@ fn a_fifo_or_giant_lock_holds_no_one_up() {
     );
     assert_eq!(code, 0, "{v:#}");
     assert!(!repo.remotes[1].join(&giant).exists());
-    let (code, v) = run_report(
-        repo.cmd_via_fresh_nopw(0).args(["verify", "--json"]),
-        "verify after the repair",
-    );
-    expect_code(code, 0, &v, "verify after the repair");
+    verify_from_fresh_client(&repo, 0, "verify after the repair");
+}
+
+/// `verify --json` without the password from a client with no cache, as CI runs it;
+/// its report, after checking that it exits `want`.
+fn verify_from_fresh_client(repo: &Repo, want: i32, what: &str) -> serde_json::Value {
+    let (code, v) = run_report(repo.cmd_via_fresh_nopw(0).args(["verify", "--json"]), what);
+    expect_code(code, want, &v, what);
+    v
 }

@@ -133,19 +133,16 @@ fn bad_locks(repo: &Repository, listings: &[Result<HashMap<String, u64>>]) -> Ve
     repo.block_on(
         stream::iter(copies.map(|(r, path, listed)| async move {
             let limit = crate::repo::metadata_limit(&path);
-            let fetched = match listed > limit {
-                true => Err(format!("listed at {listed} bytes, over {limit}")),
-                false => match repo.remotes()[r].get_max(&path, limit).await {
-                    Err(e) if e.kind() == crate::Kind::NotFound => return None,
-                    got => got.map_err(|e| e.to_string()),
-                },
+            let fetched = match listed_over(&path, listed, limit) {
+                Some(bad) => Err(bad),
+                None => get_copy(repo, r, &path, limit).await?,
             };
             let (why, bytes) = match fetched {
                 Ok(bytes) => {
                     let e = repo.authenticate_lock(&path, &bytes).err()?;
                     (refused_copy(repo, &path, &bytes, &e), bytes)
                 }
-                Err(e) => (BadCopy::Corrupt(e), Bytes::new()),
+                Err(bad) => (bad, Bytes::new()),
             };
             Some(BadLock {
                 remote: r,
@@ -173,6 +170,27 @@ fn fetch_limit(path: &str, listed: u64) -> u64 {
     match path.split('/').next() {
         Some("index" | "snapshots" | "deletions") if listed > 0 => limit.min(listed),
         _ => limit,
+    }
+}
+
+/// A copy listed bigger than `limit` is refused unread.
+fn listed_over(path: &str, listed: u64, limit: u64) -> Option<BadCopy> {
+    (listed > limit)
+        .then(|| BadCopy::Corrupt(format!("{path} is listed at {listed} bytes, over {limit}")))
+}
+
+/// Remote `r`'s copy of `path`, `limit` bytes at most; `None` if gone since the listing.
+/// One that cannot be read within the limit (a FIFO, a giant, a read error) is refused.
+async fn get_copy(
+    repo: &Repository,
+    r: usize,
+    path: &str,
+    limit: u64,
+) -> Option<std::result::Result<Bytes, BadCopy>> {
+    match repo.remotes()[r].get_max(path, limit).await {
+        Ok(bytes) => Some(Ok(bytes)),
+        Err(e) if e.kind() == crate::Kind::NotFound => None,
+        Err(e) => Some(Err(BadCopy::Corrupt(e.to_string()))),
     }
 }
 
@@ -270,16 +288,17 @@ impl Survey {
                         },
                     };
                     let limit = fetch_limit(&path, listed);
-                    if listed > limit {
-                        let why = format!("{path} is listed at {listed} bytes, over {limit}");
-                        return (path, r, CopyState::Bad(BadCopy::Corrupt(why)), None);
+                    if let Some(bad) = listed_over(&path, listed, limit) {
+                        return (path, r, CopyState::Bad(bad), None);
                     }
                     let kib = limit.div_ceil(1024).clamp(1, FETCH_BUDGET_KIB) as u32;
                     let Ok(_permit) = in_flight.acquire_many(kib).await else {
                         return (path, r, CopyState::Unreachable, None);
                     };
-                    match repo.remotes()[r].get_max(&path, limit).await {
-                        Ok(b) => match repo.authenticate_metadata(&path, &b) {
+                    match get_copy(repo, r, &path, limit).await {
+                        None => (path, r, CopyState::Missing, None),
+                        Some(Err(bad)) => (path, r, CopyState::Bad(bad), None),
+                        Some(Ok(b)) => match repo.authenticate_metadata(&path, &b) {
                             Ok(()) => (
                                 path,
                                 r,
@@ -291,15 +310,6 @@ impl Survey {
                                 (path, r, CopyState::Bad(bad), None)
                             }
                         },
-                        Err(e) if e.kind() == crate::Kind::NotFound => {
-                            (path, r, CopyState::Missing, None)
-                        }
-                        Err(e) => (
-                            path,
-                            r,
-                            CopyState::Bad(BadCopy::Corrupt(e.to_string())),
-                            None,
-                        ),
                     }
                 }
             }))

@@ -185,24 +185,19 @@ impl Repository {
     }
 
     /// [`read_blob_with`](Self::read_blob_with), handing the plaintext to `use_plain`
-    /// (called once, if the blob is read) instead of returning it: decoded in buffers
-    /// this thread reuses from blob to blob, where a restore or a dump needs the bytes
-    /// only long enough to write them.
+    /// (called once, if the blob is read: a decode that fails calls nothing) instead of
+    /// returning it: decoded in buffers this thread reuses from blob to blob, where a
+    /// restore or a dump needs the bytes only long enough to write them.
     pub fn read_blob_then<T>(
         &self,
         id: &BlobId,
         kind: BlobKind,
         mode: ReadMode,
-        use_plain: impl FnOnce(&[u8]) -> T,
+        mut use_plain: impl FnMut(&[u8]) -> T,
     ) -> Result<T> {
         let key = self.key()?;
-        let mut use_plain = Some(use_plain);
         self.read_blob_checked(id, mode, |stored, raw_len| {
-            decode_blob_then(key, kind, id, stored, raw_len, |plain| {
-                // Decoding succeeds once at most: the first success ends the read.
-                use_plain.take().map(|f| f(plain))
-            })?
-            .ok_or_else(|| Error::fatal("a blob was decoded twice"))
+            decode_blob_then(key, kind, id, stored, raw_len, &mut use_plain)
         })
     }
 
