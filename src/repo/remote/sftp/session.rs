@@ -192,10 +192,17 @@ impl Session {
         }))
         .buffered(PIPELINE);
         // Grow as data arrives: `len` comes from the caller and may exceed the file.
-        let mut out = Vec::with_capacity(len.min(64 << 20) as usize);
+        let mut out = Vec::new();
         while let Some(piece) = pieces.next().await {
             match piece? {
-                Some(p) => out.extend_from_slice(&p),
+                // A read of one piece is that piece, not a copy of it.
+                Some(p) if out.is_empty() && p.len() as u64 == len => return Ok(Some(p)),
+                Some(p) => {
+                    if out.is_empty() {
+                        out.reserve_exact(len.min(64 << 20) as usize);
+                    }
+                    out.extend_from_slice(&p)
+                }
                 // Dropping the stream abandons the reads still in flight.
                 None => return Ok(None),
             }
@@ -205,7 +212,7 @@ impl Session {
 
     /// Read exactly `n` bytes at `offset` (a server may answer with fewer); `None` at EOF.
     async fn read_exact(&self, handle: &str, offset: u64, n: u64) -> OpResult<Option<Vec<u8>>> {
-        let mut buf = Vec::with_capacity(n as usize);
+        let mut buf = Vec::new();
         while (buf.len() as u64) < n {
             let want = (n - buf.len() as u64) as u32;
             match self
@@ -214,7 +221,17 @@ impl Session {
                 .await
             {
                 Ok(d) if d.data.is_empty() => return Ok(None),
-                Ok(d) => buf.extend_from_slice(&d.data[..d.data.len().min(want as usize)]),
+                // The usual case, a whole answer: keep it rather than copy it.
+                Ok(mut d) if buf.is_empty() && d.data.len() >= want as usize => {
+                    d.data.truncate(want as usize);
+                    return Ok(Some(d.data));
+                }
+                Ok(d) => {
+                    if buf.is_empty() {
+                        buf.reserve_exact(n as usize);
+                    }
+                    buf.extend_from_slice(&d.data[..d.data.len().min(want as usize)])
+                }
                 Err(e) if status_is(&e, StatusCode::Eof) => return Ok(None),
                 Err(e) => return Err(e.into()),
             }
