@@ -276,11 +276,11 @@ impl Global {
 
     fn unlock(&self, repo: &mut Repository, load_index: bool) -> Result<()> {
         let pw = password::read(self, false)?;
-        repo.unlock(pw.as_bytes())?;
         if load_index {
-            repo.load_index()?;
+            repo.unlock_and_load_index(pw.as_bytes())
+        } else {
+            repo.unlock(pw.as_bytes())
         }
-        Ok(())
     }
 
     pub fn show_progress(&self) -> bool {

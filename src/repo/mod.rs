@@ -342,6 +342,34 @@ impl Repository {
     /// (`key remove`) never opens the repository, even where a remote that was away
     /// during the removal still holds it.
     pub fn unlock(&mut self, password: &[u8]) -> Result<()> {
+        let (key, id) = self.find_key(password)?;
+        self.key = Some(key);
+        self.key_id = Some(id);
+        Ok(())
+    }
+
+    /// [`unlock`](Self::unlock), then [`load_index`](Self::load_index), in less time:
+    /// the index segments are read and checked (content address, the owner's signature:
+    /// no key needed) on another thread while Argon2id turns the password into the key
+    /// on this one. Errors come in the same order: a wrong password first.
+    pub fn unlock_and_load_index(&mut self, password: &[u8]) -> Result<()> {
+        let this = &*self;
+        let (found, sealed) = std::thread::scope(|s| {
+            let sealed = s.spawn(|| this.read_sealed_index(|_| true));
+            let found = this.find_key(password);
+            let sealed = sealed
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p));
+            (found, sealed)
+        });
+        let (key, id) = found?;
+        self.key = Some(key);
+        self.key_id = Some(id);
+        self.load_sealed_index(sealed?)
+    }
+
+    /// The master key that `password` opens, and the id of its key file.
+    fn find_key(&self, password: &[u8]) -> Result<(MasterKey, String)> {
         let listings = self.list_each("keys");
         let names = union_of(&listings, "keys")?;
         if names.is_empty() {
@@ -385,9 +413,7 @@ impl Repository {
                             continue;
                         }
                     }
-                    self.key = Some(master);
-                    self.key_id = Some(id);
-                    return Ok(());
+                    return Ok((master, id));
                 }
                 Err(e) if e.kind() == Kind::WrongPassword => continue,
                 Err(e) => return Err(e),
@@ -609,17 +635,30 @@ impl Repository {
     /// Load the index segments whose id `keep` accepts (a backup dedups only against
     /// segments some head commits to, never against an interrupted run's).
     pub fn load_index_where(&mut self, keep: impl Fn(&str) -> bool) -> Result<()> {
-        let key = self.key()?.clone();
+        self.key()?;
+        let sealed = self.read_sealed_index(keep)?;
+        self.load_sealed_index(sealed)
+    }
+
+    /// The payloads of the index segments whose id `keep` accepts, each checked against
+    /// its content address and the owner's signature, still encrypted. A payload that
+    /// passes both is the same from every remote, so decrypting it later instead of
+    /// here, where a failure would send the read on to the next remote, changes nothing.
+    fn read_sealed_index(&self, keep: impl Fn(&str) -> bool) -> Result<Vec<Result<Vec<u8>>>> {
         let owner = self.config.owner;
-        let mut index = Index::default();
         let mut paths = self.list_union("index")?;
         paths.retain(|path| keep(path.trim_start_matches("index/")));
-        let segments = self.read_objects(&paths, |path, b| {
+        Ok(self.read_objects(&paths, |path, b| {
             check_content_address(path, b)?;
-            IndexSegment::decrypt(&key, envelope::open(ObjectKind::Index, b, &owner)?)
-        });
-        for segment in segments {
-            match segment {
+            Ok(envelope::open(ObjectKind::Index, b, &owner)?.to_vec())
+        }))
+    }
+
+    fn load_sealed_index(&mut self, sealed: Vec<Result<Vec<u8>>>) -> Result<()> {
+        let key = self.key()?;
+        let mut index = Index::default();
+        for segment in sealed {
+            match segment.and_then(|payload| IndexSegment::decrypt(key, &payload)) {
                 Ok(seg) => index.add_segment(&seg),
                 // Its blobs become unreachable until the index is rebuilt from the extents.
                 Err(e) => self.warn(&format!("skipping index segment: {e}")),
