@@ -15,6 +15,7 @@ pub mod faulty;
 mod local;
 #[cfg(any(test, feature = "testing"))]
 mod memory;
+mod recycled;
 pub mod retry;
 mod s3;
 mod sftp;

@@ -32,6 +32,7 @@ use tokio::sync::Semaphore;
 mod errors;
 mod profile;
 
+use super::recycled;
 use super::retry::Policy;
 use super::{ObjectInfo, Remote, RemoteError, RemoteResult, WriteAccess};
 use crate::error::Result;
@@ -327,7 +328,26 @@ impl Remote for S3Remote {
             }
             .into());
         }
-        Ok(result.bytes().await.map_err(|e| self.err(path, e))?)
+        // Into a recycled buffer (object_store's `bytes()` would allocate a fresh one
+        // for each shard), and no more than `max` even if the body runs past its size.
+        // Room for at most 64 MiB up front: the size is the server's word.
+        let mut buf = recycled::buffer(result.meta.size.min(64 << 20) as usize);
+        let mut body = result.into_stream();
+        while let Some(chunk) = body.next().await {
+            let chunk = chunk.map_err(|e| self.err(path, e))?;
+            let size = buf.len() as u64 + chunk.len() as u64;
+            if size > max {
+                return Err(RemoteError::TooLarge {
+                    url: self.url.clone(),
+                    path: path.to_string(),
+                    size,
+                    max,
+                }
+                .into());
+            }
+            buf.extend_from_slice(&chunk);
+        }
+        Ok(recycled::bytes(buf))
     }
 
     async fn get_range(&self, path: &str, offset: u64, len: u64) -> Result<Bytes> {

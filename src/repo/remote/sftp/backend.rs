@@ -11,6 +11,7 @@ use super::url::join;
 use super::{LIST_PARALLEL, SftpRemote};
 use crate::error::Result;
 use crate::remote::local::TEMP_PREFIX;
+use crate::remote::recycled;
 use crate::remote::{ObjectInfo, Remote, RemoteError, WriteAccess};
 
 #[async_trait]
@@ -109,7 +110,7 @@ impl Remote for SftpRemote {
                         return Err(too_large(size + rest.len() as u64));
                     }
                     data.extend_from_slice(&rest);
-                    Ok(Bytes::from(data))
+                    Ok(recycled::bytes(data))
                 }
                 .await;
                 let _ = c.session.sftp.close(handle.as_str()).await;
@@ -143,7 +144,7 @@ impl Remote for SftpRemote {
                         };
                     }
                     match c.session.read_range(&handle, offset, len).await? {
-                        Some(d) => Ok(Bytes::from(d)),
+                        Some(d) => Ok(recycled::bytes(d)),
                         None => Err(OpError::Done(short())),
                     }
                 }

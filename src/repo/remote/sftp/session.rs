@@ -16,8 +16,8 @@ use russh_sftp::protocol::{FileAttributes, OpenFlags, Packet, StatusCode};
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::url::{join, parent};
-use crate::remote::RemoteError;
 use crate::remote::local::TEMP_PREFIX;
+use crate::remote::{RemoteError, recycled};
 
 /// Reads or writes of one file in flight at once.
 pub const PIPELINE: usize = 16;
@@ -198,8 +198,8 @@ impl Session {
                 // A read of one piece is that piece, not a copy of it.
                 Some(p) if out.is_empty() && p.len() as u64 == len => return Ok(Some(p)),
                 Some(p) => {
-                    if out.is_empty() {
-                        out.reserve_exact(len.min(64 << 20) as usize);
+                    if out.capacity() == 0 {
+                        out = recycled::buffer(len.min(64 << 20) as usize);
                     }
                     out.extend_from_slice(&p)
                 }
