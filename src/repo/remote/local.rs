@@ -220,7 +220,7 @@ impl Remote for LocalRemote {
             }
             // Read what fstat promised, and no more: a file that grows meanwhile is cut
             // off at its size, one that shrinks is short.
-            let mut buf = recycled::buffer(size as usize);
+            let mut buf = recycled::buffer(size);
             std::io::Read::read_to_end(&mut std::io::Read::take(&f, size), &mut buf)
                 .map_err(|e| me.err(&path, e))?;
             if (buf.len() as u64) < size {

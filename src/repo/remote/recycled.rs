@@ -20,8 +20,11 @@ static FREE: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
 
 /// An empty buffer with room for `size` bytes: a kept one if one is large enough.
 /// Large ones are made a whole number of MiB, so that one fits the next shard,
-/// whose size differs by a few bytes.
-pub(crate) fn buffer(size: usize) -> Vec<u8> {
+/// whose size differs by a few bytes. Room for at most [`LARGEST`] is set aside: `size`
+/// is the remote's word (a listing, a header, an fstat), and a larger object makes the
+/// buffer grow only as its bytes arrive.
+pub(crate) fn buffer(size: u64) -> Vec<u8> {
+    let size = size.min(LARGEST as u64) as usize;
     if size < LARGE {
         return Vec::with_capacity(size);
     }

@@ -318,32 +318,25 @@ impl Remote for S3Remote {
             Err(e) => return Err(self.check(path, e).await.into()),
         };
         self.seen();
+        let too_large = |size| RemoteError::TooLarge {
+            url: self.url.clone(),
+            path: path.to_string(),
+            size,
+            max,
+        };
         // The size is known from the response headers: refuse before reading the body.
         if result.meta.size > max {
-            return Err(RemoteError::TooLarge {
-                url: self.url.clone(),
-                path: path.to_string(),
-                size: result.meta.size,
-                max,
-            }
-            .into());
+            return Err(too_large(result.meta.size).into());
         }
         // Into a recycled buffer (object_store's `bytes()` would allocate a fresh one
         // for each shard), and no more than `max` even if the body runs past its size.
-        // Room for at most 64 MiB up front: the size is the server's word.
-        let mut buf = recycled::buffer(result.meta.size.min(64 << 20) as usize);
+        let mut buf = recycled::buffer(result.meta.size);
         let mut body = result.into_stream();
         while let Some(chunk) = body.next().await {
             let chunk = chunk.map_err(|e| self.err(path, e))?;
             let size = buf.len() as u64 + chunk.len() as u64;
             if size > max {
-                return Err(RemoteError::TooLarge {
-                    url: self.url.clone(),
-                    path: path.to_string(),
-                    size,
-                    max,
-                }
-                .into());
+                return Err(too_large(size).into());
             }
             buf.extend_from_slice(&chunk);
         }

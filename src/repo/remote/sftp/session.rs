@@ -199,7 +199,7 @@ impl Session {
                 Some(p) if out.is_empty() && p.len() as u64 == len => return Ok(Some(p)),
                 Some(p) => {
                     if out.capacity() == 0 {
-                        out = recycled::buffer(len.min(64 << 20) as usize);
+                        out = recycled::buffer(len);
                     }
                     out.extend_from_slice(&p)
                 }
