@@ -15,7 +15,17 @@ fn main() -> ExitCode {
     };
     exit_on_signals();
     let json = args.global.json;
-    let result = cli::run(args);
+    let mut result = cli::run(args);
+    // A lock whose lease lapsed (the process stalled): whatever the command made of the
+    // refused writes, what happened is that it lost its lock (exit 11).
+    if let Some(why) = tangle::repo::remote::lease::lost_reason() {
+        if !matches!(&result, Err(e) if e.kind() == tangle::Kind::Busy) {
+            result = Err(tangle::Error::new(
+                tangle::Kind::Busy,
+                format!("lost the lock: {why}"),
+            ));
+        }
+    }
     if std::env::var_os("TANGLE_DEBUG_REQUESTS").is_some() {
         let counts: Vec<String> = (tangle::repo::remote::deadline::request_counts().iter())
             .map(|(op, n)| format!("{op} {n}"))

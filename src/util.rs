@@ -114,6 +114,43 @@ pub fn round_up(n: usize, m: usize) -> usize {
     n.div_ceil(m) * m
 }
 
+/// A duration as people write one: `90` or `90s`, `10m`, `2h`, `1d`, or parts together
+/// (`1h30m`). For `--retry-lock` and other waits.
+pub fn parse_duration(text: &str) -> std::result::Result<std::time::Duration, String> {
+    let bad = || format!("{text:?} is not a duration (such as 90s, 10m, 2h or 1h30m)");
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(bad());
+    }
+    if let Ok(secs) = t.parse::<u64>() {
+        return Ok(std::time::Duration::from_secs(secs));
+    }
+    let (mut total, mut number) = (0u64, String::new());
+    for c in t.chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let unit = match c {
+            's' => 1,
+            'm' => 60,
+            'h' => 3600,
+            'd' => 86400,
+            _ => return Err(bad()),
+        };
+        let n: u64 = number.parse().map_err(|_| bad())?;
+        number.clear();
+        total = n
+            .checked_mul(unit)
+            .and_then(|s| total.checked_add(s))
+            .ok_or_else(bad)?;
+    }
+    if !number.is_empty() {
+        return Err(bad());
+    }
+    Ok(std::time::Duration::from_secs(total))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,6 +170,19 @@ mod tests {
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
         // Returns at once (no writer): a blocking open would hang the test.
         assert!(read_regular_file(&fifo, 5).is_err());
+    }
+
+    #[test]
+    fn durations_parse_as_people_write_them() {
+        let secs = |t: &str| super::parse_duration(t).map(|d| d.as_secs());
+        assert_eq!(secs("90"), Ok(90));
+        assert_eq!(secs("90s"), Ok(90));
+        assert_eq!(secs("10m"), Ok(600));
+        assert_eq!(secs("1h30m"), Ok(5400));
+        assert_eq!(secs("2d"), Ok(172800));
+        for bad in ["", "m", "10x", "5m3", "-1", "99999999999999999999d"] {
+            assert!(secs(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

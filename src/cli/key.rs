@@ -61,6 +61,8 @@ pub fn run(g: &Global, a: &KeyArgs) -> Result<u8> {
         KeyAction::Add { new_password_file } => {
             let repo = g.open(true, false)?;
             let pw = new_password(new_password_file.as_deref())?;
+            // Beside backups, not during a key change or a delete.
+            let _lock = repo.lock(LockKind::Shared, "key add")?;
             let r = key::add(&repo, pw.as_bytes(), KdfParams::default())?;
             if g.json {
                 return g.print_json(&r).map(|_| 0);

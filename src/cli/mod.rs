@@ -90,6 +90,16 @@ pub struct Global {
     /// without a cache. Else the owner the cache pinned at init or first open is trusted
     #[arg(long, env = "TANGLE_OWNER", global = true, value_name = "FINGERPRINT")]
     pub owner: Option<String>,
+    /// Wait up to this long for a conflicting lock (another command writing) to go, e.g.
+    /// `10m` or `1h`; without it a busy repository is an error at once (exit 11)
+    #[arg(
+        long,
+        env = "TANGLE_RETRY_LOCK",
+        global = true,
+        value_name = "DURATION",
+        value_parser = tangle::util::parse_duration
+    )]
+    pub retry_lock: Option<std::time::Duration>,
     /// Per-remote settings from the profile (passed to every remote opened).
     #[arg(skip)]
     pub remote_settings: tangle::remote::SettingsByUrl,
@@ -268,6 +278,7 @@ impl Global {
             warn(format_args!("not trusted: {f}"));
         }
         repo.set_warning_handler(|m| warn(m));
+        repo.set_lock_wait(self.retry_lock.unwrap_or_default());
         if unlock {
             self.unlock(&mut repo, load_index)?;
         }

@@ -6,6 +6,7 @@ use tangle::Result;
 use tangle::ops::rebalance::{self, RebalanceOptions, RebalanceReport};
 use tangle::ops::remote;
 use tangle::ops::repair::{self, RepairOptions, RepairReport};
+use tangle::repo::LockKind;
 use tangle::util::human_bytes;
 
 use super::{Global, line, warn};
@@ -83,10 +84,12 @@ pub fn run(g: &Global, a: &RemoteArgs) -> Result<u8> {
             Ok(0)
         }
         RemoteAction::Add { url, no_rebalance } => {
-            let change = {
-                let repo = g.open_unlocked()?;
-                remote::add(&repo, url)?
-            };
+            // Alone, until the shards have moved: a delete or another remote change in
+            // between would work from a config or certificates this one replaces. The
+            // lock lives on the remotes the config had (everyone still reads those).
+            let locked = g.open_unlocked()?;
+            let _lock = locked.lock(LockKind::Exclusive, "remote add")?;
+            let change = remote::add(&locked, url)?;
             for n in &change.not_updated {
                 warn(format_args!("config not updated on {n}"));
             }
@@ -119,6 +122,7 @@ pub fn run(g: &Global, a: &RemoteArgs) -> Result<u8> {
         }
         RemoteAction::Replace { old, new } => {
             let repo = g.open_unlocked()?;
+            let _lock = repo.lock(LockKind::Exclusive, "remote replace")?;
             let r = remote::replace(&repo, old, new)?;
             for n in &r.not_updated {
                 warn(format_args!("config not updated on {n}"));
@@ -132,6 +136,12 @@ pub fn run(g: &Global, a: &RemoteArgs) -> Result<u8> {
         }
         RemoteAction::Rebalance { dry_run } => {
             let repo = g.open_unlocked()?;
+            // It re-signs certificates, as a delete does: alone.
+            let _lock = if *dry_run {
+                None
+            } else {
+                Some(repo.lock(LockKind::Exclusive, "remote rebalance")?)
+            };
             let r = rebalance_with_bar(g, &repo, *dry_run)?;
             if g.json {
                 return g.print_json(&r).map(|_| 0);

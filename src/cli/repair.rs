@@ -20,6 +20,13 @@ pub struct RepairArgs {
 
 pub fn run(g: &Global, a: &RepairArgs) -> Result<u8> {
     let repo = g.open_maybe_unlocked()?;
+    // Without the password no lock can be signed: a marker, and writes only while no
+    // exclusive lock is live (see `repo::lock`).
+    let _marker = if a.dry_run {
+        None
+    } else {
+        Some(repo.repair_marker()?)
+    };
     let progress = std::sync::Arc::new(tangle::ops::Progress::default());
     let bar = super::progress::Bar::counting(
         !a.dry_run && g.show_progress(),

@@ -19,7 +19,10 @@ pub mod trust;
 mod write;
 pub use cache::default_cache_dir;
 pub use health::WriteHealth;
-pub use lock::{LockGuard, LockInfo, LockKind, stop_writing_and_unlock};
+pub use lock::{
+    LockGuard, LockInfo, LockKind, LockState, LockTimes, RepairMarkerGuard, SeenLock, Unlocked,
+    human_duration, lock_times, stop_writing_and_unlock,
+};
 pub use read_plan::{PLAN_SEGMENT, PlanCounts, PlannedReads, plan_counts};
 pub use reader::{ReadMode, TREE_SHARDS_AHEAD, TREES_AHEAD, shard_waits};
 pub use trust::{OwnerPin, pin_owner};
@@ -69,6 +72,8 @@ pub struct Repository {
     listed_ahead: Mutex<HashMap<String, RemoteListings>>,
     /// Keys of the warnings [`warn_once`](Self::warn_once) has given.
     warned: Mutex<std::collections::HashSet<String>>,
+    /// How long [`lock`](Self::lock) waits for a conflicting lock to go (`--retry-lock`).
+    lock_wait: std::time::Duration,
 }
 
 /// What each remote answered to a listing, in remote order.
@@ -225,6 +230,7 @@ impl Repository {
             deletions: std::sync::OnceLock::new(),
             listed_ahead: Mutex::new(HashMap::new()),
             warned: Mutex::new(Default::default()),
+            lock_wait: std::time::Duration::ZERO,
         })
     }
 

@@ -33,6 +33,8 @@ pub enum ObjectName {
     Deletion,
     /// `locks/<random id>`: a backup's or delete's lock (not replicated by repair).
     Lock,
+    /// `repairs/<random id>`: a running repair's unsigned marker (see `repo::lock`).
+    RepairMarker,
     /// `shards/<extent>/<index>`.
     Shard(ExtentName, usize),
 }
@@ -49,6 +51,7 @@ impl ObjectName {
             ["index", id] if is_hex(id, 64) => Some(ObjectName::Index),
             ["deletions", id] if is_hex(id, 64) => Some(ObjectName::Deletion),
             ["locks", id] if is_hex(id, 64) => Some(ObjectName::Lock),
+            ["repairs", id] if is_hex(id, 64) => Some(ObjectName::RepairMarker),
             ["heads", writer, seq] if is_hex(writer, 32) && is_hex(seq, 16) => {
                 Some(ObjectName::Head)
             }
@@ -66,11 +69,15 @@ impl ObjectName {
     }
 
     /// Metadata: replicated on every remote and repaired (everything but shards, the
-    /// marker, which differs per remote by design, and locks, which come and go).
+    /// marker, which differs per remote by design, and locks and repair markers, which
+    /// come and go).
     pub fn is_metadata(&self) -> bool {
         !matches!(
             self,
-            ObjectName::Shard(..) | ObjectName::Marker | ObjectName::Lock
+            ObjectName::Shard(..)
+                | ObjectName::Marker
+                | ObjectName::Lock
+                | ObjectName::RepairMarker
         )
     }
 }

@@ -62,7 +62,7 @@ fn got(path: &str, result: Result<Bytes>) -> Result<Bytes> {
 }
 
 /// Set once the process is stopping on a signal: from then on only the removal of its
-/// locks reaches the remotes, so nothing is written once the locks are gone.
+/// locks (and repair markers) reaches the remotes, so nothing is written once the locks are gone.
 static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Refuse every later write and delete except the removal of a lock (see `STOPPING`).
@@ -71,17 +71,20 @@ pub fn stop_writes() {
     STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
 }
 
-/// Whether a write of `path` is refused because the process is stopping.
+/// Whether a write of `path` is refused because the process is stopping, or because it
+/// lost its lock (its [`lease`](super::lease) lapsed). The removal of a lock or repair
+/// marker (this process's own) always goes ahead.
 fn refused_when_stopping(path: &str, lock_removal: bool) -> Result<()> {
-    if STOPPING.load(std::sync::atomic::Ordering::SeqCst)
-        && !(lock_removal && path.starts_with("locks/"))
-    {
+    if lock_removal && (path.starts_with("locks/") || path.starts_with("repairs/")) {
+        return Ok(());
+    }
+    if STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
         return Err(crate::error::Error::new(
             crate::error::Kind::Interrupted,
             format!("interrupted: {path} not written"),
         ));
     }
-    Ok(())
+    super::lease::check(path)
 }
 
 pub struct Deadline {

@@ -12,6 +12,7 @@ pub mod deadline;
 mod error;
 #[cfg(any(test, feature = "testing"))]
 pub mod faulty;
+pub mod lease;
 mod local;
 #[cfg(any(test, feature = "testing"))]
 mod memory;

@@ -1,0 +1,226 @@
+//! A lock as stored: `locks/<id>`, a text signed by the owner (FORMAT.md §5.7).
+//!
+//! The first nine lines are those of every tangle since locks were signed, so older
+//! binaries read newer locks (they ignore the lines after `refreshed`); the lines after
+//! them are `key value` pairs a reader skips when it does not know the key.
+
+use bytes::Bytes;
+
+use super::liveness::ProcessIdentity;
+use crate::crypto::Signer;
+use crate::crypto::envelope::{self, ObjectKind};
+use crate::error::{Error, Result};
+
+pub(super) const MAGIC: &str = "tangle lock v2";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockKind {
+    /// Backups (and key additions): any number at once, none during an exclusive one.
+    Shared,
+    /// Delete, remote changes, key changes: alone.
+    Exclusive,
+}
+
+/// A lock found on the remotes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LockInfo {
+    pub path: String,
+    pub kind: LockKind,
+    pub host: String,
+    pub pid: u32,
+    pub command: String,
+    /// Seconds since the epoch by the holder's clock (shown, never compared): when it was
+    /// taken, and last rewritten.
+    pub since: i64,
+    pub refreshed: i64,
+    /// Raised by one at every refresh: what a reader watches (0 in locks of older
+    /// binaries, whose `refreshed` stands in for it).
+    pub beat: u64,
+    /// Who holds it on its machine, for a reader on the same machine.
+    pub holder: ProcessIdentity,
+}
+
+/// The name of the lock at `path` (`locks/<id>`).
+pub(super) fn lock_id(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+impl LockInfo {
+    /// What a reader watches for change: the beat, or in an older binary's lock the
+    /// time it was last rewritten.
+    pub fn progress(&self) -> u64 {
+        if self.beat > 0 {
+            self.beat
+        } else {
+            self.refreshed.max(0) as u64
+        }
+    }
+
+    /// The signed object: the text names the repository and the lock's own id, so that a
+    /// lock cannot be replayed into another repository of the same owner or under
+    /// another name.
+    pub(super) fn to_object(&self, repo_id: &[u8; 16], signer: &Signer) -> Bytes {
+        let kind = match self.kind {
+            LockKind::Shared => "shared",
+            LockKind::Exclusive => "exclusive",
+        };
+        let mut text = format!(
+            "{MAGIC}\nrepo {}\nid {}\nkind {kind}\nhost {}\npid {}\ncommand {}\nsince {}\nrefreshed {}\nbeat {}\n",
+            hex::encode(repo_id),
+            lock_id(&self.path),
+            self.host,
+            self.pid,
+            self.command,
+            self.since,
+            self.refreshed,
+            self.beat,
+        );
+        let h = &self.holder;
+        for (key, value) in [
+            ("boot", h.boot.clone()),
+            ("pidns", h.pidns.clone()),
+            ("start", h.start.map(|s| s.to_string())),
+        ] {
+            if let Some(v) = value {
+                text.push_str(&format!("{key} {v}\n"));
+            }
+        }
+        Bytes::from(envelope::seal(ObjectKind::Lock, text.as_bytes(), signer))
+    }
+
+    /// The lock at `path` if `bytes` is an authentic lock of repository `repo_id`.
+    pub(super) fn from_object(
+        path: &str,
+        bytes: &[u8],
+        owner: &crate::crypto::OwnerPublicKey,
+        repo_id: &[u8; 16],
+    ) -> Result<LockInfo> {
+        let text = envelope::open(ObjectKind::Lock, bytes, owner)?;
+        Self::parse(path, text, repo_id)
+            .ok_or_else(|| Error::corrupt("a signed lock of another repository or name"))
+    }
+
+    fn parse(path: &str, text: &[u8], repo_id: &[u8; 16]) -> Option<LockInfo> {
+        let text = std::str::from_utf8(text).ok()?;
+        let mut lines = text.lines();
+        (lines.next()? == MAGIC).then_some(())?;
+        (lines.next()?.strip_prefix("repo ")? == hex::encode(repo_id)).then_some(())?;
+        (lines.next()?.strip_prefix("id ")? == lock_id(path)).then_some(())?;
+        let mut field = |key: &str| -> Option<String> {
+            Some(
+                lines
+                    .next()?
+                    .strip_prefix(key)?
+                    .strip_prefix(' ')?
+                    .to_string(),
+            )
+        };
+        let kind = match field("kind")?.as_str() {
+            "shared" => LockKind::Shared,
+            "exclusive" => LockKind::Exclusive,
+            _ => return None,
+        };
+        let mut lock = LockInfo {
+            path: path.to_string(),
+            kind,
+            host: field("host")?,
+            pid: field("pid")?.parse().ok()?,
+            command: field("command")?,
+            since: field("since")?.parse().ok()?,
+            refreshed: field("refreshed")?.parse().ok()?,
+            beat: 0,
+            holder: ProcessIdentity::default(),
+        };
+        for line in lines {
+            let (key, value) = line.split_once(' ')?;
+            match key {
+                "beat" => lock.beat = value.parse().ok()?,
+                "boot" => lock.holder.boot = Some(value.to_string()),
+                "pidns" => lock.holder.pidns = Some(value.to_string()),
+                "start" => lock.holder.start = Some(value.parse().ok()?),
+                _ => {}
+            }
+        }
+        Some(lock)
+    }
+
+    pub fn describe(&self) -> String {
+        let since = chrono::DateTime::from_timestamp(self.since, 0)
+            .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+            .unwrap_or_else(|| self.since.to_string());
+        format!(
+            "{} (pid {} on {}, since {since} by its clock)",
+            self.command, self.pid, self.host
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> LockInfo {
+        LockInfo {
+            path: "locks/x".into(),
+            kind: LockKind::Exclusive,
+            host: "elsewhere".into(),
+            pid: 7,
+            command: "delete".into(),
+            since: 100,
+            refreshed: 200,
+            beat: 4,
+            holder: ProcessIdentity {
+                boot: Some("b00t".into()),
+                pidns: Some("pid:[4026531836]".into()),
+                start: Some(12345),
+            },
+        }
+    }
+
+    #[test]
+    fn locks_round_trip_and_refuse_forgeries_and_replays() {
+        let l = sample();
+        let (signer, id) = (Signer::from_seed(&[7; 32]), [3u8; 16]);
+        let object = l.to_object(&id, &signer);
+        let owner = signer.public();
+        assert_eq!(
+            LockInfo::from_object("locks/x", &object, &owner, &id).ok(),
+            Some(l.clone())
+        );
+        assert!(LockInfo::from_object("locks/x", b"junk", &owner, &id).is_err());
+        let forger = Signer::from_seed(&[8; 32]);
+        let forged = l.to_object(&id, &forger);
+        assert!(LockInfo::from_object("locks/x", &forged, &owner, &id).is_err());
+        assert!(
+            LockInfo::from_object("locks/y", &object, &owner, &id).is_err(),
+            "a lock copied under another name"
+        );
+        assert!(
+            LockInfo::from_object("locks/x", &object, &owner, &[4; 16]).is_err(),
+            "a lock of another repository"
+        );
+    }
+
+    #[test]
+    fn an_older_binarys_lock_reads_and_a_newer_one_keeps_its_first_lines() {
+        let id = [3u8; 16];
+        let old = format!(
+            "{MAGIC}\nrepo {}\nid x\nkind shared\nhost h\npid 9\ncommand backup\nsince 5\nrefreshed 77\n",
+            hex::encode(id)
+        );
+        let l = LockInfo::parse("locks/x", old.as_bytes(), &id).expect("an old lock");
+        assert_eq!((l.beat, l.progress(), l.holder.boot), (0, 77, None));
+        // What an older binary reads of a new lock: the same first nine lines.
+        let signer = Signer::from_seed(&[7; 32]);
+        let new = sample().to_object(&id, &signer);
+        let text = envelope::open(ObjectKind::Lock, &new, &signer.public()).unwrap();
+        let text = std::str::from_utf8(text).unwrap();
+        assert!(text.starts_with(&format!("{MAGIC}\nrepo {}\nid x\nkind exclusive\nhost elsewhere\npid 7\ncommand delete\nsince 100\nrefreshed 200\n", hex::encode(id))), "{text}");
+        // Keys a reader does not know are skipped.
+        let later = format!("{old}beat 3\nfuture thing\n");
+        assert_eq!(
+            LockInfo::parse("locks/x", later.as_bytes(), &id).map(|l| l.beat),
+            Some(3)
+        );
+    }
+}
