@@ -89,7 +89,16 @@ impl LocalRemote {
         })?;
         let tmp = dir.join(format!("{TEMP_PREFIX}{}", hex::encode(random)));
         let result = (|| -> std::io::Result<bool> {
-            let mut f = std::fs::File::create(&tmp)?;
+            let mut f = match std::fs::File::create(&tmp) {
+                // The directory went since it was made: a delete of its last object
+                // removed it (see `delete`). Make it again, once.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    self.make_dirs_below_root(&dir, path)
+                        .map_err(std::io::Error::other)?;
+                    std::fs::File::create(&tmp)?
+                }
+                f => f?,
+            };
             f.write_all(data)?;
             f.sync_all()?;
             drop(f);
@@ -279,8 +288,9 @@ impl Remote for LocalRemote {
             _ => {
                 // A per-object directory (`shards/<extent>/`, `heads/<writer>/`) left empty
                 // would cost every later listing a directory: remove it (it fails, and
-                // is left, while it holds anything).
-                if path.matches('/').count() >= 2 {
+                // is left, while it holds anything). So is `repairs/`, which holds
+                // something only while a repair runs.
+                if path.matches('/').count() >= 2 || path.starts_with("repairs/") {
                     if let Some(dir) = full.parent() {
                         let _ = std::fs::remove_dir(dir);
                     }
