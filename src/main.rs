@@ -53,7 +53,9 @@ fn main() -> ExitCode {
             let code = e.kind().exit_code();
             // Ignore errors writing stderr: the exit code still tells what happened.
             let mut stderr = std::io::stderr();
-            let _ = writeln!(stderr, "tangle: error: {e}");
+            // Escaped as every name in human output; the JSON keeps the exact message.
+            let message = e.to_string();
+            let _ = writeln!(stderr, "tangle: error: {}", tangle::util::escape(&message));
             if json {
                 let _ = writeln!(
                     stderr,

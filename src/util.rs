@@ -109,6 +109,47 @@ pub fn human_bytes(n: u64) -> String {
     }
 }
 
+/// A name (a path in a snapshot, a remote object name) or a message quoting one, as
+/// human output prints it: one line that a terminal shows as it is written. A backslash
+/// becomes `\\`; newline, tab and carriage return become `\n`, `\t`, `\r`; every
+/// other control character (U+0000 to U+001F and U+007F, e.g. ESC as `\x1b`) becomes
+/// `\xNN`, and one of U+0080 to U+009F becomes `\u{NN}`; each byte of invalid UTF-8
+/// becomes `\xNN`. Everything else, names without these characters included, is left
+/// as it is (borrowed, not copied). `--json` output and plain `ls` into a pipe keep the
+/// exact names instead; docs/CLI.md ("Names in human output") documents this rule.
+pub fn escape<B: AsRef<[u8]> + ?Sized>(name: &B) -> std::borrow::Cow<'_, str> {
+    use std::fmt::Write;
+    let bytes = name.as_ref();
+    let plain = |c: char| c != '\\' && !c.is_control();
+    if let Ok(s) = std::str::from_utf8(bytes)
+        && s.chars().all(plain)
+    {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\t' => out.push_str("\\t"),
+                '\r' => out.push_str("\\r"),
+                c if (c as u32) < 0x80 && c.is_control() => {
+                    let _ = write!(out, "\\x{:02x}", c as u32);
+                }
+                c if c.is_control() => {
+                    let _ = write!(out, "\\u{{{:x}}}", c as u32);
+                }
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            let _ = write!(out, "\\x{b:02x}");
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Round `n` up to a multiple of `m` (m > 0).
 pub fn round_up(n: usize, m: usize) -> usize {
     n.div_ceil(m) * m
@@ -183,6 +224,45 @@ mod tests {
         for bad in ["", "m", "10x", "5m3", "-1", "99999999999999999999d"] {
             assert!(secs(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn escape_leaves_plain_names_alone() {
+        for name in [
+            "",
+            "a",
+            "/home/me/report 2024.pdf",
+            "caf\u{e9} \u{1f600}",
+            "\u{fffd}",
+        ] {
+            assert!(matches!(escape(name), std::borrow::Cow::Borrowed(n) if n == name));
+        }
+    }
+
+    #[test]
+    fn escape_writes_control_bytes_backslashes_and_invalid_utf8_as_escapes() {
+        let cases: &[(&[u8], &str)] = &[
+            (b"x\nno damage found", "x\\nno damage found"),
+            (b"a\tb\rc", "a\\tb\\rc"),
+            (b"\x1b[2Kdone", "\\x1b[2Kdone"),
+            (b"\0\x01\x7f", "\\x00\\x01\\x7f"),
+            (b"back\\slash", "back\\\\slash"),
+            // A literal backslash-n is told apart from a newline.
+            (b"a\\nb", "a\\\\nb"),
+            (b"bad\xff\xfe utf8", "bad\\xff\\xfe utf8"),
+            // Valid UTF-8 around an invalid byte stays as it is.
+            ("\u{e9}".as_bytes(), "\u{e9}"),
+            (b"\xc3\xa9\xc3", "\u{e9}\\xc3"),
+            // C1 controls (CSI is U+009B): UTF-8 that some terminals obey.
+            ("x\u{9b}2K".as_bytes(), "x\\u{9b}2K"),
+        ];
+        for (name, want) in cases {
+            let got = escape(*name);
+            assert_eq!(got, *want, "{name:?}");
+            assert!(!got.chars().any(char::is_control), "{got:?}");
+        }
+        assert_eq!(escape("tab\there"), "tab\\there");
+        assert_eq!(escape(&b"v\n".to_vec()), "v\\n");
     }
 
     #[test]

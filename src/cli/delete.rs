@@ -243,7 +243,11 @@ pub fn print(g: &Global, r: &DeleteReport) -> Result<()> {
         } else {
             format!("{would}remove")
         };
-        line(format_args!("{}  {}  {verdict}", &d.id[..8], d.group))?;
+        line(format_args!(
+            "{}  {}  {verdict}",
+            &d.id[..8],
+            tangle::util::escape(&d.group)
+        ))?;
     }
     if r.decisions.is_empty() {
         for id in &r.snapshots_removed {

@@ -3,6 +3,7 @@
 use clap::Args;
 use tangle::Result;
 use tangle::ops::diff::{self, DiffOptions};
+use tangle::util::escape;
 
 use super::{Global, line};
 
@@ -42,7 +43,11 @@ pub fn run(g: &Global, a: &DiffArgs) -> Result<u8> {
             (Some(o), Some(n), true) => format!("  ({o} -> {n} bytes)"),
             _ => String::new(),
         };
-        line(format_args!("{:<5}{}{slash}{sizes}", c.modifier, c.path))?;
+        line(format_args!(
+            "{:<5}{}{slash}{sizes}",
+            c.modifier,
+            escape(&c.raw_path)
+        ))?;
     }
     let s = &r.stats;
     line(format_args!(

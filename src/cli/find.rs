@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 use tangle::Result;
 use tangle::ops::find::{self, FindOptions};
+use tangle::util::escape;
 
 use super::{Global, line};
 
@@ -48,13 +49,16 @@ pub fn run(g: &Global, a: &FindArgs) -> Result<u8> {
             "snapshot {} of {} ({}, {}):",
             s.snapshot.short_id,
             s.snapshot.time,
-            s.snapshot.host,
-            s.snapshot.paths.join(", ")
+            escape(&s.snapshot.host),
+            escape(&s.snapshot.paths.join(", "))
         ))?;
         for e in &s.matches {
             line(format_args!(
                 "  {:<8} {:>12} {}  {}",
-                e.kind, e.size, e.mtime, e.path
+                e.kind,
+                e.size,
+                e.mtime,
+                escape(&e.raw_path)
             ))?;
         }
     }

@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 use tangle::crypto::KdfParams;
 use tangle::ops::key::{self, RemoveOptions};
 use tangle::repo::{LockKind, Repository};
+use tangle::util::escape;
 use tangle::{Error, Result};
 
 use super::{Global, line, password, warn};
@@ -149,13 +150,15 @@ fn list(g: &Global) -> Result<u8> {
             .trim_end_matches('Z')
             .to_string();
         let only = if k.remotes.len() < all {
-            format!("  (only on {})", k.remotes.join(", "))
+            format!("  (only on {})", escape(&k.remotes.join(", ")))
         } else {
             String::new()
         };
         line(format_args!(
             "{mark}{:<8}  {:<12}  {:<16}  {created}{only}",
-            k.short_id, k.user, k.host
+            k.short_id,
+            escape(&k.user),
+            escape(&k.host)
         ))?;
     }
     Ok(0)

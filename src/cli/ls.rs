@@ -1,10 +1,11 @@
 //! `tangle ls SNAPSHOT [PATH]`
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::Args;
 use tangle::ops::ls;
+use tangle::util::escape;
 use tangle::{Error, Result};
 
 use super::{Global, Stdout};
@@ -25,6 +26,9 @@ pub fn run(g: &Global, a: &LsArgs) -> Result<u8> {
     let repo = g.open_for_reading()?;
     // Buffered: a large listing is written in blocks, not one system call per line.
     let mut out = std::io::BufWriter::new(Stdout);
+    // Plain `ls` into a pipe or a file keeps each path's exact bytes for scripts; on a
+    // terminal it escapes them, as `-l` always does (a name must not drive the terminal).
+    let exact = !a.long && !std::io::stdout().is_terminal();
     let mut entries = Vec::new();
     let mut failed = None;
     ls::walk(&repo, &a.snapshot, a.path.as_deref(), &mut |e| {
@@ -48,11 +52,13 @@ pub fn run(g: &Global, a: &LsArgs) -> Result<u8> {
                 e.xattr_mark(),
                 e.size,
                 e.mtime,
-                e.path
+                escape(&e.raw_path)
             )
-        } else {
+        } else if exact {
             out.write_all(&e.raw_path)
                 .and_then(|_| out.write_all(b"\n"))
+        } else {
+            writeln!(out, "{}", escape(&e.raw_path))
         };
         if let Err(err) = r {
             failed = Some(err);

@@ -391,13 +391,19 @@ impl Write for Stdout {
 
 /// A warning on stderr. Ignores write errors: a closed stderr must not end the command.
 pub fn warn(msg: impl std::fmt::Display) {
-    let _ = writeln!(io::stderr(), "tangle: warning: {msg}");
+    let msg = msg.to_string();
+    let _ = writeln!(
+        io::stderr(),
+        "tangle: warning: {}",
+        tangle::util::escape(&msg)
+    );
 }
 
 /// A fatal error on stderr, as `main` prints it, for a step that fails inside a
 /// command that goes on (`tangle run`).
 pub fn error(e: &Error) {
-    let _ = writeln!(io::stderr(), "tangle: error: {e}");
+    let e = e.to_string();
+    let _ = writeln!(io::stderr(), "tangle: error: {}", tangle::util::escape(&e));
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use tangle::ops::rebalance::{self, RebalanceOptions, RebalanceReport};
 use tangle::ops::remote;
 use tangle::ops::repair::{self, RepairOptions, RepairReport};
 use tangle::repo::LockKind;
-use tangle::util::human_bytes;
+use tangle::util::{escape, human_bytes};
 
 use super::{Global, line, warn};
 
@@ -74,11 +74,16 @@ pub fn run(g: &Global, a: &RemoteArgs) -> Result<u8> {
                     None => line(format_args!(
                         "{}  {}  {} objects, {}",
                         r.index,
-                        r.url,
+                        escape(&r.url),
                         r.objects,
                         human_bytes(r.bytes)
                     ))?,
-                    Some(e) => line(format_args!("{}  {}  UNREACHABLE: {e}", r.index, r.url))?,
+                    Some(e) => line(format_args!(
+                        "{}  {}  UNREACHABLE: {}",
+                        r.index,
+                        escape(&r.url),
+                        escape(&e.to_string())
+                    ))?,
                 }
             }
             Ok(0)

@@ -3,6 +3,7 @@
 use clap::Args;
 use tangle::Result;
 use tangle::ops::snapshots;
+use tangle::util::escape;
 
 use super::{Global, line};
 
@@ -27,9 +28,9 @@ pub fn run(g: &Global, _a: &SnapshotsArgs) -> Result<u8> {
             "{:<9} {:<25} {:<16} {:<12} {}",
             s.short_id,
             s.time,
-            s.host,
-            s.tags.join(","),
-            s.paths.join(", ")
+            escape(&s.host),
+            escape(&s.tags.join(",")),
+            escape(&s.paths.join(", "))
         ))?;
     }
     line(format_args!("{} snapshots", list.len()))?;

@@ -3,6 +3,7 @@
 use clap::{Args, ValueEnum};
 use tangle::Result;
 use tangle::ops::stats::{self, Mode};
+use tangle::util::escape;
 
 use super::{Global, line};
 
@@ -89,12 +90,12 @@ pub fn run(g: &Global, a: &StatsArgs) -> Result<u8> {
     }
     for (rem, spare) in u.remotes.iter().zip(&u.pointer_coverage.spare_after_losing) {
         if !rem.reachable {
-            line(format_args!("  {}: unreachable", rem.remote))?;
+            line(format_args!("  {}: unreachable", escape(&rem.remote)))?;
             continue;
         }
         line(format_args!(
             "  {}: {} ({} data in {} shards, {} parity in {} shards, {} metadata, {} other); losing it leaves {:.1}% of extents a spare",
-            rem.remote,
+            escape(&rem.remote),
             size(rem.total_bytes),
             size(rem.data_bytes),
             rem.data_shards,

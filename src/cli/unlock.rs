@@ -3,6 +3,7 @@
 use clap::Args;
 use tangle::Result;
 use tangle::repo::{LockKind, lock_times};
+use tangle::util::escape;
 
 use super::{Global, line};
 
@@ -46,7 +47,10 @@ pub fn run(g: &Global, a: &UnlockArgs) -> Result<u8> {
         return Ok(0);
     }
     for l in &out.removed {
-        line(format_args!("removed the lock of {}", l.describe()))?;
+        line(format_args!(
+            "removed the lock of {}",
+            escape(&l.describe())
+        ))?;
     }
     for path in &out.not_authentic {
         line(format_args!(
@@ -59,7 +63,7 @@ pub fn run(g: &Global, a: &UnlockArgs) -> Result<u8> {
     for l in &out.kept {
         line(format_args!(
             "kept the lock of {}: {}",
-            l.info.describe(),
+            escape(&l.info.describe()),
             l.state.describe(&times)
         ))?;
     }

@@ -4,7 +4,7 @@ use clap::Args;
 use tangle::Result;
 use tangle::ops::verify::{self, ReadData, Severity, VerifyReport};
 use tangle::profile::VerifySection;
-use tangle::util::human_bytes;
+use tangle::util::{escape, human_bytes};
 
 use super::{Global, profile::Given};
 
@@ -107,9 +107,17 @@ fn print_text(g: &Global, r: &VerifyReport) {
             Severity::Unrecoverable => "LOST",
             Severity::Trust => "TRUST VIOLATION",
         };
-        errors.say(format_args!("{label}: {}", f.message));
+        // Each finding names its remote, as in `--json`; the message, which may quote
+        // a remote's object names, is escaped so that it stays one line.
+        let message = match &f.remote {
+            Some(url) if !f.message.contains(url.as_str()) => {
+                format!("{} (remote {url})", f.message)
+            }
+            _ => f.message.clone(),
+        };
+        errors.say(format_args!("{label}: {}", escape(&message)));
         if let (Some(rep), true) = (&f.repair, verbose) {
-            g.say(format_args!("    repair would: {rep}"));
+            g.say(format_args!("    repair would: {}", escape(rep)));
         }
     }
     let infos = r
@@ -164,7 +172,7 @@ fn print_text(g: &Global, r: &VerifyReport) {
 fn print_coverage(g: &Global, r: &VerifyReport) {
     let c = &r.pointer_coverage;
     let spares: Vec<String> = (c.spare_after_losing.iter())
-        .map(|s| format!("{:.1}% without {}", s.share * 100.0, s.remote))
+        .map(|s| format!("{:.1}% without {}", s.share * 100.0, escape(&s.remote)))
         .collect();
     g.say(format_args!(
         "pointer coverage: {:.1}% of data shards ({} of {}) have a codeword pointing at them; extents keeping a spare symbol: {}",

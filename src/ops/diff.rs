@@ -24,6 +24,9 @@ pub struct DiffOptions {
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct Change {
     pub path: String,
+    /// The path's exact bytes (names need not be UTF-8), for human output.
+    #[serde(skip)]
+    pub raw_path: Vec<u8>,
     /// `+` added, `-` removed, or a combination of `T` (type changed), `M` (content
     /// changed) and `U` (metadata changed, only with `--metadata`).
     pub modifier: String,
@@ -183,6 +186,7 @@ impl Differ<'_> {
         self.count(n.kind, side);
         self.changes.push(Change {
             path: String::from_utf8_lossy(path).into_owned(),
+            raw_path: path.to_vec(),
             modifier: modifier.into(),
             kind: kind_name(n.kind),
             old_type: None,
@@ -254,6 +258,7 @@ impl Differ<'_> {
             let files = a.kind == NodeKind::File && b.kind == NodeKind::File;
             self.changes.push(Change {
                 path: String::from_utf8_lossy(path).into_owned(),
+                raw_path: path.to_vec(),
                 modifier,
                 kind: kind_name(b.kind),
                 old_type: type_changed.then(|| kind_name(a.kind)),
