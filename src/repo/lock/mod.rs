@@ -122,6 +122,8 @@ struct LockCopies {
     unreadable: BTreeMap<String, String>,
     /// Every remote listed, and served or lacked each copy it listed.
     complete: bool,
+    /// The remotes whose listing failed, and why.
+    unlisted: Vec<(usize, Error)>,
 }
 
 /// Every lock copy on `remotes` (those `usable`), each fetched from the remote that lists
@@ -141,6 +143,7 @@ async fn read_lock_copies(
     }))
     .await;
     let mut complete = true;
+    let mut unlisted = Vec::new();
     let mut copies = Vec::new();
     for (i, listing) in listings.into_iter().enumerate() {
         match listing {
@@ -152,7 +155,12 @@ async fn read_lock_copies(
                     })
                     .map(|o| (i, o.path)),
             ),
-            Err(_) => complete = false,
+            Err(e) => {
+                complete = false;
+                if usable.get(i).copied().unwrap_or(false) {
+                    unlisted.push((i, e));
+                }
+            }
         }
     }
     let read: Vec<(usize, String, Result<bytes::Bytes>)> = futures::stream::iter(copies)
@@ -199,6 +207,7 @@ async fn read_lock_copies(
         bad: refused,
         unreadable,
         complete,
+        unlisted,
     }
 }
 
@@ -369,6 +378,10 @@ impl Repository {
             &self.config.owner,
             &self.config.id,
         ));
+        // A remote that does not answer is not asked again in this process.
+        for (i, e) in &copies.unlisted {
+            self.health.note_list_error(*i, e);
+        }
         for (path, refusals) in &copies.bad {
             let served: Vec<String> = (refusals.iter())
                 .map(|(r, why)| format!("{} ({why})", self.remotes[*r].url()))
