@@ -351,25 +351,22 @@ fn a_key_removed_while_a_remote_is_away_never_opens_again_and_repair_removes_it(
     assert_eq!(ids(&keys(&repo, Some(SECOND))), vec![b.clone()]);
 
     // Verify: the returning remote missed the record (repairable) and holds the removed
-    // key file, which is reclaimable information, never damage.
+    // key file, which repair removes (repairable, on that remote only).
     let (code, v) = run_report(
         repo.cmd_via_fresh_nopw(2).args(["verify", "--json"]),
         "verify after the remote returns",
     );
     expect_code(code, 20, &v, "verify after the remote returns");
     let key_path = format!("keys/{a}");
+    let reported: Vec<Value> = (verify_findings(&v).into_iter())
+        .filter(|f| f["path"] == key_path.as_str())
+        .collect();
     assert!(
-        verify_damage(&v)
-            .iter()
-            .all(|f| f["path"] != key_path.as_str()),
-        "the removed key is reported as damage:\n{}",
-        show_findings(&v)
-    );
-    assert!(
-        verify_findings(&v)
-            .iter()
-            .any(|f| finding_kind(f) == "leftover" && f["remote"] == repo.url(2).as_str()),
-        "the removed key file is not reported as reclaimable:\n{}",
+        reported.len() == 1
+            && finding_kind(&reported[0]) == "removed-key"
+            && reported[0]["severity"] == "repairable"
+            && reported[0]["remote"] == repo.url(2).as_str(),
+        "the removed key file is not reported as a removed key on its remote:\n{}",
         show_findings(&v)
     );
     run_ok(repo.cmd_via_nopw(0).arg("repair"));

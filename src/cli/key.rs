@@ -134,6 +134,15 @@ fn list(g: &Global) -> Result<u8> {
         ));
     }
     if g.json {
+        for k in &l.removed {
+            warn(format_args!(
+                "key {} was removed, but its key file is still on {}: it opens nothing; \
+                 `tangle repair` (or `tangle key remove {}`) takes it off",
+                k.short_id,
+                k.remotes.join(", "),
+                k.short_id
+            ));
+        }
         return g.print_json(&l.keys).map(|_| 0);
     }
     let all = repo.remotes().len();
@@ -159,6 +168,22 @@ fn list(g: &Global) -> Result<u8> {
             k.short_id,
             escape(&k.user),
             escape(&k.host)
+        ))?;
+    }
+    // Removed keys whose file a remote still holds: never usable, listed to be cleaned up.
+    for k in &l.removed {
+        let created = k
+            .created
+            .replace('T', " ")
+            .trim_end_matches('Z')
+            .to_string();
+        line(format_args!(
+            "x{:<8}  {:<12}  {:<16}  {created}  (removed: opens nothing, but its key file is \
+             still on {}; `tangle repair` takes it off)",
+            k.short_id,
+            k.user,
+            k.host,
+            k.remotes.join(", ")
         ))?;
     }
     Ok(0)

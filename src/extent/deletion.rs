@@ -77,7 +77,11 @@ impl Deletion {
 
     /// Parse and check the signature; the caller checks the content address.
     pub fn from_object(bytes: &[u8], owner: &OwnerPublicKey) -> Result<Deletion> {
-        let payload = envelope::open(ObjectKind::Deletion, bytes, owner)?;
+        Deletion::from_payload(envelope::open(ObjectKind::Deletion, bytes, owner)?)
+    }
+
+    /// Parse a record's payload (either layout) and check its lists; no signature check.
+    pub fn from_payload(payload: &[u8]) -> Result<Deletion> {
         // A first-layout payload ends where the new fields would begin, so it never
         // parses as the current layout; the current one is tried first and must be whole.
         let d = match postcard::take_from_bytes::<Deletion>(payload) {

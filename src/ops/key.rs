@@ -3,9 +3,12 @@
 //!
 //! Adding a key writes a new key file everywhere (as a backup writes its metadata).
 //! Removing one is history, like a delete: a signed deletion record names the key file
-//! (FORMAT §5.7, `keys`), and only then is the file taken off every reachable remote. So
-//! `repair` never copies it back from a remote that was away, and unlocking refuses it
-//! wherever it is still found ([`Repository::unlock`]).
+//! (FORMAT §5.7, `keys`), written first under the key's own name (`removed-keys/<id>`)
+//! and then with the other records, and only then is the file taken off every reachable
+//! remote. So `repair` never copies it back from a remote that was away, and unlocking
+//! refuses it wherever it is still found ([`Repository::unlock`]), even on every remote
+//! after a removal that stopped before taking it off: a later `key remove` or `repair`
+//! finishes that.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -15,7 +18,6 @@ use serde::Serialize;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::crypto::{KdfParams, KeyFile};
 use crate::error::{Error, Result};
-use crate::extent::Deletion;
 use crate::repo::Repository;
 
 /// One key file.
@@ -44,6 +46,10 @@ pub struct KeyList {
     /// Key files listed somewhere that no remote has an authentic copy of (verify
     /// reports them): `id: why`.
     pub unreadable: Vec<String>,
+    /// Removed keys (a deletion record names them) whose key file some remote still
+    /// holds: a removal that stopped, or a remote that was away. They open nothing;
+    /// `repair` or `key remove` takes the files off.
+    pub removed: Vec<KeyInfo>,
 }
 
 #[derive(Serialize, Debug)]
@@ -168,12 +174,28 @@ pub fn list(repo: &Repository) -> Result<KeyList> {
     }
     let mut keys = Vec::new();
     let mut unreadable = Vec::new();
+    let mut leftovers = Vec::new();
     for (path, remotes) in holders {
         let id = key_id(&path);
+        let kf = repo.read_key_file(&path);
         if removed.contains(id) {
+            let mut k = match &kf {
+                Ok(kf) => info(repo, id, kf, remotes),
+                Err(_) => KeyInfo {
+                    id: id.to_string(),
+                    short_id: short(id),
+                    current: false,
+                    created: String::new(),
+                    host: String::new(),
+                    user: String::new(),
+                    remotes,
+                },
+            };
+            k.current = false;
+            leftovers.push(k);
             continue;
         }
-        match repo.read_key_file(&path) {
+        match kf {
             Ok(kf) => keys.push((kf.created, info(repo, id, &kf, remotes))),
             Err(e) => unreadable.push(format!("{}: {e}", short(id))),
         }
@@ -183,6 +205,7 @@ pub fn list(repo: &Repository) -> Result<KeyList> {
         keys: keys.into_iter().map(|(_, k)| k).collect(),
         unreachable,
         unreadable,
+        removed: leftovers,
     })
 }
 
@@ -210,20 +233,30 @@ pub fn add(repo: &Repository, password: &[u8], kdf: KdfParams) -> Result<AddRepo
 }
 
 /// Remove a key file: refused for the last key, for the key in use without `force`, and
-/// with a remote unreachable without `allow_degraded` (nothing is changed then).
+/// with a remote unreachable without `allow_degraded` (nothing is changed then). A key
+/// already removed whose file some remote still holds (a removal that stopped) has its
+/// removal finished.
 pub fn remove(repo: &Repository, opts: &RemoveOptions) -> Result<RemoveReport> {
     let holdings = Holdings::take(repo);
     let deleted = repo.deletions()?;
-    // The keys that open the repository today: authentic, and named by no record.
+    // The keys that open the repository today: authentic, and named by no record; and
+    // the removed ones still held somewhere.
     let mut live: Vec<String> = Vec::new();
+    let mut leftover: Vec<String> = Vec::new();
     for path in holdings.keys().keys() {
         let id = key_id(path);
-        if !deleted.keys.contains(id) && repo.read_key_file(path).is_ok() {
+        if deleted.keys.contains(id) {
+            leftover.push(id.to_string());
+        } else if repo.read_key_file(path).is_ok() {
             live.push(id.to_string());
         }
     }
-    let id = resolve(&live, &opts.id)?;
-    if live.len() == 1 {
+    let spec = opts.id.to_ascii_lowercase();
+    let finishing = !spec.is_empty()
+        && !live.iter().any(|k| k.starts_with(&spec))
+        && leftover.iter().any(|k| k.starts_with(&spec));
+    let id = resolve(if finishing { &leftover } else { &live }, &opts.id)?;
+    if !finishing && live.len() == 1 {
         return Err(Error::fatal(format!(
             "refusing to remove key {}: it is the repository's only key, and at least one \
              must remain (add another with `tangle key add` first)",
@@ -240,14 +273,9 @@ pub fn remove(repo: &Repository, opts: &RemoveOptions) -> Result<RemoveReport> {
     }
     refuse_degraded(&holdings, opts.allow_degraded)?;
 
-    // The record first: from here on the key file is removed, not lost, wherever it is.
-    let record = Deletion {
-        repo_id: repo.config.id,
-        time: chrono::Utc::now().timestamp(),
-        keys: vec![id.clone()],
-        ..Default::default()
-    };
-    repo.write_deletion_record(&record)?;
+    // The record first: from here on the key file is removed, not lost, wherever it is
+    // (finishing a removal, its records are written again where they are missing).
+    repo.write_key_removal(&id, finishing)?;
 
     let mut report = RemoveReport {
         short_id: short(&id),
@@ -260,16 +288,30 @@ pub fn remove(repo: &Repository, opts: &RemoveOptions) -> Result<RemoveReport> {
     let named: HashSet<&str> = (deleted.keys.iter().chain([&id]))
         .map(String::as_str)
         .collect();
+    // Every remote is tried: one that refuses (read-only, say) keeps its copy, which
+    // opens nothing, until `repair` or another `key remove` takes it off.
+    let mut failed = Vec::new();
     for (r, l) in holdings.per_remote.iter().enumerate() {
         let Ok(paths) = l else { continue };
         for path in paths.iter().filter(|p| named.contains(key_id(p))) {
-            repo.remove_deleted_object(r, path)?;
+            if let Err(e) = repo.remove_deleted_object(r, path) {
+                failed.push(e.to_string());
+                continue;
+            }
             if key_id(path) == id {
                 report.removed_from.push(holdings.urls[r].clone());
             } else {
                 report.leftovers_removed += 1;
             }
         }
+    }
+    if !failed.is_empty() {
+        return Err(Error::fatal(format!(
+            "key {} is removed (its password opens nothing), but key files stay behind: {}; \
+             `tangle repair` (or `tangle key remove` again) takes them off",
+            short(&id),
+            failed.join("; ")
+        )));
     }
     Ok(report)
 }
@@ -300,7 +342,7 @@ pub fn passwd(
     )
     .map_err(|e| {
         e.context(format!(
-            "the new key {} was added, but the old one was not removed",
+            "the new key {} was added (the new password works), then removing the old one",
             added.short_id
         ))
     })?;

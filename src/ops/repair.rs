@@ -96,6 +96,7 @@ pub fn run_with_progress(
     repair_markers(repo, &survey, opts.dry_run, &mut report)?;
     remove_deleted(repo, &survey, opts.dry_run, &mut report);
     remove_bad_locks(repo, &survey, opts.dry_run, &mut report);
+    remove_foreign(repo, &survey, opts.dry_run, &mut report);
     repair_metadata(repo, &survey, opts.dry_run, &mut report)?;
     repair_shards(repo, &survey, opts.dry_run, &mut report, progress)?;
     if !opts.dry_run && report.unrepaired.is_empty() && report.pending.is_empty() {
@@ -144,6 +145,39 @@ fn remove_bad_locks(repo: &Repository, survey: &Survey, dry_run: bool, report: &
             if let Err(e) = repo.remove_bad_lock_copy(bad.remote, &bad.path, &bad.bytes) {
                 report.pending.push(e.to_string());
             }
+        }
+    }
+}
+
+/// Copies that are provably another repository's (`BadCopy::Foreign`) of a path no
+/// remote holds authentic are removed from the remote that serves them: nothing of this
+/// repository is lost with them. (Where another remote holds an authentic copy, the copy
+/// is rewritten instead, by `repair_metadata`.) Each is fetched and checked again first
+/// (`Repository::remove_foreign_copy`).
+fn remove_foreign(repo: &Repository, survey: &Survey, dry_run: bool, report: &mut RepairReport) {
+    for (path, m) in survey.meta.iter().filter(|(_, m)| m.good.is_none()) {
+        for (r, _) in m.foreign_copies() {
+            let listed = (survey.listings[r].as_ref().ok())
+                .and_then(|l| l.get(path).copied())
+                .unwrap_or(0);
+            let bytes = if dry_run {
+                listed
+            } else {
+                match repo.remove_foreign_copy(r, path) {
+                    Ok(0) => continue,
+                    Ok(bytes) => bytes,
+                    Err(e) => {
+                        report.pending.push(e.to_string());
+                        continue;
+                    }
+                }
+            };
+            report.actions.push(Action {
+                kind: "remove-foreign",
+                remote: survey.urls[r].clone(),
+                path: path.clone(),
+                bytes,
+            });
         }
     }
 }
@@ -199,9 +233,13 @@ fn repair_metadata(
             continue;
         }
         let Some(good) = &m.good else {
-            report
-                .unrepaired
-                .push(format!("{path}: no authentic copy anywhere"));
+            // Only another repository's copies: not this repository's object at all
+            // (`remove_foreign` took them off).
+            if !m.only_foreign() {
+                report
+                    .unrepaired
+                    .push(format!("{path}: no authentic copy anywhere"));
+            }
             continue;
         };
         for (r, copy) in m.copies.iter().enumerate() {

@@ -12,8 +12,8 @@ use futures::stream::{self, StreamExt};
 use crate::codec::peel::Codeword;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::Result;
-use crate::extent::{Certificate, Deletion, Deletions, ExtentName};
-use crate::repo::{Repository, names};
+use crate::extent::{Certificate, Deletions, ExtentName};
+use crate::repo::{Foreign, Repository, names};
 
 /// One remote's copy of a metadata object.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +38,10 @@ pub enum BadCopy {
     /// An authentic certificate whose placement revision is older than another
     /// remote's copy (a rebalance re-signed it; this remote missed the update).
     Stale { placement: u32, current: u32 },
+    /// Provably no object of this repository ([`Repository::foreign_copy`]): another
+    /// repository's, signed by another owner or by this one. Rewritten where another
+    /// remote holds an authentic copy, else removed by repair.
+    Foreign(Foreign),
 }
 
 impl CopyState {
@@ -57,6 +61,7 @@ impl std::fmt::Display for BadCopy {
                 f,
                 "stale certificate (placement revision {placement}, current {current})"
             ),
+            BadCopy::Foreign(x) => write!(f, "not this repository's: {}", x.why),
         }
     }
 }
@@ -71,6 +76,32 @@ pub struct MetaObject {
     pub conflicting: bool,
     /// Present somewhere but authentic nowhere, though well-formed: possibly forged.
     pub forged: bool,
+}
+
+impl MetaObject {
+    /// The copies that are provably another repository's, by remote.
+    pub fn foreign_copies(&self) -> impl Iterator<Item = (usize, &Foreign)> {
+        (self.copies.iter().enumerate()).filter_map(|(r, c)| match c {
+            CopyState::Bad(BadCopy::Foreign(x)) => Some((r, x)),
+            _ => None,
+        })
+    }
+
+    /// No remote holds an authentic copy and every copy there is is provably another
+    /// repository's: the path names no object of this repository, nothing is lost, and
+    /// repair removes the copies.
+    pub fn only_foreign(&self) -> bool {
+        self.good.is_none()
+            && self.foreign_copies().next().is_some()
+            && self.copies.iter().all(|c| {
+                matches!(
+                    c,
+                    CopyState::Missing
+                        | CopyState::Unreachable
+                        | CopyState::Bad(BadCopy::Foreign(_))
+                )
+            })
+    }
 }
 
 /// The state of one shard on the remote that should hold it.
@@ -197,7 +228,9 @@ async fn get_copy(
 /// Why a copy that failed its authentication (`e`) is refused: forged if well-formed but
 /// signed by someone else, else corrupt.
 fn refused_copy(repo: &Repository, path: &str, bytes: &[u8], e: &crate::Error) -> BadCopy {
-    if looks_forged(repo, path, bytes) {
+    if let Some(foreign) = repo.foreign_copy(path, bytes) {
+        BadCopy::Foreign(foreign)
+    } else if looks_forged(repo, path, bytes) {
         BadCopy::Forged(e.to_string())
     } else {
         BadCopy::Corrupt(e.to_string())
@@ -212,7 +245,7 @@ fn looks_forged(repo: &Repository, path: &str, bytes: &[u8]) -> bool {
         Some("keys") => ObjectKind::Key,
         Some("snapshots") => ObjectKind::Snapshot,
         Some("index") => ObjectKind::Index,
-        Some("deletions") => ObjectKind::Deletion,
+        Some("deletions" | names::REMOVED_KEYS) => ObjectKind::Deletion,
         Some("locks") => ObjectKind::Lock,
         _ => ObjectKind::Config,
     };
@@ -359,7 +392,7 @@ impl Survey {
                 }
             }
         }
-        for m in meta.values_mut() {
+        for (path, m) in meta.iter_mut() {
             let mut goods = m.copies.iter().filter_map(|c| {
                 if let CopyState::Good(h) = c {
                     Some(*h)
@@ -368,22 +401,21 @@ impl Survey {
                 }
             });
             if let Some(first) = goods.next() {
-                m.conflicting = goods.any(|h| h != first);
+                // Two authentic records of one key's removal say the same: no fork.
+                m.conflicting = goods.any(|h| h != first) && !path.starts_with("removed-keys/");
                 m.forged = false;
             }
         }
 
-        // The owner's deletion records: what they name is no longer part of the repository.
+        // The owner's deletion records: what they name is no longer part of the
+        // repository. A key's removal may have only its record named by the key (one
+        // that stopped before the other).
         let mut deleted = Deletions::default();
-        for (path, m) in meta.range("deletions/".to_string()..) {
-            if !path.starts_with("deletions/") {
-                break;
+        for (path, m) in &meta {
+            if !(path.starts_with("deletions/") || path.starts_with("removed-keys/")) {
+                continue;
             }
-            if let Some(Ok(d)) = m
-                .good
-                .as_ref()
-                .map(|b| Deletion::from_object(b, &repo.config.owner))
-            {
+            if let Some(Ok(d)) = m.good.as_ref().map(|b| repo.deletion_record(path, b)) {
                 deleted.add(&d);
             }
         }

@@ -28,8 +28,15 @@ pub fn default_cache_dir() -> Option<PathBuf> {
         .map(|h| PathBuf::from(h).join(".cache").join("tangle"))
 }
 
-/// The object kinds kept in the cache: immutable under their names.
-const CACHED_PREFIXES: [&str; 4] = ["snapshots", "index", "heads", "deletions"];
+/// The object kinds kept in the cache: immutable under their names (a key's removal
+/// record is written once under the key's name: `key remove` reuses one already there).
+const CACHED_PREFIXES: [&str; 5] = [
+    "snapshots",
+    "index",
+    "heads",
+    "deletions",
+    super::names::REMOVED_KEYS,
+];
 
 impl Repository {
     /// Where the cached copy of the object at `path` lives, if it is a kind the cache keeps.

@@ -26,7 +26,7 @@ pub use lock::{
 pub use read_plan::{PLAN_SEGMENT, PlanCounts, PlannedReads, plan_counts};
 pub use reader::{ReadMode, TREE_SHARDS_AHEAD, TREES_AHEAD, shard_waits};
 pub use trust::{OwnerPin, pin_owner};
-pub use write::ConfigPublished;
+pub use write::{ConfigPublished, Foreign};
 
 pub use config::Config;
 pub use init::{InitOptions, InitReport, check_init_options, init, init_remotes};
@@ -42,7 +42,7 @@ use crate::content::{Index, IndexSegment, Snapshot};
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::crypto::{KeyFile, MasterKey, Signer};
 use crate::error::{Error, Kind, Result};
-use crate::extent::{Certificate, Deletion, Deletions, ExtentName, Head};
+use crate::extent::{Certificate, Deletions, ExtentName, Head};
 use remote::{DynRemote, RemoteSettings};
 
 pub struct Repository {
@@ -376,7 +376,17 @@ impl Repository {
 
     /// The master key that `password` opens, and the id of its key file.
     fn find_key(&self, password: &[u8]) -> Result<(MasterKey, String)> {
+        // The key files and the names of key removals' records, in one round trip.
+        let missing: Vec<String> = {
+            let ahead = (self.listed_ahead.lock()).unwrap_or_else(|p| p.into_inner());
+            (["keys", names::REMOVED_KEYS].into_iter())
+                .filter(|p| !ahead.contains_key(*p))
+                .map(String::from)
+                .collect()
+        };
+        self.list_ahead(&missing);
         let listings = self.list_each("keys");
+        let removals = self.list_each(names::REMOVED_KEYS);
         let names = union_of(&listings, "keys")?;
         if names.is_empty() {
             return Err(Error::fatal(
@@ -409,15 +419,23 @@ impl Repository {
                     let id = path.trim_start_matches("keys/").to_string();
                     let everywhere = (listings.iter())
                         .all(|l| l.as_ref().is_ok_and(|names| names.contains(&path)));
-                    if !everywhere {
-                        let removed = match &mut removed {
+                    // On every remote, it is removed only if a removal that stopped
+                    // before taking it off left its record: the one at
+                    // `removed-keys/<id>`, written first, is all that needs looking at.
+                    let is_removed = match (everywhere, key_removal_listed(&removals, &id)) {
+                        (true, Some(false)) => false,
+                        (true, Some(true)) => self.key_removal(&id),
+                        // Some remote lacks the file, or the records' names could not be
+                        // listed everywhere: every record counts.
+                        _ => match &mut removed {
                             Some(r) => r,
                             None => removed.insert(self.deletions()?.keys.clone()),
-                        };
-                        if removed.contains(&id) {
-                            opened_removed = true;
-                            continue;
                         }
+                        .contains(&id),
+                    };
+                    if is_removed {
+                        opened_removed = true;
+                        continue;
                     }
                     return Ok((master, id));
                 }
@@ -429,7 +447,7 @@ impl Repository {
             return Err(Error::new(
                 Kind::WrongPassword,
                 "wrong password: it opens only a key that was removed (`tangle key remove`); \
-                 run `tangle repair` to take the removed key file off the remote that still holds it",
+                 run `tangle repair` to take the removed key file off the remotes that still hold it",
             ));
         }
         if readable == 0 {
@@ -443,6 +461,19 @@ impl Repository {
             Kind::WrongPassword,
             "wrong password: no key of the repository opens with it",
         ))
+    }
+
+    /// Whether an authentic record at `removed-keys/<key_id>` removes that key (a forged
+    /// one, planted to deny a password, does not).
+    fn key_removal(&self, key_id: &str) -> bool {
+        let path = names::removed_key_path(key_id);
+        match self.read_object(&path, |b| self.deletion_record(&path, b)) {
+            Ok(_) => true,
+            Err(e) => {
+                self.warn(&format!("skipping deletion record: {e}"));
+                false
+            }
+        }
     }
 
     /// Paths of all objects below `prefix` on any reachable remote, without those the
@@ -466,18 +497,17 @@ impl Repository {
         if let Some(d) = self.deletions.get() {
             return Ok(d);
         }
-        let owner = self.config.owner;
         let mut all = Deletions::default();
-        let listed = self.list_union_all("deletions")?;
+        let mut listed = self.list_union_all("deletions")?;
         self.prune_object_cache("deletions", &listed);
-        let records = self.read_objects(&listed, |path, b| {
-            check_content_address(path, b)?;
-            let d = Deletion::from_object(b, &owner)?;
-            if d.repo_id != self.config.id {
-                return Err(Error::corrupt("deletion record of another repository"));
-            }
-            Ok(d)
-        });
+        // A key removal stopped between its two records has only the one named by the key.
+        // A remote that cannot list them is no reason to stop (the listing of `deletions/`
+        // worked on some remote).
+        if let Ok(keys) = self.list_union_all(names::REMOVED_KEYS) {
+            self.prune_object_cache(names::REMOVED_KEYS, &keys);
+            listed.extend(keys);
+        }
+        let records = self.read_objects(&listed, |path, b| self.deletion_record(path, b));
         for record in records {
             match record {
                 Ok(d) => all.add(&d),
@@ -559,7 +589,7 @@ impl Repository {
     /// heads of the writers this client has seen (to notice a rollback); see
     /// [`list_ahead`](Self::list_ahead).
     pub fn list_ahead_for_reading(&self, index: bool) {
-        let mut prefixes: Vec<String> = ["keys", "deletions", "snapshots"]
+        let mut prefixes: Vec<String> = ["keys", names::REMOVED_KEYS, "deletions", "snapshots"]
             .into_iter()
             .chain(index.then_some("index"))
             .map(String::from)
@@ -799,7 +829,9 @@ impl Repository {
         let owner = self.config.owner;
         let paths = self.list_union("heads")?;
         let heads = self.read_objects(&paths, |path, b| Head::from_object(b, &owner, path));
-        Ok(heads.into_iter().filter_map(Result::ok).collect())
+        Ok((heads.into_iter().filter_map(Result::ok))
+            .filter(|h| h.repo_id == self.config.id)
+            .collect())
     }
 
     /// Whether the remotes serve an older state than this client last saw: a message
@@ -843,7 +875,8 @@ impl Repository {
         let owner = self.config.owner;
         for path in self.list_union(&dir)?.into_iter().rev() {
             match self.read_object(&path, |b| Head::from_object(b, &owner, &path)) {
-                Ok(h) => return Ok(Some(h)),
+                Ok(h) if h.repo_id == self.config.id => return Ok(Some(h)),
+                Ok(_) => continue,
                 Err(_) => continue,
             }
         }
@@ -853,6 +886,17 @@ impl Repository {
 
 /// A snapshot and its id.
 pub type IdentifiedSnapshot = (String, Snapshot);
+
+/// Whether a remote's listing of `removed-keys/` (`removals`) holds `key_id`'s record
+/// (`None` if some remote could not be listed, so its silence proves nothing).
+fn key_removal_listed(removals: &[Result<BTreeSet<String>>], key_id: &str) -> Option<bool> {
+    let path = names::removed_key_path(key_id);
+    let mut listed = false;
+    for l in removals {
+        listed |= l.as_ref().ok()?.contains(&path);
+    }
+    Some(listed)
+}
 
 /// The union of per-remote listings; an error only if no remote could be listed.
 fn union_of(listings: &[Result<BTreeSet<String>>], prefix: &str) -> Result<Vec<String>> {

@@ -13,6 +13,16 @@ use crate::extent::ExtentName;
 /// The per-remote identity marker (see [`super::marker`]).
 pub const MARKER_PATH: &str = "remote-id";
 
+/// Where a key's removal record is found by the key's id (`removed-keys/<key id>`):
+/// unlocking checks only the one that could name the key that opened (FORMAT §5.7).
+pub const REMOVED_KEYS: &str = "removed-keys";
+
+/// `removed-keys/<id>`: the removal record of key file `keys/<id>`, under a name derived
+/// from the key.
+pub fn removed_key_path(key_id: &str) -> String {
+    format!("{REMOVED_KEYS}/{key_id}")
+}
+
 /// What a canonical object path names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ObjectName {
@@ -31,6 +41,8 @@ pub enum ObjectName {
     Index,
     /// `deletions/<content id>`: a signed deletion record.
     Deletion,
+    /// `removed-keys/<key id>`: the deletion record of a key's removal, named by the key.
+    RemovedKey,
     /// `locks/<random id>`: a backup's or delete's lock (not replicated by repair).
     Lock,
     /// `repairs/<random id>`: a running repair's unsigned marker (see `repo::lock`).
@@ -50,6 +62,7 @@ impl ObjectName {
             ["snapshots", id] if is_hex(id, 64) => Some(ObjectName::Snapshot),
             ["index", id] if is_hex(id, 64) => Some(ObjectName::Index),
             ["deletions", id] if is_hex(id, 64) => Some(ObjectName::Deletion),
+            [REMOVED_KEYS, id] if is_hex(id, 64) => Some(ObjectName::RemovedKey),
             ["locks", id] if is_hex(id, 64) => Some(ObjectName::Lock),
             ["repairs", id] if is_hex(id, 64) => Some(ObjectName::RepairMarker),
             ["heads", writer, seq] if is_hex(writer, 32) && is_hex(seq, 16) => {
@@ -124,6 +137,11 @@ mod tests {
             Some(ObjectName::Key)
         );
         assert_eq!(
+            ObjectName::parse(&format!("removed-keys/{H64}")),
+            Some(ObjectName::RemovedKey)
+        );
+        assert!(is_metadata(&removed_key_path(H64)));
+        assert_eq!(
             ObjectName::parse(&format!("heads/{H32}/00000000000000ff")),
             Some(ObjectName::Head)
         );
@@ -145,6 +163,8 @@ mod tests {
         let upper = H64.to_uppercase();
         for p in [
             "keys/deadbeef".to_string(),
+            "removed-keys/deadbeef".to_string(),
+            format!("removed-keys/{H64}/x"),
             format!("keys/{upper}"),
             format!("extents/{upper}"),
             format!("extents/{H64}/x"),

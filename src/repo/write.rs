@@ -17,12 +17,13 @@ use std::sync::Arc;
 use bytes::Bytes;
 use futures::future::join_all;
 
+use super::names::{REMOVED_KEYS, removed_key_path};
 use super::{Config, Repository, WriteHealth};
 use crate::crypto::Signer;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::{Error, Result};
 use crate::extent::SealedExtent;
-use crate::extent::{Certificate, ExtentName, Head};
+use crate::extent::{Certificate, Deletion, ExtentName, Head};
 use crate::remote::DynRemote;
 use tokio::task::JoinHandle;
 
@@ -108,13 +109,15 @@ impl Repository {
             Some("index") => content_addressed(ObjectKind::Index),
             Some("deletions") => {
                 content_addressed(ObjectKind::Deletion)?;
-                let d = crate::extent::Deletion::from_object(bytes, &owner)?;
-                if d.repo_id != self.config.id {
-                    return Err(Error::corrupt("deletion record of another repository"));
+                self.deletion_record(path, bytes).map(|_| ())
+            }
+            Some(REMOVED_KEYS) => self.deletion_record(path, bytes).map(|_| ()),
+            Some("heads") => {
+                if Head::from_object(bytes, &owner, path)?.repo_id != self.config.id {
+                    return Err(Error::corrupt("head of another repository"));
                 }
                 Ok(())
             }
-            Some("heads") => Head::from_object(bytes, &owner, path).map(|_| ()),
             Some("extents") => {
                 let c = Certificate::from_object(bytes, &owner, &ExtentName::parse(name)?)?;
                 if c.repo_id != self.config.id {
@@ -132,6 +135,115 @@ impl Repository {
             }
             _ => Err(Error::corrupt("not a metadata object")),
         }
+    }
+
+    /// The deletion record `bytes` served as `path`, if it is authentic: signed by the
+    /// owner, of this repository, and either at `deletions/<its content id>` or at
+    /// `removed-keys/<key id>` naming that key (FORMAT §5.7).
+    pub fn deletion_record(&self, path: &str, bytes: &[u8]) -> Result<Deletion> {
+        let d = Deletion::from_object(bytes, &self.config.owner)?;
+        if d.repo_id != self.config.id {
+            return Err(Error::corrupt("deletion record of another repository"));
+        }
+        match path.split_once('/') {
+            Some(("deletions", name)) if envelope::content_id(bytes) == name => Ok(d),
+            Some(("deletions", _)) => Err(Error::corrupt(format!(
+                "{path} does not match its content hash"
+            ))),
+            Some((REMOVED_KEYS, id)) if d.keys.iter().any(|k| k == id) => Ok(d),
+            Some((REMOVED_KEYS, _)) => Err(Error::corrupt(format!(
+                "{path}: the record does not name that key"
+            ))),
+            _ => Err(Error::corrupt(format!(
+                "{path} is not a deletion record's name"
+            ))),
+        }
+    }
+
+    /// Why `bytes`, served as metadata object `path` and not authentic, is provably no
+    /// object of this repository; `None` when it could be one of its own, damaged (or a
+    /// forgery aimed at it), which is never removed. Proof is what damage cannot do:
+    ///
+    /// * a content-addressed object (`keys/`, `snapshots/`, `index/`, `deletions/`) whose
+    ///   bytes still hash to its name, so they are exactly what was stored under it, and
+    ///   that is not signed by the owner (or is a record of another repository);
+    /// * a head, certificate or key-removal record, well-formed, that names another
+    ///   repository id (signed by whomever).
+    pub fn foreign_copy(&self, path: &str, bytes: &[u8]) -> Option<Foreign> {
+        if self.authenticate_metadata(path, bytes).is_ok() {
+            return None;
+        }
+        let (dir, name) = path.split_once('/')?;
+        let kind = match dir {
+            "keys" => ObjectKind::Key,
+            "snapshots" => ObjectKind::Snapshot,
+            "index" => ObjectKind::Index,
+            "deletions" | REMOVED_KEYS => ObjectKind::Deletion,
+            "heads" => ObjectKind::Head,
+            "extents" => ObjectKind::Extent,
+            _ => return None,
+        };
+        let payload = envelope::open_unverified(kind, bytes).ok()?;
+        let owner_signed = envelope::open(kind, bytes, &self.config.owner).is_ok();
+        let repo_id = match kind {
+            ObjectKind::Deletion => Deletion::from_payload(payload).ok().map(|d| d.repo_id),
+            ObjectKind::Head => postcard::from_bytes::<Head>(payload)
+                .ok()
+                .map(|h| h.repo_id),
+            ObjectKind::Extent => postcard::from_bytes::<Certificate>(payload)
+                .ok()
+                .map(|c| c.repo_id),
+            _ => None,
+        };
+        let other_repo = repo_id.filter(|id| *id != self.config.id);
+        let content_addressed = matches!(dir, "keys" | "snapshots" | "index" | "deletions");
+        // Damage to a content-addressed object shows as a name its bytes do not hash to.
+        if content_addressed && envelope::content_id(bytes) != name {
+            return None;
+        }
+        let why = match other_repo {
+            Some(id) => format!(
+                "{} object of another repository ({})",
+                if owner_signed {
+                    "this owner's"
+                } else {
+                    "another owner's"
+                },
+                hex::encode(id)
+            ),
+            None if content_addressed && !owner_signed => {
+                "intact (it hashes to its name) but signed by another key than the owner's"
+                    .to_string()
+            }
+            None => return None,
+        };
+        Some(Foreign { why, owner_signed })
+    }
+
+    /// Remove remote `r`'s copy of metadata object `path` (repair) if it is provably not
+    /// this repository's ([`Self::foreign_copy`]): it is fetched again and checked first,
+    /// so an authentic copy (or one that cannot be read) is never removed. Returns its
+    /// size, 0 if it was gone already.
+    pub fn remove_foreign_copy(&self, r: usize, path: &str) -> Result<u64> {
+        let remote = self.remote(r)?;
+        let bytes = match self.block_on(remote.get_max(path, super::metadata_limit(path))) {
+            Ok(b) => b,
+            Err(e) if e.kind() == crate::Kind::NotFound => return Ok(0),
+            Err(e) => {
+                return Err(e.context(format!(
+                    "not removing {path} from {}: it cannot be read to check it",
+                    remote.url()
+                )));
+            }
+        };
+        if self.foreign_copy(path, &bytes).is_none() {
+            return Err(Error::fatal(format!(
+                "refusing to remove {path} from {}: it may be this repository's",
+                remote.url()
+            )));
+        }
+        self.delete_copy(r, path)?;
+        Ok(bytes.len() as u64)
     }
 
     /// Create remote `r`'s location if it is missing (repair of a wiped remote); `true`
@@ -161,12 +273,48 @@ impl Repository {
 
     /// Sign and replicate a deletion record: from here on what it names is deleted, not
     /// lost (delete and `key remove` write them). Returns its path.
-    pub fn write_deletion_record(&self, record: &crate::extent::Deletion) -> Result<String> {
+    pub fn write_deletion_record(&self, record: &Deletion) -> Result<String> {
         let object = record.to_object(&self.signer()?)?;
-        let path = format!("deletions/{}", crate::crypto::envelope::content_id(&object));
-        self.write_replicated(&path, Bytes::from(object))
+        self.write_deletion_object(Bytes::from(object))
+    }
+
+    fn write_deletion_object(&self, object: Bytes) -> Result<String> {
+        let path = format!("deletions/{}", envelope::content_id(&object));
+        self.write_replicated(&path, object)
             .map_err(|e| e.context("writing the deletion record"))?;
         Ok(path)
+    }
+
+    /// Record the removal of key file `keys/<key_id>` (`key remove`), before any copy of
+    /// it is removed: first at `removed-keys/<key_id>`, where unlocking looks for it,
+    /// then the same bytes at `deletions/<content id>`, where every record is. `again`
+    /// (the key is removed already: finishing a removal that stopped), a record already
+    /// at the first name is used again, so that name never holds two different objects.
+    pub fn write_key_removal(&self, key_id: &str, again: bool) -> Result<()> {
+        let path = removed_key_path(key_id);
+        let existing = match again {
+            true => self.read_object(&path, |b| {
+                self.deletion_record(&path, b)?;
+                Ok(Bytes::copy_from_slice(b))
+            }),
+            false => Err(Error::new(crate::Kind::NotFound, "a new removal")),
+        };
+        let object = match existing {
+            Ok(b) => b,
+            Err(_) => {
+                let record = Deletion {
+                    repo_id: self.config.id,
+                    time: chrono::Utc::now().timestamp(),
+                    keys: vec![key_id.to_string()],
+                    ..Default::default()
+                };
+                Bytes::from(record.to_object(&self.signer()?)?)
+            }
+        };
+        self.write_replicated(&path, object.clone())
+            .map_err(|e| e.context("writing the key's removal record"))?;
+        self.write_deletion_object(object)?;
+        Ok(())
     }
 
     /// Remove object `path` from remote `r`: only for what an authentic deletion record
@@ -435,6 +583,17 @@ impl Repository {
             Ok(())
         })
     }
+}
+
+/// A metadata copy that is provably not this repository's
+/// ([`Repository::foreign_copy`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Foreign {
+    /// Why, for humans.
+    pub why: String,
+    /// It is signed by this repository's owner (an object of another repository of the
+    /// same owner), not by another key.
+    pub owner_signed: bool,
 }
 
 /// How many of the puts (by their results) were not written.

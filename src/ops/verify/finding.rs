@@ -76,10 +76,12 @@ pub enum FindingKind {
     /// With the password: no key file can be read anywhere (the snapshots cannot be
     /// checked, nor restored).
     KeysUnreadable,
+    /// A key file a deletion record names (a removed password) is still on a remote.
+    RemovedKey,
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 20] = [
+    pub const ALL: [FindingKind; 21] = [
         FindingKind::RemoteEmpty,
         FindingKind::RemoteUnreachable,
         FindingKind::Leftover,
@@ -100,6 +102,7 @@ impl FindingKind {
         FindingKind::SnapshotIncomplete,
         FindingKind::ForeignObject,
         FindingKind::KeysUnreadable,
+        FindingKind::RemovedKey,
     ];
 
     /// The name in `--json` (and in messages about kinds).
@@ -125,6 +128,7 @@ impl FindingKind {
             FindingKind::SnapshotIncomplete => "snapshot-incomplete",
             FindingKind::ForeignObject => "foreign-object",
             FindingKind::KeysUnreadable => "keys-unreadable",
+            FindingKind::RemovedKey => "removed-key",
         }
     }
 }
@@ -180,7 +184,11 @@ impl Finding {
             repair: None,
         }
     }
+    /// The remote concerned; the message names it too (the human output is the message).
     pub(super) fn remote(mut self, url: &str) -> Self {
+        if !self.message.contains(url) {
+            self.message = format!("{} (on {url})", self.message);
+        }
         self.remote = Some(url.to_string());
         self
     }

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use super::finding::{Finding, FindingKind, Severity};
 use crate::extent::{ExtentName, Head};
 use crate::ops::survey::{BadCopy, CopyState, Survey};
-use crate::repo::Repository;
+use crate::repo::{Foreign, Repository};
 
 pub(super) fn remotes_reachable(survey: &Survey, findings: &mut Vec<Finding>) {
     for (url, l) in survey.urls.iter().zip(&survey.listings) {
@@ -55,6 +55,20 @@ pub(super) fn metadata_replicas(
         _ => false,
     };
     for (path, m) in &survey.meta {
+        // Where no remote holds an authentic copy, the copies that are provably another
+        // repository's are no loss: each is reported on its remote, and repair removes it.
+        if m.good.is_none() {
+            for (r, x) in m.foreign_copies() {
+                let url = &survey.urls[r];
+                findings.push(
+                    foreign_finding(path, url, x)
+                        .repair(format!("remove it from {url} (not this repository's)")),
+                );
+            }
+            if m.only_foreign() {
+                continue;
+            }
+        }
         if m.good.is_some() && !m.conflicting && uncommitted(path) {
             let lacking = m.copies.iter().filter(|c| c.needs_rewrite()).count();
             if lacking > 0 {
@@ -112,7 +126,9 @@ pub(super) fn metadata_replicas(
             let mut f = Finding::new(sev, kind, message).path(path);
             // Held by one remote only (a forged or junk object it planted): name it.
             let holders: Vec<usize> = (m.copies.iter().enumerate())
-                .filter(|(_, c)| matches!(c, CopyState::Bad(_)))
+                .filter(
+                    |(_, c)| matches!(c, CopyState::Bad(b) if !matches!(b, BadCopy::Foreign(_))),
+                )
                 .map(|(r, _)| r)
                 .collect();
             if let [r] = holders[..] {
@@ -144,6 +160,7 @@ pub(super) fn metadata_replicas(
                     FindingKind::CorruptMetadata,
                     format!("{path} on {url} is damaged: {e}"),
                 ),
+                CopyState::Bad(BadCopy::Foreign(x)) => foreign_finding(path, url, x),
                 CopyState::Good(_) | CopyState::Unreachable => continue,
             };
             findings.push(
@@ -153,6 +170,25 @@ pub(super) fn metadata_replicas(
             );
         }
     }
+}
+
+/// A copy at `path` on `url` that is provably another repository's: planted (or
+/// misplaced) by whoever could write there. Signed by another key, it is a trust
+/// violation of that remote (`bad-signature`); signed by this owner for another of its
+/// repositories, a foreign object repair removes.
+fn foreign_finding(path: &str, url: &str, x: &Foreign) -> Finding {
+    let (severity, kind) = if x.owner_signed {
+        (Severity::Repairable, FindingKind::ForeignObject)
+    } else {
+        (Severity::Trust, FindingKind::BadSignature)
+    };
+    Finding::new(
+        severity,
+        kind,
+        format!("{path} on {url} is not this repository's: {}", x.why),
+    )
+    .remote(url)
+    .path(path)
 }
 
 /// Lock copies that are not authentic: a remote that serves one could make every backup

@@ -147,11 +147,37 @@ fn at_risk(
     );
 }
 
-/// Objects a deletion record names that a remote still holds: information, per remote.
+/// Objects a deletion record names that a remote still holds: information, per remote;
+/// except removed keys' files, repairable damage each: a copy of the master key under a
+/// password the owner took back (it opens nothing, but a removal is meant to leave
+/// none behind).
 pub(super) fn reclaimable(survey: &Survey, findings: &mut Vec<Finding>) {
+    for (r, path, _) in &survey.reclaimable {
+        let Some(id) = path.strip_prefix("keys/") else {
+            continue;
+        };
+        let url = &survey.urls[*r];
+        findings.push(
+            Finding::new(
+                Severity::Repairable,
+                FindingKind::RemovedKey,
+                format!(
+                    "{url} still holds {path}, a key the owner removed (a deletion record \
+                     names it): it opens nothing, but it wraps the master key under the \
+                     removed password"
+                ),
+            )
+            .remote(url)
+            .path(path)
+            .repair(format!(
+                "remove it (`tangle repair`, or `tangle key remove {}`)",
+                &id[..8.min(id.len())]
+            )),
+        );
+    }
     for (r, url) in survey.urls.iter().enumerate() {
         let (n, bytes) = (survey.reclaimable.iter())
-            .filter(|(fr, _, _)| *fr == r)
+            .filter(|(fr, p, _)| *fr == r && !p.starts_with("keys/"))
             .fold((0usize, 0u64), |(n, b), (_, _, size)| {
                 (n + 1, b.saturating_add(*size))
             });
