@@ -8,6 +8,8 @@ use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use common::*;
@@ -216,4 +218,229 @@ fn names_up_to_255_bytes_restore_over_existing_files() {
         write_file(&root.join(n), b"something else entirely");
     }
     restore("restore over other files at those names");
+}
+
+// ---------------------------------------------------------------------------------------
+// Bounded local inputs.
+
+/// `tangle ARGS` under a 1 GiB address-space limit, so that an unbounded read fails
+/// quickly instead of taking the machine's memory; stdin closed.
+fn tangle_limited(home: &Path) -> Command {
+    let mut c = clean_command(
+        OsStr::new("sh"),
+        &[
+            OsStr::new("-c"),
+            OsStr::new("ulimit -v 1048576; exec \"$0\" \"$@\""),
+            OsStr::new(bin()),
+        ],
+        home,
+    );
+    c.timeout(Duration::from_secs(60));
+    c
+}
+
+/// Run, and require exit 1 within `within` with a message containing every one of
+/// `wanted`.
+fn fails_quickly_saying(cmd: &mut Command, within: Duration, wanted: &[&str], what: &str) {
+    let started = Instant::now();
+    let o: Output = run_any(cmd);
+    let took = started.elapsed();
+    let err = stderr_str(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{what}: exit {:?} after {took:?}\nstderr:\n{err}",
+        o.status.code()
+    );
+    for w in wanted {
+        assert!(
+            err.contains(w),
+            "{what}: the message does not say {w:?}:\n{err}"
+        );
+    }
+    assert!(
+        err.lines().filter(|l| l.contains("error")).count() == 1,
+        "{what}: not one error message:\n{err}"
+    );
+    assert!(took < within, "{what}: took {took:?}");
+}
+
+#[test]
+fn password_file_and_profile_reads_stop_at_their_limits() {
+    let repo = Repo::init();
+    fails_quickly_saying(
+        tangle_limited(&repo.home)
+            .arg("-r")
+            .arg(&repo.remotes[0])
+            .args(["--password-file", "/dev/zero", "snapshots"]),
+        Duration::from_secs(30),
+        &["/dev/zero", "64 KiB"],
+        "--password-file /dev/zero",
+    );
+    fails_quickly_saying(
+        tangle_limited(&repo.home)
+            .arg("-r")
+            .arg(&repo.remotes[0])
+            .args(["key", "add", "--new-password-file", "/dev/zero"])
+            .env("TANGLE_PASSWORD", PASSWORD),
+        Duration::from_secs(30),
+        &["/dev/zero", "64 KiB"],
+        "key add --new-password-file /dev/zero",
+    );
+    fails_quickly_saying(
+        tangle_limited(&repo.home)
+            .arg("-r")
+            .arg(&repo.remotes[0])
+            .args(["-P", "/dev/zero", "snapshots"]),
+        Duration::from_secs(30),
+        &["/dev/zero", "1 MiB"],
+        "-P /dev/zero",
+    );
+    // Just over the limits, as regular files; just under works.
+    let big = repo.path("big-pw");
+    let mut text = PASSWORD.as_bytes().to_vec();
+    text.push(b'\n');
+    text.resize(64 * 1024 + 1, b'x');
+    write_file(&big, &text);
+    set_mode(&big, 0o600);
+    fails_quickly_saying(
+        repo.cmd_via_nopw(0)
+            .arg("--password-file")
+            .arg(&big)
+            .arg("snapshots"),
+        Duration::from_secs(30),
+        &["64 KiB"],
+        "a password file of 64 KiB + 1",
+    );
+    text.truncate(64 * 1024);
+    write_file(&big, &text);
+    run_ok(
+        repo.cmd_via_nopw(0)
+            .arg("--password-file")
+            .arg(&big)
+            .arg("snapshots"),
+    );
+    let profile = repo.path("big.toml");
+    let mut toml = format!("[repository]\npassword = {PASSWORD:?}\n").into_bytes();
+    toml.resize(1024 * 1024 + 1, b'\n');
+    write_file(&profile, &toml);
+    set_mode(&profile, 0o600);
+    fails_quickly_saying(
+        repo.cmd_via_nopw(0)
+            .arg("-P")
+            .arg(&profile)
+            .arg("snapshots"),
+        Duration::from_secs(30),
+        &["1 MiB"],
+        "a profile of 1 MiB + 1",
+    );
+    toml.truncate(1024 * 1024);
+    write_file(&profile, &toml);
+    run_ok(
+        repo.cmd_via_nopw(0)
+            .arg("-P")
+            .arg(&profile)
+            .arg("snapshots"),
+    );
+}
+
+#[test]
+fn password_command_output_is_bounded() {
+    let repo = Repo::init();
+    fails_quickly_saying(
+        tangle_limited(&repo.home)
+            .arg("-r")
+            .arg(&repo.remotes[0])
+            .args(["--password-command", "yes", "snapshots"]),
+        Duration::from_secs(30),
+        &["`yes`", "64 KiB"],
+        "--password-command yes",
+    );
+}
+
+/// Whether a process runs `sleep SECS` (it was not killed).
+fn sleeping(secs: &str) -> bool {
+    let Ok(dir) = fs::read_dir("/proc") else {
+        return false;
+    };
+    dir.flatten().any(|e| {
+        fs::read(e.path().join("cmdline")).is_ok_and(|c| c == format!("sleep\0{secs}\0").as_bytes())
+    })
+}
+
+#[test]
+fn a_hanging_password_command_is_killed_after_its_timeout() {
+    let repo = Repo::init();
+    // The shell forks `sleep` (it is not the last command), so the command's child holds
+    // the output pipe too: it is killed with it.
+    let cmd = "sleep 7301; echo never";
+    let mut c = repo.cmd_via_nopw(0);
+    c.env("TANGLE_PASSWORD_COMMAND_TIMEOUT", "1")
+        .args(["--password-command", cmd, "snapshots"])
+        .timeout(Duration::from_secs(60));
+    fails_quickly_saying(
+        &mut c,
+        Duration::from_secs(15),
+        &[cmd, "1 s", "TANGLE_PASSWORD_COMMAND_TIMEOUT"],
+        "a password command sleeping, with TANGLE_PASSWORD_COMMAND_TIMEOUT=1",
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!sleeping("7301"), "the password command's child still runs");
+
+    // The profile's key, and the environment over the profile.
+    let profile = repo.path("p.toml");
+    write_file(
+        &profile,
+        format!(
+            "[repository]\nremotes = [{:?}]\npassword-command = \"sleep 7302\"\npassword-command-timeout = 2\n",
+            repo.url(0)
+        )
+        .as_bytes(),
+    );
+    set_mode(&profile, 0o600);
+    let mut c = repo.cmd_bare();
+    c.arg("-P")
+        .arg(&profile)
+        .arg("snapshots")
+        .timeout(Duration::from_secs(60));
+    fails_quickly_saying(
+        &mut c,
+        Duration::from_secs(15),
+        &["`sleep 7302`", "2 s", "password-command-timeout"],
+        "a password command sleeping, with the profile's password-command-timeout = 2",
+    );
+    let mut c = repo.cmd_bare();
+    c.arg("-P")
+        .arg(&profile)
+        .env("TANGLE_PASSWORD_COMMAND_TIMEOUT", "1s")
+        .arg("snapshots")
+        .timeout(Duration::from_secs(60));
+    fails_quickly_saying(
+        &mut c,
+        Duration::from_secs(15),
+        &["`sleep 7302`", "1 s"],
+        "the environment's timeout over the profile's",
+    );
+    assert!(!sleeping("7302"), "the password command still runs");
+
+    // A bad value is refused, naming where it came from.
+    let mut c = repo.cmd_via_nopw(0);
+    c.env("TANGLE_PASSWORD_COMMAND_TIMEOUT", "soon").args([
+        "--password-command",
+        "echo x",
+        "snapshots",
+    ]);
+    fails_quickly_saying(
+        &mut c,
+        Duration::from_secs(30),
+        &["TANGLE_PASSWORD_COMMAND_TIMEOUT"],
+        "TANGLE_PASSWORD_COMMAND_TIMEOUT=soon",
+    );
+    // A command that finishes in time still works with a short timeout.
+    let mut c = repo.cmd_via_nopw(0);
+    c.env("TANGLE_PASSWORD_COMMAND_TIMEOUT", "30")
+        .arg("--password-command")
+        .arg(format!("sleep 0.2; echo '{PASSWORD}'"))
+        .arg("snapshots");
+    run_ok(&mut c);
 }
