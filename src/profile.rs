@@ -7,6 +7,7 @@
 //! [repository]
 //! remotes = ["/mnt/usb/tangle", "s3://bucket/tangle"]  # opened through the first reachable
 //! password-file = "/root/.config/tangle/password"     # or password-command = "pass show x"
+//! # password-command-timeout = 60                    # seconds before the command is killed
 //! # owner = "63ac7238604ea1f8fa7c70d4d1c6f36f"        # pins the owner key
 //! # cache-dir = "/var/cache/tangle"
 //!
@@ -83,6 +84,10 @@ pub struct RepositorySection {
     pub password_file: Option<String>,
     #[serde(default, alias = "password_command")]
     pub password_command: Option<String>,
+    /// Seconds the password command may run before it is killed (default 60), whichever
+    /// source gave the command.
+    #[serde(default, deserialize_with = "text", alias = "password_command_timeout")]
+    pub password_command_timeout: Option<String>,
     /// The password itself (warned about when the profile is world-readable).
     #[serde(default)]
     pub password: Option<String>,
@@ -191,6 +196,9 @@ fn list<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<String>, D::
 
 pub use crate::remote::RemoteSettings;
 
+/// The most a profile file may hold (1 MiB).
+pub const PROFILE_LIMIT: u64 = 1024 * 1024;
+
 /// Where `-P NAME` is looked for: a path if NAME contains `/` or ends in `.toml`, else
 /// `$XDG_CONFIG_HOME/tangle/NAME.toml` or `~/.config/tangle/NAME.toml`.
 pub fn path_for(name: &str) -> Option<PathBuf> {
@@ -205,10 +213,11 @@ pub fn path_for(name: &str) -> Option<PathBuf> {
 }
 
 /// Whether a setting holds a secret, to be shown as `***`: anything named like a
-/// secret, password or token, except where the password comes from (a file, a command).
+/// secret, password or token, except where the password comes from (a file, a command)
+/// and how long its command may take.
 pub fn is_secret(key: &str) -> bool {
     let k = key.to_ascii_lowercase().replace('_', "-");
-    if k == "password-file" || k == "password-command" {
+    if k == "password-file" || k == "password-command" || k == "password-command-timeout" {
         return false;
     }
     ["secret", "password", "passphrase", "token", "credential"]
@@ -224,14 +233,27 @@ pub fn world_readable(path: &Path) -> bool {
 
 impl Profile {
     pub fn load(name: &str) -> Result<Profile> {
+        use std::io::Read;
         let path = path_for(name)
             .ok_or_else(|| Error::usage("cannot find the profile directory (no HOME)"))?;
-        let text = std::fs::read_to_string(&path).map_err(|e| {
+        let cannot_read = |e: &dyn std::fmt::Display| {
             Error::usage(format!(
                 "profile {name}: cannot read {}: {e}",
                 path.display()
             ))
-        })?;
+        };
+        // No more than the limit is read, whatever the file is (`/dev/zero`, a FIFO).
+        let mut bytes = Vec::new();
+        std::fs::File::open(&path)
+            .and_then(|f| f.take(PROFILE_LIMIT + 1).read_to_end(&mut bytes))
+            .map_err(|e| cannot_read(&e))?;
+        if bytes.len() as u64 > PROFILE_LIMIT {
+            return Err(Error::usage(format!(
+                "profile {name}: {} is larger than 1 MiB, the most a profile may hold",
+                path.display()
+            )));
+        }
+        let text = String::from_utf8(bytes).map_err(|_| cannot_read(&"not UTF-8 text"))?;
         let mut profile = Profile::parse(&text)
             .map_err(|e| e.context(format_args!("profile {}", path.display())))?;
         profile.path = path;
@@ -298,6 +320,9 @@ impl Profile {
         }
         if let Some(o) = &r.owner {
             crate::repo::OwnerPin::parse(o).map_err(|e| e.context("[repository] owner"))?;
+        }
+        if let Some(t) = &r.password_command_timeout {
+            parse_seconds(t).map_err(|e| e.context("[repository] password-command-timeout"))?;
         }
         if let Some(b) = &self.backup {
             if let Some(q) = &b.upload_queue {
@@ -383,17 +408,9 @@ impl Profile {
                         continue;
                     }
                     "timeout" => {
-                        let secs: f64 = text.trim().trim_end_matches('s').parse().map_err(|_| {
-                            Error::usage(format!(
-                                "profile: remote {url}: timeout = {text:?} is not a number of seconds"
-                            ))
-                        })?;
-                        if !(0.1..=86400.0).contains(&secs) {
-                            return Err(Error::usage(format!(
-                                "profile: remote {url}: timeout must be between 0.1 and 86400 seconds"
-                            )));
-                        }
-                        s.timeout = Some(std::time::Duration::from_secs_f64(secs));
+                        s.timeout = Some(parse_seconds(&text).map_err(|e| {
+                            e.context(format_args!("profile: remote {url}: timeout"))
+                        })?);
                         continue;
                     }
                     "upload_queue" => {
@@ -423,6 +440,22 @@ impl Profile {
         }
         Ok(out)
     }
+}
+
+/// A time in seconds, `30`, `2.5` or `30s`, from 0.1 to 86400 (a remote's `timeout`, the
+/// password command's).
+pub fn parse_seconds(text: &str) -> Result<std::time::Duration> {
+    let secs: f64 = (text.trim().trim_end_matches('s').trim().parse()).map_err(|_| {
+        Error::usage(format!(
+            "{text:?} is not a number of seconds (like 30 or 30s)"
+        ))
+    })?;
+    if !(0.1..=86400.0).contains(&secs) {
+        return Err(Error::usage(format!(
+            "{text:?}: must be between 0.1 and 86400 seconds"
+        )));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
 }
 
 /// An upload queue length: a whole number of extents, 1 to 64.
@@ -533,9 +566,31 @@ mod tests {
             "[verify]\nread-data = true\nread-data-subset = \"2%\"",
             "[backup]\nupload-queue = 0",
             "[backup]\nwat = 1",
+            "[repository]\npassword-command-timeout = 0",
+            "[repository]\npassword-command-timeout = \"soon\"",
+            "[remote.\"/r\"]\ntimeout = 90000",
         ] {
             assert!(Profile::parse(bad).is_err(), "accepted: {bad}");
         }
+    }
+
+    #[test]
+    fn seconds_parse_as_the_remote_timeout_did() {
+        use std::time::Duration;
+        for (text, want) in [("60", 60.0), ("90s", 90.0), (" 2.5 ", 2.5), ("0.1", 0.1)] {
+            assert_eq!(parse_seconds(text).unwrap(), Duration::from_secs_f64(want));
+        }
+        for bad in ["", "s", "soon", "0", "-1", "86401", "2m", "NaN"] {
+            let e = parse_seconds(bad).unwrap_err();
+            assert_eq!(e.kind(), crate::Kind::Usage, "{bad}");
+        }
+        let p = Profile::parse(
+            "[repository]\npassword-command = \"pass x\"\npassword-command-timeout = 90",
+        )
+        .unwrap();
+        assert_eq!(p.repository.password_command_timeout.as_deref(), Some("90"));
+        let p = Profile::parse("[repository]\npassword_command_timeout = \"5s\"").unwrap();
+        assert_eq!(p.repository.password_command_timeout.as_deref(), Some("5s"));
     }
 
     #[test]
@@ -551,6 +606,7 @@ mod tests {
         for k in [
             "password-file",
             "password_command",
+            "password-command-timeout",
             "endpoint",
             "access_key_id",
         ] {

@@ -203,16 +203,11 @@ fn say_removed(g: &Global, r: &key::RemoveReport) {
 }
 
 /// The new password: the first line of `file`, else asked twice on the terminal.
-fn new_password(file: Option<&Path>) -> Result<String> {
+fn new_password(file: Option<&Path>) -> Result<password::Password> {
     let pw = if let Some(f) = file {
-        let text = std::fs::read_to_string(f)
-            .map_err(|e| Error::fatal(format!("reading new password file {}: {e}", f.display())))?;
-        text.lines().next().unwrap_or_default().to_string()
+        password::from_file(f, "new password file")?
     } else if std::io::stdin().is_terminal() {
-        let read = |prompt: &str| {
-            rpassword::prompt_password(prompt)
-                .map_err(|e| Error::fatal(format!("reading the new password: {e}")))
-        };
+        let read = |question: &str| password::prompt(question, "the new password");
         let pw = read("enter new password: ")?;
         if read("enter new password again: ")? != pw {
             return Err(Error::usage("passwords do not match: no key was changed"));
@@ -226,5 +221,5 @@ fn new_password(file: Option<&Path>) -> Result<String> {
     if pw.is_empty() {
         return Err(Error::usage("empty new password"));
     }
-    Ok(pw)
+    Ok(password::Password::from(pw))
 }

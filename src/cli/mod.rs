@@ -109,6 +109,10 @@ pub struct Global {
     /// The profile's `[repository] password`, if it keeps one.
     #[arg(skip)]
     pub password: Option<String>,
+    /// How long the password command may run: `TANGLE_PASSWORD_COMMAND_TIMEOUT`, else
+    /// the profile's `password-command-timeout` (else 60 s).
+    #[arg(skip)]
+    pub password_command_timeout: Option<std::time::Duration>,
     /// Which arguments the command line or the environment gave (they beat the profile).
     #[arg(skip)]
     pub given: profile::Given,

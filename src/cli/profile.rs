@@ -127,6 +127,7 @@ pub fn apply(g: &mut Global) -> Result<()> {
         g.remote_settings = p.remote_settings()?;
         g.loaded = Some(std::sync::Arc::new(p));
     }
+    g.password_command_timeout = password_command_timeout(g.loaded.as_deref())?;
     if let Some(f) = &g.password_file {
         if world_readable(f) {
             warn(format_args!(
@@ -142,6 +143,34 @@ pub fn apply(g: &mut Global) -> Result<()> {
         tangle::repo::OwnerPin::parse(owner)?;
     }
     Ok(())
+}
+
+/// The environment variable that sets how long the password command may run.
+pub const PASSWORD_COMMAND_TIMEOUT_ENV: &str = "TANGLE_PASSWORD_COMMAND_TIMEOUT";
+
+/// `TANGLE_PASSWORD_COMMAND_TIMEOUT` (unless empty), else the profile's
+/// `password-command-timeout`, else none (the default).
+fn password_command_timeout(p: Option<&Profile>) -> Result<Option<std::time::Duration>> {
+    if let Some(v) = std::env::var_os(PASSWORD_COMMAND_TIMEOUT_ENV).filter(|v| !v.is_empty()) {
+        let text = v.to_str().ok_or_else(|| {
+            Error::usage(format!(
+                "{PASSWORD_COMMAND_TIMEOUT_ENV}: not a number of seconds"
+            ))
+        })?;
+        return (tangle::profile::parse_seconds(text))
+            .map(Some)
+            .map_err(|e| e.context(PASSWORD_COMMAND_TIMEOUT_ENV));
+    }
+    let Some(p) = p else { return Ok(None) };
+    (p.repository.password_command_timeout.as_deref())
+        .map(tangle::profile::parse_seconds)
+        .transpose()
+        .map_err(|e| {
+            e.context(format_args!(
+                "profile {}: [repository] password-command-timeout",
+                p.path.display()
+            ))
+        })
 }
 
 /// Open through `-r` (or `TANGLE_REPO`), else through the first of the profile's
@@ -310,6 +339,24 @@ fn effective(g: &Global) -> Result<Vec<Table>> {
     } else {
         repo.push(set("password", Value::Null, Origin::Default));
     }
+    let timeout_origin =
+        if std::env::var_os(PASSWORD_COMMAND_TIMEOUT_ENV).is_some_and(|v| !v.is_empty()) {
+            Origin::Env
+        } else if pr.is_some_and(|r| r.password_command_timeout.is_some()) {
+            Origin::Profile
+        } else {
+            Origin::Default
+        };
+    let timeout = (g.password_command_timeout).unwrap_or(super::password::COMMAND_TIMEOUT);
+    repo.push(set(
+        "password-command-timeout",
+        if timeout.subsec_nanos() == 0 {
+            json!(timeout.as_secs())
+        } else {
+            json!(timeout.as_secs_f64())
+        },
+        timeout_origin,
+    ));
     repo.push(set(
         "owner",
         json!(g.owner),

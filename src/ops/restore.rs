@@ -795,11 +795,10 @@ fn create_file(path: &Path) -> Result<(File, Option<PathBuf>)> {
     }
     let name = path.file_name().unwrap_or_default();
     for attempt in 0..16u32 {
-        let mut tmp_name = std::ffi::OsString::from(".tangle-restore-");
-        tmp_name.push(hex::encode(crate::crypto::random_bytes::<6>()?));
-        tmp_name.push("-");
-        tmp_name.push(name);
-        let tmp = path.with_file_name(tmp_name);
+        let tmp = path.with_file_name(temporary_name(
+            name,
+            &hex::encode(crate::crypto::random_bytes::<6>()?),
+        ));
         match create(&tmp) {
             Ok(f) => return Ok((f, Some(tmp))),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 15 => {}
@@ -810,6 +809,27 @@ fn create_file(path: &Path) -> Result<(File, Option<PathBuf>)> {
         "creating {}: no free temporary name",
         path.display()
     )))
+}
+
+/// The longest file name Linux file systems take (`NAME_MAX`).
+const NAME_MAX: usize = 255;
+
+/// `.tangle-restore-<hex>-<name>`, the name cut so that the whole fits in [`NAME_MAX`]
+/// bytes (a name of 227 bytes or more would not fit whole); a cut never splits a UTF-8
+/// character. Only the prefix marks a temporary file.
+fn temporary_name(name: &std::ffi::OsStr, hex: &str) -> std::ffi::OsString {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let mut out = format!(".tangle-restore-{hex}-").into_bytes();
+    let name = name.as_bytes();
+    let mut keep = name.len().min(NAME_MAX.saturating_sub(out.len()));
+    // Back off over continuation bytes (10xxxxxx) to the start of a character: at most
+    // three, as a UTF-8 character has (a name that is not UTF-8 is cut anywhere).
+    let floor = keep.saturating_sub(3);
+    while keep > floor && keep < name.len() && name[keep] & 0xc0 == 0x80 {
+        keep -= 1;
+    }
+    out.extend_from_slice(&name[..keep]);
+    std::ffi::OsString::from_vec(out)
 }
 
 /// Write one file (`created` by [`create_file`]) with its metadata; returns the extended
@@ -960,4 +980,39 @@ fn verify_file(repo: &Repository, path: &Path, node: &Node) -> Result<()> {
         offset += buf.len() as u64;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    use super::*;
+
+    #[test]
+    fn temporary_names_fit_and_cut_between_characters() {
+        let hex = "0123456789ab";
+        let short = temporary_name(OsStr::new("a.txt"), hex);
+        assert_eq!(short, ".tangle-restore-0123456789ab-a.txt");
+        for len in [226, 227, 230, 255] {
+            let name = "n".repeat(len);
+            let t = temporary_name(OsStr::new(&name), hex);
+            assert!(t.len() <= NAME_MAX, "{len}: {} bytes", t.len());
+            assert!(t.as_bytes().starts_with(b".tangle-restore-0123456789ab-n"));
+        }
+        assert_eq!(temporary_name(OsStr::new(&"n".repeat(226)), hex).len(), 255);
+        // 2-byte characters: the cut falls between two of them, never inside one.
+        let name = format!("{}x", "é".repeat(127));
+        let t = temporary_name(OsStr::new(&name), hex);
+        assert!(t.to_str().is_some(), "a character was split: {t:?}");
+        assert_eq!(t.len(), 29 + 226);
+        let name = format!("x{}", "é".repeat(127));
+        let t = temporary_name(OsStr::new(&name), hex);
+        assert!(t.to_str().is_some(), "a character was split: {t:?}");
+        assert_eq!(t.len(), 29 + 225);
+        // Not UTF-8: cut anyway, within three bytes of the limit.
+        let raw = [0x80u8; 255];
+        let t = temporary_name(OsStr::from_bytes(&raw), hex);
+        assert!(t.len() <= NAME_MAX && t.len() >= NAME_MAX - 3);
+    }
 }
