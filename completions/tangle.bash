@@ -335,7 +335,7 @@ _tangle() {
 
     case "${cmd}" in
         tangle)
-            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help --version init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions man profile run help"
+            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help --version init backup snapshots ls restore dump verify repair delete unlock key remote find diff stats cat completions man profile run help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -373,6 +373,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -381,7 +385,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__backup)
-            opts="-e -n -r -P -q -v -h --exclude --exclude-file --tag --host --dry-run --allow-stale --upload-queue --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-e -n -r -P -q -v -h --exclude --exclude-file --tag --host --dry-run --allow-stale --upload-queue --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -443,6 +447,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -451,7 +459,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help config key snapshot index certificate head deletion tree blob help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help config key snapshot index certificate head deletion tree blob help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -489,6 +497,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -497,7 +509,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__blob)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -532,6 +544,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -543,7 +559,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__certificate)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -578,6 +594,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -589,7 +609,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__config)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -624,6 +644,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -635,7 +659,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__deletion)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -670,6 +694,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -681,7 +709,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__head)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -716,6 +744,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -881,7 +913,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__index)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -916,6 +948,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -927,7 +963,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__key)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -962,6 +998,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -973,7 +1013,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__snapshot)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1008,6 +1048,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1019,7 +1063,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__tree)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1057,6 +1101,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1065,7 +1113,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__completions)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help bash elvish fish powershell zsh"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1103,6 +1151,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1111,7 +1163,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__delete)
-            opts="-n -r -P -q -v -h --policy --keep-last --keep-hourly --keep-daily --keep-weekly --keep-monthly --keep-yearly --keep-within --keep-tag --group-by --host --tag --dry-run --allow-degraded --max-unused --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-n -r -P -q -v -h --policy --keep-last --keep-hourly --keep-daily --keep-weekly --keep-monthly --keep-yearly --keep-within --keep-tag --group-by --host --tag --dry-run --allow-degraded --max-unused --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1197,6 +1249,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1205,7 +1261,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__diff)
-            opts="-r -P -q -v -h --metadata --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --metadata --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1240,6 +1296,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1251,7 +1311,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__dump)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1289,6 +1349,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1297,7 +1361,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__find)
-            opts="-s -i -r -P -q -v -h --snapshot --ignore-case --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-s -i -r -P -q -v -h --snapshot --ignore-case --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1344,6 +1408,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1915,7 +1983,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__init)
-            opts="-r -P -q -v -h --remote --data-shards --parity-shards --pointers --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --remote --data-shards --parity-shards --pointers --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1969,6 +2037,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1977,7 +2049,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__key)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help list add remove passwd help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help list add remove passwd help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2015,6 +2087,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2023,7 +2099,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__key__subcmd__add)
-            opts="-r -P -q -v -h --new-password-file --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --new-password-file --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2062,6 +2138,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2157,7 +2237,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__key__subcmd__list)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2195,6 +2275,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2203,7 +2287,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__key__subcmd__passwd)
-            opts="-r -P -q -v -h --new-password-file --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --new-password-file --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2245,6 +2329,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2253,7 +2341,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__key__subcmd__remove)
-            opts="-r -P -q -v -h --force --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --force --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2291,6 +2379,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2299,7 +2391,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__ls)
-            opts="-l -r -P -q -v -h --long --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-l -r -P -q -v -h --long --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2334,6 +2426,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2345,7 +2441,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__man)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2380,6 +2476,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2391,7 +2491,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__profile)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help show help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2426,6 +2526,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2479,7 +2583,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__profile__subcmd__show)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2517,6 +2621,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2525,7 +2633,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help list add replace rebalance help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help list add replace rebalance help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2563,6 +2671,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2571,7 +2683,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote__subcmd__add)
-            opts="-r -P -q -v -h --no-rebalance --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --no-rebalance --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2606,6 +2718,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2701,7 +2817,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote__subcmd__list)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2736,6 +2852,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2747,7 +2867,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote__subcmd__rebalance)
-            opts="-n -r -P -q -v -h --dry-run --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-n -r -P -q -v -h --dry-run --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2782,6 +2902,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2793,7 +2917,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote__subcmd__replace)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2831,6 +2955,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2839,7 +2967,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__repair)
-            opts="-n -r -P -q -v -h --dry-run --read-data --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-n -r -P -q -v -h --dry-run --read-data --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2877,6 +3005,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2885,7 +3017,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__restore)
-            opts="-t -i -e -r -P -q -v -h --target --include --exclude --verify --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-t -i -e -r -P -q -v -h --target --include --exclude --verify --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2947,6 +3079,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2955,7 +3091,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__run)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2990,6 +3126,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3001,7 +3141,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__snapshots)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3039,6 +3179,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3047,7 +3191,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__stats)
-            opts="-r -P -q -v -h --mode --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --mode --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3089,6 +3233,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3097,7 +3245,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__unlock)
-            opts="-r -P -q -v -h --remove-all --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --remove-all --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3135,6 +3283,10 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3143,7 +3295,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__verify)
-            opts="-r -P -q -v -h --read-data --read-data-subset --seed --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --help"
+            opts="-r -P -q -v -h --read-data --read-data-subset --seed --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3186,6 +3338,10 @@ _tangle() {
                     return 0
                     ;;
                 --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

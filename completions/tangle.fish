@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_tangle_global_optspecs
-    string join \n r/repo= P/profile= password-file= password-command= json q/quiet v/verbose no-progress progress cache-dir= owner= h/help V/version
+    string join \n r/repo= P/profile= password-file= password-command= json q/quiet v/verbose no-progress progress cache-dir= owner= retry-lock= h/help V/version
 end
 
 function __fish_tangle_needs_command
@@ -30,6 +30,7 @@ complete -c tangle -n "__fish_tangle_needs_command" -l password-file -d 'Read th
 complete -c tangle -n "__fish_tangle_needs_command" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_needs_command" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_needs_command" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_needs_command" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_needs_command" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_needs_command" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_needs_command" -s v -l verbose -d 'More detail (repeat for more)'
@@ -68,6 +69,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand init" -l password-file -d 
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand init" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand init" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand init" -s v -l verbose -d 'More detail (repeat for more)'
@@ -85,6 +87,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand backup" -l password-file -
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s n -l dry-run -d 'Do everything except write to the repository'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l allow-stale -d 'Back up even if the repository is older than this client last saw it (rollback)'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
@@ -99,6 +102,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l password-fil
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s v -l verbose -d 'More detail (repeat for more)'
@@ -111,6 +115,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand ls" -l password-file -d 'R
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand ls" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -s l -l long -d 'Show type, mode, size and time'
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -s q -l quiet -d 'Print only errors'
@@ -127,6 +132,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand restore" -l password-file 
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand restore" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l verify -d 'Read the restored files back and check them against the snapshot'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s q -l quiet -d 'Print only errors'
@@ -140,6 +146,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand dump" -l password-file -d 
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand dump" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s v -l verbose -d 'More detail (repeat for more)'
@@ -154,6 +161,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand verify" -l password-file -
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l read-data -d 'Download every shard, check its hash and that parity matches data and pointers'
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -s q -l quiet -d 'Print only errors'
@@ -167,6 +175,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand repair" -l password-file -
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -s n -l dry-run -d 'Print the plan and the bytes it would move; change nothing'
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l read-data -d 'First download and hash every shard, to also find corruption a listing cannot see'
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
@@ -193,6 +202,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand delete" -l password-file -
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand delete" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l policy -d 'Use the profile\'s [delete] policy (flags given here win key by key); the default when neither snapshots nor --keep-* options are given and the profile has one'
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -s n -l dry-run -d 'Say what would be removed and freed; change nothing'
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l allow-degraded -d 'Delete even with remotes unreachable (the next repair removes from them what the deletion names)'
@@ -208,7 +218,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l password-file -
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
-complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l remove-all -d 'Remove every lock, not only stale ones (only when no backup or delete runs)'
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l remove-all -d 'Remove every lock and repair marker, not only stale locks (only when you know no backup, delete or repair runs, on any machine)'
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s v -l verbose -d 'More detail (repeat for more)'
@@ -221,6 +232,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_s
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s v -l verbose -d 'More detail (repeat for more)'
@@ -238,6 +250,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail (repeat for more)'
@@ -251,6 +264,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More detail (repeat for more)'
@@ -263,6 +277,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l force -d 'Also remove the key this command opened the repository with'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l allow-degraded -d 'Remove even with remotes unreachable (the next repair removes the key file from them; it never opens the repository meanwhile)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
@@ -278,6 +293,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l allow-degraded -d 'Go on with remotes unreachable (as for `key remove`)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s q -l quiet -d 'Print only errors'
@@ -296,6 +312,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_see
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s v -l verbose -d 'More detail (repeat for more)'
@@ -313,6 +330,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail (repeat for more)'
@@ -325,6 +343,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l no-rebalance -d 'Only change the config (new extents use the remote; run `repair` and `remote rebalance` later)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors'
@@ -338,6 +357,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s v -l verbose -d 'More detail (repeat for more)'
@@ -350,6 +370,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -s n -l dry-run -d 'Print what would move without moving anything'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -s q -l quiet -d 'Print only errors'
@@ -370,6 +391,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand find" -l password-file -d 
 complete -c tangle -n "__fish_tangle_using_subcommand find" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand find" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand find" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand find" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand find" -s i -l ignore-case -d 'Match regardless of case'
 complete -c tangle -n "__fish_tangle_using_subcommand find" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand find" -s q -l quiet -d 'Print only errors'
@@ -383,6 +405,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand diff" -l password-file -d 
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -l metadata -d 'Also show entries whose metadata alone changed (U: mode, owner, mtime, xattrs)'
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -s q -l quiet -d 'Print only errors'
@@ -398,6 +421,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand stats" -l password-file -d
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -s v -l verbose -d 'More detail (repeat for more)'
@@ -410,6 +434,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_s
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s v -l verbose -d 'More detail (repeat for more)'
@@ -432,6 +457,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s v -l verbose -d 'More detail (repeat for more)'
@@ -444,6 +470,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s v -l verbose -d 'More detail (repeat for more)'
@@ -456,6 +483,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s v -l verbose -d 'More detail (repeat for more)'
@@ -468,6 +496,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s v -l verbose -d 'More detail (repeat for more)'
@@ -480,6 +509,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s v -l verbose -d 'More detail (repeat for more)'
@@ -492,6 +522,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s v -l verbose -d 'More detail (repeat for more)'
@@ -504,6 +535,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s v -l verbose -d 'More detail (repeat for more)'
@@ -516,6 +548,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s v -l verbose -d 'More detail (repeat for more)'
@@ -528,6 +561,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s v -l verbose -d 'More detail (repeat for more)'
@@ -550,6 +584,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand completions" -l password-f
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand completions" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s v -l verbose -d 'More detail (repeat for more)'
@@ -562,6 +597,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand man" -l password-file -d '
 complete -c tangle -n "__fish_tangle_using_subcommand man" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand man" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand man" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand man" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand man" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand man" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand man" -s v -l verbose -d 'More detail (repeat for more)'
@@ -574,6 +610,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_se
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -s v -l verbose -d 'More detail (repeat for more)'
@@ -588,6 +625,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_s
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More detail (repeat for more)'
@@ -602,6 +640,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand run" -l password-file -d '
 complete -c tangle -n "__fish_tangle_using_subcommand run" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand run" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand run" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
+complete -c tangle -n "__fish_tangle_using_subcommand run" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand run" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand run" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand run" -s v -l verbose -d 'More detail (repeat for more)'

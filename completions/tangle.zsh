@@ -23,6 +23,7 @@ _tangle() {
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -57,6 +58,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -84,6 +86,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '-n[Do everything except write to the repository]' \
 '--dry-run[Do everything except write to the repository]' \
 '--allow-stale[Back up even if the repository is older than this client last saw it (rollback)]' \
@@ -109,6 +112,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -130,6 +134,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '-l[Show type, mode, size and time]' \
 '--long[Show type, mode, size and time]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
@@ -161,6 +166,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--verify[Read the restored files back and check them against the snapshot]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
@@ -184,6 +190,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -209,6 +216,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '(--read-data-subset)--read-data[Download every shard, check its hash and that parity matches data and pointers]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
@@ -231,6 +239,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '-n[Print the plan and the bytes it would move; change nothing]' \
 '--dry-run[Print the plan and the bytes it would move; change nothing]' \
 '--read-data[First download and hash every shard, to also find corruption a listing cannot see]' \
@@ -267,6 +276,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--policy[Use the profile'\''s \[delete\] policy (flags given here win key by key); the default when neither snapshots nor --keep-* options are given and the profile has one]' \
 '-n[Say what would be removed and freed; change nothing]' \
 '--dry-run[Say what would be removed and freed; change nothing]' \
@@ -293,7 +303,8 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
-'--remove-all[Remove every lock, not only stale ones (only when no backup or delete runs)]' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--remove-all[Remove every lock and repair marker, not only stale locks (only when you know no backup, delete or repair runs, on any machine)]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -315,6 +326,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -344,6 +356,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -366,6 +379,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -387,6 +401,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--force[Also remove the key this command opened the repository with]' \
 '--allow-degraded[Remove even with remotes unreachable (the next repair removes the key file from them; it never opens the repository meanwhile)]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
@@ -412,6 +427,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--allow-degraded[Go on with remotes unreachable (as for \`key remove\`)]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
@@ -474,6 +490,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -503,6 +520,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -524,6 +542,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--no-rebalance[Only change the config (new extents use the remote; run \`repair\` and \`remote rebalance\` later)]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
@@ -547,6 +566,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -570,6 +590,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '-n[Print what would move without moving anything]' \
 '--dry-run[Print what would move without moving anything]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
@@ -636,6 +657,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '-i[Match regardless of case]' \
 '--ignore-case[Match regardless of case]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
@@ -660,6 +682,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--metadata[Also show entries whose metadata alone changed (U\: mode, owner, mtime, xattrs)]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
@@ -686,6 +709,7 @@ raw-data\:"The unique blobs the snapshots reference, as stored"))' \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -708,6 +732,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -737,6 +762,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -758,6 +784,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -780,6 +807,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -802,6 +830,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -824,6 +853,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -846,6 +876,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -868,6 +899,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -890,6 +922,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -912,6 +945,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -994,6 +1028,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1016,6 +1051,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1038,6 +1074,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1067,6 +1104,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1116,6 +1154,7 @@ _arguments "${_arguments_options[@]}" : \
 '--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \

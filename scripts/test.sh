@@ -25,9 +25,10 @@ case "$refusal" in
 esac
 
 # tests/cli_xattrs.rs sets attributes and ACLs with setfattr (attr) and setfacl (acl) and
-# compares restores with rsync -aHAXn.
+# compares restores with rsync -aHAXn; tests/cli_lock_seams.rs runs a backup under
+# faketime (a host whose clock is an hour behind).
 missing=()
-for tool in rsync:rsync setfacl:acl setfattr:attr; do
+for tool in rsync:rsync setfacl:acl setfattr:attr faketime:faketime; do
   command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
