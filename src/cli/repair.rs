@@ -74,7 +74,7 @@ pub fn run(g: &Global, a: &RepairArgs) -> Result<u8> {
         ));
     } else {
         g.say(format_args!(
-            "repaired: {} objects rewritten ({} written, {} read)",
+            "repaired: {} objects rewritten or removed ({} written, {} read)",
             r.actions.len(),
             human_bytes(r.bytes_written),
             human_bytes(r.bytes_read)

@@ -102,6 +102,9 @@ impl LocalRemote {
             f.write_all(data)?;
             f.sync_all()?;
             drop(f);
+            // The last moment to notice that the process lost its lock while this write
+            // was under way (it stalled: see `lease`), before the object appears.
+            super::lease::check(path).map_err(std::io::Error::other)?;
             if create_only {
                 // link(2) fails if the target exists: an atomic create-only rename.
                 match std::fs::hard_link(&tmp, &full) {
@@ -288,9 +291,13 @@ impl Remote for LocalRemote {
             _ => {
                 // A per-object directory (`shards/<extent>/`, `heads/<writer>/`) left empty
                 // would cost every later listing a directory: remove it (it fails, and
-                // is left, while it holds anything). So is `repairs/`, which holds
-                // something only while a repair runs.
-                if path.matches('/').count() >= 2 || path.starts_with("repairs/") {
+                // is left, while it holds anything). So are `locks/` and `repairs/`,
+                // which hold something only while a command runs (a refused command
+                // leaves the remote as it found it).
+                if path.matches('/').count() >= 2
+                    || path.starts_with("locks/")
+                    || path.starts_with("repairs/")
+                {
                     if let Some(dir) = full.parent() {
                         let _ = std::fs::remove_dir(dir);
                     }
