@@ -6,35 +6,18 @@
 mod common;
 
 use std::fs;
-use std::path::PathBuf;
 
-use assert_cmd::Command;
 use common::*;
 use serde_json::Value;
 
 const SECOND: &str = "a second password";
 const THIRD: &str = "and a third one";
 
-/// `tangle -r remotes[via]` with `password` and a fresh, empty HOME/cache (so nothing
-/// remembered helps: the password must open a key file the remotes serve).
-fn with_password(repo: &Repo, via: usize, password: &str) -> Command {
-    let mut c = repo.cmd_via_fresh_nopw(via);
-    c.env("TANGLE_PASSWORD", password);
-    c
-}
-
-/// A file holding `password` (as `--new-password-file` reads it).
-fn password_file(repo: &Repo, password: &str) -> PathBuf {
-    let p = repo.path(&format!("pw-{}", password.replace(' ', "-")));
-    write_file(&p, format!("{password}\n").as_bytes());
-    p
-}
-
 /// `key add` opened with `password`, adding `new`; returns the new key's id.
 fn add_key(repo: &Repo, password: &str, new: &str) -> String {
-    let f = password_file(repo, new);
+    let f = repo.password_file(new);
     let v = json_ok(
-        with_password(repo, 0, password)
+        repo.cmd_with_password(0, password)
             .args(["key", "add", "--json", "--new-password-file"])
             .arg(&f),
         "key add",
@@ -49,7 +32,7 @@ fn add_key(repo: &Repo, password: &str, new: &str) -> String {
 /// `key list --json` opened with `password` (or none), parsed.
 fn keys(repo: &Repo, password: Option<&str>) -> Vec<Value> {
     let mut c = match password {
-        Some(p) => with_password(repo, 0, p),
+        Some(p) => repo.cmd_with_password(0, p),
         None => repo.cmd_via_fresh_nopw(0),
     };
     let v = json_ok(c.args(["key", "list", "--json"]), "key list --json");
@@ -77,7 +60,10 @@ fn key_files(repo: &Repo, r: usize) -> Vec<String> {
 
 /// `snapshots` opens with `password`: exit 0 and the one snapshot listed.
 fn opens(repo: &Repo, via: usize, password: &str, what: &str) {
-    let out = run_any(with_password(repo, via, password).args(["snapshots", "--json"]));
+    let out = run_any(
+        repo.cmd_with_password(via, password)
+            .args(["snapshots", "--json"]),
+    );
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -90,7 +76,8 @@ fn opens(repo: &Repo, via: usize, password: &str, what: &str) {
 /// `snapshots` with `password` is refused as a wrong password (exit 12).
 fn refused(repo: &Repo, via: usize, password: &str, what: &str) {
     let out = run_code(
-        with_password(repo, via, password).args(["snapshots", "--json"]),
+        repo.cmd_with_password(via, password)
+            .args(["snapshots", "--json"]),
         12,
     );
     assert!(
@@ -170,7 +157,7 @@ fn an_added_password_opens_the_repository_beside_the_old_one() {
     assert_eq!(ids(&public), ids(&list));
     assert!(public.iter().all(|k| k["current"] == false), "{public:#?}");
     // The human listing marks the key in use as restic does.
-    let out = run_ok(with_password(&repo, 0, SECOND).args(["key", "list"]));
+    let out = run_ok(repo.cmd_with_password(0, SECOND).args(["key", "list"]));
     assert!(
         stdout_str(&out).contains(&format!("*{}", &added[..8])),
         "{}",
@@ -186,9 +173,9 @@ fn an_added_password_opens_the_repository_beside_the_old_one() {
         stderr_str(&out)
     );
     // A wrong password adds nothing either.
-    let f = password_file(&repo, THIRD);
+    let f = repo.password_file(THIRD);
     run_code(
-        with_password(&repo, 0, "wrong")
+        repo.cmd_with_password(0, "wrong")
             .args(["key", "add", "--new-password-file"])
             .arg(&f),
         12,
@@ -205,7 +192,7 @@ fn an_added_password_opens_the_repository_beside_the_old_one() {
 fn passwd_makes_the_old_password_fail_and_the_new_one_work() {
     let repo = setup();
     let old = ids(&keys(&repo, Some(PASSWORD)));
-    let f = password_file(&repo, SECOND);
+    let f = repo.password_file(SECOND);
     let v = json_ok(
         repo.cmd()
             .args(["key", "passwd", "--json", "--new-password-file"])
@@ -263,7 +250,8 @@ fn the_last_key_stays_and_the_key_in_use_needs_force() {
     // The key in use: refused without --force, nothing changed.
     let before = repo.remote_state();
     let out = run_code(
-        with_password(&repo, 0, SECOND).args(["key", "remove", &b[..10]]),
+        repo.cmd_with_password(0, SECOND)
+            .args(["key", "remove", &b[..10]]),
         1,
     );
     assert!(stderr_str(&out).contains("--force"), "{}", stderr_str(&out));
@@ -274,14 +262,18 @@ fn the_last_key_stays_and_the_key_in_use_needs_force() {
     );
     // Another key: no --force needed.
     let v = json_ok(
-        with_password(&repo, 0, SECOND).args(["key", "remove", "--json", &c[..8]]),
+        repo.cmd_with_password(0, SECOND)
+            .args(["key", "remove", "--json", &c[..8]]),
         "key remove C",
     );
     assert_eq!(v["id"], c.as_str(), "{v:#}");
     assert_eq!(v["was_current"], false, "{v:#}");
     refused(&repo, 1, THIRD, "a removed key's password");
     // The key in use, forced: the next run needs another password.
-    run_ok(with_password(&repo, 0, SECOND).args(["key", "remove", "--force", &b]));
+    run_ok(
+        repo.cmd_with_password(0, SECOND)
+            .args(["key", "remove", "--force", &b]),
+    );
     refused(&repo, 2, SECOND, "the forcibly removed key's password");
     opens(&repo, 2, PASSWORD, "the remaining key");
     assert_eq!(ids(&keys(&repo, Some(PASSWORD))), vec![a.clone()]);
@@ -309,7 +301,8 @@ fn a_key_removed_while_a_remote_is_away_never_opens_again_and_repair_removes_it(
     // Refused without --allow-degraded, naming the remote, nothing changed.
     let before = repo.remote_state();
     let out = run_code(
-        with_password(&repo, 0, SECOND).args(["key", "remove", &a]),
+        repo.cmd_with_password(0, SECOND)
+            .args(["key", "remove", &a]),
         1,
     );
     assert!(
@@ -324,7 +317,8 @@ fn a_key_removed_while_a_remote_is_away_never_opens_again_and_repair_removes_it(
     );
 
     let v = json_ok(
-        with_password(&repo, 0, SECOND).args(["key", "remove", "--allow-degraded", "--json", &a]),
+        repo.cmd_with_password(0, SECOND)
+            .args(["key", "remove", "--allow-degraded", "--json", &a]),
         "key remove --allow-degraded",
     );
     assert_eq!(v["removed_from"].as_array().unwrap().len(), 2, "{v:#}");

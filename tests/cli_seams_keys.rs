@@ -13,26 +13,12 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use common::*;
 use serde_json::Value;
 
 const SECOND: &str = "a second password";
-
-/// `tangle -r remotes[via]` with `password` and a fresh, empty HOME/cache.
-fn with_password(repo: &Repo, via: usize, password: &str) -> Command {
-    let mut c = repo.cmd_via_fresh_nopw(via);
-    c.env("TANGLE_PASSWORD", password);
-    c
-}
-
-fn password_file(repo: &Repo, password: &str) -> PathBuf {
-    let p = repo.path(&format!("pw-{}", password.replace(' ', "-")));
-    write_file(&p, format!("{password}\n").as_bytes());
-    p
-}
 
 /// A repository with one snapshot.
 fn setup() -> Repo {
@@ -79,7 +65,8 @@ fn put_back(repo: &Repo, id: &str, saved: &[Vec<u8>]) {
 /// `key list --json` ids opened with `password`.
 fn listed_keys(repo: &Repo, password: &str) -> Vec<String> {
     let v = json_ok(
-        with_password(repo, 0, password).args(["key", "list", "--json"]),
+        repo.cmd_with_password(0, password)
+            .args(["key", "list", "--json"]),
         "key list --json",
     );
     let mut ids: Vec<String> = (v.as_array().unwrap().iter())
@@ -94,7 +81,8 @@ fn listed_keys(repo: &Repo, password: &str) -> Vec<String> {
 fn refused_everywhere(repo: &Repo, password: &str, what: &str) {
     for via in 0..3 {
         let out = run_code(
-            with_password(repo, via, password).args(["snapshots", "--json"]),
+            repo.cmd_with_password(via, password)
+                .args(["snapshots", "--json"]),
             12,
         );
         assert!(
@@ -105,7 +93,7 @@ fn refused_everywhere(repo: &Repo, password: &str, what: &str) {
     }
     let src = repo.dir("src");
     run_code(
-        with_password(repo, 1, password)
+        repo.cmd_with_password(1, password)
             .args(["backup", "--no-progress"])
             .arg(&src),
         12,
@@ -113,7 +101,10 @@ fn refused_everywhere(repo: &Repo, password: &str, what: &str) {
 }
 
 fn opens(repo: &Repo, password: &str, what: &str) {
-    let out = run_any(with_password(repo, 2, password).args(["snapshots", "--json"]));
+    let out = run_any(
+        repo.cmd_with_password(2, password)
+            .args(["snapshots", "--json"]),
+    );
     assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr_str(&out));
     assert_eq!(parse_snapshots(&out.stdout).len(), 1, "{what}");
 }
@@ -158,7 +149,7 @@ fn a_passwd_stopped_after_its_record_leaves_the_old_password_useless() {
     let repo = setup();
     let old = only_key(&repo);
     let saved = save_key_file(&repo, &old);
-    let f = password_file(&repo, SECOND);
+    let f = repo.password_file(SECOND);
     let v = json_ok(
         repo.cmd()
             .args(["key", "passwd", "--json", "--new-password-file"])
@@ -177,7 +168,7 @@ fn a_passwd_stopped_after_its_record_leaves_the_old_password_useless() {
 
     // Not offered as a key; the human listing says it is removed but still present.
     assert_eq!(listed_keys(&repo, SECOND), vec![new.clone()]);
-    let out = run_ok(with_password(&repo, 0, SECOND).args(["key", "list"]));
+    let out = run_ok(repo.cmd_with_password(0, SECOND).args(["key", "list"]));
     let text = stdout_str(&out) + &stderr_str(&out);
     let line = text
         .lines()
@@ -210,7 +201,7 @@ fn a_passwd_stopped_after_its_record_leaves_the_old_password_useless() {
 fn key_remove_finishes_a_half_removed_key() {
     let repo = setup();
     let a = only_key(&repo);
-    let f = password_file(&repo, SECOND);
+    let f = repo.password_file(SECOND);
     let b = json_ok(
         repo.cmd()
             .args(["key", "add", "--json", "--new-password-file"])
@@ -221,12 +212,16 @@ fn key_remove_finishes_a_half_removed_key() {
         .unwrap()
         .to_string();
     let saved = save_key_file(&repo, &a);
-    run_ok(with_password(&repo, 0, SECOND).args(["key", "remove", &a[..8]]));
+    run_ok(
+        repo.cmd_with_password(0, SECOND)
+            .args(["key", "remove", &a[..8]]),
+    );
     put_back(&repo, &a, &saved);
     refused_everywhere(&repo, PASSWORD, "a half-removed key");
 
     let v = json_ok(
-        with_password(&repo, 0, SECOND).args(["key", "remove", "--json", &a[..8]]),
+        repo.cmd_with_password(0, SECOND)
+            .args(["key", "remove", "--json", &a[..8]]),
         "key remove of a half-removed key",
     );
     assert_eq!(v["id"], a.as_str(), "{v:#}");
@@ -239,7 +234,8 @@ fn key_remove_finishes_a_half_removed_key() {
     refused_everywhere(&repo, PASSWORD, "the removed key");
     // Nothing left to remove now.
     let out = run_code(
-        with_password(&repo, 0, SECOND).args(["key", "remove", &a[..8]]),
+        repo.cmd_with_password(0, SECOND)
+            .args(["key", "remove", &a[..8]]),
         1,
     );
     assert!(
@@ -255,14 +251,17 @@ fn key_remove_finishes_a_half_removed_key() {
 fn a_removal_stopped_before_its_content_addressed_record_still_holds() {
     let repo = setup();
     let a = only_key(&repo);
-    let f = password_file(&repo, SECOND);
+    let f = repo.password_file(SECOND);
     run_ok(
         repo.cmd()
             .args(["key", "add", "--new-password-file"])
             .arg(&f),
     );
     let saved = save_key_file(&repo, &a);
-    run_ok(with_password(&repo, 0, SECOND).args(["key", "remove", &a[..8]]));
+    run_ok(
+        repo.cmd_with_password(0, SECOND)
+            .args(["key", "remove", &a[..8]]),
+    );
     for r in 0..3 {
         for p in object_paths(&repo.remotes[r], "deletions") {
             fs::remove_file(repo.remotes[r].join(p)).unwrap();
@@ -302,7 +301,7 @@ fn objects_of_another_repository_are_removed_by_repair() {
     write_file(&src.join("g.txt"), b"another repository's data\n");
     other.backup(&[&src], &[]);
     // A deletion record there: a password change.
-    let f = password_file(&other, SECOND);
+    let f = other.password_file(SECOND);
     run_ok(
         other
             .cmd()

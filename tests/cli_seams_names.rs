@@ -171,27 +171,10 @@ fn plain_ls_into_a_pipe_and_json_keep_the_exact_names() {
     }
 }
 
-/// Run `tangle ARGS` under a pseudo-terminal with `script` and return what it drew.
-fn on_a_terminal(repo: &Repo, args: &str) -> Vec<u8> {
-    let line = format!("{} -r {} {args}", bin(), repo.url(0));
-    let out = std::process::Command::new("script")
-        .args(["-qec", &line, "/dev/null"])
-        .env_clear()
-        .envs(std::env::vars_os().filter(|(k, _)| k == "PATH"))
-        .env("HOME", &repo.home)
-        .env("XDG_CACHE_HOME", repo.home.join("cache"))
-        .env("TERM", "dumb")
-        .env("TANGLE_PASSWORD", PASSWORD)
-        .output()
-        .expect("script(1) runs");
-    assert!(out.status.success(), "{line}: {out:?}");
-    out.stdout
-}
-
 #[test]
 fn plain_ls_on_a_terminal_escapes_names() {
     let (repo, src, _, b) = hostile_tree();
-    let drawn = on_a_terminal(&repo, &format!("ls {b}"));
+    let drawn = repo.on_a_terminal(&format!("ls {b}"), "dumb");
     // The terminal turns each newline into CR LF.
     let drawn: Vec<u8> = String::from_utf8(drawn)
         .expect("escaped output is UTF-8")

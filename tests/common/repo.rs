@@ -115,6 +115,39 @@ impl Repo {
         c
     }
 
+    /// `tangle -r remotes[via]` with `password` and a fresh, empty HOME/cache (so nothing
+    /// remembered helps: the password must open a key file the remotes serve).
+    pub fn cmd_with_password(&self, via: usize, password: &str) -> Command {
+        let mut c = self.cmd_via_fresh_nopw(via);
+        c.env("TANGLE_PASSWORD", password);
+        c
+    }
+
+    /// A file holding `password` (as `--new-password-file` reads it).
+    pub fn password_file(&self, password: &str) -> PathBuf {
+        let p = self.path(&format!("pw-{}", password.replace(' ', "-")));
+        super::write_file(&p, format!("{password}\n").as_bytes());
+        p
+    }
+
+    /// Run `tangle -r remotes[0] ARGS` under a pseudo-terminal (`script`, with `TERM` set
+    /// to `term`) and return everything it drew.
+    pub fn on_a_terminal(&self, args: &str, term: &str) -> Vec<u8> {
+        let line = format!("{} -r {} {args}", super::bin(), self.url(0));
+        let out = std::process::Command::new("script")
+            .args(["-qec", &line, "/dev/null"])
+            .env_clear()
+            .envs(std::env::vars_os().filter(|(k, _)| k == "PATH"))
+            .env("HOME", &self.home)
+            .env("XDG_CACHE_HOME", self.home.join("cache"))
+            .env("TERM", term)
+            .env("TANGLE_PASSWORD", PASSWORD)
+            .output()
+            .expect("script(1) runs");
+        assert!(out.status.success(), "{line}: {out:?}");
+        out.stdout
+    }
+
     /// The URL of remote `i` (its absolute path).
     pub fn url(&self, i: usize) -> String {
         self.remotes[i]
