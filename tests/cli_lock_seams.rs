@@ -17,9 +17,9 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use common::*;
 
-/// Lock timings for the tests that wait for a lock to go stale: refresh every 100 ms,
-/// lease 300 ms, stale after 600 ms watched.
-const FAST: (&str, &str) = ("TANGLE_TEST_LOCK_REFRESH_MS", "100");
+/// Lock timings for the tests that wait for a lock to go stale: refresh every second,
+/// lease 3 s, stale after 6 s watched (long enough that a loaded machine renews in time).
+const FAST: (&str, &str) = ("TANGLE_TEST_LOCK_REFRESH_MS", "1000");
 
 /// `tangle ARGS` in the background from `home`, with `env`, stopped by itself once it
 /// holds its lock (or repair marker). Panics if it ends first.
