@@ -133,12 +133,23 @@ async fn read_lock_copies(
     usable: &[bool],
     owner: &crate::crypto::OwnerPublicKey,
     repo_id: &[u8; 16],
+    list_within: Option<Duration>,
 ) -> LockCopies {
     let listings = futures::future::join_all(remotes.iter().enumerate().map(|(i, r)| async move {
-        if usable.get(i).copied().unwrap_or(false) {
-            r.list("locks").await
-        } else {
-            Err(Error::fatal("unreachable"))
+        if !usable.get(i).copied().unwrap_or(false) {
+            return Err(Error::fatal("unreachable"));
+        }
+        match list_within {
+            Some(limit) => tokio::time::timeout(limit, r.list("locks"))
+                .await
+                .unwrap_or_else(|_| {
+                    Err(Error::fatal(format!(
+                        "{} did not list its locks within {}",
+                        r.url(),
+                        human_duration(limit)
+                    )))
+                }),
+            None => r.list("locks").await,
         }
     }))
     .await;
@@ -209,6 +220,30 @@ async fn read_lock_copies(
         complete,
         unlisted,
     }
+}
+
+/// Write `bytes` at `path` on every remote, renewing `lease` (as of `at`) as soon as one
+/// remote has taken it: readers take the highest beat any remote serves, so a remote that
+/// stalls does not hold the renewal up. Returns whether the lease is still held.
+async fn put_and_renew(
+    remotes: &[DynRemote],
+    path: &str,
+    bytes: bytes::Bytes,
+    lease: u64,
+    at: (std::time::Instant, std::time::SystemTime),
+) -> bool {
+    let mut puts: futures::stream::FuturesUnordered<_> = (remotes.iter())
+        .map(|r| r.put(WRITE, path, bytes.clone()))
+        .collect();
+    let mut held = true;
+    let mut renewed = false;
+    while let Some(put) = puts.next().await {
+        if put.is_ok() && !renewed {
+            renewed = true;
+            held = lease::renew(lease, at);
+        }
+    }
+    held
 }
 
 /// Judge each lock of `copies` by this reader's knowledge, remembering (in `watch`) when
@@ -377,6 +412,7 @@ impl Repository {
             &usable,
             &self.config.owner,
             &self.config.id,
+            None,
         ));
         // A remote that does not answer is not asked again in this process.
         for (i, e) in &copies.unlisted {
@@ -545,14 +581,7 @@ impl Repository {
                     info.refreshed = now();
                     info.beat += 1;
                     let bytes = info.to_object(&repo_id, &signer);
-                    let oks = futures::future::join_all(
-                        remotes
-                            .iter()
-                            .map(|r| r.put(WRITE, &info.path, bytes.clone())),
-                    )
-                    .await;
-                    // Readers take the highest beat any remote serves.
-                    if oks.iter().any(|r| r.is_ok()) && !lease::renew(lease, at) {
+                    if !put_and_renew(&remotes, &info.path, bytes, lease, at).await {
                         return;
                     }
                 }

@@ -137,13 +137,30 @@ impl Repository {
             let remotes = self.remotes.clone();
             let owner = self.config.owner;
             let watch = self.lock_watch();
-            let usable = vec![true; remotes.len()];
+            let health = self.health.clone();
             async move {
                 let mut beat = 1;
                 loop {
                     tokio::time::sleep(times.repair_check).await;
                     let at = lease::mark();
-                    let copies = read_lock_copies(&remotes, &usable, &owner, &repo_id).await;
+                    // A remote that stopped answering is not waited for again (each wait
+                    // would cost more than the lease).
+                    let usable: Vec<bool> = (0..remotes.len())
+                        .map(|i| health.down(i).is_none())
+                        .collect();
+                    // Bounded: a remote that stalls must not outlast the lease. An
+                    // exclusive lock is on the other remotes too.
+                    let copies = read_lock_copies(
+                        &remotes,
+                        &usable,
+                        &owner,
+                        &repo_id,
+                        Some(times.repair_check),
+                    )
+                    .await;
+                    for (i, e) in &copies.unlisted {
+                        health.note_list_error(*i, e);
+                    }
                     let exclusive = judge(&copies, &watch)
                         .into_iter()
                         .find(|l| l.info.kind == LockKind::Exclusive && !l.state.is_stale(&times));
@@ -156,9 +173,12 @@ impl Repository {
                         return;
                     }
                     beat += 1;
-                    let written =
-                        put_everywhere(&remotes, &path, marker_text(&repo_id, beat)).await;
-                    if written && !lease::renew(lease, at) {
+                    let live: Vec<DynRemote> = (remotes.iter().enumerate())
+                        .filter(|(i, _)| usable[*i])
+                        .map(|(_, r)| r.clone())
+                        .collect();
+                    let marker = marker_text(&repo_id, beat);
+                    if !super::put_and_renew(&live, &path, marker, lease, at).await {
                         return;
                     }
                 }
