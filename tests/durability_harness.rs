@@ -1,0 +1,200 @@
+//! The durability harness (`scripts/durability.sh`, docs/DURABILITY.md) against the
+//! binary under test, in its smoke configuration: every layout and damage scenario is
+//! measured, stored bytes are measured, some damage loses data (so the comparison of
+//! verify with the restores is not vacuous) and verify never disagrees with what the
+//! restores show. A second, tiny run with a deliberately wrong manifest checks that the
+//! harness does report a disagreement when there is one.
+
+mod common;
+
+use std::ffi::OsStr;
+use std::path::Path;
+use std::process::Output;
+use std::time::Duration;
+
+use common::*;
+use serde_json::Value;
+
+/// Runs `scripts/durability.sh ARGS --json FILE` with a clean environment and its work
+/// directory under `dir`; returns the output and the JSON it wrote.
+fn harness(dir: &Path, args: &[&str]) -> (Output, Value) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/durability.sh");
+    let json = dir.join("durability.json");
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let mut c = clean_command(OsStr::new("bash"), &[OsStr::new(script)], &dir.join("home"));
+    c.env("TANGLE_BIN", bin())
+        .args(args)
+        .arg("--json")
+        .arg(&json)
+        .arg("--workdir")
+        .arg(&work);
+    c.timeout(Duration::from_secs(900));
+    let out = run_any(&mut c);
+    let text = std::fs::read_to_string(&json).unwrap_or_else(|e| {
+        panic!(
+            "durability.sh wrote no JSON ({e}); exit {:?}\nstdout:\n{}\nstderr:\n{}",
+            out.status.code(),
+            stdout_str(&out),
+            stderr_str(&out)
+        )
+    });
+    let left: Vec<_> = std::fs::read_dir(&work).unwrap().collect();
+    assert!(
+        left.is_empty(),
+        "the harness left its work directory behind: {left:?}"
+    );
+    (out, serde_json::from_str(&text).expect("durability JSON"))
+}
+
+fn names(v: &Value) -> Vec<String> {
+    match v {
+        Value::Array(a) => a.iter().map(|x| x.as_str().unwrap().to_string()).collect(),
+        Value::Object(o) => o.keys().cloned().collect(),
+        _ => panic!("not a list: {v}"),
+    }
+}
+
+#[test]
+fn smoke_run_measures_every_layout_and_verify_agrees_with_restores() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, doc) = harness(dir.path(), &["--smoke"]);
+    let report = stdout_str(&out);
+    let context = format!("stdout:\n{report}\nstderr:\n{}", stderr_str(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "durability.sh --smoke failed\n{context}"
+    );
+
+    let config = &doc["config"];
+    let layouts: Vec<String> = config["layouts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap().to_string())
+        .collect();
+    let scenarios = names(&config["scenarios"]);
+    let regimes = names(&config["regimes"]);
+    let seeds = config["seeds"].as_array().unwrap().len() as u64;
+    assert!(
+        layouts.len() >= 2 && scenarios.len() >= 2 && regimes.len() >= 2,
+        "{config:#}"
+    );
+    assert!(doc["failures"].as_array().unwrap().is_empty(), "{context}");
+
+    // Every (regime, layout, scenario) measured over every seed, and in the report.
+    let rows = doc["summary"]["losses"].as_array().unwrap();
+    for regime in &regimes {
+        for layout in &layouts {
+            for scenario in &scenarios {
+                let row = rows
+                    .iter()
+                    .find(|r| {
+                        r["regime"] == **regime
+                            && r["layout"] == **layout
+                            && r["scenario"] == **scenario
+                    })
+                    .unwrap_or_else(|| {
+                        panic!("no result for {regime} {layout} {scenario}\n{context}")
+                    });
+                assert_eq!(row["runs"], seeds, "{row:#}");
+                assert!(
+                    report.contains(&format!("| {scenario} | {layout} |")),
+                    "{scenario} / {layout} missing from the report\n{context}"
+                );
+            }
+            // Stored bytes measured on the remotes.
+            let stored = doc["summary"]["storage"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["regime"] == **regime && s["layout"] == **layout)
+                .unwrap_or_else(|| panic!("no stored bytes for {regime} {layout}\n{context}"));
+            let shard = stored["shard_bytes"]["mean"].as_f64().unwrap();
+            let all = stored["all_bytes"]["mean"].as_f64().unwrap();
+            let data = stored["extent_data_bytes"]["mean"].as_f64().unwrap();
+            assert!(shard > 0.0 && all >= shard && data > 0.0, "{stored:#}");
+            // At least the data itself, at most twice the nominal overhead.
+            let overhead = stored["shard_overhead"].as_f64().unwrap();
+            assert!((1.0..4.0).contains(&overhead), "{stored:#}");
+        }
+    }
+
+    // Verify never said OK while a restore failed, and agreed with itself before and
+    // after repair.
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(
+        runs.len() as u64,
+        seeds * (layouts.len() * scenarios.len() * regimes.len()) as u64
+    );
+    assert!(
+        doc["disagreements"].as_array().unwrap().is_empty(),
+        "verify and the restores disagreed: {:#}\n{context}",
+        doc["disagreements"]
+    );
+    assert!(
+        doc["inconsistencies"].as_array().unwrap().is_empty(),
+        "verify before and after repair (or repair) disagreed: {:#}\n{context}",
+        doc["inconsistencies"]
+    );
+    for r in runs {
+        let failed = r["restores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|x| x["identical"] != true);
+        assert_eq!(failed, r["lost_snapshots"].as_u64().unwrap() > 0, "{r:#}");
+        if failed {
+            assert_eq!(r["verify_before"]["exit_code"], 21, "{r:#}");
+            assert_eq!(r["verify_after"]["exit_code"], 21, "{r:#}");
+        }
+    }
+    // Not vacuous: some damage lost data (plain 4+3 cannot survive a burst over two of
+    // three remotes), and some was repaired completely.
+    assert!(
+        runs.iter()
+            .any(|r| r["lost_snapshots"].as_u64().unwrap() > 0),
+        "no run lost anything\n{context}"
+    );
+    assert!(
+        runs.iter()
+            .any(|r| r["shards_gone"].as_u64().unwrap() > 0 && r["lost_extents"] == 0),
+        "no damage was repaired\n{context}"
+    );
+}
+
+#[test]
+fn harness_reports_a_restore_that_verify_did_not_predict() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, doc) = harness(
+        dir.path(),
+        &[
+            "--smoke",
+            "--regimes",
+            "dailies",
+            "--dailies-b",
+            "2",
+            "--layouts",
+            "default=",
+            "--scenarios",
+            "none",
+            "--tamper-manifest",
+        ],
+    );
+    let context = format!(
+        "stdout:\n{}\nstderr:\n{}",
+        stdout_str(&out),
+        stderr_str(&out)
+    );
+    assert_eq!(out.status.code(), Some(3), "{context}");
+    assert_eq!(
+        doc["disagreements"].as_array().unwrap().len(),
+        1,
+        "{context}"
+    );
+    assert!(
+        stdout_str(&out).contains("VERIFY AND RESTORES DISAGREED"),
+        "{context}"
+    );
+}
