@@ -73,20 +73,6 @@ fn opens(repo: &Repo, via: usize, password: &str, what: &str) {
     assert_eq!(parse_snapshots(&out.stdout).len(), 1, "{what}");
 }
 
-/// `snapshots` with `password` is refused as a wrong password (exit 12).
-fn refused(repo: &Repo, via: usize, password: &str, what: &str) {
-    let out = run_code(
-        repo.cmd_with_password(via, password)
-            .args(["snapshots", "--json"]),
-        12,
-    );
-    assert!(
-        stderr_str(&out).contains("wrong password"),
-        "{what}: {}",
-        stderr_str(&out)
-    );
-}
-
 fn verify_clean(repo: &Repo, what: &str) {
     let out = run_any(repo.cmd_via_fresh_nopw(1).args(["verify", "--json"]));
     let v: Value = serde_json::from_slice(&out.stdout)
@@ -130,7 +116,7 @@ fn an_added_password_opens_the_repository_beside_the_old_one() {
         opens(&repo, via, SECOND, "the added password");
         opens(&repo, via, PASSWORD, "the old password");
     }
-    refused(&repo, 0, "not a password of it", "a wrong password");
+    repo.assert_password_refused(0, "not a password of it", "a wrong password");
 
     // The listing: both keys, the one that opened this run marked.
     let list = keys(&repo, Some(SECOND));
@@ -208,7 +194,7 @@ fn passwd_makes_the_old_password_fail_and_the_new_one_work() {
         assert_eq!(object_paths(&repo.remotes[r], "deletions").len(), 1);
     }
     for via in 0..3 {
-        refused(&repo, via, PASSWORD, "the old password after passwd");
+        repo.assert_password_refused(via, PASSWORD, "the old password after passwd");
         opens(&repo, via, SECOND, "the new password after passwd");
     }
     verify_clean(&repo, "after passwd");
@@ -217,7 +203,7 @@ fn passwd_makes_the_old_password_fail_and_the_new_one_work() {
     for r in 0..3 {
         assert_eq!(key_files(&repo, r), vec![new.clone()], "remote {r}");
     }
-    refused(&repo, 0, PASSWORD, "the old password after repair");
+    repo.assert_password_refused(0, PASSWORD, "the old password after repair");
 }
 
 #[test]
@@ -268,13 +254,13 @@ fn the_last_key_stays_and_the_key_in_use_needs_force() {
     );
     assert_eq!(v["id"], c.as_str(), "{v:#}");
     assert_eq!(v["was_current"], false, "{v:#}");
-    refused(&repo, 1, THIRD, "a removed key's password");
+    repo.assert_password_refused(1, THIRD, "a removed key's password");
     // The key in use, forced: the next run needs another password.
     run_ok(
         repo.cmd_with_password(0, SECOND)
             .args(["key", "remove", "--force", &b]),
     );
-    refused(&repo, 2, SECOND, "the forcibly removed key's password");
+    repo.assert_password_refused(2, SECOND, "the forcibly removed key's password");
     opens(&repo, 2, PASSWORD, "the remaining key");
     assert_eq!(ids(&keys(&repo, Some(PASSWORD))), vec![a.clone()]);
     // And the last one stays, forced or not.
@@ -334,12 +320,7 @@ fn a_key_removed_while_a_remote_is_away_never_opens_again_and_repair_removes_it(
 
     // The old password opens nothing, whichever remote is named first.
     for via in 0..3 {
-        refused(
-            &repo,
-            via,
-            PASSWORD,
-            "a removed key still on a returning remote",
-        );
+        repo.assert_password_refused(via, PASSWORD, "a removed key still on a returning remote");
         opens(&repo, via, SECOND, "the remaining key");
     }
     assert_eq!(ids(&keys(&repo, Some(SECOND))), vec![b.clone()]);
@@ -372,6 +353,6 @@ fn a_key_removed_while_a_remote_is_away_never_opens_again_and_repair_removes_it(
         );
     }
     verify_clean(&repo, "after repair");
-    refused(&repo, 2, PASSWORD, "the removed key after repair");
+    repo.assert_password_refused(2, PASSWORD, "the removed key after repair");
     opens(&repo, 2, SECOND, "the remaining key after repair");
 }

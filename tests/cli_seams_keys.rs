@@ -80,16 +80,7 @@ fn listed_keys(repo: &Repo, password: &str) -> Vec<String> {
 /// every remote.
 fn refused_everywhere(repo: &Repo, password: &str, what: &str) {
     for via in 0..3 {
-        let out = run_code(
-            repo.cmd_with_password(via, password)
-                .args(["snapshots", "--json"]),
-            12,
-        );
-        assert!(
-            stderr_str(&out).contains("wrong password"),
-            "{what} via {via}: {}",
-            stderr_str(&out)
-        );
+        repo.assert_password_refused(via, password, what);
     }
     let src = repo.dir("src");
     run_code(

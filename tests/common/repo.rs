@@ -123,6 +123,21 @@ impl Repo {
         c
     }
 
+    /// `snapshots` via remote `via` with `password` is refused as a wrong password
+    /// (exit 12).
+    pub fn assert_password_refused(&self, via: usize, password: &str, what: &str) {
+        let out = super::run_code(
+            self.cmd_with_password(via, password)
+                .args(["snapshots", "--json"]),
+            12,
+        );
+        assert!(
+            super::stderr_str(&out).contains("wrong password"),
+            "{what} via {via}: {}",
+            super::stderr_str(&out)
+        );
+    }
+
     /// A file holding `password` (as `--new-password-file` reads it).
     pub fn password_file(&self, password: &str) -> PathBuf {
         let p = self.path(&format!("pw-{}", password.replace(' ', "-")));

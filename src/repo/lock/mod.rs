@@ -390,6 +390,21 @@ pub struct Unlocked {
 }
 
 impl Repository {
+    /// A lock or marker of this process at `path` under `lease`, known to
+    /// [`stop_writing_and_unlock`] before it is written, so that an interrupt while it is
+    /// being written removes it too (and a failed write removes what copies it made).
+    fn hold(&self, path: &str, lease: u64) -> Arc<HeldLock> {
+        let lock = Arc::new(HeldLock {
+            remotes: self.remotes.clone(),
+            path: path.to_string(),
+            rt: self.rt.handle().clone(),
+            refresher: std::sync::Mutex::new(None),
+            lease,
+        });
+        held().push(lock.clone());
+        lock
+    }
+
     /// `--retry-lock`: how long [`lock`](Self::lock) and
     /// [`repair_marker`](Self::repair_marker) wait for a conflicting lock to go.
     pub fn set_lock_wait(&mut self, wait: Duration) {
@@ -559,16 +574,7 @@ impl Repository {
         let bytes = info.to_object(&repo_id, &signer);
         // The lease runs from before the lock is written: others may watch it from then.
         let lease = lease::start(&format!("the lock of this {command}"), times.lease);
-        let lock = Arc::new(HeldLock {
-            remotes: self.remotes.clone(),
-            path: path.clone(),
-            rt: self.rt.handle().clone(),
-            refresher: std::sync::Mutex::new(None),
-            lease,
-        });
-        // Known before it is written, so that an interrupt while it is being written
-        // removes it too; a failed write removes what copies it made.
-        held().push(lock.clone());
+        let lock = self.hold(&path, lease);
         let guard = LockGuard(lock.clone());
         self.write_replicated(&path, bytes)
             .map_err(|e| e.context("taking the lock"))?;

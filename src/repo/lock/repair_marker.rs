@@ -24,7 +24,7 @@ use bytes::Bytes;
 use futures::StreamExt;
 
 use super::{
-    HeldLock, LockKind, LockTimes, SeenLock, WRITE, held, human_duration, judge, lock_times,
+    HeldLock, LockKind, LockTimes, SeenLock, WRITE, human_duration, judge, lock_times,
     read_lock_copies, release,
 };
 use crate::error::{Error, Kind, Result};
@@ -108,14 +108,7 @@ impl Repository {
             "this repair's check for exclusive locks",
             times.repair_lease,
         );
-        let marker = Arc::new(HeldLock {
-            remotes: self.remotes.clone(),
-            path: path.clone(),
-            rt: self.rt.handle().clone(),
-            refresher: std::sync::Mutex::new(None),
-            lease,
-        });
-        held().push(marker.clone());
+        let marker = self.hold(&path, lease);
         let guard = RepairMarkerGuard(marker.clone());
         let repo_id = self.config.id;
         let at = lease::mark();
