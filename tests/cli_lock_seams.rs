@@ -547,3 +547,30 @@ fn unlock_elsewhere_says_what_it_kept_and_what_works() {
     assert!(out.contains("removed the lock of delete"), "{out}");
     assert!(object_paths(&repo.remotes[0], "locks").is_empty());
 }
+
+/// A repair marker is unsigned, so a lying remote can plant one (junk, or a giant): it
+/// holds a delete up only until it has been watched unchanged, then the delete goes
+/// ahead and removes it.
+#[test]
+fn a_planted_repair_marker_holds_a_delete_up_only_briefly() {
+    let repo = Repo::init();
+    let (_src, first) = two_snapshots(&repo);
+    let junk = repo.remotes[1].join(format!("repairs/{}", "ab".repeat(32)));
+    write_file(&junk, b"tangle repair marker v1\npid 1\nhost planted\n");
+    let giant = repo.remotes[2].join(format!("repairs/{}", "cd".repeat(32)));
+    fs::create_dir_all(repo.remotes[2].join("repairs")).expect("repairs/");
+    fs::File::create(&giant)
+        .and_then(|f| f.set_len(1 << 30))
+        .expect("a giant marker");
+    let out = run_ok(repo.cmd().env(FAST.0, FAST.1).args(["delete", &first]));
+    assert!(
+        stderr_str(&out).contains("waiting for"),
+        "{}",
+        stderr_str(&out)
+    );
+    assert!(
+        !junk.exists() && !giant.exists(),
+        "the planted markers stayed"
+    );
+    verify_read_data(&repo, 0, "verify after the delete");
+}
