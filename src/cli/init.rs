@@ -38,10 +38,11 @@ pub fn run(g: &Global, a: &InitArgs) -> Result<u8> {
             "init needs the remotes: give --remote URL for each, or a profile (-P) with [repository] remotes",
         ));
     }
+    let (extent_size, chunker) = test_extent_size()?;
     let opts = InitOptions {
         remotes,
-        extent_size: None,
-        chunker: None,
+        extent_size,
+        chunker,
         data_shards: a.data_shards,
         parity_shards: a.parity_shards,
         pointers: a.pointers,
@@ -77,4 +78,28 @@ pub fn run(g: &Global, a: &InitArgs) -> Result<u8> {
     ));
     g.say("\nKeep the password safe: without it the data cannot be read. Anyone with the repository can verify it without the password.");
     Ok(0)
+}
+
+/// `TANGLE_TEST_EXTENT_SIZE=BYTES` (builds with the `testing` feature only): a small
+/// target extent size, with chunk sizes scaled to it (a sixteenth on average), so the
+/// durability harness and tests get long histories of many extents from little data.
+#[cfg(feature = "testing")]
+fn test_extent_size() -> Result<(Option<u32>, Option<tangle::content::ChunkerParams>)> {
+    let Ok(v) = std::env::var("TANGLE_TEST_EXTENT_SIZE") else {
+        return Ok((None, None));
+    };
+    let size: u32 = v.trim().parse().map_err(|_| {
+        Error::usage(format!("TANGLE_TEST_EXTENT_SIZE: {v:?} is not a number of bytes"))
+    })?;
+    let chunker = tangle::content::ChunkerParams {
+        min: (size / 32).clamp(64, 1 << 20),
+        avg: (size / 16).clamp(256, 4 << 20),
+        max: (size / 4).clamp(1024, 16 << 20),
+    };
+    Ok((Some(size), Some(chunker)))
+}
+
+#[cfg(not(feature = "testing"))]
+fn test_extent_size() -> Result<(Option<u32>, Option<tangle::content::ChunkerParams>)> {
+    Ok((None, None))
 }

@@ -5,22 +5,28 @@
 //!   included. Own shards are placed first (round-robin), so pointers go to the remotes
 //!   with room left. This is what makes entanglement help rather than hurt when a whole
 //!   remote is lost.
-//! * **Size rule**: a pointer is at most [`MAX_GROWTH`] times the new extent's own shard
-//!   size (the codeword's shard size grows to its largest input; the excess is zero
-//!   padding), so a small extent only points at small shards.
+//! * **Size rule**: a pointer is never larger than the new extent's own shards, so a
+//!   pointer never makes a codeword's shards (and the bytes stored) larger; a small
+//!   extent only points at shards at most as small.
 //!
-//! Within them, **least-pointed first**: each pointer is a data shard that no codeword
-//! points at yet, uniformly among those, falling back to the least-pointed shards when
-//! none is left (of a fitting size, on a remote with room). With `t/s = 0.5` pointers per
-//! data shard this gives half of all data shards a second codeword that can restore
-//! them, where choosing extents uniformly left about two thirds with none and gave a few
-//! five or more. Among the never-pointed, shards that would give their extent a **spare**
-//! come first: a shard on a remote where the extent's codeword holds `p` symbols, none
-//! of them a pointer or a pointed-at data shard, so that losing that remote leaves the
-//! extent nothing to lose — unless another codeword can restore one of those symbols.
-//! That preference only applies to extents at least [`SPARE_DISTANCE`] older than the new
-//! one, so that an extent and the codeword rescuing it are not both in one run of damaged
-//! extents (an outage, a bad region of a disk) shorter than that.
+//! Within them, two kinds of pointer:
+//! * **Young** ([`young_pointers`]: one of four): the youngest data shard no codeword
+//!   points at yet. The newest extents are the ones people restore, and an extent is only
+//!   protected by codewords written after it; this gives every extent a first rescuer
+//!   within a few extents.
+//! * **Far** (the rest): a data shard at least [`FAR_DISTANCE`] extents older, fewest
+//!   far pointers at it first, uniformly among those. A run of damaged consecutive
+//!   extents (an outage, a bad region of a disk) takes its near rescuers with it; only far
+//!   ones can bring it back. With `t/s = 0.5` pointers per data shard this gives half of
+//!   all data shards a far rescuer. Among the least far-pointed, a shard that would give
+//!   its extent a **spare** comes first: one on a remote where the extent's codeword
+//!   holds `p` symbols, none of them a pointer or a pointed-at data shard, so that losing
+//!   that remote leaves the extent nothing to lose — unless another codeword can restore
+//!   one of those symbols.
+//!
+//! Extents with a single data shard (tree extents, stored as whole copies: see
+//! [`crate::codec::Coding::for_trees`]) are never pointed at: they are protected by
+//! their copies, and a pointer there would be spent on data that needs it least.
 //!
 //! The counts come from the certificates ([`Catalog::from_certificates`]), which every
 //! backup loads anyway: another host's backups are counted, and there is no cache to go
@@ -33,17 +39,18 @@ use rand::{Rng, RngExt};
 
 use crate::extent::{Certificate, ExtentName, Pointer};
 
-/// Pointers may be at most this much larger than the new extent's own shards (the
-/// codeword's shard size grows to the largest input; the excess is zero padding).
-pub const MAX_GROWTH: f64 = 1.125;
-
-/// Extents younger than this (counted in extents) are not preferred for giving them a
-/// spare: the pointer that does so comes from at least this many extents later (1 GiB
-/// of new data with the default 16 MiB extents). In the simulation the preference cuts
-/// what is lost with a remote gone plus 1–5% random loss by a third to two thirds;
-/// applied to extents of any age it made bursts of damaged consecutive extents worse
+/// A far pointer names an extent at least this many extents older than the codeword
+/// (512 MiB of data with the default 16 MiB extents), so that a run of consecutive
+/// damaged extents shorter than that does not hold both an extent and its far rescuer
 /// (docs/ENTANGLEMENT.md).
-pub const SPARE_DISTANCE: usize = 64;
+pub const FAR_DISTANCE: usize = 32;
+
+/// How many of a codeword's `t` pointers are young ones (the rest are far): one in four.
+/// With `t < 4` every pointer is far: the model found a young pointer then cost more in
+/// bursts than it saved for the newest extents.
+pub fn young_pointers(t: usize) -> usize {
+    t / 4
+}
 
 /// What the chooser knows about an older extent.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +65,8 @@ pub struct Candidate {
     pub exposed: Vec<u16>,
     /// How many codewords point at each data shard.
     pub pointed: Vec<u32>,
+    /// How many of those are at least [`FAR_DISTANCE`] newer.
+    pub far_pointed: Vec<u32>,
 }
 
 impl Candidate {
@@ -93,7 +102,13 @@ impl Candidate {
                 .map(|&(r, _, _)| r)
                 .collect(),
             pointed: vec![0; data_shards],
+            far_pointed: vec![0; data_shards],
         }
+    }
+
+    /// Whether pointers may name its data shards: not a single-shard (whole-copy) extent.
+    pub fn pointable(&self) -> bool {
+        self.data_remotes.len() > 1
     }
 
     /// Whether losing remote `r` leaves this extent without a spare: its codeword holds
@@ -114,11 +129,14 @@ pub struct Chosen {
 /// The codeword being sealed, as far as its pointers are concerned.
 #[derive(Clone, Copy, Debug)]
 pub struct Want {
+    /// The codeword's position in the catalog (the catalog's length for a new extent):
+    /// what "young" and "far" are measured from.
+    pub at: usize,
     /// Pointers wanted (`t`).
     pub pointers: usize,
     /// Parity shards (`p`): no remote may hold more symbols of the codeword.
     pub parity: usize,
-    /// Size of the codeword's own shards (the size rule's reference).
+    /// Size of the codeword's own shards: no pointer may be larger.
     pub shard_size: u32,
 }
 
@@ -195,28 +213,37 @@ impl Catalog {
         i
     }
 
-    /// One more codeword points at data shard `shard` of extent `extent`.
-    pub fn point(&mut self, extent: usize, shard: u8) {
-        if let Some(n) =
-            (self.candidates.get_mut(extent)).and_then(|c| c.pointed.get_mut(shard as usize))
-        {
-            *n += 1;
-        }
+    /// One more codeword, the one at catalog position `from`, points at data shard
+    /// `shard` of extent `extent`.
+    pub fn point(&mut self, extent: usize, shard: u8, from: usize) {
+        self.add(extent, shard, from, |n| *n += 1);
     }
 
-    /// One codeword fewer points at it (the codeword was re-encoded or deleted).
-    pub fn unpoint(&mut self, extent: usize, shard: u8) {
-        if let Some(n) =
-            (self.candidates.get_mut(extent)).and_then(|c| c.pointed.get_mut(shard as usize))
-        {
-            *n = n.saturating_sub(1);
+    /// One codeword fewer (the one at `from`) points at it: it was re-encoded or deleted.
+    pub fn unpoint(&mut self, extent: usize, shard: u8, from: usize) {
+        self.add(extent, shard, from, |n| *n = n.saturating_sub(1));
+    }
+
+    fn add(&mut self, extent: usize, shard: u8, from: usize, f: impl Fn(&mut u32)) {
+        let far = from.saturating_sub(extent) >= FAR_DISTANCE;
+        let Some(c) = self.candidates.get_mut(extent) else {
+            return;
+        };
+        if let Some(n) = c.pointed.get_mut(shard as usize) {
+            f(n);
+        }
+        if let Some(n) = c.far_pointed.get_mut(shard as usize).filter(|_| far) {
+            f(n);
         }
     }
 
     fn count(&mut self, cert: &Certificate) {
+        let Some(&from) = self.position.get(&cert.name()) else {
+            return;
+        };
         for p in &cert.pointers {
             if let Some(&e) = self.position.get(&p.extent) {
-                self.point(e, p.shard);
+                self.point(e, p.shard, from);
             }
         }
     }
@@ -241,9 +268,12 @@ impl Catalog {
         self.position.get(name).copied()
     }
 
-    /// How many data shards some codeword points at, of how many.
+    /// How many data shards some codeword points at, of how many (extents that are never
+    /// pointed at, whole copies, not counted).
     pub fn coverage(&self) -> Coverage {
-        let all = self.candidates.iter().flat_map(|c| &c.pointed);
+        let all = (self.candidates.iter())
+            .filter(|c| c.pointable())
+            .flat_map(|c| &c.pointed);
         Coverage {
             pointed: all.clone().filter(|&&n| n > 0).count(),
             data_shards: all.count(),
@@ -291,19 +321,20 @@ pub fn choose(
     catalog: &Catalog,
     usable: impl Fn(usize) -> bool,
 ) -> Vec<Chosen> {
-    let limit = (want.shard_size as f64 * MAX_GROWTH) as u32;
-    let n = catalog.len();
+    let young = young_pointers(want.pointers);
     let mut chosen: Vec<Chosen> = Vec::new();
-    for _ in 0..want.pointers {
-        // Smallest (pointed count, not giving a spare) wins; ties uniformly (reservoir).
-        let mut best: Option<(u32, bool)> = None;
+    for k in 0..want.pointers {
+        // Smallest key wins; ties uniformly (reservoir). Young: fewest pointers, then
+        // youngest. Far: fewest far pointers, then far before near, then fewest pointers,
+        // then giving a spare.
+        let mut best: Option<(u32, usize, u32, bool)> = None;
         let mut pick: Option<Chosen> = None;
         let mut ties = 0u64;
         for (e, c) in catalog.candidates.iter().enumerate() {
-            if c.shard_size > limit || !usable(e) {
+            if e >= want.at || c.shard_size > want.shard_size || !c.pointable() || !usable(e) {
                 continue;
             }
-            let spare_first = n - e >= SPARE_DISTANCE;
+            let age = want.at - e;
             for (j, &r) in c.data_remotes.iter().enumerate() {
                 let here = Chosen {
                     extent: e,
@@ -313,12 +344,17 @@ pub fn choose(
                 if !room || chosen.contains(&here) {
                     continue;
                 }
-                let gives_spare = spare_first
-                    && c.needs_spare_on(r)
-                    && !chosen.iter().any(|ch| {
-                        ch.extent == e && c.data_remotes.get(ch.shard as usize) == Some(&r)
-                    });
-                let key = (c.pointed[j], !gives_spare);
+                let key = if k < young {
+                    (c.pointed[j], age, 0, false)
+                } else {
+                    let near = age < FAR_DISTANCE;
+                    let gives_spare = !near
+                        && c.needs_spare_on(r)
+                        && !chosen.iter().any(|ch| {
+                            ch.extent == e && c.data_remotes.get(ch.shard as usize) == Some(&r)
+                        });
+                    (c.far_pointed[j], near as usize, c.pointed[j], !gives_spare)
+                };
                 if best.is_none_or(|b| key < b) {
                     best = Some(key);
                     pick = Some(here);
@@ -367,32 +403,40 @@ mod tests {
         on
     }
 
-    fn want(size: u32) -> Want {
+    fn want(at: usize, pointers: usize, size: u32) -> Want {
         Want {
-            pointers: 2,
+            at,
+            pointers,
             parity: P,
             shard_size: size,
         }
     }
 
-    /// `n` extents of one size, each choosing its pointers as a backup would.
-    fn grow(rng: &mut impl Rng, n: usize, size: u32) -> Catalog {
+    /// `n` extents of one size, each choosing `t` pointers as a backup would.
+    fn grow(rng: &mut impl Rng, n: usize, t: usize, size: u32) -> Catalog {
         let mut cat = Catalog::new();
         for seq in 0..n {
-            extend(rng, &mut cat, seq, size);
+            extend(rng, &mut cat, seq, t, size);
         }
         cat
     }
 
-    fn extend(rng: &mut impl Rng, cat: &mut Catalog, seq: usize, size: u32) -> Vec<Chosen> {
+    fn extend(
+        rng: &mut impl Rng,
+        cat: &mut Catalog,
+        seq: usize,
+        t: usize,
+        size: u32,
+    ) -> Vec<Chosen> {
         let mut on = own_counts(seq);
-        let chosen = choose(rng, &want(size), &mut on, cat, |_| true);
+        let at = cat.len();
+        let chosen = choose(rng, &want(at, t, size), &mut on, cat, |_| true);
         assert!(on.iter().all(|&k| k <= P), "remote rule broken: {on:?}");
         let ptr_remotes: Vec<u16> = (chosen.iter())
             .map(|c| cat.candidates()[c.extent].data_remotes[c.shard as usize])
             .collect();
         for c in &chosen {
-            cat.point(c.extent, c.shard);
+            cat.point(c.extent, c.shard, at);
         }
         cat.push(
             name(seq),
@@ -402,39 +446,90 @@ mod tests {
     }
 
     #[test]
-    fn pointers_respect_the_remote_rule_and_go_to_never_pointed_shards() {
+    fn far_pointers_spread_over_shards_no_far_pointer_names() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         let mut cat = Catalog::new();
         for seq in 0..300 {
-            let before: Vec<Vec<u32>> =
-                cat.candidates().iter().map(|c| c.pointed.clone()).collect();
-            let chosen = extend(&mut rng, &mut cat, seq, 4096);
+            let before: Vec<(u32, u32)> = (cat.candidates().iter())
+                .flat_map(|c| c.pointed.iter().copied().zip(c.far_pointed.iter().copied()))
+                .collect();
+            let chosen = extend(&mut rng, &mut cat, seq, 2, 4096);
             if seq > 0 {
                 assert_eq!(chosen.len(), 2, "extent {seq}");
             }
             for c in chosen {
-                assert_eq!(before[c.extent][c.shard as usize], 0, "extent {seq}: {c:?}");
+                let (pointed, far) = before[c.extent * S + c.shard as usize];
+                if seq - c.extent >= FAR_DISTANCE {
+                    assert_eq!(far, 0, "extent {seq}: {c:?}");
+                } else {
+                    // Near only while nothing is far enough yet.
+                    assert!(seq < FAR_DISTANCE + 1, "extent {seq}: {c:?}");
+                    assert_eq!(pointed, 0, "extent {seq}: {c:?}");
+                }
             }
         }
         let cov = cat.coverage();
         assert_eq!(cov.data_shards, 1200);
-        assert_eq!(cov.pointed, 2 * 299, "every pointer a different shard");
+        // Near pointers of the first extents may name a shard a far one names again.
+        assert!(cov.pointed >= 2 * 299 - 2 * FAR_DISTANCE, "{cov:?}");
+        let far: u32 = cat.candidates().iter().flat_map(|c| &c.far_pointed).sum();
+        let far_shards = (cat.candidates().iter())
+            .flat_map(|c| &c.far_pointed)
+            .filter(|&&n| n > 0)
+            .count();
+        assert_eq!(far as usize, far_shards, "every far pointer a different shard");
+    }
+
+    #[test]
+    fn a_young_pointer_names_the_youngest_unpointed_shard() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let mut cat = Catalog::new();
+        for seq in 0..200 {
+            let before: Vec<Vec<u32>> =
+                cat.candidates().iter().map(|c| c.pointed.clone()).collect();
+            let mut on = own_counts(seq);
+            let at = cat.len();
+            let chosen = choose(&mut rng, &want(at, 4, 4096), &mut on, &cat, |_| true);
+            if let Some(young) = chosen.first() {
+                assert_eq!(before[young.extent][young.shard as usize], 0);
+                // No younger extent had an unpointed shard on a remote with room.
+                let own = own_counts(seq);
+                for e in young.extent + 1..seq {
+                    for (j, &r) in cat.candidates()[e].data_remotes.iter().enumerate() {
+                        assert!(
+                            before[e][j] > 0 || own[r as usize] >= P,
+                            "extent {seq}: {e}/{j} is younger"
+                        );
+                    }
+                }
+            }
+            let ptr_remotes: Vec<u16> = (chosen.iter())
+                .map(|c| cat.candidates()[c.extent].data_remotes[c.shard as usize])
+                .collect();
+            for c in &chosen {
+                cat.point(c.extent, c.shard, at);
+            }
+            cat.push(
+                name(seq),
+                Candidate::new(4096, S, P, &remotes_of(seq), &ptr_remotes),
+            );
+        }
     }
 
     #[test]
     fn falls_back_to_the_least_pointed() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-        let mut cat = grow(&mut rng, 3, 4096);
+        let mut cat = grow(&mut rng, 3, 2, 4096);
         // Point at everything once, one shard twice.
         for e in 0..3 {
             for j in 0..S as u8 {
-                cat.point(e, j);
+                cat.point(e, j, 3);
             }
         }
-        cat.point(0, 1);
+        cat.point(0, 1, 3);
         for seq in 3..6 {
             let mut on = own_counts(seq);
-            for c in choose(&mut rng, &want(4096), &mut on, &cat, |_| true) {
+            for c in choose(&mut rng, &want(3, 2, 4096), &mut on, &cat, |_| true) {
                 assert_eq!(cat.candidates()[c.extent].pointed[c.shard as usize], 1);
             }
         }
@@ -443,30 +538,32 @@ mod tests {
     #[test]
     fn no_room_no_pointers_and_size_limit() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-        let cat = grow(&mut rng, 10, 4096);
+        let cat = grow(&mut rng, 10, 2, 4096);
         let mut full = vec![3usize, 3, 3];
-        assert!(choose(&mut rng, &want(4096), &mut full, &cat, |_| true).is_empty());
+        assert!(choose(&mut rng, &want(10, 2, 4096), &mut full, &cat, |_| true).is_empty());
         let mut on = vec![3usize, 2, 2];
         assert!(
-            choose(&mut rng, &want(1024), &mut on, &cat, |_| true).is_empty(),
-            "too big"
+            choose(&mut rng, &want(10, 2, 4032), &mut on, &cat, |_| true).is_empty(),
+            "larger than its own shards, by however little"
         );
         assert_eq!(on, vec![3, 2, 2]);
-        assert!(choose(&mut rng, &want(4096), &mut on, &Catalog::new(), |_| true).is_empty());
-        // A small extent finds the one small shard, never-pointed first.
+        let empty = Catalog::new();
+        assert!(choose(&mut rng, &want(0, 2, 4096), &mut on, &empty, |_| true).is_empty());
+        // A small extent finds the one small shard; a whole-copy extent is never named.
         let mut cat = cat;
-        let small = cat.push(name(99), Candidate::new(500, S, P, &remotes_of(10), &[]));
-        let mut on = own_counts(11);
-        let chosen = choose(&mut rng, &want(460), &mut on, &cat, |_| true);
+        let small = cat.push(name(99), Candidate::new(448, S, P, &remotes_of(10), &[]));
+        cat.push(name(98), Candidate::new(64, 1, 2, &remotes_of(11)[..3], &[]));
+        let mut on = own_counts(12);
+        let chosen = choose(&mut rng, &want(12, 2, 448), &mut on, &cat, |_| true);
         assert!(!chosen.is_empty() && chosen.iter().all(|c| c.extent == small));
     }
 
     #[test]
     fn old_extents_without_a_spare_come_first() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(3);
-        let cat = grow(&mut rng, 400, 4096);
+        let cat = grow(&mut rng, 400, 2, 4096);
         // With every remote lost in turn, nearly every extent old enough keeps a spare.
-        let old = 400 - SPARE_DISTANCE - 8;
+        let old = 400 - 2 * FAR_DISTANCE;
         for r in 0..3u16 {
             let exposed_old = cat.candidates()[..old]
                 .iter()
@@ -545,8 +642,14 @@ mod tests {
             one.push_certificate(c);
         }
         assert_eq!(one.candidates(), cat.candidates());
-        cat.unpoint(0, 1);
+        assert_eq!(cat.candidates()[0].far_pointed, vec![0, 0, 0, 0]);
+        cat.unpoint(0, 1, 2);
         assert_eq!(cat.candidates()[0].pointed, vec![0, 1, 1, 0]);
+        // Far pointers are counted apart.
+        cat.point(0, 3, FAR_DISTANCE);
+        cat.point(0, 3, FAR_DISTANCE - 1);
+        assert_eq!(cat.candidates()[0].pointed, vec![0, 1, 1, 2]);
+        assert_eq!(cat.candidates()[0].far_pointed, vec![0, 0, 0, 1]);
         assert_eq!(cat.position(&name(2)), Some(2));
         assert_eq!(cat.name(3), Some(name(3)));
     }

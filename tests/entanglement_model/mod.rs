@@ -12,7 +12,10 @@ use rand::{Rng, RngExt};
 use rand_distr::{Distribution, Normal};
 use tangle::codec::peel::{Codeword, peel};
 use tangle::codec::place;
-use tangle::codec::pointers::{self, Candidate, Catalog, MAX_GROWTH, Want};
+use tangle::codec::pointers::{self, Candidate, Catalog, Want};
+
+/// The size rule of the chooser before least-pointed-first: pointers up to 12.5% larger.
+const MAX_GROWTH: f64 = 1.125;
 use tangle::extent::ExtentName;
 
 /// tangle's default coding for 3 remotes: 4 data + 2 pointers + 3 parity (1.75x).
@@ -76,6 +79,7 @@ impl History {
                 Chooser::Plain => Vec::new(),
                 Chooser::Current => {
                     let want = Want {
+                        at: e,
                         pointers: T,
                         parity: P,
                         shard_size: own_size,
@@ -95,7 +99,7 @@ impl History {
                 .map(|&x| sizes[x / WIDTH])
                 .fold(own_size, u32::max);
             for &x in &chosen {
-                catalog.point(x / WIDTH, (x % WIDTH) as u8);
+                catalog.point(x / WIDTH, (x % WIDTH) as u8, e);
             }
             let own16: Vec<u16> = own.iter().map(|&r| r as u16).collect();
             let ptr16: Vec<u16> = chosen.iter().map(|&x| h.remote_of[x] as u16).collect();

@@ -192,9 +192,13 @@ impl<'a> Appender<'a> {
             return Ok(());
         }
         let signer = self.repo.signer()?;
-        // Where this extent's symbols go (the same `codec::place` sealing uses).
-        let coding = self.repo.config.coding;
         let remotes = self.repo.remotes().len();
+        // Trees are kept as whole copies, without pointers (`Coding::for_trees`).
+        let coding = match kind {
+            BlobKind::Data => self.repo.config.coding,
+            BlobKind::Tree => codec::Coding::for_trees(remotes),
+        };
+        // Where this extent's symbols go (the same `codec::place` sealing uses).
         let mut symbols_on = vec![0usize; remotes];
         for i in 0..coding.data_shards as usize + coding.parity_shards as usize {
             symbols_on[codec::place(self.seq, i, remotes)] += 1;
@@ -208,11 +212,14 @@ impl<'a> Appender<'a> {
             seq: self.seq,
             prev: self.prev,
             start_verifier: self.start,
-            coding: self.repo.config.coding,
-            remotes: self.repo.remotes().len(),
+            coding,
+            remotes,
             signer: &signer,
         };
-        let pointers = self.choose_pointers(&builder, symbols_on);
+        let pointers = match kind {
+            BlobKind::Data => self.choose_pointers(&builder, symbols_on),
+            BlobKind::Tree => Vec::new(),
+        };
         let sealed = builder.seal(&ctx, pointers)?;
         let name = sealed.name();
         self.start = name.0;
@@ -256,6 +263,7 @@ impl<'a> Appender<'a> {
         // replaced by another choice, once: fewer pointers, never a wrong one.
         for _ in 0..2 {
             let want = Want {
+                at: self.catalog.len(),
                 pointers: t - out.len(),
                 parity: p,
                 shard_size: own,

@@ -94,7 +94,7 @@ pub fn reencode(
     let older = own.unwrap_or(catalog.certs.len());
     for p in &cert.pointers {
         if let Some(e) = catalog.pointers.position(&p.extent) {
-            catalog.pointers.unpoint(e, p.shard);
+            catalog.pointers.unpoint(e, p.shard, older);
         }
     }
     let mut symbols_on = vec![0usize; repo.remotes().len()];
@@ -104,6 +104,7 @@ pub fn reencode(
         }
     }
     let want = pointers::Want {
+        at: older,
         pointers: cert.pointers.len(),
         parity: p,
         shard_size: cert.shard_size,
@@ -123,7 +124,7 @@ pub fn reencode(
             let mut v = b.to_vec();
             v.resize(ss, 0);
             pointer_data.push(v);
-            catalog.pointers.point(c.extent, c.shard);
+            catalog.pointers.point(c.extent, c.shard, older);
             new_pointers.push(Pointer {
                 extent: target.name(),
                 shard: c.shard,
