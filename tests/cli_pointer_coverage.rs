@@ -13,15 +13,15 @@ mod common;
 mod entanglement_model;
 
 use common::*;
-use entanglement_model::{Chooser, History, REMOTES, S};
+use entanglement_model::{Extent, History, Layout};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde_json::Value;
-use tangle::codec::shard_size_for;
 use tangle::content::ChunkerParams;
 use tangle::repo::{InitOptions, Repository};
 
 const EXTENT_SIZE: u32 = 128 * 1024;
+const REMOTES: usize = 3;
 const INCREMENTALS: u64 = 20;
 /// Model runs averaged for the prediction.
 const PREDICTION_SEEDS: u64 = 300;
@@ -32,8 +32,8 @@ fn build() -> Repo {
     let repo = Repo::uninit();
     let opts = InitOptions {
         remotes: (0..3).map(|i| repo.url(i)).collect(),
-        // Chunks small against the extent, so full extents differ by less than the size
-        // rule's 12.5% and point at each other freely.
+        // Chunks small against the extent, so full extents differ little in size (a
+        // pointer may not be larger than the codeword's own shards).
         chunker: Some(ChunkerParams {
             min: 2 * 1024,
             avg: 4 * 1024,
@@ -42,7 +42,11 @@ fn build() -> Repo {
         ..small_init_options(EXTENT_SIZE)
     };
     let r = tangle::repo::init(&opts, PASSWORD.as_bytes()).expect("library init");
-    assert_eq!((r.data_shards, r.parity_shards, r.pointers), (4, 3, 2));
+    let d = Layout::default_for(REMOTES);
+    assert_eq!(
+        (r.data_shards as usize, r.parity_shards as usize, r.pointers as usize),
+        (d.s, d.p, d.t)
+    );
     let src = repo.dir("src");
     for i in 0..8 {
         write_file(
@@ -82,13 +86,17 @@ fn predict(repo: &Repo) -> (f64, Vec<f64>) {
     for (i, c) in certs.iter().enumerate() {
         assert_eq!(c.seq, i as u64, "not one chain");
     }
-    let sizes: Vec<u32> = (certs.iter())
-        .map(|c| shard_size_for(c.size as usize, S) as u32)
+    let extents: Vec<Extent> = (certs.iter())
+        .map(|c| match c.data_shards {
+            1 => Extent::Tree(c.size as usize),
+            _ => Extent::Data(c.size as usize),
+        })
         .collect();
+    let layout = Layout::default_for(REMOTES);
     let mut coverage = 0.0;
     let mut spare = [0.0; REMOTES];
     for seed in 0..PREDICTION_SEEDS {
-        let h = History::build(Chooser::Current, &sizes, &mut StdRng::seed_from_u64(seed));
+        let h = History::build_mixed(layout, &extents, &mut StdRng::seed_from_u64(seed));
         coverage += h.coverage();
         for (r, s) in spare.iter_mut().enumerate() {
             *s += h.spare_without(r);
@@ -115,11 +123,14 @@ fn full_backup_and_small_incrementals_reach_the_predicted_coverage() {
     assert_eq!(code, 0, "{v:#}");
     let c = &v["pointer_coverage"];
     let extents = v["extents"].as_u64().expect("extents");
-    assert_eq!(c["data_shards"].as_u64(), Some(extents * S as u64), "{v:#}");
+    // Tree extents (one per backup: 21) are whole copies, never pointed at.
+    let data_extents = extents - (INCREMENTALS + 1);
+    let s = Layout::default_for(REMOTES).s as u64;
+    assert_eq!(c["data_shards"].as_u64(), Some(data_extents * s), "{v:#}");
     let pointed = c["pointed"].as_u64().expect("pointed");
     let share = c["share"].as_f64().expect("share");
     assert!(
-        (share - pointed as f64 / (extents * S as u64) as f64).abs() < 1e-9,
+        (share - pointed as f64 / (data_extents * s) as f64).abs() < 1e-9,
         "{c:#}"
     );
     let (coverage, spare) = predict(&repo);
@@ -127,8 +138,8 @@ fn full_backup_and_small_incrementals_reach_the_predicted_coverage() {
         "{extents} extents: coverage {share:.4} (predicted {coverage:.4}); spare {:?} (predicted {spare:?})",
         c["spare_after_losing"]
     );
-    // Least-pointed-first: nearly every pointer is a different shard (2 per extent of
-    // 4 data shards), far above what choosing extents at random gave (about 0.3).
+    // Nearly every pointer is a different shard (t = s/2 per extent), far above what
+    // choosing extents at random gave (about 0.3).
     assert!(coverage > 0.4, "prediction {coverage}");
     within_10_percent("share of data shards pointed at", share, coverage, &v);
     let per_remote = c["spare_after_losing"]
@@ -153,7 +164,7 @@ fn full_backup_and_small_incrementals_reach_the_predicted_coverage() {
     let line = format!(
         "pointer coverage: {:.1}% of data shards ({pointed} of {})",
         share * 100.0,
-        extents * S as u64
+        data_extents * s
     );
     assert!(text.contains(&line), "no {line:?} in verify -v:\n{text}");
     assert!(

@@ -1,52 +1,102 @@
 //! The model of an entangled archive that `entanglement_sim.rs` measures and
 //! `cli_pointer_coverage.rs` compares a real repository with: a history of extents placed
-//! by the real `codec::place`, entangled by the real `codec::pointers::choose` (or by the
-//! chooser it replaced, kept here for comparison, or not at all: plain Reed-Solomon at
-//! the same storage), damaged by presence bitmaps and repaired by the real
+//! by the real `codec::place`, entangled by the real `codec::pointers::choose` (or not at
+//! all: plain Reed-Solomon), damaged by presence bitmaps and repaired by the real
 //! `codec::peel`. No I/O. Coverage and spares are counted here from the codewords, not
 //! with the library's own counting, so comparing the two checks both.
 
 #![allow(dead_code)]
 
-use rand::{Rng, RngExt};
-use rand_distr::{Distribution, Normal};
+use rand::Rng;
 use tangle::codec::peel::{Codeword, peel};
-use tangle::codec::place;
 use tangle::codec::pointers::{self, Candidate, Catalog, Want};
-
-/// The size rule of the chooser before least-pointed-first: pointers up to 12.5% larger.
-const MAX_GROWTH: f64 = 1.125;
+use tangle::codec::{Coding, place, shard_size_for};
 use tangle::extent::ExtentName;
 
-/// tangle's default coding for 3 remotes: 4 data + 2 pointers + 3 parity (1.75x).
-pub const REMOTES: usize = 3;
-pub const S: usize = 4;
-pub const P: usize = 3;
-pub const T: usize = 2;
-pub const WIDTH: usize = S + P;
-
+/// A coding on a number of remotes: `s` data + `p` parity shards per extent, `t`
+/// pointers (0: plain Reed-Solomon).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Chooser {
-    /// No pointers: plain Reed-Solomon 4+3.
-    Plain,
-    /// `codec::pointers::choose`: least-pointed first.
-    Current,
-    /// The chooser before it (its default "mixed" strategy): alternately an older extent
-    /// by a half-normal draw from the newest (sigma = min(n, 1000), clamped at the
-    /// oldest) or uniformly, then its first data shard after a random start on a remote
-    /// with room; 48 draws per pointer.
-    Before,
+pub struct Layout {
+    pub remotes: usize,
+    pub s: usize,
+    pub p: usize,
+    pub t: usize,
 }
 
-/// A history of `n` extents: own symbol `i` of extent `e` is `e * WIDTH + i` (data
+impl Layout {
+    /// What `init` chooses for `remotes` remotes.
+    pub fn default_for(remotes: usize) -> Layout {
+        let c = Coding::default_for(remotes).expect("a default coding");
+        Layout {
+            remotes,
+            s: c.data_shards as usize,
+            p: c.parity_shards as usize,
+            t: c.pointers as usize,
+        }
+    }
+
+    pub fn plain(remotes: usize, s: usize, p: usize) -> Layout {
+        Layout {
+            remotes,
+            s,
+            p,
+            t: 0,
+        }
+    }
+
+    pub fn width(&self) -> usize {
+        self.s + self.p
+    }
+
+    pub fn overhead(&self) -> f64 {
+        self.width() as f64 / self.s as f64
+    }
+
+    /// Every plain split of at most 16 shards per extent storing at most `overhead`
+    /// times the data (the references the default is measured against).
+    pub fn plain_at_most(remotes: usize, overhead: f64) -> Vec<Layout> {
+        let mut v = Vec::new();
+        for s in 1..16 {
+            for p in 1..=16 - s {
+                let l = Layout::plain(remotes, s, p);
+                if l.overhead() <= overhead + 1e-9 {
+                    v.push(l);
+                }
+            }
+        }
+        v
+    }
+
+    pub fn label(&self) -> String {
+        if self.t == 0 {
+            format!("RS {}+{}", self.s, self.p)
+        } else {
+            format!("{}+{}, {} pointers", self.s, self.p, self.t)
+        }
+    }
+}
+
+/// A history of `n` extents: own symbol `i` of extent `e` is `e * width + i` (data
 /// first, then parity); pointers are data symbols of older extents.
 pub struct History {
+    pub layout: Layout,
     pub n: usize,
     pub codewords: Vec<Codeword>,
     /// Remote of every own symbol.
     pub remote_of: Vec<usize>,
     /// Pointer symbols of each codeword.
     pub pointers: Vec<Vec<usize>>,
+    /// Shard size of each extent.
+    pub shard_sizes: Vec<u32>,
+    /// Whether each extent holds trees.
+    pub trees: Vec<bool>,
+}
+
+/// An extent of a history, by its data length.
+#[derive(Clone, Copy, Debug)]
+pub enum Extent {
+    Data(usize),
+    Tree(usize),
 }
 
 fn name(e: usize) -> ExtentName {
@@ -56,87 +106,115 @@ fn name(e: usize) -> ExtentName {
 }
 
 impl History {
-    /// Extents whose own shards have these sizes, in order (one writer: extent `e` has
-    /// sequence number `e`), each choosing pointers among all older ones as a backup
-    /// does. A codeword's shard size is its largest input, as when sealing.
-    pub fn build(chooser: Chooser, own_sizes: &[u32], rng: &mut impl Rng) -> History {
-        let n = own_sizes.len();
+    /// Extents of these data lengths, in order (one writer: extent `e` has sequence
+    /// number `e`), each choosing pointers among all older ones as a backup does.
+    pub fn build(layout: Layout, extent_lengths: &[usize], rng: &mut impl Rng) -> History {
+        let extents: Vec<Extent> = extent_lengths.iter().map(|&l| Extent::Data(l)).collect();
+        History::build_mixed(layout, &extents, rng)
+    }
+
+    /// The same with tree extents among them, coded as a backup codes them
+    /// (`Coding::for_trees`: whole copies, no pointers, never pointed at). A tree
+    /// extent's symbols are the first of its extent's slots; the rest stay present.
+    pub fn build_mixed(layout: Layout, extents: &[Extent], rng: &mut impl Rng) -> History {
+        let (t, r) = (layout.t, layout.remotes);
+        let w = layout.width();
+        let trees = Coding::for_trees(r);
+        let n = extents.len();
         let mut h = History {
+            layout,
             n,
             codewords: Vec::with_capacity(n),
-            remote_of: Vec::with_capacity(n * WIDTH),
+            remote_of: Vec::with_capacity(n * w),
             pointers: Vec::with_capacity(n),
+            shard_sizes: Vec::with_capacity(n),
+            trees: Vec::with_capacity(n),
         };
         let mut catalog = Catalog::new();
-        let mut sizes: Vec<u32> = Vec::with_capacity(n);
-        for (e, &own_size) in own_sizes.iter().enumerate() {
-            let own: Vec<usize> = (0..WIDTH).map(|i| place(e as u64, i, REMOTES)).collect();
-            let mut on = vec![0usize; REMOTES];
-            for &r in &own {
-                on[r] += 1;
-            }
-            let chosen: Vec<usize> = match chooser {
-                Chooser::Plain => Vec::new(),
-                Chooser::Current => {
-                    let want = Want {
-                        at: e,
-                        pointers: T,
-                        parity: P,
-                        shard_size: own_size,
-                    };
-                    pointers::choose(rng, &want, &mut on, &catalog, |_| true)
-                        .iter()
-                        .map(|c| c.extent * WIDTH + c.shard as usize)
-                        .collect()
-                }
-                Chooser::Before => before(rng, own_size, &mut on, &sizes, &h.remote_of),
+        for (e, extent) in extents.iter().enumerate() {
+            let (len, tree) = match *extent {
+                Extent::Data(l) => (l, false),
+                Extent::Tree(l) => (l, true),
             };
+            let (s, p) = match tree {
+                false => (layout.s, layout.p),
+                true => (trees.data_shards as usize, trees.parity_shards as usize),
+            };
+            let own_size = shard_size_for(len, s) as u32;
+            let own: Vec<usize> = (0..s + p).map(|i| place(e as u64, i, r)).collect();
+            let mut on = vec![0usize; r];
+            for &x in &own {
+                on[x] += 1;
+            }
+            let want = Want {
+                at: e,
+                pointers: if tree { 0 } else { t },
+                parity: p,
+                shard_size: own_size,
+            };
+            let chosen: Vec<usize> = pointers::choose(rng, &want, &mut on, &catalog, |_| true)
+                .iter()
+                .map(|c| c.extent * w + c.shard as usize)
+                .collect();
             assert!(
-                on.iter().all(|&k| k <= P),
+                on.iter().all(|&k| k <= p),
                 "remote rule broken at extent {e}: {on:?}"
             );
-            let size = (chosen.iter())
-                .map(|&x| sizes[x / WIDTH])
-                .fold(own_size, u32::max);
             for &x in &chosen {
-                catalog.point(x / WIDTH, (x % WIDTH) as u8, e);
+                catalog.point(x / w, (x % w) as u8, e);
+                assert!(h.shard_sizes[x / w] <= own_size, "a pointer grew a codeword");
+                assert!(!h.trees[x / w], "a pointer names a tree extent");
             }
-            let own16: Vec<u16> = own.iter().map(|&r| r as u16).collect();
+            let own16: Vec<u16> = own.iter().map(|&x| x as u16).collect();
             let ptr16: Vec<u16> = chosen.iter().map(|&x| h.remote_of[x] as u16).collect();
-            catalog.push(name(e), Candidate::new(size, S, P, &own16, &ptr16));
-            sizes.push(size);
-            h.remote_of.extend(&own);
-            let mut symbols: Vec<usize> = (0..S).map(|i| e * WIDTH + i).collect();
+            catalog.push(name(e), Candidate::new(own_size, s, p, &own16, &ptr16));
+            h.shard_sizes.push(own_size);
+            h.trees.push(tree);
+            h.remote_of.extend((0..w).map(|i| own.get(i).copied().unwrap_or(0)));
+            let mut symbols: Vec<usize> = (0..s).map(|i| e * w + i).collect();
             symbols.extend(&chosen);
-            symbols.extend((S..WIDTH).map(|i| e * WIDTH + i));
-            h.codewords.push(Codeword { symbols, parity: P });
+            symbols.extend((s..s + p).map(|i| e * w + i));
+            h.codewords.push(Codeword { symbols, parity: p });
             h.pointers.push(chosen);
         }
         h
     }
 
-    /// Fraction of data shards still lost after peeling, given which own symbols are
-    /// present.
-    pub fn lost(&self, mut present: Vec<bool>) -> f64 {
+    /// What is still lost after peeling, given which own symbols are present.
+    pub fn lost(&self, mut present: Vec<bool>) -> Lost {
         peel(&self.codewords, &mut present);
-        let lost = (0..self.n * WIDTH)
-            .filter(|&x| x % WIDTH < S && !present[x])
-            .count();
-        lost as f64 / (self.n * S) as f64
+        let (s, w) = (self.layout.s, self.layout.width());
+        let young_from = self.n - (self.n / 10).max(1);
+        let mut lost = Lost::default();
+        for e in 0..self.n {
+            let gone = (0..s).filter(|&i| !present[e * w + i]).count();
+            lost.data_shards += gone as f64 / (self.n * s) as f64;
+            if gone > 0 {
+                lost.extents += 1.0;
+                if e >= young_from {
+                    lost.newest_extents += 1.0;
+                }
+            }
+        }
+        lost
     }
 
     fn pointed(&self) -> Vec<bool> {
-        let mut pointed = vec![false; self.n * WIDTH];
+        let mut pointed = vec![false; self.n * self.layout.width()];
         for &x in self.pointers.iter().flatten() {
             pointed[x] = true;
         }
         pointed
     }
 
-    /// Share of data shards that at least one codeword points at.
+    /// Share of the data extents' data shards that at least one codeword points at.
     pub fn coverage(&self) -> f64 {
-        let pointed = self.pointed().iter().filter(|&&p| p).count();
-        pointed as f64 / (self.n * S) as f64
+        let w = self.layout.width();
+        let pointed = (self.pointed().iter().enumerate())
+            .filter(|&(x, &p)| p && x % w < self.layout.s)
+            .count();
+        let data = self.trees.iter().filter(|&&t| !t).count();
+        pointed as f64 / (data * self.layout.s) as f64
     }
 
     /// Share of extents that keep a spare symbol when remote `r` is lost: their codeword
@@ -144,98 +222,88 @@ impl History {
     /// pointer, restored by its own extent's codeword; or a data shard some codeword
     /// points at), which restores it.
     pub fn spare_without(&self, r: usize) -> f64 {
+        let (s, w) = (self.layout.s, self.layout.width());
         let pointed = self.pointed();
         let spare = (0..self.n)
             .filter(|&e| {
+                let p = self.codewords[e].parity;
                 let on_r: Vec<usize> = (self.codewords[e].symbols.iter())
                     .copied()
                     .filter(|&x| self.remote_of[x] == r)
                     .collect();
-                on_r.len() < P
+                on_r.len() < p
                     || on_r
                         .iter()
-                        .any(|&x| x / WIDTH != e || (x % WIDTH < S && pointed[x]))
+                        .any(|&x| x / w != e || (x % w < s && pointed[x]))
             })
             .count();
         spare as f64 / self.n as f64
     }
 }
 
-/// The chooser before least-pointed-first, as it was in `src/codec/pointers.rs` with the
-/// default strategy.
-fn before(
-    rng: &mut impl Rng,
-    own_size: u32,
-    symbols_on: &mut [usize],
-    sizes: &[u32],
-    remote_of: &[usize],
-) -> Vec<usize> {
-    let n = sizes.len();
-    let mut chosen: Vec<usize> = Vec::new();
-    if n == 0 {
-        return chosen;
-    }
-    let normal = Normal::new(0.0, n.min(1000) as f64).ok();
-    let limit = (own_size as f64 * MAX_GROWTH) as u32;
-    for k in 0..T {
-        let recent = k % 2 == 0;
-        for _ in 0..48 {
-            let idx = match (&normal, recent) {
-                (Some(dist), true) => {
-                    let d = dist.sample(rng).abs() as usize;
-                    n - 1 - d.min(n - 1)
-                }
-                _ => rng.random_range(0..n),
-            };
-            if sizes[idx] > limit {
-                continue;
-            }
-            let start = rng.random_range(0..S);
-            let pick = (0..S)
-                .map(|i| idx * WIDTH + (start + i) % S)
-                .find(|&x| symbols_on[remote_of[x]] < P && !chosen.contains(&x));
-            if let Some(x) = pick {
-                symbols_on[remote_of[x]] += 1;
-                chosen.push(x);
-                break;
-            }
-        }
-    }
-    chosen
+/// What a damage pattern cost a history.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Lost {
+    /// Fraction of all data shards.
+    pub data_shards: f64,
+    /// Extents with a data shard lost.
+    pub extents: f64,
+    /// Of them, among the newest 10%.
+    pub newest_extents: f64,
 }
 
-/// Damage to the own symbols of `n` extents.
+/// Damage to the own symbols of a history.
 #[derive(Clone, Copy, Debug)]
 pub enum Loss {
     /// Every shard lost independently with this probability.
     Random(f64),
-    /// Remote 0 lost whole, plus random loss elsewhere.
+    /// One remote (seeded) lost whole, plus random loss elsewhere.
     RemotePlus(f64),
-    /// `extents` consecutive extents (at a random place) lose their shards on two
-    /// remotes (a random pair), plus random loss everywhere.
+    /// `extents` consecutive extents (at most a third of the history, at a seeded place)
+    /// lose their shards on two remotes (a seeded pair), plus random loss everywhere.
     Burst { extents: usize, random: f64 },
 }
 
+/// A uniform draw in [0, 1) that depends only on its arguments (splitmix64).
+fn unit(seed: u64, extent: u64, shard: u64) -> f64 {
+    let mut z = seed
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(extent.wrapping_mul(0xBF58_476D_1CE4_E5B9))
+        .wrapping_add(shard.wrapping_mul(0x94D0_49BB_1331_11EB));
+    for _ in 0..2 {
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+    }
+    (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
 impl Loss {
-    /// Which own symbols survive (the same pattern for every history of `n` extents).
-    pub fn pattern(&self, n: usize, rng: &mut impl Rng) -> Vec<bool> {
+    /// Which own symbols of `h` survive. Positions depend only on (seed, extent, shard
+    /// index), so every layout of one history loses the same positions it has (as the
+    /// durability harness does through the binary).
+    pub fn pattern(&self, h: &History, seed: u64) -> Vec<bool> {
+        let (r, w, n) = (h.layout.remotes, h.layout.width(), h.n);
+        let pick = |k: u64, below: usize| (unit(seed, u64::MAX - k, 0) * below as f64) as usize;
         let (burst, lost_remotes, q) = match *self {
             Loss::Random(q) => (0..0, [usize::MAX; 2], q),
-            Loss::RemotePlus(q) => (0..0, [0, usize::MAX], q),
+            Loss::RemotePlus(q) => (0..0, [pick(1, r), usize::MAX], q),
             Loss::Burst { extents, random } => {
-                let start = rng.random_range(0..=n.saturating_sub(extents));
-                let kept = rng.random_range(0..REMOTES);
-                let lost = [(kept + 1) % REMOTES, (kept + 2) % REMOTES];
-                (start..start + extents, lost, random)
+                let len = extents.min(n / 3).max(1);
+                let start = pick(2, n - len + 1);
+                let first = pick(3, r);
+                let second = (first + 1 + pick(4, r - 1)) % r;
+                (start..start + len, [first, second], random)
             }
         };
-        (0..n * WIDTH)
+        let whole = matches!(self, Loss::RemotePlus(_));
+        (0..n * w)
             .map(|x| {
-                let (e, i) = (x / WIDTH, x % WIDTH);
-                let r = place(e as u64, i, REMOTES);
-                let whole_remote = matches!(self, Loss::RemotePlus(_)) && r == lost_remotes[0];
-                let in_burst = burst.contains(&e) && lost_remotes.contains(&r);
-                !whole_remote && !in_burst && !rng.random_bool(q)
+                let (e, i) = (x / w, x % w);
+                let on = place(e as u64, i, r);
+                let gone = (whole && on == lost_remotes[0])
+                    || (burst.contains(&e) && lost_remotes.contains(&on));
+                !gone && unit(seed, e as u64, i as u64) >= q
             })
             .collect()
     }
