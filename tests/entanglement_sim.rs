@@ -33,7 +33,7 @@ const EXTENT: usize = 16 << 20;
 /// than the size rule allows. Each incremental run writes 0 to 2 full extents and ends in
 /// one small extent, log-uniform between 64 KiB and 16 MiB.
 fn history_lengths(rng: &mut impl Rng) -> Vec<usize> {
-    let mut sizes: Vec<u32> = (0..FULL_EXTENTS).map(|_| full_extent(rng)).collect();
+    let mut sizes: Vec<usize> = (0..FULL_EXTENTS).map(|_| full_extent(rng)).collect();
     sizes.push(small_extent(rng));
     for _ in 0..INCREMENTALS {
         for _ in 0..rng.random_range(0..3) {
