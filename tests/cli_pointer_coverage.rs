@@ -39,12 +39,19 @@ fn build() -> Repo {
             avg: 4 * 1024,
             max: 8 * 1024,
         }),
+        data_shards: None,
+        parity_shards: None,
+        pointers: None,
         ..small_init_options(EXTENT_SIZE)
     };
     let r = tangle::repo::init(&opts, PASSWORD.as_bytes()).expect("library init");
     let d = Layout::default_for(REMOTES);
     assert_eq!(
-        (r.data_shards as usize, r.parity_shards as usize, r.pointers as usize),
+        (
+            r.data_shards as usize,
+            r.parity_shards as usize,
+            r.pointers as usize
+        ),
         (d.s, d.p, d.t)
     );
     let src = repo.dir("src");

@@ -202,7 +202,10 @@ fn the_default_beats_the_best_plain_reed_solomon_at_equal_storage() {
                 })
                 .expect("plain layouts");
             let (de, be) = (col(0, |l| l.extents), col(best, |l| l.extents));
-            let (dn, bn) = (col(0, |l| l.newest_extents), col(best, |l| l.newest_extents));
+            let (dn, bn) = (
+                col(0, |l| l.newest_extents),
+                col(best, |l| l.newest_extents),
+            );
             let (dd, bd) = (col(0, |l| l.data_shards), col(best, |l| l.data_shards));
             let r = ratio(&de, &be);
             let rn = ratio(&dn, &bn);
@@ -230,7 +233,9 @@ fn the_default_beats_the_best_plain_reed_solomon_at_equal_storage() {
             if let (Some(b), Some(r)) = (bound, r)
                 && r.mean > b
             {
-                failures.push(format!("{remotes} remotes, {name}: default / best plain {r:?} above {b}"));
+                failures.push(format!(
+                    "{remotes} remotes, {name}: default / best plain {r:?} above {b}"
+                ));
             }
             if let Some(rn) = rn
                 && rn.mean > 1.0
@@ -262,7 +267,11 @@ fn any_one_remote_lost_alone_loses_nothing() {
         let h = History::build(Layout::default_for(remotes), &lengths, &mut rng);
         for seed in 0..remotes as u64 {
             let pattern = Loss::RemotePlus(0.0).pattern(&h, seed);
-            assert_eq!(h.lost(pattern).extents, 0.0, "{remotes} remotes, seed {seed}");
+            assert_eq!(
+                h.lost(pattern).extents,
+                0.0,
+                "{remotes} remotes, seed {seed}"
+            );
         }
     }
 }

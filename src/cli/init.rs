@@ -89,7 +89,9 @@ fn test_extent_size() -> Result<(Option<u32>, Option<tangle::content::ChunkerPar
         return Ok((None, None));
     };
     let size: u32 = v.trim().parse().map_err(|_| {
-        Error::usage(format!("TANGLE_TEST_EXTENT_SIZE: {v:?} is not a number of bytes"))
+        Error::usage(format!(
+            "TANGLE_TEST_EXTENT_SIZE: {v:?} is not a number of bytes"
+        ))
     })?;
     let chunker = tangle::content::ChunkerParams {
         min: (size / 32).clamp(64, 1 << 20),

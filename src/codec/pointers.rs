@@ -477,7 +477,10 @@ mod tests {
             .flat_map(|c| &c.far_pointed)
             .filter(|&&n| n > 0)
             .count();
-        assert_eq!(far as usize, far_shards, "every far pointer a different shard");
+        assert_eq!(
+            far as usize, far_shards,
+            "every far pointer a different shard"
+        );
     }
 
     #[test]
@@ -552,7 +555,10 @@ mod tests {
         // A small extent finds the one small shard; a whole-copy extent is never named.
         let mut cat = cat;
         let small = cat.push(name(99), Candidate::new(448, S, P, &remotes_of(10), &[]));
-        cat.push(name(98), Candidate::new(64, 1, 2, &remotes_of(11)[..3], &[]));
+        cat.push(
+            name(98),
+            Candidate::new(64, 1, 2, &remotes_of(11)[..3], &[]),
+        );
         let mut on = own_counts(12);
         let chosen = choose(&mut rng, &want(12, 2, 448), &mut on, &cat, |_| true);
         assert!(!chosen.is_empty() && chosen.iter().all(|c| c.extent == small));

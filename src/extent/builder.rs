@@ -242,7 +242,12 @@ mod tests {
             seq,
             prev: None,
             start_verifier: start,
-            coding: Coding::default_for(3).unwrap(),
+            coding: Coding {
+                data_shards: 4,
+                parity_shards: 3,
+                pointers: 2,
+                strategy: Default::default(),
+            },
             remotes: 3,
             signer,
         }

@@ -52,14 +52,38 @@ impl Repo {
         }
     }
 
-    /// A fresh repository with the default coding over three (not yet existing) dirs.
+    /// A fresh repository over three (not yet existing) dirs, coded 4+3 with 2 pointers:
+    /// the default before 2026-11-27, which repositories made then keep, and the shard
+    /// arithmetic most tests are written for. [`Repo::init_default`] takes today's.
     pub fn init() -> Repo {
         let repo = Repo::uninit();
-        let out = run_ok(&mut repo.init_cmd(&repo.remotes, &[]));
+        let out = run_ok(&mut repo.init_cmd(
+            &repo.remotes,
+            &[
+                "--data-shards",
+                "4",
+                "--parity-shards",
+                "3",
+                "--pointers",
+                "2",
+            ],
+        ));
         let text = stdout_str(&out);
         assert!(
             text.contains("4 data + 3 parity"),
             "init output does not mention the coding \"4 data + 3 parity\":\n{text}"
+        );
+        repo
+    }
+
+    /// A fresh repository with `init`'s default coding (8+6 with 4 pointers on three).
+    pub fn init_default() -> Repo {
+        let repo = Repo::uninit();
+        let out = run_ok(&mut repo.init_cmd(&repo.remotes, &[]));
+        let text = stdout_str(&out);
+        assert!(
+            text.contains("8 data + 6 parity"),
+            "init output does not mention the coding \"8 data + 6 parity\":\n{text}"
         );
         repo
     }
@@ -389,9 +413,10 @@ pub fn small_init_options(extent_size: u32) -> InitOptions {
             avg: 16384,
             max: 65536,
         }),
-        data_shards: None,
-        parity_shards: None,
-        pointers: None,
+        // The coding of `Repo::init` (4+3, 2 pointers); tests of the default set None.
+        data_shards: Some(4),
+        parity_shards: Some(3),
+        pointers: Some(2),
         kdf: KdfParams {
             memory_kib: 64,
             iterations: 1,

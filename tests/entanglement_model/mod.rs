@@ -168,7 +168,10 @@ impl History {
             );
             for &x in &chosen {
                 catalog.point(x / w, (x % w) as u8, e);
-                assert!(h.shard_sizes[x / w] <= own_size, "a pointer grew a codeword");
+                assert!(
+                    h.shard_sizes[x / w] <= own_size,
+                    "a pointer grew a codeword"
+                );
                 assert!(!h.trees[x / w], "a pointer names a tree extent");
             }
             let own16: Vec<u16> = own.iter().map(|&x| x as u16).collect();
@@ -176,7 +179,8 @@ impl History {
             catalog.push(name(e), Candidate::new(own_size, s, p, &own16, &ptr16));
             h.shard_sizes.push(own_size);
             h.trees.push(tree);
-            h.remote_of.extend((0..w).map(|i| own.get(i).copied().unwrap_or(0)));
+            h.remote_of
+                .extend((0..w).map(|i| own.get(i).copied().unwrap_or(0)));
             let mut symbols: Vec<usize> = (0..s).map(|i| e * w + i).collect();
             symbols.extend(&chosen);
             symbols.extend((s..s + p).map(|i| e * w + i));
