@@ -121,6 +121,16 @@ pub(super) struct Rescue {
     lost: HashMap<ExtentName, String>,
 }
 
+/// Why an extent could not be rebuilt through other codewords.
+enum Failed {
+    /// Peeling cannot restore this many of its data shards (with what the remotes serve,
+    /// less what turned out wrong; 0: a plan failed without teaching anything new).
+    Lost(usize),
+    /// A decode from verified inputs gave a shard its certificate does not vouch for
+    /// (owner-signed certificates that contradict each other): why.
+    Broken(String),
+}
+
 /// Why a shard read did not give the certified shard.
 enum Unread {
     /// Missing, or its remote did not answer: nothing to say about the remote.
@@ -227,23 +237,35 @@ impl Repository {
                 );
                 Ok(data)
             }
-            Err(Some(why)) => Err(Error::corrupt(format!(
+            Err(Failed::Broken(why)) => Err(Error::corrupt(format!(
                 "{own}; through later codewords: {why}"
             ))),
-            Err(None) => {
-                let pointing = (st.certs[e + 1..].iter())
-                    .filter(|c| c.pointers.iter().any(|p| p.extent == name))
+            Err(Failed::Lost(stay_lost)) => {
+                let s = cert.data_shards as usize;
+                let named = (0..s)
+                    .filter(|&i| {
+                        (st.certs[e + 1..].iter()).any(|c| {
+                            (c.pointers.iter()).any(|p| p.extent == name && p.shard as usize == i)
+                        })
+                    })
                     .count();
                 let mut why = format!(
-                    "{own}; no later codeword restores it ({})",
-                    match pointing {
-                        0 => "none points at its data shards".to_string(),
-                        1 => "the one that points at its data shards cannot be decoded".into(),
-                        n => format!("the {n} that point at its data shards cannot be decoded"),
+                    "{own}; nor through later codewords: they point at {named} of its {s} data \
+                     shards, and {}",
+                    match stay_lost {
+                        0 => "too few of their symbols could be read".to_string(),
+                        n => format!("{n} of its data shards stay lost"),
                     }
                 );
                 if !wrong.is_empty() {
-                    why.push_str(&format!("; not used: {}", wrong.join("; ")));
+                    let more = wrong.len().saturating_sub(3);
+                    why.push_str(&format!(
+                        "; not used: {}",
+                        wrong[..wrong.len() - more].join("; ")
+                    ));
+                    if more > 0 {
+                        why.push_str(&format!(" and {more} more"));
+                    }
                 }
                 st.lost.insert(name, why.clone());
                 Err(Error::corrupt(why))
@@ -252,16 +274,14 @@ impl Repository {
     }
 
     /// Plan and decode until extent `e`'s data shards are all in hand: `Ok` with its data
-    /// and the codewords decoded; `Err(None)` when peeling cannot restore them (with what
-    /// the remotes serve, less what turned out wrong); `Err(Some(why))` when a decode went
-    /// wrong with verified inputs (certificates that contradict each other). Shards found
-    /// wrong are warned about, added to `wrong`, and planned around.
+    /// and the codewords decoded. Shards found wrong are warned about, added to `wrong`,
+    /// and planned around.
     fn rescue_extent(
         &self,
         st: &mut Rescue,
         e: usize,
         wrong: &mut Vec<String>,
-    ) -> Result<(Vec<u8>, Vec<usize>), Option<String>> {
+    ) -> Result<(Vec<u8>, Vec<usize>), Failed> {
         let cert = st.certs[e].clone();
         let s = cert.data_shards as usize;
         let targets: Vec<usize> = (0..s).map(|i| st.graph.offset[e] + i).collect();
@@ -276,8 +296,9 @@ impl Repository {
             }
             let mut present = before.clone();
             let plan = peel::peel(&st.graph.codewords, &mut present);
-            if targets.iter().any(|&x| !present[x]) {
-                return Err(None);
+            let stay_lost = targets.iter().filter(|&&x| !present[x]).count();
+            if stay_lost > 0 {
+                return Err(Failed::Lost(stay_lost));
             }
             let steps = peel::needed(&st.graph.codewords, &before, &plan, &targets);
             // The last step that reads each symbol: restored ones are dropped after it.
@@ -314,7 +335,7 @@ impl Repository {
             }
             if learned {
                 if !more_learned(st, known) {
-                    return Err(None);
+                    return Err(Failed::Lost(0));
                 }
                 continue;
             }
@@ -336,7 +357,7 @@ impl Repository {
             }
             if learned {
                 if !more_learned(st, known) {
-                    return Err(None);
+                    return Err(Failed::Lost(0));
                 }
                 continue;
             }
@@ -366,7 +387,7 @@ impl Repository {
         before: &[bool],
         have: &mut HashMap<usize, Bytes>,
         wrong: &mut Vec<String>,
-    ) -> Result<Option<Vec<(usize, Bytes)>>, Option<String>> {
+    ) -> Result<Option<Vec<(usize, Bytes)>>, Failed> {
         let cert = st.certs[c].clone();
         let symbols = st.graph.codewords[c].symbols.clone();
         let (s, t) = (cert.data_shards as usize, cert.pointers.len());
@@ -425,7 +446,7 @@ impl Repository {
         }
         let missing: Vec<usize> = (0..originals).filter(|&k| inputs[k].is_none()).collect();
         codec::reconstruct(&mut inputs, originals, ss).map_err(|err| {
-            Some(format!(
+            Failed::Broken(format!(
                 "extent {}: decoding its codeword: {err}",
                 cert.name().short()
             ))
@@ -440,7 +461,7 @@ impl Repository {
             let mut b = inputs[k].take().unwrap_or_default();
             b.truncate(owner.shard_size as usize);
             if blake3::hash(&b).as_bytes() != &owner.shards[pi].hash {
-                return Err(Some(format!(
+                return Err(Failed::Broken(format!(
                     "shard {pi} of extent {} rebuilt through the codeword of extent {} does \
                      not match its certificate: the two certificates disagree",
                     owner.name().short(),
