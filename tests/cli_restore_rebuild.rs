@@ -1,9 +1,10 @@
 //! Reads rebuild an extent through later codewords (issue 33): with every shard of an
 //! extent gone, but each of its data shards named as a pointer by some later codeword,
 //! `verify` says `repair` can fix it — and `restore` and `dump` now read it too, by the
-//! same peeling, without writing anything to the remotes. Damage peeling cannot undo
-//! still fails and names the extent; a remote serving an altered shard of a later
-//! codeword is named and the shard never used.
+//! same peeling, without writing anything to the remotes; so do they when later
+//! codewords give back only some data shards and the extent's own codeword the rest.
+//! Damage peeling cannot undo still fails and names the extent; a remote serving an
+//! altered shard of a later codeword is named and the shard never used.
 //!
 //! The repository is created through the library with small extents (128 KiB, chunks of
 //! 2-8 KiB) so that 6 MiB give about 50 extents whose oldest ones later codewords point
@@ -265,6 +266,66 @@ fn restore_and_dump_rebuild_a_lost_extent_through_later_codewords() {
         "{}",
         stderr_str(&out)
     );
+}
+
+/// Later codewords can restore only some data shards of an extent; its own codeword
+/// then has enough to decode the rest. All its data shards and all but `s - k` parity
+/// shards are gone (`k` of its data shards are named by later codewords): its own
+/// codeword has `s - k` parity and its `t` pointers, `k` short of decoding, until the
+/// later codewords give back those `k`. Restore takes both steps, read only.
+#[test]
+fn restore_decodes_later_codewords_then_the_extents_own() {
+    let fx = setup();
+    let named = |e: usize| {
+        (0..fx.certs[e].data_shards as usize)
+            .filter(|&i| !fx.pointing_at(e, i).is_empty())
+            .count()
+    };
+    let e = (0..fx.certs.len())
+        .filter(|&e| fx.data.contains(&fx.certs[e].name()))
+        .find(|&e| {
+            let c = &fx.certs[e];
+            let k = named(e);
+            c.pointers.len() == 2 && (1..c.data_shards as usize).contains(&k)
+        })
+        .expect("a data extent with pointers, some but not all of its data shards named");
+    let c = &fx.certs[e];
+    let (s, k) = (c.data_shards as usize, named(e));
+    let short = fx.short(e);
+    // Keep parity shards s..s + (s - k); remove the rest.
+    for i in (0..s).chain(s + (s - k)..c.shards.len()) {
+        fs::remove_file(fx.shard_file(e, i)).unwrap();
+    }
+
+    let (code, v) = fx.verify(&[], "verify, own codeword short");
+    expect_code(code, 20, &v, "verify, own codeword short");
+    let before = fx.repo.remote_state();
+    let (out, target) = fx.restore(1, "restored");
+    let err = stderr_str(&out);
+    assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
+    assert_tree_matches(
+        &fx.expected,
+        &restored_path(&target, &fx.src),
+        "restore through later codewords and the extent's own",
+    );
+    // "... rebuilt through L later codewords (D decoded, ...": the extent's own is one.
+    let counts: Vec<u64> = err
+        .split(&format!("extent {short} was rebuilt through "))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no rebuild warning:\n{err}"))
+        .split(|ch: char| !ch.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .take(2)
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert_eq!(counts.len(), 2, "{err}");
+    assert!(counts[0] >= 1, "{err}");
+    assert_eq!(
+        counts[1],
+        counts[0] + 1,
+        "its own codeword decoded too:\n{err}"
+    );
+    assert_remotes_unchanged(&before, &fx.repo.remote_state(), "restore");
 }
 
 /// An extent with a data shard no codeword names loses everything: verify says data is

@@ -208,8 +208,10 @@ impl Repository {
         let mut guard = self.rescue.lock().unwrap_or_else(|p| p.into_inner());
         if guard.is_none() {
             *guard = Some(self.rescue_state().map_err(|e| {
-                own.clone()
-                    .context(format!("(and the certificates cannot be listed: {e})"))
+                Error::new(
+                    own.kind(),
+                    format!("{own}; later codewords cannot be looked at: {e}"),
+                )
             })?);
         }
         let Some(st) = guard.as_mut() else {
@@ -219,7 +221,10 @@ impl Repository {
             return Err(Error::corrupt(why.clone()));
         }
         let Some(&e) = st.pos.get(&name) else {
-            return Err(own.context("(no listed certificate names it)"));
+            return Err(Error::new(
+                own.kind(),
+                format!("{own}; no remote lists its certificate, so no later codeword is known"),
+            ));
         };
         let mut wrong: Vec<String> = Vec::new();
         match self.rescue_extent(st, e, &mut wrong) {
