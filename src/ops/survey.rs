@@ -13,7 +13,7 @@ use crate::codec::peel::Codeword;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::Result;
 use crate::extent::{Certificate, Deletions, ExtentName};
-use crate::repo::{Foreign, Repository, names};
+use crate::repo::{Foreign, Graph, Repository, names};
 
 /// One remote's copy of a metadata object.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -571,42 +571,9 @@ impl Survey {
     /// extent `e`; returns the codewords and which symbols are present and intact.
     /// A pointer to an extent without an authentic certificate counts as a lost symbol.
     pub fn graph(&self) -> (Vec<Codeword>, Vec<bool>, Vec<usize>) {
-        let mut offset = Vec::with_capacity(self.certs.len());
-        let mut n = 0;
-        for c in &self.certs {
-            offset.push(n);
-            n += c.shards.len();
-        }
-        let mut present: Vec<bool> = self
-            .shards
-            .iter()
-            .flatten()
-            .map(|s| *s == ShardState::Ok)
-            .collect();
-        let mut codewords = Vec::with_capacity(self.certs.len());
-        for (e, c) in self.certs.iter().enumerate() {
-            let s = c.data_shards as usize;
-            let mut symbols: Vec<usize> = (0..s).map(|i| offset[e] + i).collect();
-            for p in &c.pointers {
-                match self.cert_pos.get(&p.extent) {
-                    Some(&pe) if (p.shard as usize) < self.certs[pe].data_shards as usize => {
-                        symbols.push(offset[pe] + p.shard as usize)
-                    }
-                    // A pointer into an extent nobody can certify: a symbol of its own
-                    // that is lost for good (decoding this codeword may "restore" it,
-                    // but there is nowhere to write it).
-                    _ => {
-                        symbols.push(present.len());
-                        present.push(false);
-                    }
-                }
-            }
-            symbols.extend((s..c.shards.len()).map(|i| offset[e] + i));
-            codewords.push(Codeword {
-                symbols,
-                parity: c.parity_shards as usize,
-            });
-        }
-        (codewords, present, offset)
+        let g = Graph::new(&self.certs, &self.cert_pos, |e, i| {
+            self.shards[e][i] == ShardState::Ok
+        });
+        (g.codewords, g.present, g.offset)
     }
 }

@@ -14,6 +14,7 @@ mod marker;
 pub mod names;
 mod read_plan;
 mod reader;
+mod rebuild;
 pub mod remote;
 pub mod trust;
 mod write;
@@ -25,6 +26,7 @@ pub use lock::{
 };
 pub use read_plan::{PLAN_SEGMENT, PlanCounts, PlannedReads, plan_counts};
 pub use reader::{ReadMode, TREE_SHARDS_AHEAD, TREES_AHEAD, shard_waits};
+pub use rebuild::Graph;
 pub use trust::{OwnerPin, pin_owner};
 pub use write::{ConfigPublished, Foreign};
 
@@ -61,6 +63,9 @@ pub struct Repository {
     shards: reader::ShardCache,
     /// What restore will read next, for the shard cache (see [`read_plan`]).
     read_plan: Mutex<Option<Arc<read_plan::ReadPlan>>>,
+    /// Rebuilding extents through later codewords (see [`rebuild`]): set up by the first
+    /// extent whose own codeword cannot be decoded, kept for the process.
+    rescue: Mutex<Option<rebuild::Rescue>>,
     on_warning: Box<dyn Fn(&str) + Send + Sync>,
     health: Arc<WriteHealth>,
     foreign_configs: Vec<String>,
@@ -223,6 +228,7 @@ impl Repository {
             decoded: reader::DecodedCache::new(4),
             shards: reader::ShardCache::new(16),
             read_plan: Mutex::new(None),
+            rescue: Mutex::new(None),
             on_warning: Box::new(|_| {}),
             health: Arc::default(),
             foreign_configs: Vec::new(),

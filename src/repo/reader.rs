@@ -1,8 +1,9 @@
 //! Reading blobs back. The fast path reads the blob's byte range straight from the data
 //! shard(s) holding it (systematic code: no decoding). If that fails — shard missing,
 //! remote gone, bytes corrupt (the AEAD and the id check catch it) — the whole extent is
-//! rebuilt from any `s` shards that match their certified BLAKE3, and kept in a small
-//! cache because neighbouring blobs usually need the same extent.
+//! rebuilt from any `s + t` symbols of its codeword that match their certified BLAKE3
+//! (else through later codewords, [`super::rebuild`]), and kept in a small cache because
+//! neighbouring blobs usually need the same extent.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -563,12 +564,18 @@ impl Repository {
     }
 
     /// The extent's data, from any `s + t` symbols of its codeword that pass their
-    /// certified hashes. Failures are not cached: a remote may be back next time.
+    /// certified hashes, or, when too few are left, through the later codewords that
+    /// point at its data shards (peeling, read only: [`super::rebuild`]). Failures are
+    /// not cached: a remote may be back next time.
     pub fn rebuilt_extent(&self, cert: &Certificate) -> Result<Arc<Vec<u8>>> {
         let name = cert.name();
         let slot = self.decoded.slot(&name);
         let result = slot
-            .get_or_init(|| self.rebuild(cert, &mut vec![name]).map(Arc::new))
+            .get_or_init(|| {
+                self.rebuild(cert, &mut vec![name])
+                    .or_else(|own| self.rebuild_through_others(cert, own))
+                    .map(Arc::new)
+            })
             .clone();
         if result.is_err() {
             self.decoded.forget(&name);
