@@ -368,13 +368,15 @@ fn assert_names(f: &Value, want: &Expected, what: &str) {
     );
 }
 
-/// Without the password the new fields are there, and null.
-fn assert_unknown(f: &Value, what: &str) {
+/// When verify cannot name what is lost, the new fields are there, null, and
+/// `paths_unknown` says `why`.
+fn assert_unknown(f: &Value, why: &str, what: &str) {
     for k in ["snapshots", "snapshots_unrestorable", "paths", "lost_bytes"] {
         let o = f.as_object().expect("a finding object");
         assert!(o.contains_key(k), "{what}: no `{k}`\n{f:#}");
         assert!(f[k].is_null(), "{what}: `{k}` is not null\n{f:#}");
     }
+    assert_eq!(f["paths_unknown"], why, "{what}\n{f:#}");
 }
 
 /// One data shard of the extent holding part of a file is lost (with three parity
@@ -449,7 +451,7 @@ fn lost_data_shard_names_snapshots_files_and_bytes() {
 
     let what = "verify --json without the password";
     let v = fx.verify_json(false, what);
-    assert_unknown(&data_lost(&v, &extent), what);
+    assert_unknown(&data_lost(&v, &extent), "no-password", what);
     let what = "verify without the password";
     let text = fx.verify_text(false, &[], what);
     let needs: Vec<&str> = (text.lines())
@@ -510,5 +512,32 @@ fn lost_tree_makes_the_snapshot_unrestorable() {
     );
 
     let v = fx.verify_json(false, "verify --json without the password");
-    assert_unknown(&data_lost(&v, &extent), "without the password");
+    assert_unknown(
+        &data_lost(&v, &extent),
+        "no-password",
+        "without the password",
+    );
+}
+
+/// The index segments are lost as well (on every remote): with the password, verify
+/// cannot know what the lost extent held, and says so instead of naming nothing.
+#[test]
+fn lost_index_leaves_the_loss_unnamed() {
+    let fx = setup();
+    let (_, c_content) = fx.file("/photos/c.bin");
+    let extent = fx.places[&c_content[0]].0.clone();
+    fx.delete_shards(&extent, &[0, 1, 2, 3]);
+    for r in &fx.repo.remotes {
+        fs::remove_dir_all(r.join("index")).expect("remove the index segments");
+    }
+    let what = "verify --json with the password, index lost";
+    let v = fx.verify_json(true, what);
+    assert_unknown(&data_lost(&v, &extent), "not-indexed", what);
+    let what = "verify with the password, index lost";
+    let text = fx.verify_text(true, &[], what);
+    assert!(
+        text.contains("what it held is unknown: no index segment names this extent"),
+        "{what}:\n{text}"
+    );
+    assert!(!text.contains("needs the password"), "{what}:\n{text}");
 }

@@ -4,7 +4,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use clap::Args;
 use tangle::Result;
-use tangle::ops::verify::{self, LostData, LostPathKind, ReadData, Severity, VerifyReport};
+use tangle::ops::verify::{
+    self, LostData, LostPathKind, LostUnknown, ReadData, Severity, VerifyReport,
+};
 use tangle::profile::VerifySection;
 use tangle::util::{escape, human_bytes};
 
@@ -125,10 +127,10 @@ fn print_text(g: &Global, r: &VerifyReport) {
             g.say(format_args!("    repair would: {}", escape(rep)));
         }
     }
-    if r.findings
-        .iter()
-        .any(|f| f.lost.as_ref().is_some_and(|l| !l.known()))
-    {
+    let no_password = |f: &verify::Finding| {
+        (f.lost.as_ref()).is_some_and(|l| l.paths_unknown == Some(LostUnknown::NoPassword))
+    };
+    if r.findings.iter().any(no_password) {
         errors.say(
             "naming the snapshots and files this data loss affects needs the password and a \
              readable key: give verify the password (TANGLE_PASSWORD, --password-file or the \
@@ -191,6 +193,11 @@ const LOST_SHOWN: usize = 10;
 /// per lost path (the same path lost alike in several snapshots is one line), at most
 /// [`LOST_SHOWN`] of them without `-v`.
 fn print_lost(out: &Global, lost: &LostData, verbose: bool) {
+    if lost.paths_unknown == Some(LostUnknown::NotIndexed) {
+        out.say("    what it held is unknown: no index segment names this extent (its segment is lost too)");
+        return;
+    }
+    // Without the password: one line after all findings says so.
     let (Some(snapshots), Some(unrestorable), Some(paths)) =
         (&lost.snapshots, &lost.snapshots_unrestorable, &lost.paths)
     else {

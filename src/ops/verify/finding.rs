@@ -170,7 +170,7 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repair: Option<String>,
     /// `data-lost` only: what the loss costs in snapshots and paths (its fields sit on
-    /// the finding itself; every one of them null without the password).
+    /// the finding itself; null without the password).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub lost: Option<LostData>,
 }
@@ -217,9 +217,9 @@ impl Finding {
 }
 
 /// What the lost data shards of one extent cost, in what was backed up (on a `data-lost`
-/// finding). Every field is `None` (null in `--json`) when it is not known: without the
-/// password nothing names the snapshots and files.
-#[derive(Serialize, Clone, Debug, Default, PartialEq, Eq)]
+/// finding). When this is not known, every field but `paths_unknown` is `None` (null in
+/// `--json`) and `paths_unknown` says why.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct LostData {
     /// Full ids of the snapshots that lose something (a file's content or a
     /// directory's listing), oldest first.
@@ -233,17 +233,31 @@ pub struct LostData {
     /// Bytes of file content the lost shards held that some snapshot refers to, each
     /// chunk counted once however many files and snapshots share it.
     pub lost_bytes: Option<u64>,
+    /// Why the fields above are not known; `None` when they are.
+    pub paths_unknown: Option<LostUnknown>,
+}
+
+/// Why verify cannot name what a `data-lost` extent costs.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum LostUnknown {
+    /// Verify ran without the password (or could read no key file): no index, no trees.
+    NoPassword,
+    /// No index segment names the extent (its segment is lost as well), so what it held
+    /// is unknown.
+    NotIndexed,
 }
 
 impl LostData {
-    /// Nothing known (no password): every field null.
-    pub fn unknown() -> LostData {
-        LostData::default()
-    }
-
-    /// Whether the snapshots and paths are known (verify had the password).
-    pub fn known(&self) -> bool {
-        self.paths.is_some()
+    /// Nothing known, for the reason given: every other field null.
+    pub fn unknown(why: LostUnknown) -> LostData {
+        LostData {
+            snapshots: None,
+            snapshots_unrestorable: None,
+            paths: None,
+            lost_bytes: None,
+            paths_unknown: Some(why),
+        }
     }
 }
 

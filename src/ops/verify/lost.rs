@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use super::finding::{Finding, FindingKind, LostData, LostPath, LostPathKind};
+use super::finding::{Finding, FindingKind, LostData, LostPath, LostPathKind, LostUnknown};
 use crate::content::{BlobId, Index, NodeKind, Tree};
 use crate::extent::ExtentName;
 
@@ -65,6 +65,9 @@ pub(super) struct Tracer {
     trees: HashMap<BlobId, Walked>,
     /// Per lost extent: its data blobs some file refers to.
     referenced: Vec<HashSet<BlobId>>,
+    /// Per lost extent: whether an index segment names it (else what it held is
+    /// unknown: its segment is lost too).
+    indexed: Vec<bool>,
 }
 
 impl Tracer {
@@ -84,8 +87,10 @@ impl Tracer {
                     .then_some((*id, (e, u64::from(loc.raw_len))))
             })
             .collect();
+        let named: HashSet<&ExtentName> = index.extents().iter().collect();
         Some(Tracer {
             referenced: vec![HashSet::new(); extents.len()],
+            indexed: extents.iter().map(|x| named.contains(&x.name)).collect(),
             extents,
             blobs,
             trees: HashMap::new(),
@@ -154,6 +159,10 @@ impl Tracer {
             let Some(&e) = f.extent.as_ref().and_then(|x| pos.get(x)) else {
                 continue;
             };
+            if !self.indexed[e] {
+                f.lost = Some(LostData::unknown(LostUnknown::NotIndexed));
+                continue;
+            }
             let lost_bytes = (self.referenced[e].iter())
                 .filter_map(|b| self.blobs.get(b))
                 .fold(0u64, |sum, &(_, len)| sum.saturating_add(len));
@@ -301,6 +310,7 @@ impl Affected {
                     .collect(),
             ),
             lost_bytes: Some(lost_bytes),
+            paths_unknown: None,
         }
     }
 }

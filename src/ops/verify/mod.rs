@@ -23,8 +23,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 pub use self::finding::{
-    DetectionRate, Finding, FindingKind, LostData, LostPath, LostPathKind, PointerCoverage,
-    RemoteSpare, Severity, SubsetReport, VerifyReport,
+    DetectionRate, Finding, FindingKind, LostData, LostPath, LostPathKind, LostUnknown,
+    PointerCoverage, RemoteSpare, Severity, SubsetReport, VerifyReport,
 };
 use super::survey::{ShardState, Survey};
 use crate::error::Result;

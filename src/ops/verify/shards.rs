@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use super::finding::{Finding, FindingKind, LostData, Severity};
+use super::finding::{Finding, FindingKind, LostData, LostUnknown, Severity};
 use super::lost::LostExtent;
 use crate::codec::peel::{Codeword, peel};
 use crate::extent::ExtentName;
@@ -87,7 +87,7 @@ pub(super) fn shards(
                 )
                 .extent(&name, None)
                 // Named later if the password allows (`lost.rs`).
-                .lost(LostData::unknown()),
+                .lost(LostData::unknown(LostUnknown::NoPassword)),
             );
             lost.push(LostExtent {
                 name,
