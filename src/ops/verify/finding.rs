@@ -169,6 +169,10 @@ pub struct Finding {
     /// What `repair` would do about it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repair: Option<String>,
+    /// `data-lost` only: what the loss costs in snapshots and paths (its fields sit on
+    /// the finding itself; null without the password).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub lost: Option<LostData>,
 }
 
 impl Finding {
@@ -182,6 +186,7 @@ impl Finding {
             shard: None,
             message,
             repair: None,
+            lost: None,
         }
     }
     /// The remote concerned; the message names it too (the human output is the message).
@@ -205,6 +210,84 @@ impl Finding {
         self.repair = Some(r.into());
         self
     }
+    pub(super) fn lost(mut self, l: LostData) -> Self {
+        self.lost = Some(l);
+        self
+    }
+}
+
+/// What the lost data shards of one extent cost, in what was backed up (on a `data-lost`
+/// finding). When this is not known, every field but `paths_unknown` is `None` (null in
+/// `--json`) and `paths_unknown` says why.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct LostData {
+    /// Full ids of the snapshots that lose something (a file's content or a
+    /// directory's listing), oldest first.
+    pub snapshots: Option<Vec<String>>,
+    /// Of those, the ones whose root directory listing is lost: nothing of them can be
+    /// restored.
+    pub snapshots_unrestorable: Option<Vec<String>>,
+    /// Per snapshot (in the order of `snapshots`), every path that loses something, in
+    /// byte order of the paths.
+    pub paths: Option<Vec<LostPath>>,
+    /// Bytes of file content the lost shards held that some snapshot refers to, each
+    /// chunk counted once however many files and snapshots share it.
+    pub lost_bytes: Option<u64>,
+    /// Why the fields above are not known; `None` when they are.
+    pub paths_unknown: Option<LostUnknown>,
+}
+
+/// Why verify cannot name what a `data-lost` extent costs.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum LostUnknown {
+    /// Verify ran without the password (or could read no key file): no index, no trees.
+    NoPassword,
+    /// No index segment names the extent (its segment is lost as well), so what it held
+    /// is unknown.
+    NotIndexed,
+}
+
+impl LostData {
+    /// Nothing known, for the reason given: every other field null.
+    pub fn unknown(why: LostUnknown) -> LostData {
+        LostData {
+            snapshots: None,
+            snapshots_unrestorable: None,
+            paths: None,
+            lost_bytes: None,
+            paths_unknown: Some(why),
+        }
+    }
+}
+
+/// One path of one snapshot that loses data.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct LostPath {
+    /// Full id of the snapshot.
+    pub snapshot: String,
+    /// Absolute path as backed up (bytes that are not UTF-8 replaced by U+FFFD); `/`
+    /// for the root.
+    pub path: String,
+    /// The path's exact bytes (for the text output).
+    #[serde(skip)]
+    pub raw_path: Vec<u8>,
+    #[serde(rename = "type")]
+    pub kind: LostPathKind,
+    /// A file's size; `None` for a directory.
+    pub size: Option<u64>,
+    /// Bytes of the file that lay in the lost shards (of this extent; a chunk the file
+    /// holds twice counts twice); `None` for a directory, whose contents are all lost.
+    pub lost_bytes: Option<u64>,
+}
+
+/// What a lost path is: a file whose content lost some chunks, or a directory whose
+/// listing (tree) is lost, so nothing under it can be restored.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum LostPathKind {
+    File,
+    Dir,
 }
 
 #[derive(Serialize, Debug)]

@@ -5,12 +5,14 @@
 //! One module per concern: `finding` (what is reported), `metadata` (remotes and metadata
 //! copies), `freshness` (rollbacks), `chains` (writers' verifier chains), `shards`
 //! (shards, lost data, extents at risk, stray shard objects), `coverage` (what the
-//! pointers protect), `snapshots` (with the password).
+//! pointers protect), `snapshots` (with the password), `lost` (with the password: the
+//! snapshots and paths that lost data costs).
 
 mod chains;
 mod coverage;
 mod finding;
 mod freshness;
+mod lost;
 mod metadata;
 mod shards;
 mod snapshots;
@@ -21,8 +23,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 pub use self::finding::{
-    DetectionRate, Finding, FindingKind, PointerCoverage, RemoteSpare, Severity, SubsetReport,
-    VerifyReport,
+    DetectionRate, Finding, FindingKind, LostData, LostPath, LostPathKind, LostUnknown,
+    PointerCoverage, RemoteSpare, Severity, SubsetReport, VerifyReport,
 };
 use super::survey::{ShardState, Survey};
 use crate::error::Result;
@@ -94,12 +96,18 @@ pub fn run_with_progress(
             progress,
         );
     }
-    shards::shards(&survey, &committed, &mut findings);
+    let lost = shards::shards(&survey, &committed, &mut findings);
     shards::leftovers(&survey, &mut findings);
     shards::foreign(&survey, &mut findings);
     shards::reclaimable(&survey, &mut findings);
     if repo.key().is_ok() {
-        report.snapshots_checked = snapshots::snapshots_reachable(repo, &mut findings)?;
+        // Only lost data costs a tracer (and the paths it names).
+        let mut tracer = lost::Tracer::new(repo.index(), lost);
+        let roots = snapshots::snapshots_reachable(repo, tracer.as_mut(), &mut findings)?;
+        report.snapshots_checked = roots.len();
+        if let Some(t) = tracer {
+            t.finish(&roots, &mut findings);
+        }
     }
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     report.exit_code = findings

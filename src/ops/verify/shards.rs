@@ -3,18 +3,21 @@
 
 use std::collections::HashSet;
 
-use super::finding::{Finding, FindingKind, Severity};
+use super::finding::{Finding, FindingKind, LostData, LostUnknown, Severity};
+use super::lost::LostExtent;
 use crate::codec::peel::{Codeword, peel};
 use crate::extent::ExtentName;
 use crate::ops::survey::{ShardState, Survey};
 
 /// Every shard of every committed extent: missing or damaged ones, rebuildable or not,
-/// and extents whose data is lost or which have no spare left.
+/// and extents whose data is lost or which have no spare left. Returns the lost data
+/// shards of each extent with a `data-lost` finding.
 pub(super) fn shards(
     survey: &Survey,
     committed: &HashSet<ExtentName>,
     findings: &mut Vec<Finding>,
-) {
+) -> Vec<LostExtent> {
+    let mut lost = Vec::new();
     let (codewords, mut present, offset) = survey.graph();
     let before = present.clone();
     peel(&codewords, &mut present);
@@ -70,23 +73,32 @@ pub(super) fn shards(
             };
             findings.push(f.remote(url).path(&path).extent(&name, Some(i)));
         }
-        let lost_data = (0..s).filter(|&i| !present[offset[e] + i]).count();
-        if lost_data > 0 {
+        let lost_data: Vec<usize> = (0..s).filter(|&i| !present[offset[e] + i]).collect();
+        if !lost_data.is_empty() {
             findings.push(
                 Finding::new(
                     Severity::Unrecoverable,
                     FindingKind::DataLost,
                     format!(
-                        "extent {}: {lost_data} of {s} data shards cannot be recovered",
-                        name.short()
+                        "extent {}: {} of {s} data shards cannot be recovered",
+                        name.short(),
+                        lost_data.len()
                     ),
                 )
-                .extent(&name, None),
+                .extent(&name, None)
+                // Named later if the password allows (`lost.rs`).
+                .lost(LostData::unknown(LostUnknown::NoPassword)),
             );
+            lost.push(LostExtent {
+                name,
+                shard_size: c.shard_size.into(),
+                shards: lost_data,
+            });
             continue;
         }
         at_risk(survey, &codewords, &before, &offset, e, findings);
     }
+    lost
 }
 
 /// An extent that has lost as many symbols as it has parity has no spare left: one more

@@ -1,14 +1,22 @@
-//! With the password: every snapshot's trees decode and every blob is indexed.
+//! With the password: every snapshot's trees decode and every blob is indexed. The same
+//! walk (each tree once) feeds the [`Tracer`] when data is lost.
 
 use std::collections::HashSet;
 
 use super::finding::{Finding, FindingKind, Severity};
-use crate::content::{BlobKind, NodeKind};
+use super::lost::Tracer;
+use crate::content::{BlobId, BlobKind, NodeKind};
 use crate::error::Result;
 use crate::repo::Repository;
 
-/// With the password: every snapshot's trees decode and every blob is indexed.
-pub(super) fn snapshots_reachable(repo: &Repository, findings: &mut Vec<Finding>) -> Result<usize> {
+/// With the password: every snapshot's trees decode and every blob is indexed. Each tree
+/// read goes to `tracer` (if any); a tree it knows to be lost is not read. Returns every
+/// snapshot's id and root tree, oldest first.
+pub(super) fn snapshots_reachable(
+    repo: &Repository,
+    mut tracer: Option<&mut Tracer>,
+    findings: &mut Vec<Finding>,
+) -> Result<Vec<(String, BlobId)>> {
     let snaps = repo.snapshots()?;
     let mut seen_trees = HashSet::new();
     for (id, snap) in &snaps {
@@ -16,6 +24,10 @@ pub(super) fn snapshots_reachable(repo: &Repository, findings: &mut Vec<Finding>
         let mut problems = 0usize;
         while let Some(t) = stack.pop() {
             if !seen_trees.insert(t) {
+                continue;
+            }
+            if tracer.as_deref_mut().is_some_and(|tr| tr.tree_lost(&t)) {
+                problems += 1;
                 continue;
             }
             match repo
@@ -33,6 +45,9 @@ pub(super) fn snapshots_reachable(repo: &Repository, findings: &mut Vec<Finding>
                             .filter(|b| !repo.index().contains(b))
                             .count();
                     }
+                    if let Some(tr) = tracer.as_deref_mut() {
+                        tr.tree_read(&t, &tree);
+                    }
                 }
                 Err(_) => problems += 1,
             }
@@ -48,5 +63,5 @@ pub(super) fn snapshots_reachable(repo: &Repository, findings: &mut Vec<Finding>
             ));
         }
     }
-    Ok(snaps.len())
+    Ok(snaps.into_iter().map(|(id, s)| (id, s.tree)).collect())
 }
