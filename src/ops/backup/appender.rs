@@ -41,8 +41,6 @@ pub(crate) struct Appender<'a> {
     trees: ExtentBuilder,
     /// Where the next extent's hash chain starts (the last extent's name, or genesis).
     start: [u8; 32],
-    /// A data extent was sealed in this run (trees are then sealed on their own).
-    data_sealed: bool,
     seq: u64,
     prev: Option<ExtentName>,
     dry_run: bool,
@@ -121,7 +119,6 @@ impl<'a> Appender<'a> {
             pool,
             trees: ExtentBuilder::new(0),
             start,
-            data_sealed: false,
             seq,
             prev: last.map(|(n, _)| n),
             dry_run,
@@ -138,16 +135,9 @@ impl<'a> Appender<'a> {
     pub(crate) fn append(&mut self, blob: StoredBlob) -> Result<()> {
         self.bytes_added += blob.data.len() as u64;
         let extent_size = self.repo.config.extent_size as usize;
-        // Until a data extent is full, trees may also take what the data leaves of one
-        // extent, so that a small run seals both as one (see `finish`).
-        let tree_target = match self.data_sealed {
-            true => extent_size / TREE_EXTENT_DIVISOR,
-            false => (extent_size / TREE_EXTENT_DIVISOR)
-                .max(extent_size.saturating_sub(self.builder.len())),
-        };
         let (kind, target) = match blob.kind {
             BlobKind::Data => (BlobKind::Data, extent_size),
-            BlobKind::Tree => (BlobKind::Tree, tree_target),
+            BlobKind::Tree => (BlobKind::Tree, extent_size / TREE_EXTENT_DIVISOR),
         };
         let builder = self.builder_for(kind);
         if !builder.is_empty() && builder.len() + blob.data.len() > target {
@@ -157,14 +147,10 @@ impl<'a> Appender<'a> {
         Ok(())
     }
 
-    /// Seal the partly filled extents and wait for every upload. A run that sealed
-    /// nothing yet and fits in one extent seals its data and trees together.
+    /// Seal the partly filled extents and wait for every upload. Trees always go in
+    /// extents of their own, even in a small run: they are kept as whole copies
+    /// (`Coding::for_trees`), file data is not.
     pub(crate) fn finish(&mut self) -> Result<()> {
-        let extent_size = self.repo.config.extent_size as usize;
-        if !self.data_sealed && self.builder.len() + self.trees.len() <= extent_size {
-            let trees = std::mem::replace(&mut self.trees, ExtentBuilder::new(0));
-            self.builder.absorb(trees);
-        }
         for kind in [BlobKind::Data, BlobKind::Tree] {
             if !self.builder_for(kind).is_empty() {
                 self.seal(kind)?;
@@ -187,7 +173,6 @@ impl<'a> Appender<'a> {
             BlobKind::Tree => ExtentBuilder::new(0),
         };
         let builder = std::mem::replace(self.builder_for(kind), next);
-        self.data_sealed |= kind == BlobKind::Data;
         if self.dry_run {
             return Ok(());
         }
