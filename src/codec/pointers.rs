@@ -432,17 +432,23 @@ mod tests {
         let at = cat.len();
         let chosen = choose(rng, &want(at, t, size), &mut on, cat, |_| true);
         assert!(on.iter().all(|&k| k <= P), "remote rule broken: {on:?}");
+        record(cat, seq, size, &chosen);
+        chosen
+    }
+
+    /// Count `chosen` as the pointers of extent `seq` (the catalog's newest) and add it.
+    fn record(cat: &mut Catalog, seq: usize, size: u32, chosen: &[Chosen]) {
+        let at = cat.len();
         let ptr_remotes: Vec<u16> = (chosen.iter())
             .map(|c| cat.candidates()[c.extent].data_remotes[c.shard as usize])
             .collect();
-        for c in &chosen {
+        for c in chosen {
             cat.point(c.extent, c.shard, at);
         }
         cat.push(
             name(seq),
             Candidate::new(size, S, P, &remotes_of(seq), &ptr_remotes),
         );
-        chosen
     }
 
     #[test]
@@ -497,25 +503,17 @@ mod tests {
                 assert_eq!(before[young.extent][young.shard as usize], 0);
                 // No younger extent had an unpointed shard on a remote with room.
                 let own = own_counts(seq);
-                for e in young.extent + 1..seq {
-                    for (j, &r) in cat.candidates()[e].data_remotes.iter().enumerate() {
+                let younger = cat.candidates().iter().zip(&before).enumerate();
+                for (e, (c, pointed)) in younger.skip(young.extent + 1) {
+                    for (j, &r) in c.data_remotes.iter().enumerate() {
                         assert!(
-                            before[e][j] > 0 || own[r as usize] >= P,
+                            pointed[j] > 0 || own[r as usize] >= P,
                             "extent {seq}: {e}/{j} is younger"
                         );
                     }
                 }
             }
-            let ptr_remotes: Vec<u16> = (chosen.iter())
-                .map(|c| cat.candidates()[c.extent].data_remotes[c.shard as usize])
-                .collect();
-            for c in &chosen {
-                cat.point(c.extent, c.shard, at);
-            }
-            cat.push(
-                name(seq),
-                Candidate::new(4096, S, P, &remotes_of(seq), &ptr_remotes),
-            );
+            record(&mut cat, seq, 4096, &chosen);
         }
     }
 
