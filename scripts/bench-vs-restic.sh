@@ -23,6 +23,9 @@
 #   --workdir DIR    where the repositories and restores go (default: a fresh temporary
 #                    directory beside the tree, so on the same disk); removed at the end
 #   --keep           keep the work directory (with the last round's repositories)
+#   --coding S/P/T   init tangle's repositories with S data shards, P parity shards and
+#                    T pointers instead of init's default (e.g. 4/3/2, the 3-remote
+#                    default before 2026-11-27), to time one coding against another
 #   --only TOOL      run only `restic`, only `tangle` (local remotes), only `remotes`
 #                    or only `links` (the anchors run with restic and with tangle)
 #   --no-build       do not run `cargo build --release` (use target/release/tangle, or
@@ -107,6 +110,7 @@ BUILD=1
 FULL=0
 REMOTE_KINDS=
 LINKS_RATE=
+CODING_ARGS=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --small) SMALL=1 ;;
@@ -117,6 +121,11 @@ while [ $# -gt 0 ]; do
         --workdir) WORKDIR=${2:?--workdir needs a directory}; shift ;;
         --workdir=*) WORKDIR=${1#*=} ;;
         --keep) KEEP=1 ;;
+        --coding|--coding=*)
+            if [ "$1" = --coding ]; then c=${2:?--coding needs S/P/T}; shift; else c=${1#*=}; fi
+            IFS=/ read -r cs cp ct <<<"$c"
+            CODING_ARGS=(--data-shards "$cs" --parity-shards "$cp" --pointers "${ct:?--coding needs S/P/T}")
+            ;;
         --rounds) ROUNDS=${2:?--rounds needs a number}; shift ;;
         --rounds=*) ROUNDS=${1#*=} ;;
         --no-anchors) ANCHORS=0 ;;
@@ -538,7 +547,7 @@ tangle_round() {
     # Fresh remotes and local cache each round (the last round's stay for --keep).
     rm -rf "$R1" "$R2" "$R3" "$XDG_CACHE_HOME"
     mkdir -p "$R1" "$R2" "$R3"
-    if run_phase tangle init "$TANGLE" init --remote "$R1" --remote "$R2" --remote "$R3"; then
+    if run_phase tangle init "$TANGLE" init --remote "$R1" --remote "$R2" --remote "$R3" ${CODING_ARGS[@]+"${CODING_ARGS[@]}"}; then
         run_phase tangle "backup (initial)" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" backup "$TREE" --no-progress
         run_phase tangle "backup (unchanged)" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" backup "$TREE" --no-progress
         target_up "$W/tangle-restore"
@@ -650,7 +659,7 @@ if run_remotes; then
                 init_args=()
                 for u in "${urls[@]}"; do init_args+=(--remote "$u"); done
                 target="$W/restore-$k"
-                if run_phase "$label" init "$TANGLE" init "${init_args[@]}"; then
+                if run_phase "$label" init "$TANGLE" init "${init_args[@]}" ${CODING_ARGS[@]+"${CODING_ARGS[@]}"}; then
                     if run_phase "$label" "backup (initial)" --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" backup "$TREE" --no-progress; then
                         # One backup, then --rounds restores of it (same cache state each).
                         for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
@@ -775,7 +784,7 @@ if run_links; then
             done
             NOTES+=("$TL: remotes ${urls[*]}")
             ok=0
-            if run_phase "$TL" init "$TANGLE" init "${init_args[@]}"; then
+            if run_phase "$TL" init "$TANGLE" init "${init_args[@]}" ${CODING_ARGS[@]+"${CODING_ARGS[@]}"}; then
                 proxy_stop
                 proxy_start "$L/proxy-tangle-backup.log" "${LPORTS[@]}" \
                     && run_phase "$TL" "backup (initial)" --bytes "$TREE_BYTES" "$TANGLE" -r "${urls[0]}" backup "$TREE" --no-progress \
@@ -952,6 +961,7 @@ REPORT="$W/report.md"
         echo "- rounds: $ROUNDS, interleaved (each round: $order, with fresh repositories); medians over the rounds, min–max of the wall times$([ "${#KINDS[@]}" -eq 0 ] || echo "; remote kinds: one init and backup each, then $ROUNDS restores, after all local rounds")"
     fi
     if run_tangle || run_restic; then echo "- tangle: 3 local remotes; restic: one local repository (restic's default compression)"; fi
+    echo "- tangle coding: $([ "${#CODING_ARGS[@]}" -eq 0 ] && echo "init's default" || echo "${CODING_ARGS[*]}")"
     [ -z "$SERVERS_NOTE" ] || echo "- test servers: $SERVERS_NOTE"
     [ -z "$LINKS_NOTE" ] || echo "- links (--links): $LINKS_NOTE"
     echo "- MB/s: 10^6 bytes per second; the tree's apparent size over the median wall time for backup, restore, read-data and anchor phases (for an unchanged re-backup: scan rate), bytes written for repair"
