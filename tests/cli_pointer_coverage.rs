@@ -173,6 +173,15 @@ fn full_backup_and_small_incrementals_reach_the_predicted_coverage() {
         );
     }
 
+    // Storage: what init printed, plus a little for the trees' copies and padding.
+    let st = &v["storage"];
+    let (overhead, coding) = (
+        st["overhead"].as_f64().expect("overhead"),
+        st["coding_overhead"].as_f64().expect("coding_overhead"),
+    );
+    assert_eq!(coding, 1.75, "{st:#}");
+    assert!((coding..coding * 1.1).contains(&overhead), "{st:#}");
+
     // The same numbers as one line of `verify -v`, and not without -v.
     let out = run_ok(repo.cmd_via_nopw(0).arg("verify").arg("-v"));
     let text = stdout_str(&out);
@@ -186,6 +195,8 @@ fn full_backup_and_small_incrementals_reach_the_predicted_coverage() {
         text.contains(&format!("without {}", repo.url(2))),
         "verify -v names the remotes:\n{text}"
     );
+    let line = format!("storage: shards hold {overhead:.3}x the extent data");
+    assert!(text.contains(&line), "no {line:?} in verify -v:\n{text}");
     let out = run_ok(repo.cmd_via_nopw(0).arg("verify"));
     assert!(
         !stdout_str(&out).contains("pointer coverage"),

@@ -321,6 +321,16 @@ fn print_coverage(g: &Global, r: &VerifyReport) {
         c.data_shards,
         spares.join(", ")
     ));
+    let st = &r.storage;
+    if st.extent_bytes > 0 {
+        g.say(format_args!(
+            "storage: shards hold {:.3}x the extent data ({} in shards for {}); the coding alone stores {:.3}x (trees are kept as whole copies, shards padded to 64 bytes)",
+            st.overhead,
+            tangle::util::human_bytes(st.shard_bytes),
+            tangle::util::human_bytes(st.extent_bytes),
+            st.coding_overhead
+        ));
+    }
 }
 
 fn rand_seed() -> u64 {

@@ -5,10 +5,11 @@
 
 use std::collections::HashSet;
 
-use super::finding::{PointerCoverage, RemoteSpare};
+use super::finding::{PointerCoverage, RemoteSpare, Storage};
 use crate::codec::pointers::Catalog;
 use crate::extent::ExtentName;
 use crate::ops::survey::Survey;
+use crate::repo::Repository;
 
 pub(super) fn coverage(survey: &Survey, committed: &HashSet<ExtentName>) -> PointerCoverage {
     let catalog = Catalog::from_certificates(
@@ -32,6 +33,27 @@ pub(super) fn coverage(survey: &Survey, committed: &HashSet<ExtentName>) -> Poin
                 }
             })
             .collect(),
+    }
+}
+
+/// What the committed extents store: their shards against their data.
+pub(super) fn storage(
+    repo: &Repository,
+    survey: &Survey,
+    committed: &HashSet<ExtentName>,
+) -> Storage {
+    let certs = (survey.certs.iter()).filter(|c| committed.contains(&c.name()));
+    let (extent_bytes, shard_bytes) = certs.fold((0u64, 0u64), |(e, s), c| {
+        (e + c.size, s + c.shard_size as u64 * c.shards.len() as u64)
+    });
+    Storage {
+        extent_bytes,
+        shard_bytes,
+        overhead: match extent_bytes {
+            0 => 0.0,
+            e => shard_bytes as f64 / e as f64,
+        },
+        coding_overhead: repo.config.coding.overhead(),
     }
 }
 

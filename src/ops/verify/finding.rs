@@ -354,6 +354,24 @@ pub struct VerifyReport {
     pub exit_code: u8,
     /// Pointer coverage of the committed extents.
     pub pointer_coverage: PointerCoverage,
+    /// What the committed extents store, from their certificates.
+    pub storage: Storage,
+}
+
+/// Stored shard bytes against the extent data they hold, from the certificates (what
+/// the shards on the remotes should add up to), and what the config's coding alone
+/// would store: trees kept as whole copies and shards padded to 64 bytes make the
+/// difference.
+#[derive(Serialize, Clone, Debug, Default, PartialEq)]
+pub struct Storage {
+    /// Bytes of extent data (the blocks).
+    pub extent_bytes: u64,
+    /// Bytes of all their shards, data and parity.
+    pub shard_bytes: u64,
+    /// `shard_bytes / extent_bytes` (0 without data).
+    pub overhead: f64,
+    /// `(s + p) / s` of the config's coding, what `init` printed.
+    pub coding_overhead: f64,
 }
 
 #[cfg(test)]

@@ -86,6 +86,7 @@ pub fn run_with_progress(
     metadata::locks(&survey, &mut findings);
     chains::chains(repo, &survey, &committed, &mut findings);
     report.pointer_coverage = coverage::coverage(&survey, &committed);
+    report.storage = coverage::storage(repo, &survey, &committed);
     if !matches!(read, ReadData::No) {
         read_data(
             repo,
