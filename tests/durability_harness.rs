@@ -1,9 +1,11 @@
 //! The durability harness (`scripts/durability.sh`, docs/DURABILITY.md) against the
-//! binary under test, in its smoke configuration: every layout and damage scenario is
-//! measured, stored bytes are measured, some damage loses data (so the comparison of
-//! verify with the restores is not vacuous) and verify never disagrees with what the
-//! restores show. A second, tiny run with a deliberately wrong manifest checks that the
-//! harness does report a disagreement when there is one.
+//! binary under test, in its smoke configuration (64 KiB test extents): every layout and
+//! damage scenario is measured, stored bytes are measured (and agree with `stats`), the
+//! default is compared with the best plain layout, lost data and tree extents are counted
+//! apart, some damage loses data (so the comparison of verify with the restores is not
+//! vacuous) and verify never disagrees with what the restores show. A second, tiny run
+//! with a deliberately wrong manifest checks that the harness does report a disagreement
+//! when there is one.
 
 mod common;
 
@@ -68,11 +70,18 @@ fn smoke_run_measures_every_layout_and_verify_agrees_with_restores() {
     );
 
     let config = &doc["config"];
-    let layouts: Vec<String> = config["layouts"]
-        .as_array()
+    // Layouts per remote count.
+    let layouts: Vec<(u64, String)> = config["layouts"]
+        .as_object()
         .unwrap()
         .iter()
-        .map(|l| l["name"].as_str().unwrap().to_string())
+        .flat_map(|(rc, ls)| {
+            let rc: u64 = rc.parse().unwrap();
+            ls.as_array()
+                .unwrap()
+                .iter()
+                .map(move |l| (rc, l["name"].as_str().unwrap().to_string()))
+        })
         .collect();
     let scenarios = names(&config["scenarios"]);
     let regimes = names(&config["regimes"]);
@@ -82,34 +91,37 @@ fn smoke_run_measures_every_layout_and_verify_agrees_with_restores() {
         "{config:#}"
     );
     assert!(doc["failures"].as_array().unwrap().is_empty(), "{context}");
+    assert_eq!(config["restores"], "on-loss", "{config:#}");
 
-    // Every (regime, layout, scenario) measured over every seed, and in the report.
+    // Every (regime, remote count, layout, scenario) measured over every seed, and in the
+    // report.
     let rows = doc["summary"]["losses"].as_array().unwrap();
     for regime in &regimes {
-        for layout in &layouts {
+        for (rc, layout) in &layouts {
             for scenario in &scenarios {
                 let row = rows
                     .iter()
                     .find(|r| {
                         r["regime"] == **regime
+                            && r["remotes"] == *rc
                             && r["layout"] == **layout
                             && r["scenario"] == **scenario
                     })
                     .unwrap_or_else(|| {
-                        panic!("no result for {regime} {layout} {scenario}\n{context}")
+                        panic!("no result for {regime} {rc} {layout} {scenario}\n{context}")
                     });
                 assert_eq!(row["runs"], seeds, "{row:#}");
                 assert!(
-                    report.contains(&format!("| {scenario} | {layout} |")),
+                    report.contains(&format!("| {rc} | {scenario} | {layout} |")),
                     "{scenario} / {layout} missing from the report\n{context}"
                 );
             }
-            // Stored bytes measured on the remotes.
+            // Stored bytes measured on the remotes, and by `stats`.
             let stored = doc["summary"]["storage"]
                 .as_array()
                 .unwrap()
                 .iter()
-                .find(|s| s["regime"] == **regime && s["layout"] == **layout)
+                .find(|s| s["regime"] == **regime && s["remotes"] == *rc && s["layout"] == **layout)
                 .unwrap_or_else(|| panic!("no stored bytes for {regime} {layout}\n{context}"));
             let shard = stored["shard_bytes"]["mean"].as_f64().unwrap();
             let all = stored["all_bytes"]["mean"].as_f64().unwrap();
@@ -117,9 +129,27 @@ fn smoke_run_measures_every_layout_and_verify_agrees_with_restores() {
             assert!(shard > 0.0 && all >= shard && data > 0.0, "{stored:#}");
             // At least the data itself, at most twice the nominal overhead.
             let overhead = stored["shard_overhead"].as_f64().unwrap();
-            assert!((1.0..4.0).contains(&overhead), "{stored:#}");
+            let nominal = stored["nominal_overhead"].as_f64().unwrap();
+            assert!((1.0..=2.0 * nominal).contains(&overhead), "{stored:#}");
+            let stats = stored["stats_overhead"].as_f64().unwrap();
+            assert!((stats / overhead - 1.0).abs() < 0.05, "{stored:#}");
+        }
+        // The default compared with the best plain layout at no more measured bytes, in
+        // every scenario.
+        for scenario in &scenarios {
+            let c = doc["summary"]["comparisons"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["regime"] == **regime && c["scenario"] == **scenario)
+                .unwrap_or_else(|| panic!("no comparison for {regime} {scenario}\n{context}"));
+            assert!(c["subject_overhead"].as_f64().is_some(), "{c:#}");
         }
     }
+    assert!(
+        report.contains("against the best plain layout"),
+        "no comparison in the report\n{context}"
+    );
 
     // Verify never said OK while a restore failed, and agreed with itself before and
     // after repair.
@@ -139,22 +169,40 @@ fn smoke_run_measures_every_layout_and_verify_agrees_with_restores() {
         doc["inconsistencies"]
     );
     for r in runs {
+        // Tree and data extents are counted apart.
+        assert_eq!(
+            r["lost_extents"].as_u64().unwrap(),
+            r["lost_data_extents"].as_u64().unwrap() + r["lost_tree_extents"].as_u64().unwrap(),
+            "{r:#}"
+        );
         let failed = r["restores"]
             .as_array()
             .unwrap()
             .iter()
             .any(|x| x["identical"] != true);
-        assert_eq!(failed, r["lost_snapshots"].as_u64().unwrap() > 0, "{r:#}");
+        assert_eq!(failed, r["lost_snapshots"].as_f64().unwrap() > 0.0, "{r:#}");
         if failed {
             assert_eq!(r["verify_before"]["exit_code"], 21, "{r:#}");
             assert_eq!(r["verify_after"]["exit_code"], 21, "{r:#}");
+        }
+        // Smoke restores every snapshot where verify reported lost data (`--restores
+        // on-loss`); else at least the newest.
+        let restored = r["restores"].as_array().unwrap();
+        let snapshots = r["snapshots"].as_u64().unwrap() as usize;
+        if r["verify_after"]["exit_code"] == 21 {
+            assert_eq!(restored.len(), snapshots, "{r:#}");
+        } else {
+            assert!(
+                restored.iter().any(|x| x["index"] == snapshots as u64 - 1),
+                "{r:#}"
+            );
         }
     }
     // Not vacuous: some damage lost data (plain 4+3 cannot survive a burst over two of
     // three remotes), and some was repaired completely.
     assert!(
         runs.iter()
-            .any(|r| r["lost_snapshots"].as_u64().unwrap() > 0),
+            .any(|r| r["lost_snapshots"].as_f64().unwrap() > 0.0),
         "no run lost anything\n{context}"
     );
     assert!(
