@@ -17,7 +17,6 @@ use entanglement_model::{Extent, History, Layout};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde_json::Value;
-use tangle::content::ChunkerParams;
 use tangle::repo::{InitOptions, Repository};
 
 const EXTENT_SIZE: u32 = 128 * 1024;
@@ -30,19 +29,12 @@ const PREDICTION_SEEDS: u64 = 300;
 /// file of 1 to about 80 KiB (one small extent each).
 fn build() -> Repo {
     let repo = Repo::uninit();
+    // Today's default coding (the helper's is the 4+3 most tests assume).
     let opts = InitOptions {
-        remotes: (0..3).map(|i| repo.url(i)).collect(),
-        // Chunks small against the extent, so full extents differ little in size (a
-        // pointer may not be larger than the codeword's own shards).
-        chunker: Some(ChunkerParams {
-            min: 2 * 1024,
-            avg: 4 * 1024,
-            max: 8 * 1024,
-        }),
         data_shards: None,
         parity_shards: None,
         pointers: None,
-        ..small_init_options(EXTENT_SIZE)
+        ..fine_chunked_init_options(&repo, EXTENT_SIZE)
     };
     let r = tangle::repo::init(&opts, PASSWORD.as_bytes()).expect("library init");
     let d = Layout::default_for(REMOTES);

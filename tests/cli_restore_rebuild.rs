@@ -19,9 +19,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use common::*;
-use tangle::content::{BlobKind, ChunkerParams};
+use tangle::content::BlobKind;
 use tangle::extent::{Certificate, ExtentName};
-use tangle::repo::{InitOptions, Repository};
+use tangle::repo::Repository;
 
 const EXTENT_SIZE: u32 = 128 * 1024;
 const FILES: u64 = 6;
@@ -38,17 +38,7 @@ struct Fixture {
 
 fn setup() -> Fixture {
     let repo = Repo::uninit();
-    let opts = InitOptions {
-        remotes: (0..3).map(|i| repo.url(i)).collect(),
-        // Chunks small against the extent: full extents differ by less than the size
-        // rule's 12.5% and point at each other freely.
-        chunker: Some(ChunkerParams {
-            min: 2 * 1024,
-            avg: 4 * 1024,
-            max: 8 * 1024,
-        }),
-        ..small_init_options(EXTENT_SIZE)
-    };
+    let opts = fine_chunked_init_options(&repo, EXTENT_SIZE);
     let r = tangle::repo::init(&opts, PASSWORD.as_bytes()).expect("library init");
     assert_eq!((r.data_shards, r.parity_shards, r.pointers), (4, 3, 2));
     let src = repo.dir("src");

@@ -404,6 +404,21 @@ pub fn parse_snapshots(stdout: &[u8]) -> Vec<Value> {
 /// Init options for repositories made through the library: small extents and chunks
 /// so that a few hundred KiB give many extents, and the cheapest key derivation. No
 /// remotes (set `remotes` or use `init_remotes`).
+/// [`small_init_options`] over `repo`'s three remotes, with chunks small against the
+/// extent: full extents then differ little in size, and pointers (never larger than the
+/// codeword's own shards) find each other freely.
+pub fn fine_chunked_init_options(repo: &Repo, extent_size: u32) -> InitOptions {
+    InitOptions {
+        remotes: (0..3).map(|i| repo.url(i)).collect(),
+        chunker: Some(ChunkerParams {
+            min: 2 * 1024,
+            avg: 4 * 1024,
+            max: 8 * 1024,
+        }),
+        ..small_init_options(extent_size)
+    }
+}
+
 pub fn small_init_options(extent_size: u32) -> InitOptions {
     InitOptions {
         remotes: vec![],
