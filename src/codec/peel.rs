@@ -94,19 +94,20 @@ pub fn needed(
 mod tests {
     use super::*;
 
+    /// Codewords of these symbols, each with one parity symbol.
+    fn parity_one(symbols: &[&[usize]]) -> Vec<Codeword> {
+        (symbols.iter())
+            .map(|s| Codeword {
+                symbols: s.to_vec(),
+                parity: 1,
+            })
+            .collect()
+    }
+
     #[test]
     fn chains_through_pointers() {
         // Codeword 0 = {0,1,2} (parity 1); codeword 1 = {3,4,1 (pointer),5} (parity 1).
-        let cws = vec![
-            Codeword {
-                symbols: vec![0, 1, 2],
-                parity: 1,
-            },
-            Codeword {
-                symbols: vec![3, 4, 1, 5],
-                parity: 1,
-            },
-        ];
+        let cws = parity_one(&[&[0, 1, 2], &[3, 4, 1, 5]]);
         // Lose 0 and 1: codeword 0 alone cannot decode, but codeword 1 restores 1 first.
         let mut present = vec![false, false, true, true, true, true];
         let plan = peel(&cws, &mut present);
@@ -121,20 +122,7 @@ mod tests {
     #[test]
     fn a_reader_decodes_only_what_its_symbols_need() {
         // Codeword 0 = {0,1,2}, 1 = {3,4,1,5}, 2 = {6,7,8}, all parity 1.
-        let cws = vec![
-            Codeword {
-                symbols: vec![0, 1, 2],
-                parity: 1,
-            },
-            Codeword {
-                symbols: vec![3, 4, 1, 5],
-                parity: 1,
-            },
-            Codeword {
-                symbols: vec![6, 7, 8],
-                parity: 1,
-            },
-        ];
+        let cws = parity_one(&[&[0, 1, 2], &[3, 4, 1, 5], &[6, 7, 8]]);
         // Lose 0, 1 and 6: peeling decodes 1 (restores 1), 2 (restores 6), then 0.
         let before = vec![false, false, true, true, true, true, false, true, true];
         let mut present = before.clone();
