@@ -343,10 +343,10 @@ fn stats_numbers_match_what_was_written() {
         .sum();
         assert_eq!(rem["total_bytes"].as_u64(), Some(parts));
     }
-    // One data extent (4 data + 3 parity shards of one size) and one of trees (a data
-    // shard and two copies as parity).
+    // One data extent (4 data + 3 parity shards of one size) and one of trees (4 data +
+    // 12 parity shards).
     assert_eq!(u["extents"].as_u64(), Some(2), "{u:#}");
-    assert_eq!(u["shards"].as_u64(), Some(7 + 3), "{u:#}");
+    assert_eq!(u["shards"].as_u64(), Some(7 + 16), "{u:#}");
     let (data, parity) = (
         u["data_bytes"].as_f64().unwrap(),
         u["parity_bytes"].as_f64().unwrap(),
@@ -473,10 +473,10 @@ fn cat_shows_every_kind_of_object_checked() {
     );
     assert_eq!(cert["name"], ext.as_str());
     let shards = cert["shards"].as_array().unwrap();
-    // A data extent (4 + 3) or a tree extent (one data shard, two copies as parity).
+    // A data extent (4 + 3) or a tree extent (4 + 12).
     let (s, p) = (cert["data_shards"].as_u64(), cert["parity_shards"].as_u64());
     assert!(
-        matches!((s, p), (Some(4), Some(3)) | (Some(1), Some(2))),
+        matches!((s, p), (Some(4), Some(3)) | (Some(4), Some(12))),
         "{cert:#}"
     );
     assert_eq!(shards.len(), shards_of(&cert));

@@ -68,7 +68,7 @@ fn build() -> Repo {
             &pseudo_random(1000 + k, len),
         );
         let r = repo.backup(&[&src], &[]);
-        // One data extent, and trees apart (whole copies): one or two extents.
+        // One data extent, and trees apart (4 + 12 shards): one or two extents.
         let n = r.json["extents"].as_u64().unwrap_or(0);
         assert!((2..=3).contains(&n), "incremental {k}: {:#}", r.json);
     }
@@ -124,8 +124,7 @@ fn full_backup_and_small_incrementals_reach_the_predicted_coverage() {
     assert_eq!(code, 0, "{v:#}");
     let c = &v["pointer_coverage"];
     let extents = v["extents"].as_u64().expect("extents");
-    // Tree extents (one or two per backup) are whole copies, never pointed at, and not
-    // counted.
+    // Tree extents (one or two per backup) are never pointed at, and not counted.
     let s = Layout::default_for(REMOTES).s as u64;
     let data_shards = c["data_shards"].as_u64().expect("data_shards");
     assert_eq!(data_shards % s, 0, "{v:#}");
@@ -165,7 +164,7 @@ fn full_backup_and_small_incrementals_reach_the_predicted_coverage() {
         );
     }
 
-    // Storage: what init printed, plus a little for the trees' copies and padding.
+    // Storage: what init printed, plus a little for the trees' parity and padding.
     let st = &v["storage"];
     let (overhead, coding) = (
         st["overhead"].as_f64().expect("overhead"),

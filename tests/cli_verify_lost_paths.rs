@@ -473,15 +473,20 @@ fn lost_tree_makes_the_snapshot_unrestorable() {
         panic!("no root tree");
     };
     let extent = fx.places[root].0.clone();
-    // Trees are whole copies (one data shard, two copies as parity): all three go.
-    assert_eq!(fx.cert(&extent).data_shards, 1, "a tree extent");
-    let want = fx.expected(&extent, &[0]);
+    // Trees are 4 data + 12 parity shards: 13 go, the four data shards among them.
+    let cert = fx.cert(&extent);
+    assert_eq!(
+        (cert.data_shards, cert.parity_shards),
+        (4, 12),
+        "a tree extent"
+    );
+    let want = fx.expected(&extent, &[0, 1, 2, 3]);
     assert_eq!(want.unrestorable, std::slice::from_ref(first), "{want:?}");
     assert!(
         (want.paths.iter()).any(|p| p.0 == fx.snaps[1].0 && p.2 == "dir"),
         "the second snapshot shares lost subtrees: {want:?}"
     );
-    fx.delete_shards(&extent, &[0, 1, 2]);
+    fx.delete_shards(&extent, &(0..13).collect::<Vec<_>>());
 
     let what = "verify --json with the password, a tree extent lost";
     let v = fx.verify_json(true, what);

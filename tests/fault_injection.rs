@@ -610,8 +610,8 @@ struct Pattern {
 }
 
 /// Shards chosen at random (each tried with probability `q`) such that no codeword
-/// lacks more than its `p` symbols (3 for data, 2 for the whole-copy tree extents) (`pointers_count`: pointer inputs included), or, one
-/// time in four, all objects of one remote.
+/// lacks more than its `p` symbols (3 for data, 12 for tree extents; `pointers_count`:
+/// pointer inputs included), or, one time in four, all objects of one remote.
 fn pattern(w: &World, seed: u64, q: f64, pointers_count: bool, meta_too: bool) -> Pattern {
     let mut rng = Rng::new(seed);
     let mut pat = Pattern::default();

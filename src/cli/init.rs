@@ -46,7 +46,7 @@ pub fn run(g: &Global, a: &InitArgs) -> Result<u8> {
         data_shards: a.data_shards,
         parity_shards: a.parity_shards,
         pointers: a.pointers,
-        kdf: KdfParams::default(),
+        kdf: test_kdf(),
         remote_settings: g.remote_settings.clone(),
     };
     // Validate the coding before asking for a password.
@@ -99,6 +99,26 @@ fn test_extent_size() -> Result<(Option<u32>, Option<tangle::content::ChunkerPar
         max: (size / 4).clamp(1024, 16 << 20),
     };
     Ok((Some(size), Some(chunker)))
+}
+
+/// `TANGLE_TEST_WEAK_KDF=1` (builds with the `testing` feature only): wrap the key with
+/// a trivial Argon2 cost (64 KiB, one pass), so the durability harness's thousands of
+/// commands do not spend most of their time deriving the key.
+#[cfg(feature = "testing")]
+fn test_kdf() -> KdfParams {
+    match std::env::var("TANGLE_TEST_WEAK_KDF") {
+        Ok(v) if v == "1" => KdfParams {
+            memory_kib: 64,
+            iterations: 1,
+            parallelism: 1,
+        },
+        _ => KdfParams::default(),
+    }
+}
+
+#[cfg(not(feature = "testing"))]
+fn test_kdf() -> KdfParams {
+    KdfParams::default()
 }
 
 #[cfg(not(feature = "testing"))]

@@ -24,9 +24,10 @@
 //!   that remote leaves the extent nothing to lose — unless another codeword can restore
 //!   one of those symbols.
 //!
-//! Extents with a single data shard (tree extents, stored as whole copies: see
-//! [`crate::codec::Coding::for_trees`]) are never pointed at: they are protected by
-//! their copies, and a pointer there would be spent on data that needs it least.
+//! Tree extents ([`crate::codec::Coding::for_trees`], and the whole copies of one data
+//! shard that older repositories hold) are never pointed at: they are protected by
+//! their own parity, and a pointer there would be spent on data that needs it least
+//! ([`crate::codec::Coding::pointable`]).
 //!
 //! The counts come from the certificates ([`Catalog::from_certificates`]), which every
 //! backup loads anyway: another host's backups are counted, and there is no cache to go
@@ -67,6 +68,8 @@ pub struct Candidate {
     pub pointed: Vec<u32>,
     /// How many of those are at least [`FAR_DISTANCE`] newer.
     pub far_pointed: Vec<u32>,
+    /// Whether pointers may name it ([`crate::codec::Coding::pointable`]).
+    pub pointable: bool,
 }
 
 impl Candidate {
@@ -103,12 +106,8 @@ impl Candidate {
                 .collect(),
             pointed: vec![0; data_shards],
             far_pointed: vec![0; data_shards],
+            pointable: crate::codec::Coding::pointable(data_shards, parity),
         }
-    }
-
-    /// Whether pointers may name its data shards: not a single-shard (whole-copy) extent.
-    pub fn pointable(&self) -> bool {
-        self.data_remotes.len() > 1
     }
 
     /// Whether losing remote `r` leaves this extent without a spare: its codeword holds
@@ -269,10 +268,10 @@ impl Catalog {
     }
 
     /// How many data shards some codeword points at, of how many (extents that are never
-    /// pointed at, whole copies, not counted).
+    /// pointed at, tree extents, not counted).
     pub fn coverage(&self) -> Coverage {
         let all = (self.candidates.iter())
-            .filter(|c| c.pointable())
+            .filter(|c| c.pointable)
             .flat_map(|c| &c.pointed);
         Coverage {
             pointed: all.clone().filter(|&&n| n > 0).count(),
@@ -331,7 +330,7 @@ pub fn choose(
         let mut pick: Option<Chosen> = None;
         let mut ties = 0u64;
         for (e, c) in catalog.candidates.iter().enumerate() {
-            if e >= want.at || c.shard_size > want.shard_size || !c.pointable() || !usable(e) {
+            if e >= want.at || c.shard_size > want.shard_size || !c.pointable || !usable(e) {
                 continue;
             }
             let age = want.at - e;
@@ -550,13 +549,16 @@ mod tests {
         assert_eq!(on, vec![3, 2, 2]);
         let empty = Catalog::new();
         assert!(choose(&mut rng, &want(0, 2, 4096), &mut on, &empty, |_| true).is_empty());
-        // A small extent finds the one small shard; a whole-copy extent is never named.
+        // A small extent finds the one small shard; tree extents (whole copies as older
+        // repositories have them, and 4+12) are never named.
         let mut cat = cat;
         let small = cat.push(name(99), Candidate::new(448, S, P, &remotes_of(10), &[]));
         cat.push(
             name(98),
             Candidate::new(64, 1, 2, &remotes_of(11)[..3], &[]),
         );
+        let tree_remotes: Vec<u16> = (0..16).map(|i| place(12, i, 3) as u16).collect();
+        cat.push(name(97), Candidate::new(64, 4, 12, &tree_remotes, &[]));
         let mut on = own_counts(12);
         let chosen = choose(&mut rng, &want(12, 2, 448), &mut on, &cat, |_| true);
         assert!(!chosen.is_empty() && chosen.iter().all(|c| c.extent == small));

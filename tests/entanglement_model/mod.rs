@@ -76,11 +76,13 @@ impl Layout {
     }
 }
 
-/// A history of `n` extents: own symbol `i` of extent `e` is `e * width + i` (data
+/// A history of `n` extents: own symbol `i` of extent `e` is `e * slots + i` (data
 /// first, then parity); pointers are data symbols of older extents.
 pub struct History {
     pub layout: Layout,
     pub n: usize,
+    /// Symbol slots per extent: the wider of the layout's codeword and a tree extent's.
+    pub slots: usize,
     pub codewords: Vec<Codeword>,
     /// Remote of every own symbol.
     pub remote_of: Vec<usize>,
@@ -114,16 +116,17 @@ impl History {
     }
 
     /// The same with tree extents among them, coded as a backup codes them
-    /// (`Coding::for_trees`: whole copies, no pointers, never pointed at). A tree
-    /// extent's symbols are the first of its extent's slots; the rest stay present.
+    /// (`Coding::for_trees`: 4+12, no pointers, never pointed at). An extent's symbols
+    /// are the first of its slots; the rest belong to no codeword.
     pub fn build_mixed(layout: Layout, extents: &[Extent], rng: &mut impl Rng) -> History {
         let (t, r) = (layout.t, layout.remotes);
-        let w = layout.width();
-        let trees = Coding::for_trees(r);
+        let trees = Coding::for_trees();
+        let w = layout.width().max(trees.width());
         let n = extents.len();
         let mut h = History {
             layout,
             n,
+            slots: w,
             codewords: Vec::with_capacity(n),
             remote_of: Vec::with_capacity(n * w),
             pointers: Vec::with_capacity(n),
@@ -193,7 +196,7 @@ impl History {
     /// What is still lost after peeling, given which own symbols are present.
     pub fn lost(&self, mut present: Vec<bool>) -> Lost {
         peel(&self.codewords, &mut present);
-        let (s, w) = (self.layout.s, self.layout.width());
+        let (s, w) = (self.layout.s, self.slots);
         let young_from = self.n - (self.n / 10).max(1);
         let mut lost = Lost::default();
         for e in 0..self.n {
@@ -210,7 +213,7 @@ impl History {
     }
 
     fn pointed(&self) -> Vec<bool> {
-        let mut pointed = vec![false; self.n * self.layout.width()];
+        let mut pointed = vec![false; self.n * self.slots];
         for &x in self.pointers.iter().flatten() {
             pointed[x] = true;
         }
@@ -219,7 +222,7 @@ impl History {
 
     /// Share of the data extents' data shards that at least one codeword points at.
     pub fn coverage(&self) -> f64 {
-        let w = self.layout.width();
+        let w = self.slots;
         let pointed = (self.pointed().iter().enumerate())
             .filter(|&(x, &p)| p && x % w < self.layout.s)
             .count();
@@ -232,7 +235,7 @@ impl History {
     /// pointer, restored by its own extent's codeword; or a data shard some codeword
     /// points at), which restores it.
     pub fn spare_without(&self, r: usize) -> f64 {
-        let (s, w) = (self.layout.s, self.layout.width());
+        let (s, w) = (self.layout.s, self.slots);
         let pointed = self.pointed();
         let spare = (0..self.n)
             .filter(|&e| {
@@ -293,7 +296,7 @@ impl Loss {
     /// index), so every layout of one history loses the same positions it has (as the
     /// durability harness does through the binary).
     pub fn pattern(&self, h: &History, seed: u64) -> Vec<bool> {
-        let (r, w, n) = (h.layout.remotes, h.layout.width(), h.n);
+        let (r, w, n) = (h.layout.remotes, h.slots, h.n);
         let pick = |k: u64, below: usize| (unit(seed, u64::MAX - k, 0) * below as f64) as usize;
         let (burst, lost_remotes, q) = match *self {
             Loss::Random(q) => (0..0, [usize::MAX; 2], q),

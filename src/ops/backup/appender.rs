@@ -148,8 +148,8 @@ impl<'a> Appender<'a> {
     }
 
     /// Seal the partly filled extents and wait for every upload. Trees always go in
-    /// extents of their own, even in a small run: they are kept as whole copies
-    /// (`Coding::for_trees`), file data is not.
+    /// extents of their own, even in a small run: they get far more parity
+    /// (`Coding::for_trees`) than file data.
     pub(crate) fn finish(&mut self) -> Result<()> {
         for kind in [BlobKind::Data, BlobKind::Tree] {
             if !self.builder_for(kind).is_empty() {
@@ -178,10 +178,10 @@ impl<'a> Appender<'a> {
         }
         let signer = self.repo.signer()?;
         let remotes = self.repo.remotes().len();
-        // Trees are kept as whole copies, without pointers (`Coding::for_trees`).
+        // Trees get 4+12, without pointers (`Coding::for_trees`).
         let coding = match kind {
             BlobKind::Data => self.repo.config.coding,
-            BlobKind::Tree => codec::Coding::for_trees(remotes),
+            BlobKind::Tree => codec::Coding::for_trees(),
         };
         // Where this extent's symbols go (the same `codec::place` sealing uses).
         let mut symbols_on = vec![0usize; remotes];
