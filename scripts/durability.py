@@ -190,7 +190,7 @@ class Config:
     keep_work: bool
     preset: str
     tamper_manifest: bool = False
-    report: str | None = None  # --report JSON: only print the report of a finished run
+    report: list[str] | None = None  # --report JSON...: only print the report of finished runs
 
     @property
     def scale(self) -> int:
@@ -211,9 +211,49 @@ def parse_size(text: str) -> int:
     return int(t) * factor
 
 
-def config_from_json(path: str, binary: str) -> Config:
+# Settings that must be equal for the runs of several JSON files to be reported as one.
+SAME_IN_MERGED_RUNS = (
+    "scenarios", "regimes", "extent_size", "full_extents", "dailies_a", "dailies_b",
+    "burst_extents", "restores", "restore_sample", "subject", "references",
+)  # fmt: skip
+
+
+def merged_json(paths: list[str]) -> dict:
+    """The JSON of one run, or of several runs of the same settings over other seeds or
+    remote counts (e.g. `--full --seed-base 11 --seeds 10`, or one file per remote count)
+    merged into one: their runs, stored bytes, timings and findings together."""
+    docs = [json.loads(Path(p).read_text()) for p in paths]
+    doc = docs[0]
+    for path, other in zip(paths[1:], docs[1:]):
+        for k in SAME_IN_MERGED_RUNS:
+            if other["config"][k] != doc["config"][k]:
+                raise SystemExit(
+                    f"--report: {path} has {k} {other['config'][k]!r}, {paths[0]} has "
+                    f"{doc['config'][k]!r}: only runs of the same settings merge"
+                )
+        c, o = doc["config"], other["config"]
+        c["seeds"] = sorted(set(c["seeds"]) | set(o["seeds"]))
+        c["remotes"] = sorted(set(c["remotes"]) | set(o["remotes"]))
+        c["layouts"] = o["layouts"] | c["layouts"]
+        for k in ("runs", "stored", "disagreements", "inconsistencies", "failures"):
+            doc[k] = doc[k] + other[k]
+        doc["duration_secs"] = doc.get("duration_secs", 0.0) + other.get("duration_secs", 0.0)
+        t, u = doc.setdefault("timings", {}), other.get("timings", {})
+        for k in ("job_build_seconds", "job_check_seconds"):
+            t[k] = t.get(k, []) + u.get(k, [])
+        for k in ("cpu_self_seconds", "cpu_children_seconds"):
+            t[k] = t.get(k, 0.0) + u.get(k, 0.0)
+        commands = t.setdefault("commands", {})
+        for name, v in u.get("commands", {}).items():
+            w = commands.setdefault(name, {"calls": 0, "wall_seconds": 0.0, "cpu_seconds": 0.0})
+            for k in w:
+                w[k] += v[k]
+    return doc
+
+
+def config_from_json(paths: list[str], binary: str) -> Config:
     """The configuration a run's JSON records (for --report)."""
-    doc = json.loads(Path(path).read_text())
+    doc = merged_json(paths)
     c = doc["config"]
     return Config(
         binary=doc.get("binary", binary),
@@ -235,13 +275,13 @@ def config_from_json(path: str, binary: str) -> Config:
         workdir="",
         keep_work=False,
         preset=doc.get("preset", "?"),
-        report=path,
+        report=paths,
     )
 
 
 def report_from_json(cfg: Config) -> int:
     """--report: the Markdown report of a finished run, from its JSON."""
-    doc = json.loads(Path(cfg.report).read_text())
+    doc = merged_json(cfg.report)
     summary = summarize(cfg, doc["runs"], doc["stored"])
     t = doc.get("timings", {})
     commands = {
@@ -350,8 +390,10 @@ def parse_args(argv: list[str]) -> tuple[Config, str | None]:
     p.add_argument(
         "--report",
         metavar="JSON",
+        nargs="+",
         help="run nothing: print the report of a run from the JSON it wrote (with this "
-        "version's statistics and verdicts)",
+        "version's statistics and verdicts); several files of runs with the same settings "
+        "over other seeds or remote counts are reported as one run",
     )
     p.add_argument("--workdir", help="where the temporary directory goes (default $TMPDIR)")
     p.add_argument("--keep-work", action="store_true", help="keep the temporary directory")

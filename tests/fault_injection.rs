@@ -764,7 +764,7 @@ fn config(cases: u32) -> PtConfig {
 // ---------------------------------------------------------------------------------
 
 /// The remote rule that makes one lost remote survivable: no remote holds more than
-/// p = 3 symbols of any codeword, pointers included.
+/// p symbols of any codeword (3 for data, 12 for trees), pointers included.
 #[test]
 fn no_remote_holds_more_than_parity_symbols_of_a_codeword() {
     let w = world();
@@ -779,7 +779,7 @@ fn no_remote_holds_more_than_parity_symbols_of_a_codeword() {
             on[w.exts[pe].shards[ps].0] += 1;
         }
         assert!(
-            on.iter().all(|&n| n <= 3),
+            on.iter().all(|&n| n <= x.parity()),
             "extent {}: symbols per remote {on:?}",
             &x.hex[..8]
         );
@@ -1297,7 +1297,7 @@ proptest! {
         for &(k, _) in &pat.shards {
             let (r, p) = w.shard_path(k);
             let f = read_faults[rng.below(read_faults.len())];
-            c.faulty[*r].add(Rule::new(f).ops(&Op::READS).prefix(p));
+            c.faulty[*r].add(Rule::new(f).ops(&Op::READS).path(p));
             shards.push((*r, p.clone()));
         }
         for ((r, p), _) in &pat.meta {
@@ -1305,7 +1305,7 @@ proptest! {
                 continue;
             }
             let f = read_faults[rng.below(read_faults.len())];
-            c.faulty[*r].add(Rule::new(f).ops(&Op::READS).prefix(p));
+            c.faulty[*r].add(Rule::new(f).ops(&Op::READS).path(p));
         }
         let what = format!("read faults on {shards:?} and {:?}", pat.meta);
         restore_all_identical(w, &c.repo, &what);

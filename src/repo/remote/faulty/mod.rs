@@ -184,6 +184,7 @@ impl Faulty {
         for (k, (rule, used)) in s.rules.iter_mut().enumerate() {
             if rule.ops & op.bit() == 0
                 || !path.starts_with(&rule.prefix)
+                || (rule.exact && path != rule.prefix)
                 || rule.limit.is_some_and(|l| *used >= l)
             {
                 continue;

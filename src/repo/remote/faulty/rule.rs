@@ -59,6 +59,8 @@ pub struct Rule {
     pub(super) fault: Fault,
     pub(super) ops: u16,
     pub(super) prefix: String,
+    /// `prefix` is the whole path, not its start.
+    pub(super) exact: bool,
     pub(super) probability: f64,
     pub(super) per_call: bool,
     pub(super) limit: Option<u64>,
@@ -71,6 +73,7 @@ impl Rule {
             fault,
             ops: Op::ALL.iter().fold(0, |m, o| m | o.bit()),
             prefix: String::new(),
+            exact: false,
             probability: 1.0,
             per_call: false,
             limit: None,
@@ -84,6 +87,12 @@ impl Rule {
     /// Only on paths starting with `prefix` (for `list`: the listed prefix).
     pub fn prefix(mut self, prefix: &str) -> Rule {
         self.prefix = prefix.to_string();
+        self
+    }
+    /// Only on this one path (`shards/X/1` is not `shards/X/10`).
+    pub fn path(mut self, path: &str) -> Rule {
+        self.prefix = path.to_string();
+        self.exact = true;
         self
     }
     /// Only for a seeded random share of the paths.
