@@ -172,6 +172,30 @@ fn full_backup_and_small_incrementals_reach_the_predicted_coverage() {
     );
     assert_eq!(coding, 1.75, "{st:#}");
     assert!((coding..coding * 1.1).contains(&overhead), "{st:#}");
+    // File data alone stores what init printed, within 2% (padding of the small
+    // incrementals' shards to 64 bytes); trees 4x or a little more (padding).
+    let (data, trees) = (&st["file_data"], &st["trees"]);
+    let data_overhead = data["overhead"].as_f64().expect("file_data.overhead");
+    assert!((coding..coding * 1.02).contains(&data_overhead), "{st:#}");
+    let tree_overhead = trees["overhead"].as_f64().expect("trees.overhead");
+    assert!((4.0..5.0).contains(&tree_overhead), "{st:#}");
+    assert_eq!(
+        data["extents"].as_u64().unwrap() + trees["extents"].as_u64().unwrap(),
+        extents,
+        "{st:#}"
+    );
+    assert_eq!(
+        data["shard_bytes"].as_u64().unwrap() + trees["shard_bytes"].as_u64().unwrap(),
+        st["shard_bytes"].as_u64().unwrap(),
+        "{st:#}"
+    );
+    // stats reports the same split.
+    let (code, stats, _) = run_json(repo.cmd().arg("stats").arg("--json"), "stats --json");
+    assert_eq!(code, 0, "{stats:#}");
+    assert_eq!(
+        &stats["repository"]["storage"], st,
+        "stats and verify differ"
+    );
 
     // The same numbers as one line of `verify -v`, and not without -v.
     let out = run_ok(repo.cmd_via_nopw(0).arg("verify").arg("-v"));

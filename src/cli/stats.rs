@@ -79,6 +79,10 @@ pub fn run(g: &Global, a: &StatsArgs) -> Result<u8> {
             u.storage_overhead
         ),
         format!(
+            "storage:             {}",
+            super::verify::storage_split(&u.storage)
+        ),
+        format!(
             "pointer coverage:    {:.1}% of data shards ({} of {})",
             u.pointer_coverage.share * 100.0,
             u.pointer_coverage.pointed,

@@ -324,13 +324,32 @@ fn print_coverage(g: &Global, r: &VerifyReport) {
     let st = &r.storage;
     if st.extent_bytes > 0 {
         g.say(format_args!(
-            "storage: shards hold {:.3}x the extent data ({} in shards for {}); the coding alone stores {:.3}x (trees are kept as whole copies, shards padded to 64 bytes)",
+            "storage: shards hold {:.3}x the extent data ({} in shards for {}); {}",
             st.overhead,
             tangle::util::human_bytes(st.shard_bytes),
             tangle::util::human_bytes(st.extent_bytes),
-            st.coding_overhead
+            storage_split(st)
         ));
     }
+}
+
+/// File data against what the coding promises, and the trees apart (`verify -v`,
+/// `stats`).
+pub(crate) fn storage_split(st: &tangle::ops::verify::Storage) -> String {
+    let mut s = format!(
+        "file data {:.3}x, the coding alone {:.3}x (shards are padded to 64 bytes)",
+        st.file_data.overhead, st.coding_overhead
+    );
+    if st.trees.extents > 0 {
+        s += &format!(
+            "; directories {} in {} extents at {:.2}x ({:.1}% of the shard bytes)",
+            tangle::util::human_bytes(st.trees.extent_bytes),
+            st.trees.extents,
+            st.trees.overhead,
+            st.trees.shard_bytes as f64 * 100.0 / st.shard_bytes.max(1) as f64
+        );
+    }
+    s
 }
 
 fn rand_seed() -> u64 {

@@ -87,6 +87,15 @@ impl Coding {
         }
     }
 
+    /// Whether an extent coded `s + p` holds trees, in a repository whose file data is
+    /// coded `self`: 4+12 ([`Coding::for_trees`]) or one data shard (the whole copies
+    /// of 2026-11-27), unless file data is coded so too.
+    pub fn is_tree_extent(&self, data_shards: u8, parity_shards: u8) -> bool {
+        (data_shards, parity_shards) != (self.data_shards, self.parity_shards)
+            && (data_shards == 1
+                || (data_shards, parity_shards) == (TREE_DATA_SHARDS, TREE_PARITY_SHARDS))
+    }
+
     /// Whether pointers may name the data shards of an extent of this shape. Not a tree
     /// extent: one data shard (whole copies, the tree coding before 4+12) or parity at
     /// least twice the data (3x storage or more: `for_trees`, or a coding so strong that

@@ -108,6 +108,8 @@ pub struct RepositoryUsage {
     pub remotes: Vec<RemoteUsage>,
     /// As `verify --json` reports it.
     pub pointer_coverage: PointerCoverage,
+    /// As `verify --json` reports it: file data and trees apart.
+    pub storage: verify::Storage,
 }
 
 /// Totals of one subtree, remembered so a tree shared by snapshots is walked once.
@@ -296,6 +298,7 @@ pub fn usage(repo: &Repository) -> Result<RepositoryUsage> {
         parity_overhead: ratio(parity, data),
         storage_overhead: ratio(data.saturating_add(parity), extent_bytes),
         pointer_coverage: verify::pointer_coverage(repo, &survey),
+        storage: verify::storage(repo, &survey),
         remotes,
     })
 }

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use super::finding::{PointerCoverage, RemoteSpare, Storage};
+use super::finding::{PointerCoverage, RemoteSpare, Storage, StoredShare};
 use crate::codec::pointers::Catalog;
 use crate::extent::ExtentName;
 use crate::ops::survey::Survey;
@@ -42,18 +42,25 @@ pub(super) fn storage(
     survey: &Survey,
     committed: &HashSet<ExtentName>,
 ) -> Storage {
-    let certs = (survey.certs.iter()).filter(|c| committed.contains(&c.name()));
-    let (extent_bytes, shard_bytes) = certs.fold((0u64, 0u64), |(e, s), c| {
-        (e + c.size, s + c.shard_size as u64 * c.shards.len() as u64)
-    });
+    let coding = repo.config.coding;
+    let (mut all, mut file_data, mut trees) = Default::default();
+    for c in (survey.certs.iter()).filter(|c| committed.contains(&c.name())) {
+        let shard_bytes = c.shard_size as u64 * c.shards.len() as u64;
+        StoredShare::add(&mut all, c.size, shard_bytes);
+        let kind = match coding.is_tree_extent(c.data_shards, c.parity_shards) {
+            true => &mut trees,
+            false => &mut file_data,
+        };
+        StoredShare::add(kind, c.size, shard_bytes);
+    }
+    let all: StoredShare = all;
     Storage {
-        extent_bytes,
-        shard_bytes,
-        overhead: match extent_bytes {
-            0 => 0.0,
-            e => shard_bytes as f64 / e as f64,
-        },
-        coding_overhead: repo.config.coding.overhead(),
+        extent_bytes: all.extent_bytes,
+        shard_bytes: all.shard_bytes,
+        overhead: all.overhead,
+        coding_overhead: coding.overhead(),
+        file_data,
+        trees,
     }
 }
 

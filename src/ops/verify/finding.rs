@@ -360,8 +360,8 @@ pub struct VerifyReport {
 
 /// Stored shard bytes against the extent data they hold, from the certificates (what
 /// the shards on the remotes should add up to), and what the config's coding alone
-/// would store: trees kept as whole copies and shards padded to 64 bytes make the
-/// difference.
+/// would store: trees (4 data + 12 parity shards) and shards padded to 64 bytes make
+/// the difference.
 #[derive(Serialize, Clone, Debug, Default, PartialEq)]
 pub struct Storage {
     /// Bytes of extent data (the blocks).
@@ -372,6 +372,38 @@ pub struct Storage {
     pub overhead: f64,
     /// `(s + p) / s` of the config's coding, what `init` printed.
     pub coding_overhead: f64,
+    /// The same for the extents of file data alone (what `coding_overhead` predicts,
+    /// padding aside).
+    pub file_data: StoredShare,
+    /// The same for the tree extents (directories) alone.
+    pub trees: StoredShare,
+}
+
+/// Extents of one kind: their data and their shards.
+#[derive(Serialize, Clone, Debug, Default, PartialEq)]
+pub struct StoredShare {
+    pub extents: usize,
+    pub extent_bytes: u64,
+    pub shard_bytes: u64,
+    /// `shard_bytes / extent_bytes` (0 without data).
+    pub overhead: f64,
+}
+
+impl StoredShare {
+    pub fn add(&mut self, extent_bytes: u64, shard_bytes: u64) {
+        self.extents += 1;
+        self.extent_bytes = self.extent_bytes.saturating_add(extent_bytes);
+        self.shard_bytes = self.shard_bytes.saturating_add(shard_bytes);
+        self.overhead = ratio(self.shard_bytes, self.extent_bytes);
+    }
+}
+
+/// `part / whole`, 0 when `whole` is 0.
+fn ratio(part: u64, whole: u64) -> f64 {
+    match whole {
+        0 => 0.0,
+        w => part as f64 / w as f64,
+    }
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ use rand::{RngExt, SeedableRng};
 
 pub use self::finding::{
     DetectionRate, Finding, FindingKind, LostData, LostPath, LostPathKind, LostUnknown,
-    PointerCoverage, RemoteSpare, Severity, SubsetReport, VerifyReport,
+    PointerCoverage, RemoteSpare, Severity, Storage, StoredShare, SubsetReport, VerifyReport,
 };
 use super::survey::{ShardState, Survey};
 use crate::error::Result;
@@ -45,6 +45,12 @@ const DETECTION_FRACTIONS: [f64; 4] = [0.001, 0.01, 0.05, 0.10];
 /// (for `stats`; no findings, and the cache's memory of heads is left alone).
 pub fn pointer_coverage(repo: &Repository, survey: &Survey) -> PointerCoverage {
     coverage::coverage(survey, &freshness::committed(repo, survey))
+}
+
+/// Stored bytes of the extents the survey's heads commit to, as `verify` reports them
+/// (for `stats`).
+pub fn storage(repo: &Repository, survey: &Survey) -> Storage {
+    coverage::storage(repo, survey, &freshness::committed(repo, survey))
 }
 
 /// Add to `report` that the password was given but no key file could be read (`why`):
