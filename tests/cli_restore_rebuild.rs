@@ -448,3 +448,90 @@ fn altered_shards_of_later_codewords_are_named_and_never_used() {
     );
     assert_remotes_unchanged(&before, &fx.repo.remote_state(), "failed restore");
 }
+
+/// The later codewords that rebuild a lost extent are themselves served by hostile
+/// remotes: one of each rescuer's own shards is a FIFO (a reader that opened it would
+/// wait forever), another a 512 MiB sparse file where a small shard should be (within
+/// each rescuer's parity). The rebuild reads around both, promptly, and the restore
+/// and every dump are byte for byte.
+#[test]
+fn the_rebuild_reads_around_fifos_and_giant_shards() {
+    let fx = setup();
+    let e = fx.rescuable();
+    let short = fx.short(e);
+    let lost = fx.certs[e].name();
+    let mut rescuers: Vec<usize> = (0..fx.certs[e].data_shards as usize)
+        .flat_map(|i| fx.pointing_at(e, i))
+        .collect();
+    rescuers.sort();
+    rescuers.dedup();
+    fx.lose_extent(e);
+    let mut hostile_shards = vec![];
+    for &l in &rescuers {
+        let c = &fx.certs[l];
+        // Symbols this codeword already misses: the lost extent's shards it names.
+        let missing = (c.pointers.iter()).filter(|p| p.extent == lost).count();
+        let room = (c.parity_shards as usize).saturating_sub(missing).min(2);
+        for i in 0..room {
+            let path = fx.shard_file(l, i);
+            fs::remove_file(&path).unwrap();
+            if i == 0 {
+                mkfifo(&path);
+            } else {
+                let giant = fs::File::create(&path).unwrap();
+                giant.set_len(512 << 20).unwrap();
+            }
+            let remote = c.shards[i].remote as usize;
+            hostile_shards.push((fx.repo.url(remote), c.name().shard_path(i)));
+        }
+    }
+    assert!(
+        !hostile_shards.is_empty(),
+        "no rescuer had room for a hostile shard"
+    );
+
+    let started = std::time::Instant::now();
+    let (out, target) = fx.restore(2, "restored");
+    let err = stderr_str(&out);
+    assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "the restore was held up ({:?})",
+        started.elapsed()
+    );
+    assert_tree_matches(
+        &fx.expected,
+        &restored_path(&target, &fx.src),
+        "restore around hostile shards of later codewords",
+    );
+    assert!(
+        err.contains(&format!("extent {short} was rebuilt through")),
+        "{err}"
+    );
+    // verify names every hostile shard with its remote; nothing is lost.
+    let (code, v) = fx.verify(&[], "verify, hostile rescuers");
+    expect_code(code, 20, &v, "verify, hostile rescuers");
+    for (remote, path) in &hostile_shards {
+        assert!(
+            verify_findings(&v)
+                .iter()
+                .any(|f| f["remote"] == remote.as_str() && f["path"] == path.as_str()),
+            "verify does not name {path} on {remote}:\n{}",
+            show_findings(&v)
+        );
+    }
+    for (file, out) in fx.dump_all() {
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "dump {}: {}",
+            file.display(),
+            stderr_str(&out)
+        );
+        assert!(
+            out.stdout == fs::read(&file).unwrap(),
+            "dump {} differs",
+            file.display()
+        );
+    }
+}
