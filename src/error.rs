@@ -40,6 +40,10 @@ pub enum Kind {
     /// Remotes disagree about who owns the repository, or none serves what the pinned
     /// owner signed: nothing can be trusted (exit 22, like verify's trust violations).
     Trust,
+    /// Data of the repository could be read from no remote and rebuilt from no codeword:
+    /// what needed it (a restore of some files) could not be done (exit 21, as `verify`
+    /// exits for the same loss).
+    DataLost,
 }
 
 impl Kind {
@@ -50,6 +54,7 @@ impl Kind {
             Kind::WrongPassword => 12,
             Kind::Interrupted => 130,
             Kind::Trust => 22,
+            Kind::DataLost => 21,
             Kind::Fatal | Kind::NotFound | Kind::Corrupt | Kind::Usage => 1,
         }
     }
@@ -103,6 +108,15 @@ impl Error {
     pub fn context(mut self, what: impl fmt::Display) -> Self {
         self.message = format!("{what}: {}", self.message);
         self
+    }
+    /// A failure to read repository data (missing, corrupt, not rebuildable on every
+    /// remote) as what it costs the caller: data lost (exit 21). Interruptions, trust
+    /// violations and the like keep their kind.
+    pub fn as_data_lost(self) -> Self {
+        match self.kind {
+            Kind::Corrupt | Kind::NotFound | Kind::Fatal => self.with_kind(Kind::DataLost),
+            _ => self,
+        }
     }
     /// Same error, another kind (e.g. a NotFound config becomes RepoNotFound).
     pub fn with_kind(mut self, kind: Kind) -> Self {

@@ -69,7 +69,8 @@ fn restore_fails_cleanly(repo: &Repo, what: &str, mentions: &str) {
             .timeout(QUICK),
     );
     assert_clean_failure(&out, what);
-    assert_eq!(out.status.code(), Some(1), "{what}: exit code");
+    // Data that cannot be read is data lost: exit 21, as verify exits for it.
+    assert_eq!(out.status.code(), Some(21), "{what}: exit code");
     assert!(
         stderr_str(&out).contains(mentions),
         "{what}: stderr does not say {mentions:?}:\n{}",

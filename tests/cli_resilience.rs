@@ -175,7 +175,7 @@ fn garbage_config_on_one_remote() {
 }
 
 /// A file whose data cannot be restored (every shard of its extents gone, beyond what
-/// parity rebuilds) is named in the errors, exit 1, and not left behind sized and
+/// parity rebuilds) is named in the errors, exit 21, and not left behind sized and
 /// zero-filled, where it would look restored; the rest of the snapshot is restored.
 #[test]
 fn a_file_that_cannot_be_restored_is_not_left_behind() {
@@ -222,10 +222,13 @@ fn a_file_that_cannot_be_restored_is_not_left_behind() {
         repo.cmd_via_fresh(1)
             .args(["restore", &id, "--target"])
             .arg(&target),
-        1,
+        21,
     );
     let err = stderr_str(&out);
-    assert!(err.contains("lost.bin"), "{err}");
+    assert!(
+        err.contains("not restored: ") && err.contains("lost.bin"),
+        "{err}"
+    );
     let restored = restored_path(&target, &src);
     assert_eq!(
         fs::read(restored.join("kept.txt")).expect("kept.txt restored"),

@@ -334,13 +334,13 @@ fn restore_names_an_extent_peeling_cannot_rebuild() {
     let before = fx.repo.remote_state();
     let (out, _) = fx.restore(0, "restored");
     let err = stderr_str(&out);
-    assert_eq!(out.status.code(), Some(1), "restore\nstderr:\n{err}");
+    assert_eq!(out.status.code(), Some(21), "restore\nstderr:\n{err}");
     assert!(
         err.contains(&format!("extent {short} cannot be rebuilt"))
             && err.contains("too many shards lost")
             && err.contains("nor through later codewords")
             && err.contains("of its data shards stay lost")
-            && err.contains("errors while restoring")
+            && err.contains("not restored: their data is lost on every remote")
             && !err.contains("rebuilt through"),
         "restore does not name the lost extent and what is missing:\n{err}"
     );
@@ -434,7 +434,7 @@ fn altered_shards_of_later_codewords_are_named_and_never_used() {
     let before = fx.repo.remote_state();
     let (out, _) = fx.restore(1, "restored-2");
     let err = stderr_str(&out);
-    assert_eq!(out.status.code(), Some(1), "restore\nstderr:\n{err}");
+    assert_eq!(out.status.code(), Some(21), "restore\nstderr:\n{err}");
     assert!(
         err.contains(&format!("extent {short} cannot be rebuilt"))
             && err.contains("do not match its certificate"),

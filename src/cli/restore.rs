@@ -7,7 +7,7 @@ use clap::Args;
 use tangle::ops::Progress;
 use tangle::ops::restore::{self, RestoreOptions};
 use tangle::util::human_bytes;
-use tangle::{Error, Result};
+use tangle::{Error, Kind, Result};
 
 use super::{Global, progress::Bar, warn};
 
@@ -47,8 +47,31 @@ pub fn run(g: &Global, a: &RestoreArgs) -> Result<u8> {
     let result = restore::run(&repo, &opts, &progress);
     bar.finish();
     let r = result?;
-    for e in &r.errors {
+    // Lost files are listed below, each once, then why; every other error as a warning.
+    let others = (r.errors.iter()).filter(|e| !r.lost.iter().any(|l| e.ends_with(&l.error)));
+    for e in others {
         warn(format_args!("{e}"));
+    }
+    let mut causes: Vec<(&str, usize)> = vec![];
+    for l in &r.lost {
+        match l.kind {
+            "dir" => warn(format_args!(
+                "not restored: {}/ (its listing is lost: nothing under it)",
+                l.path.trim_end_matches('/')
+            )),
+            _ => warn(format_args!(
+                "not restored: {} ({})",
+                l.path,
+                human_bytes(l.size)
+            )),
+        }
+        match causes.iter_mut().find(|(c, _)| *c == l.error) {
+            Some((_, n)) => *n += 1,
+            None => causes.push((&l.error, 1)),
+        }
+    }
+    for (cause, n) in causes {
+        warn(format_args!("{n} of these because {cause}"));
     }
     if g.json {
         g.print_json(&r)?;
@@ -63,9 +86,48 @@ pub fn run(g: &Global, a: &RestoreArgs) -> Result<u8> {
             human_bytes(r.bytes),
             r.duration_secs
         ));
+        if !r.lost.is_empty() {
+            g.say(format_args!(
+                "not restored: {} of them ({}), their data lost",
+                r.lost.len(),
+                human_bytes(r.lost_bytes)
+            ));
+        }
         if let Some(n) = r.verified {
             g.say(format_args!("verified {n} files"));
         }
+    }
+    if !r.lost.is_empty() {
+        let (files, dirs) = (
+            r.lost.iter().filter(|l| l.kind == "file").count(),
+            r.lost.iter().filter(|l| l.kind == "dir").count(),
+        );
+        let mut what = vec![];
+        if files > 0 {
+            what.push(format!(
+                "{files} file{} ({})",
+                plural(files),
+                human_bytes(r.lost_bytes)
+            ));
+        }
+        if dirs > 0 {
+            what.push(format!(
+                "{dirs} director{}",
+                if dirs == 1 { "y" } else { "ies" }
+            ));
+        }
+        let others = r.errors.len().saturating_sub(r.lost.len());
+        return Err(Error::new(
+            Kind::DataLost,
+            format!(
+                "{} not restored: their data is lost on every remote (listed above; everything else was restored{}); `tangle verify` says what the repository lost",
+                what.join(" and "),
+                match others {
+                    0 => String::new(),
+                    n => format!(", but for {n} other error{}", plural(n)),
+                }
+            ),
+        ));
     }
     if r.errors.is_empty() {
         Ok(0)
@@ -75,4 +137,8 @@ pub fn run(g: &Global, a: &RestoreArgs) -> Result<u8> {
             r.errors.len()
         )))
     }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }

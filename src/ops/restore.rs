@@ -63,6 +63,38 @@ pub struct RestoreReport {
     /// What was restored incompletely without being an error: extended attributes the
     /// target refused, one line per kind (also printed as warnings).
     pub warnings: Vec<String>,
+    /// Files and directories not restored because the repository lost their data (no
+    /// remote serves it and no codeword rebuilds it); each is also in `errors`.
+    pub lost: Vec<LostEntry>,
+    /// Bytes of the files in `lost` (directories whose listing is lost count 0: what
+    /// they held is unknown).
+    pub lost_bytes: u64,
+}
+
+/// A file or directory a restore could not write because its data is lost.
+#[derive(Serialize, Debug, Clone)]
+pub struct LostEntry {
+    /// The path as it was backed up.
+    pub path: String,
+    /// `file`, or `dir` when the directory's listing is lost (nothing below it restored).
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The file's size (0 for a directory).
+    pub size: u64,
+    /// Why: what could not be read (e.g. `extent 1a2b3c4d cannot be rebuilt: …`).
+    pub error: String,
+}
+
+/// Why a file was not restored: its data is lost, or anything else (the target).
+enum Failure {
+    Lost(Error),
+    Other(Error),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure::Other(e)
+    }
 }
 
 /// Extended attributes the target refused, by kind: warned about once per kind at the
@@ -130,6 +162,8 @@ struct Filter {
 /// A file whose contents a worker must write, created (empty) by the walk.
 struct FileJob {
     path: PathBuf,
+    /// Its path as backed up.
+    orig: PathBuf,
     node: Node,
     file: File,
     /// The temporary name `file` has until it is complete (see [`create_file`]).
@@ -153,6 +187,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
         .ctx(format_args!("creating target {}", opts.target.display()))?;
     let chown = fsmeta::is_root();
     let errors = Mutex::new(Vec::new());
+    let lost = Mutex::new(Vec::new());
     let refusals = Mutex::new(Refusals::default());
     let mut report = RestoreReport {
         snapshot_id: id,
@@ -166,7 +201,13 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
     // cost more than it saved (measured on the benchmark tree). A walk that fails only
     // loses (the rest of) the plan: the restore meets the same error.
     let start = sub.map(Path::new).unwrap_or(Path::new("/"));
-    let located = locate(repo, &snap, start)?;
+    let located = locate(repo, &snap, start).map_err(|e| match e.kind() {
+        crate::error::Kind::DataLost => e.context(format!(
+            "snapshot {} cannot be restored: its directory listing is lost",
+            &report.snapshot_id[..8]
+        )),
+        _ => e,
+    })?;
     let mut read_planner = repo
         .remotes()
         .iter()
@@ -204,13 +245,14 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
                 .spawn_scoped(s, move || read_planner.keep_ahead());
         }
         for _ in 0..workers {
-            let (rx, errors, verified) = (rx.clone(), &errors, &verified);
+            let (rx, errors, verified, lost) = (rx.clone(), &errors, &verified, &lost);
             let (refusals, workers_left) = (&refusals, &workers_left);
             s.spawn(move || {
                 let _last_ends_plan = LastWorkerEndsPlan(repo, workers_left);
                 for job in rx {
                     let FileJob {
                         path,
+                        orig,
                         node,
                         file,
                         tmp,
@@ -219,20 +261,28 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
                     let result = written.and_then(|refused| {
                         note_refused(refusals, &path, &refused);
                         if opts.verify {
-                            verify_file(repo, &path, &node)
+                            Ok(verify_file(repo, &path, &node)?)
                         } else {
                             Ok(())
                         }
                     });
-                    match result {
+                    let error = match result {
                         Ok(()) if opts.verify => {
                             verified.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            None
                         }
-                        Ok(()) => {}
-                        Err(e) => errors
+                        Ok(()) => None,
+                        Err(Failure::Lost(e)) => {
+                            note_lost(lost, &orig, "file", node.size, &e);
+                            Some(e.context(format!("restoring {}", path.display())))
+                        }
+                        Err(Failure::Other(e)) => Some(e),
+                    };
+                    if let Some(e) = error {
+                        errors
                             .lock()
                             .unwrap_or_else(|p| p.into_inner())
-                            .push(e.to_string()),
+                            .push(e.to_string());
                     }
                     Progress::add(&progress.files_done, 1);
                 }
@@ -246,6 +296,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
             dirs: &mut dirs,
             report: &mut report,
             errors: &errors,
+            lost: &lost,
             refusals: &refusals,
             chown,
             links: HashMap::new(),
@@ -289,6 +340,9 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
     });
     report.verified = opts.verify.then(|| verified.into_inner());
     report.errors = errors.into_inner().unwrap_or_else(|p| p.into_inner());
+    report.lost = lost.into_inner().unwrap_or_else(|p| p.into_inner());
+    report.lost.sort_by(|a, b| a.path.cmp(&b.path));
+    report.lost_bytes = report.lost.iter().map(|l| l.size).sum();
     report.warnings = refusals
         .into_inner()
         .unwrap_or_else(|p| p.into_inner())
@@ -374,6 +428,7 @@ struct Planner<'a> {
     dirs: &'a mut Vec<(PathBuf, Node)>,
     report: &'a mut RestoreReport,
     errors: &'a Mutex<Vec<String>>,
+    lost: &'a Mutex<Vec<LostEntry>>,
     refusals: &'a Mutex<Refusals>,
     chown: bool,
     /// First restored path of each hard-linked inode.
@@ -388,12 +443,36 @@ struct Planner<'a> {
     progress: &'a Progress,
 }
 
+/// Record that `orig` was not restored because its data is lost.
+fn note_lost(lost: &Mutex<Vec<LostEntry>>, orig: &Path, kind: &'static str, size: u64, e: &Error) {
+    lost.lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(LostEntry {
+            path: orig.to_string_lossy().into_owned(),
+            kind,
+            size,
+            error: e.to_string(),
+        });
+}
+
 impl Planner<'_> {
     fn error(&self, e: Error) {
         self.errors
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .push(e.to_string());
+    }
+
+    /// A directory whose listing cannot be read: nothing below it is restored, the
+    /// rest of the snapshot is.
+    fn listing_lost(&self, orig: &Path, e: Error) -> Result<()> {
+        let e = e.as_data_lost();
+        if e.kind() != crate::error::Kind::DataLost {
+            return Err(e);
+        }
+        note_lost(self.lost, orig, "dir", 0, &e);
+        self.error(e.context(format!("directory {} not restored", orig.display())));
+        Ok(())
     }
 
     /// Restore the entries of `tree`; `dest` is where they go, `orig` where they were.
@@ -417,16 +496,22 @@ impl Planner<'_> {
         let dest = dest_dir.join(OsStr::from_bytes(&node.name));
         match node.kind {
             NodeKind::Dir => {
-                let subtree = match node.subtree {
-                    Some(id) => self.repo.load_tree(&id)?,
+                let subtree = match node.subtree.map(|id| self.repo.load_tree(&id)) {
+                    Some(Ok(tree)) => tree,
+                    Some(Err(e)) => return self.listing_lost(&orig, e),
                     None => Tree::default(),
                 };
-                if !included
-                    && !self
-                        .filter
-                        .subtree_has_match(self.repo, &subtree, &orig, &mut self.memo)?
-                {
-                    return Ok(());
+                if !included {
+                    match (self.filter).subtree_has_match(
+                        self.repo,
+                        &subtree,
+                        &orig,
+                        &mut self.memo,
+                    ) {
+                        Ok(true) => {}
+                        Ok(false) => return Ok(()),
+                        Err(e) => return self.listing_lost(&orig, e),
+                    }
                 }
                 if let Err(e) = make_dir(&dest) {
                     self.error(e);
@@ -466,6 +551,7 @@ impl Planner<'_> {
                 };
                 let job = FileJob {
                     path: dest,
+                    orig,
                     node,
                     file,
                     tmp,
@@ -841,10 +927,11 @@ fn write_file(
     (file, tmp): (File, Option<PathBuf>),
     chown: bool,
     progress: &Progress,
-) -> Result<Vec<Refused>> {
+) -> Result<Vec<Refused>, Failure> {
     let contents = write_contents(repo, &file, path, node, progress);
     let contents_failed = contents.is_err();
-    let written = contents.and_then(|_| fsmeta::apply_metadata_to_file(&file, path, node, chown));
+    let written =
+        contents.and_then(|_| Ok(fsmeta::apply_metadata_to_file(&file, path, node, chown)?));
     drop(file);
     match (written, tmp) {
         (Ok(refused), None) => Ok(refused),
@@ -852,7 +939,9 @@ fn write_file(
             Ok(()) => Ok(refused),
             Err(e) => {
                 let _ = std::fs::remove_file(&tmp);
-                Err(Error::from(e).context(format!("replacing {}", path.display())))
+                Err(Error::from(e)
+                    .context(format!("replacing {}", path.display()))
+                    .into())
             }
         },
         (Err(e), Some(tmp)) => {
@@ -876,7 +965,7 @@ fn write_contents(
     path: &Path,
     node: &Node,
     progress: &Progress,
-) -> Result<()> {
+) -> Result<(), Failure> {
     // Blobs read (or tried): after an error, the reads planned for the rest are skipped.
     let mut tried = 0;
     let written = write_blobs(repo, file, path, node, progress, &mut tried);
@@ -893,7 +982,7 @@ fn write_blobs(
     node: &Node,
     progress: &Progress,
     tried: &mut usize,
-) -> Result<()> {
+) -> Result<(), Failure> {
     // Blocks never written (all-zero) stay holes: a write past the end leaves one, and
     // the length is set at the end only where the file ends in zeros (an `ftruncate`
     // per file cost 2% of a restore's CPU).
@@ -904,7 +993,15 @@ fn write_blobs(
             .read_blob_then(id, BlobKind::Data, ReadMode::Shard, |data| {
                 write_sparse(file, data, offset).map(|end| (end, data.len() as u64))
             })
-            .map_err(|e| e.context(format!("restoring {}", path.display())))?
+            .map_err(|e| {
+                // Not served by any remote, not rebuilt by any codeword: the data is lost
+                // (exit 21), which a restore reports per file.
+                let e = e.as_data_lost();
+                match e.kind() {
+                    crate::error::Kind::DataLost => Failure::Lost(e),
+                    _ => Failure::Other(e.context(format!("restoring {}", path.display()))),
+                }
+            })?
             .ctx(format_args!("writing {}", path.display()))?;
         written_to = written_to.max(end);
         offset += len;
@@ -915,7 +1012,8 @@ fn write_blobs(
             "{}: snapshot says {} bytes but its blobs hold {offset}",
             path.display(),
             node.size
-        )));
+        ))
+        .into());
     }
     if written_to < node.size {
         file.set_len(node.size)

@@ -89,7 +89,8 @@ pub fn locate(repo: &Repository, snap: &Snapshot, path: &Path) -> Result<Located
             path.display()
         )));
     }
-    let mut tree = repo.load_tree(&snap.tree)?;
+    // A directory listing that cannot be read is data lost (exit 21), not a failure.
+    let mut tree = repo.load_tree(&snap.tree).map_err(Error::as_data_lost)?;
     let comps: Vec<&[u8]> = path
         .components()
         .filter_map(|c| match c {
@@ -104,7 +105,7 @@ pub fn locate(repo: &Repository, snap: &Snapshot, path: &Path) -> Result<Located
             return Ok(Located::Node(node));
         }
         match (node.kind, node.subtree) {
-            (NodeKind::Dir, Some(id)) => tree = repo.load_tree(&id)?,
+            (NodeKind::Dir, Some(id)) => tree = repo.load_tree(&id).map_err(Error::as_data_lost)?,
             _ => return Err(not_found()),
         }
     }
