@@ -153,8 +153,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand dump" -s v -l verbose -d '
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s h -l help -d 'Print help'
-complete -c tangle -n "__fish_tangle_using_subcommand verify" -l read-data-subset -d 'Read a random sample of extents, e.g. `10%`' -r
-complete -c tangle -n "__fish_tangle_using_subcommand verify" -l seed -d 'Seed of the sample (to reproduce it)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -l read-data-subset -d 'Read part of the extents: a random share (`10%`), group n of t by extent name (`1/7`; 1/7 to 7/7 read each extent once), or random extents up to a size (`500M`); at least one extent' -r
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -l seed -d 'Seed of the sample (to reproduce it; `n/t` draws nothing)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l password-file -d 'Read the password from this file (first line)' -r -F

@@ -213,8 +213,8 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             break
         }
         'tangle;verify' {
-            [CompletionResult]::new('--read-data-subset', '--read-data-subset', [CompletionResultType]::ParameterName, 'Read a random sample of extents, e.g. `10%`')
-            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the sample (to reproduce it)')
+            [CompletionResult]::new('--read-data-subset', '--read-data-subset', [CompletionResultType]::ParameterName, 'Read part of the extents: a random share (`10%`), group n of t by extent name (`1/7`; 1/7 to 7/7 read each extent once), or random extents up to a size (`500M`); at least one extent')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the sample (to reproduce it; `n/t` draws nothing)')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml')

@@ -206,8 +206,8 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (verify)
 _arguments "${_arguments_options[@]}" : \
-'--read-data-subset=[Read a random sample of extents, e.g. \`10%\`]:PCT%:_default' \
-'--seed=[Seed of the sample (to reproduce it)]:SEED:_default' \
+'--read-data-subset=[Read part of the extents\: a random share (\`10%\`), group n of t by extent name (\`1/7\`; 1/7 to 7/7 read each extent once), or random extents up to a size (\`500M\`); at least one extent]:PCT%|n/t|SIZE:_default' \
+'--seed=[Seed of the sample (to reproduce it; \`n/t\` draws nothing)]:SEED:_default' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml]:NAME:_default' \

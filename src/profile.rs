@@ -29,7 +29,7 @@
 //! exclude = ["*.tmp"]
 //! [delete]            # every `delete` policy flag and max-unused
 //! keep-daily = 7
-//! [verify]            # read-data, read-data-subset, seed
+//! [verify]            # read-data, read-data-subset (2%, 1/7 or 500M), seed
 //! read-data-subset = "2%"
 //! ```
 //!
@@ -468,18 +468,10 @@ pub fn parse_upload_queue(text: &str) -> Result<usize> {
     }
 }
 
-/// `--read-data-subset`: a percentage of the extents, `2%` or `2`.
-pub fn parse_read_data_subset(text: &str) -> Result<f64> {
-    text.trim()
-        .trim_end_matches('%')
-        .parse()
-        .ok()
-        .filter(|v: &f64| (0.0..=100.0).contains(v))
-        .ok_or_else(|| {
-            Error::usage(format!(
-                "read-data-subset wants a percentage like 10%, not {text:?}"
-            ))
-        })
+/// `--read-data-subset`, as restic's `check` takes it: a percentage of the extents
+/// (`2%`, or `2`), a group `n/t` (`1/7`), or a size (`500M`).
+pub fn parse_read_data_subset(text: &str) -> Result<crate::ops::verify::Subset> {
+    crate::ops::verify::Subset::parse(text)
 }
 
 #[cfg(test)]
@@ -564,6 +556,8 @@ mod tests {
             "[delete]\nkeep-daily = -1",
             "[delete]\nmax-unused = \"lots\"",
             "[verify]\nread-data = true\nread-data-subset = \"2%\"",
+            "[verify]\nread-data-subset = \"0/3\"",
+            "[verify]\nread-data-subset = \"500X\"",
             "[backup]\nupload-queue = 0",
             "[backup]\nwat = 1",
             "[repository]\npassword-command-timeout = 0",
@@ -571,6 +565,19 @@ mod tests {
             "[remote.\"/r\"]\ntimeout = 90000",
         ] {
             assert!(Profile::parse(bad).is_err(), "accepted: {bad}");
+        }
+    }
+
+    #[test]
+    fn verify_takes_every_form_of_read_data_subset() {
+        for value in ["\"2%\"", "2", "\"1/7\"", "\"500M\""] {
+            let p = Profile::parse(&format!("[verify]\nread-data-subset = {value}"))
+                .unwrap_or_else(|e| panic!("{value}: {e}"));
+            let v = p.verify.and_then(|v| v.read_data_subset);
+            assert!(
+                parse_read_data_subset(&v.unwrap_or_default()).is_ok(),
+                "{value}"
+            );
         }
     }
 

@@ -109,6 +109,20 @@ pub fn human_bytes(n: u64) -> String {
     }
 }
 
+/// A size in bytes, as restic writes them: digits and an optional `K`, `M`, `G` or `T`
+/// (upper or lower case; powers of 1024): `512`, `100K`, `500M`, `2G`. `None` for
+/// anything else, or a size beyond `u64`.
+pub fn parse_size(text: &str) -> Option<u64> {
+    let (digits, shift) = match text.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&text[..i], 10),
+        Some((i, 'm' | 'M')) => (&text[..i], 20),
+        Some((i, 'g' | 'G')) => (&text[..i], 30),
+        Some((i, 't' | 'T')) => (&text[..i], 40),
+        _ => (text, 0),
+    };
+    digits.parse::<u64>().ok()?.checked_mul(1u64 << shift)
+}
+
 /// A name (a path in a snapshot, a remote object name) or a message quoting one, as
 /// human output prints it: one line that a terminal shows as it is written. A backslash
 /// becomes `\\`; newline, tab and carriage return become `\n`, `\t`, `\r`; every

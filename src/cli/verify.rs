@@ -1,11 +1,12 @@
-//! `tangle verify [--read-data | --read-data-subset PCT%]`
+//! `tangle verify [--read-data | --read-data-subset PCT%|n/t|SIZE]`
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use clap::Args;
 use tangle::Result;
 use tangle::ops::verify::{
-    self, LostData, LostPathKind, LostUnknown, ReadData, Severity, VerifyReport,
+    self, LostData, LostPathKind, LostUnknown, ReadData, Severity, SubsetForm, SubsetReport,
+    VerifyReport,
 };
 use tangle::profile::VerifySection;
 use tangle::util::{escape, human_bytes};
@@ -14,16 +15,18 @@ use super::{Global, profile::Given};
 
 #[derive(Args, Clone)]
 #[command(
-    after_help = "Examples:\n  tangle verify\n  TANGLE_OWNER=63ac7238604ea1f8fa7c70d4d1c6f36f tangle -r s3://bucket/tangle verify --read-data-subset 2% --json"
+    after_help = "Examples:\n  tangle verify\n  TANGLE_OWNER=63ac7238604ea1f8fa7c70d4d1c6f36f tangle -r s3://bucket/tangle verify --read-data-subset 2% --json\n  tangle verify --read-data-subset \"$(expr $(date +%j) % 7 + 1)/7\"  # all in 7 days"
 )]
 pub struct VerifyArgs {
     /// Download every shard, check its hash and that parity matches data and pointers
     #[arg(long, conflicts_with = "read_data_subset")]
     pub read_data: bool,
-    /// Read a random sample of extents, e.g. `10%`
-    #[arg(long, value_name = "PCT%")]
+    /// Read part of the extents: a random share (`10%`), group n of t by extent name
+    /// (`1/7`; 1/7 to 7/7 read each extent once), or random extents up to a size (`500M`);
+    /// at least one extent
+    #[arg(long, value_name = "PCT%|n/t|SIZE", allow_hyphen_values = true)]
     pub read_data_subset: Option<String>,
-    /// Seed of the sample (to reproduce it)
+    /// Seed of the sample (to reproduce it; `n/t` draws nothing)
     #[arg(long, requires = "read_data_subset")]
     pub seed: Option<u64>,
 }
@@ -55,17 +58,23 @@ pub fn run(g: &Global, a: &VerifyArgs) -> Result<u8> {
 
 /// Check the repository and return the report (its `exit_code` is the command's).
 pub fn execute(g: &Global, a: &VerifyArgs) -> Result<VerifyReport> {
-    // The storage layer needs only the public key; the password (when given) adds the
-    // snapshot checks. Never prompt: verify runs unattended in CI.
-    let (repo, unlock_error) = g.open_for_verify()?;
+    // A bad subset is a usage error before anything is opened.
     let read = if a.read_data {
         ReadData::All
     } else if let Some(p) = &a.read_data_subset {
-        let pct = tangle::profile::parse_read_data_subset(p)?;
-        ReadData::Subset(pct, a.seed.unwrap_or_else(rand_seed))
+        let subset = tangle::profile::parse_read_data_subset(p)?;
+        let seed = if subset.is_seeded() {
+            a.seed.unwrap_or_else(rand_seed)
+        } else {
+            0
+        };
+        ReadData::Subset(subset, seed)
     } else {
         ReadData::No
     };
+    // The storage layer needs only the public key; the password (when given) adds the
+    // snapshot checks. Never prompt: verify runs unattended in CI.
+    let (repo, unlock_error) = g.open_for_verify()?;
     let progress = std::sync::Arc::new(tangle::ops::Progress::default());
     let reading = !matches!(read, ReadData::No);
     let bar = super::progress::Bar::counting(
@@ -163,15 +172,7 @@ fn print_text(g: &Global, r: &VerifyReport) {
         print_coverage(g, r);
     }
     if let Some(s) = &r.subset {
-        for d in &s.detection_rates {
-            g.say(format_args!(
-                "sample ({}% of extents, seed {}): corruption of {:.1}% of shards would be caught with probability {:.1}%",
-                s.percent,
-                s.seed,
-                d.corrupt_fraction * 100.0,
-                d.probability * 100.0
-            ));
-        }
+        print_subset(g, r, s);
     }
     match r.exit_code {
         0 if infos > 0 => g.say(format_args!("no damage found ({infos} notes; -v shows them)")),
@@ -182,6 +183,48 @@ fn print_text(g: &Global, r: &VerifyReport) {
         )),
         21 => errors.say("data loss found: some data cannot be recovered"),
         _ => errors.say("trust violation found: a remote served data the owner did not write, or an older or forked state"),
+    }
+}
+
+/// What `--read-data-subset` read, of how much, and how likely that was to catch
+/// corruption; when it read nothing, that and why, and no probability.
+fn print_subset(g: &Global, r: &VerifyReport, s: &SubsetReport) {
+    let asked = match (s.form, s.n.zip(s.t), s.budget_bytes) {
+        (SubsetForm::Group, Some((n, t)), _) => format!("group {n} of {t}"),
+        (SubsetForm::Size, _, Some(b)) => format!("up to {}, seed {}", human_bytes(b), s.seed),
+        _ => format!("{}% of extents, seed {}", s.percent, s.seed),
+    };
+    if r.shards_read == 0 {
+        let why = if r.extents == 0 {
+            "the repository has no extents".to_string()
+        } else if s.extents_read == 0 {
+            format!("the group holds none of the {} extents", r.extents)
+        } else {
+            "no shard of the chosen extents was there to read".to_string()
+        };
+        g.say(format_args!(
+            "sample ({asked}): nothing was read: {why}, so it says nothing about corruption"
+        ));
+        return;
+    }
+    g.say(format_args!(
+        "sample ({asked}): read {} of {} extents ({} of {} shards, {} of {})",
+        s.extents_read,
+        r.extents,
+        r.shards_read,
+        r.shards,
+        human_bytes(r.bytes_read),
+        human_bytes(s.bytes_total)
+    ));
+    for d in &s.detection_rates {
+        g.say(format_args!(
+            "sample: corruption of {:.1}% of shards would be caught with probability {}",
+            d.corrupt_fraction * 100.0,
+            match d.probability * 100.0 {
+                p if p > 0.0 && p < 0.05 => "below 0.1%".to_string(),
+                p => format!("{p:.1}%"),
+            }
+        ));
     }
 }
 
@@ -352,8 +395,9 @@ pub(crate) fn storage_split(st: &tangle::ops::verify::Storage) -> String {
     s
 }
 
+/// A random seed below 2^53, so that every JSON reader (jq, JavaScript) keeps it exact.
 fn rand_seed() -> u64 {
-    u64::from_le_bytes(tangle::crypto::random_bytes().unwrap_or([7; 8]))
+    u64::from_le_bytes(tangle::crypto::random_bytes().unwrap_or([7; 8])) >> 11
 }
 
 /// The exact command that repairs what this verify found (the same repository).

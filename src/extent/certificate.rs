@@ -57,6 +57,11 @@ impl Certificate {
         ExtentName(self.verifier)
     }
 
+    /// The bytes of all its shards, data and parity: what reading it whole downloads.
+    pub fn shard_bytes(&self) -> u64 {
+        self.shard_size as u64 * self.shards.len() as u64
+    }
+
     pub fn to_object(&self, signer: &Signer) -> Result<Vec<u8>> {
         Ok(envelope::seal(
             ObjectKind::Extent,

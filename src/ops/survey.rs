@@ -493,9 +493,7 @@ impl Survey {
         use crate::ops::Progress;
         let jobs: Vec<usize> = (0..self.certs.len()).filter(|&e| pick(e)).collect();
         // Counted in extents ("files") and shard bytes.
-        let all: u64 = (jobs.iter())
-            .map(|&e| self.certs[e].shard_size as u64 * self.certs[e].shards.len() as u64)
-            .sum();
+        let all: u64 = (jobs.iter()).map(|&e| self.certs[e].shard_bytes()).sum();
         progress.set_totals(jobs.len() as u64, all);
         let certs = &self.certs;
         let shards = &self.shards;
@@ -535,10 +533,7 @@ impl Survey {
                     }
                 }
                 Progress::add(&progress.files_done, 1);
-                Progress::add(
-                    &progress.bytes_done,
-                    c.shard_size as u64 * c.shards.len() as u64,
-                );
+                Progress::add(&progress.bytes_done, c.shard_bytes());
                 (e, ok, bytes, consistent)
             }))
             .buffer_unordered(1)

@@ -47,15 +47,7 @@ impl MaxUnused {
                 _ => Err(format!("{s:?} is not a percentage from 0% to 100%")),
             };
         }
-        let (digits, shift) = match s.char_indices().last() {
-            Some((i, 'k' | 'K')) => (&s[..i], 10),
-            Some((i, 'm' | 'M')) => (&s[..i], 20),
-            Some((i, 'g' | 'G')) => (&s[..i], 30),
-            Some((i, 't' | 'T')) => (&s[..i], 40),
-            _ => (s, 0),
-        };
-        (digits.parse::<u64>().ok())
-            .and_then(|n| n.checked_mul(1u64 << shift))
+        crate::util::parse_size(s)
             .map(MaxUnused::Bytes)
             .ok_or_else(|| {
                 format!("{s:?} is not a size (e.g. 100M), a percentage (5%) or `unlimited`")

@@ -45,7 +45,7 @@ pub(super) fn storage(
     let coding = repo.config.coding;
     let (mut all, mut file_data, mut trees) = Default::default();
     for c in (survey.certs.iter()).filter(|c| committed.contains(&c.name())) {
-        let shard_bytes = c.shard_size as u64 * c.shards.len() as u64;
+        let shard_bytes = c.shard_bytes();
         StoredShare::add(&mut all, c.size, shard_bytes);
         let kind = match coding.is_tree_extent(c.data_shards, c.parity_shards) {
             true => &mut trees,

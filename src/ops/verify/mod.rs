@@ -16,16 +16,16 @@ mod lost;
 mod metadata;
 mod shards;
 mod snapshots;
+mod subset;
 
 use std::collections::HashSet;
 
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
-
 pub use self::finding::{
     DetectionRate, Finding, FindingKind, LostData, LostPath, LostPathKind, LostUnknown,
-    PointerCoverage, RemoteSpare, Severity, Storage, StoredShare, SubsetReport, VerifyReport,
+    PointerCoverage, RemoteSpare, Severity, Storage, StoredShare, SubsetForm, SubsetReport,
+    VerifyReport,
 };
+pub use self::subset::{Subset, group};
 use super::survey::{ShardState, Survey};
 use crate::error::Result;
 use crate::repo::Repository;
@@ -34,12 +34,9 @@ use crate::repo::Repository;
 pub enum ReadData {
     No,
     All,
-    /// Percent of extents, and the seed of the sample.
-    Subset(f64, u64),
+    /// Part of the extents, and the seed that draws them (unused by `n/t`).
+    Subset(Subset, u64),
 }
-
-/// Shares of corrupt shards for which a subset report states the chance of detection.
-const DETECTION_FRACTIONS: [f64; 4] = [0.001, 0.01, 0.05, 0.10];
 
 /// Pointer coverage of the extents the survey's heads commit to, as `verify` reports it
 /// (for `stats`; no findings, and the cache's memory of heads is left alone).
@@ -136,15 +133,16 @@ fn read_data(
     findings: &mut Vec<Finding>,
     progress: &crate::ops::Progress,
 ) {
+    let chosen = match read {
+        ReadData::Subset(subset, seed) => subset.choose(&survey.certs, seed),
+        ReadData::No | ReadData::All => Vec::new(),
+    };
     let pick: Box<dyn Fn(usize) -> bool> = match read {
         ReadData::No => Box::new(|_| false),
         ReadData::All => Box::new(|_| true),
-        ReadData::Subset(pct, seed) => {
-            let mut rng = StdRng::seed_from_u64(seed);
-            let chosen: HashSet<usize> = (0..survey.certs.len())
-                .filter(|_| rng.random_bool((pct / 100.0).clamp(0.0, 1.0)))
-                .collect();
-            Box::new(move |e| chosen.contains(&e))
+        ReadData::Subset(..) => {
+            let set: HashSet<usize> = chosen.iter().copied().collect();
+            Box::new(move |e| set.contains(&e))
         }
     };
     let (bytes, checked, inconsistent) = survey.read_data(repo, &*pick, progress);
@@ -166,26 +164,8 @@ fn read_data(
             .repair("none: the signed certificate disagrees with its own data (writer bug or stolen key); back up the data again"),
         );
     }
-    if let ReadData::Subset(percent, seed) = read {
-        let n = report.shards.max(1) as f64;
-        let sampled = checked as f64 / n;
-        let rates: Vec<DetectionRate> = DETECTION_FRACTIONS
-            .iter()
-            .map(|&f| DetectionRate {
-                corrupt_fraction: f,
-                // Each of the f·n corrupt shards escapes the sample independently.
-                probability: 1.0 - (1.0 - sampled).powf((f * n).max(1.0)),
-            })
-            .collect();
-        report.subset = Some(SubsetReport {
-            percent,
-            seed,
-            detection: rates
-                .iter()
-                .map(|r| (r.corrupt_fraction, r.probability))
-                .collect(),
-            detection_rates: rates,
-        });
+    if let ReadData::Subset(subset, seed) = read {
+        report.subset = Some(subset.report(seed, &survey.certs, &chosen, checked, report.shards));
     }
 }
 
