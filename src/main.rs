@@ -141,13 +141,21 @@ fn usage_end(e: &clap::Error) -> ExitCode {
     if json_wanted {
         let rendered = e.render().to_string();
         let first = rendered.lines().next().unwrap_or_default();
-        let message = match e.kind() {
+        let mut message = match e.kind() {
             // clap shows the help here, not an error line.
             clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
                 "a command is required (see --help)"
             }
             _ => first.strip_prefix("error: ").unwrap_or(first),
-        };
+        }
+        .to_string();
+        // clap's tips (restic's command names among them: see cli/restic.rs) too.
+        let tips: Vec<&str> = (rendered.lines())
+            .filter_map(|l| l.trim_start().strip_prefix("tip: "))
+            .collect();
+        if !tips.is_empty() {
+            message = format!("{message} (tip: {})", tips.join("; "));
+        }
         let _ = writeln!(
             std::io::stderr(),
             "{}",

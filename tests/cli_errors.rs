@@ -4,7 +4,7 @@ mod common;
 
 use std::ffi::OsStr;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use common::*;
 
@@ -101,19 +101,7 @@ fn password_file_with_trailing_newline() {
 #[test]
 fn no_password_without_tty_exits_1() {
     let repo = Repo::init();
-    // `setsid` detaches from any controlling terminal, so /dev/tty cannot be opened
-    // even when the tests are run from an interactive shell.
-    let setsid = Path::new("/usr/bin/setsid");
-    let mut c = if setsid.exists() {
-        clean_command(
-            setsid.as_os_str(),
-            &[OsStr::new("-w"), OsStr::new(bin())],
-            &repo.home,
-        )
-    } else {
-        repo.cmd_bare()
-    };
-    c.timeout(std::time::Duration::from_secs(60));
+    let mut c = tangle_without_terminal(&repo.home);
     c.arg("-r").arg(&repo.remotes[0]).arg("snapshots");
     let o = run_code(&mut c, 1);
     assert_clean_failure(&o, "no password, no tty");

@@ -127,6 +127,40 @@ fn a_vanished_local_remote_is_down_not_recreated() {
     assert_tree_matches(&expected, &restored_path(&target, &src), "after repair");
 }
 
+/// A local remote that was wiped, directory and all: the backup's warning says that
+/// `repair` recreates it (not `mkdir`), and `repair` does, filling it (exit 0).
+#[test]
+fn a_wiped_local_remote_is_recreated_by_repair_as_the_warning_says() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("a.bin"), &pseudo_random(9, 200_000));
+    repo.backup(&[&src], &[]);
+    fs::remove_dir_all(&repo.remotes[1]).unwrap();
+
+    let out = run_ok(repo.cmd().arg("backup").arg(&src));
+    let err = stderr_str(&out);
+    let warning = err
+        .lines()
+        .find(|l| l.contains(&repo.url(1)) && l.contains("is missing"))
+        .unwrap_or_else(|| panic!("no warning names the wiped remote:\n{err}"));
+    assert!(
+        warning.contains("only `tangle repair` recreates it") && !warning.contains("mkdir"),
+        "the warning does not lead to repair: {warning}"
+    );
+    assert!(!repo.remotes[1].exists(), "the backup recreated it");
+
+    let out = run_ok(repo.cmd_via_nopw(0).args(["repair", "--json"]));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["actions"]
+            .as_array()
+            .is_some_and(|a| a.iter().any(|x| x["kind"] == "create-remote")),
+        "repair made no create-remote action: {v:#}"
+    );
+    assert!(repo.remotes[1].join("config").is_file());
+    run_ok(repo.cmd_via_nopw(1).args(["verify", "--read-data"]));
+}
+
 /// `verify` with the password, when no key file can be read anywhere: not an abort
 /// (exit 1) but the damage, reported with its code (21: the keys are lost).
 #[test]

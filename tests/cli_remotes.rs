@@ -7,8 +7,9 @@
 //!   warning and `degraded_remotes` naming it;
 //! * once S3 is back with objects deleted, `repair` rebuilds them and `verify --read-data`
 //!   is clean;
-//! * wrong credentials, an unknown host key, an unreachable host and a missing bucket
-//!   each give one clear message naming the remote and the documented exit code.
+//! * wrong or no S3 credentials, a plain-http endpoint without `AWS_ALLOW_HTTP`, an
+//!   unknown host key, an unreachable host and a missing bucket each give one clear
+//!   message naming the remote and the setting to check, with the documented exit code.
 //!
 //! The servers come from `scripts/test-servers.sh` (see tests/remote_conformance.rs):
 //! without their variables these tests print a note and pass, unless `CI` is set.
@@ -560,8 +561,14 @@ fn remote_add_over_real_remotes_rebalances() {
 // 4. Misconfigured or unreachable remotes
 // ---------------------------------------------------------------------------------
 
-/// One message on stderr, naming `url`, containing `hint`; exit `code`; no panic.
-fn assert_one_clear_error(o: &std::process::Output, url: &str, code: i32, hint: &str, what: &str) {
+/// One message on stderr, naming `url`, containing each of `hints`; exit `code`; no panic.
+fn assert_one_clear_error(
+    o: &std::process::Output,
+    url: &str,
+    code: i32,
+    hints: &[String],
+    what: &str,
+) {
     assert_clean_failure(o, what);
     let err = stderr_str(o);
     assert_eq!(
@@ -584,10 +591,12 @@ fn assert_one_clear_error(o: &std::process::Output, url: &str, code: i32, hint: 
         lines[0].contains(url),
         "{what}: the message does not name the remote {url}: {err}"
     );
-    assert!(
-        lines[0].contains(hint),
-        "{what}: the message does not say {hint:?}: {err}"
-    );
+    for hint in hints {
+        assert!(
+            lines[0].contains(hint.as_str()),
+            "{what}: the message does not say {hint:?}: {err}"
+        );
+    }
 }
 
 struct BadRemote {
@@ -597,9 +606,12 @@ struct BadRemote {
     /// A fresh URL of the same kind, for `init`.
     init_url: String,
     env: Vec<(&'static str, String)>,
+    /// Variables of the servers' environment to leave out.
+    unset: Vec<&'static str>,
     snapshots_code: i32,
     init_code: i32,
-    hint: &'static str,
+    /// What the message must say (the setting to check).
+    hints: Vec<String>,
 }
 
 #[test]
@@ -616,46 +628,88 @@ fn misconfigured_or_unreachable_remotes_give_one_clear_error() {
         "ssh -F {ssh_config} -o UserKnownHostsFile=/dev/null -o GlobalKnownHostsFile=/dev/null \
          -o StrictHostKeyChecking=yes"
     );
-    let cases = vec![
+    let endpoint = servers::var("AWS_ENDPOINT").expect("AWS_ENDPOINT");
+    // Where else the setting can go: the remote's table in a profile.
+    let profile_table = "in the profile's [remote.\"s3://".to_string();
+    let mut cases = vec![
         BadRemote {
             what: "wrong S3 secret",
             repo_url: m.s3.clone(),
             init_url: s3_url("wrong-secret"),
             env: vec![("AWS_SECRET_ACCESS_KEY", "wrong".to_string())],
+            unset: vec![],
             snapshots_code: 1,
             init_code: 1,
-            hint: "access denied",
+            hints: vec!["access denied (check AWS_SECRET_ACCESS_KEY)".into()],
+        },
+        BadRemote {
+            what: "no S3 credentials",
+            repo_url: m.s3.clone(),
+            init_url: s3_url("no-credentials"),
+            // With no credentials, the EC2 instance metadata service is asked last: here
+            // a closed port, so that nothing but 127.0.0.1 is contacted.
+            env: vec![("AWS_METADATA_ENDPOINT", S3_DOWN.to_string())],
+            unset: vec!["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"],
+            snapshots_code: 1,
+            init_code: 1,
+            hints: vec![
+                "no S3 credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY".into(),
+                profile_table.clone(),
+                "docs/REMOTES.md".into(),
+            ],
         },
         BadRemote {
             what: "unknown SSH host key",
             repo_url: m.sftp.clone(),
             init_url: sftp_url("host-key"),
             env: vec![("TANGLE_SSH_COMMAND", no_host_keys)],
+            unset: vec![],
             snapshots_code: 1,
             init_code: 1,
-            hint: "Host key verification failed",
+            hints: vec!["Host key verification failed".into()],
         },
         BadRemote {
             what: "unreachable SSH host",
             repo_url: "sftp://root@127.0.0.1:1/x".to_string(),
             init_url: "sftp://root@127.0.0.1:1/x".to_string(),
             env: vec![],
+            unset: vec![],
             snapshots_code: 1,
             init_code: 1,
-            hint: "Connection refused",
+            hints: vec!["Connection refused".into()],
         },
         BadRemote {
             what: "missing S3 bucket",
             repo_url: "s3://no-such-bucket-xyz/p".to_string(),
             init_url: "s3://no-such-bucket-xyz/p".to_string(),
             env: vec![],
+            unset: vec![],
             // Opening a repository there: "repository not found" (10). `init` cannot
             // create the bucket: a fatal error (1), not a missing repository.
             snapshots_code: 10,
             init_code: 1,
-            hint: "no-such-bucket-xyz",
+            hints: vec![
+                format!("bucket no-such-bucket-xyz does not exist at {endpoint}"),
+                "create it".into(),
+            ],
         },
     ];
+    // The test server's endpoint is plain http (it needs AWS_ALLOW_HTTP).
+    if endpoint.starts_with("http://") {
+        cases.push(BadRemote {
+            what: "plain-http S3 endpoint without AWS_ALLOW_HTTP",
+            repo_url: m.s3.clone(),
+            init_url: s3_url("plain-http"),
+            hints: vec![
+                format!("the endpoint {endpoint} is plain http: set AWS_ALLOW_HTTP=true"),
+                profile_table,
+            ],
+            env: vec![],
+            unset: vec!["AWS_ALLOW_HTTP"],
+            snapshots_code: 1,
+            init_code: 1,
+        });
+    }
 
     for case in &cases {
         // tangle -r URL snapshots
@@ -664,12 +718,15 @@ fn misconfigured_or_unreachable_remotes_give_one_clear_error() {
         for (k, v) in &case.env {
             c.env(k, v);
         }
+        for k in &case.unset {
+            c.env_remove(k);
+        }
         let o = run_any(&mut c);
         assert_one_clear_error(
             &o,
             &case.repo_url,
             case.snapshots_code,
-            case.hint,
+            &case.hints,
             &format!("{}: tangle -r {} snapshots", case.what, case.repo_url),
         );
 
@@ -690,9 +747,12 @@ fn misconfigured_or_unreachable_remotes_give_one_clear_error() {
         for (k, v) in &case.env {
             c.env(k, v);
         }
+        for k in &case.unset {
+            c.env_remove(k);
+        }
         let o = run_any(&mut c);
         let what = format!("{}: tangle init ... --remote {}", case.what, case.init_url);
-        assert_one_clear_error(&o, &case.init_url, case.init_code, case.hint, &what);
+        assert_one_clear_error(&o, &case.init_url, case.init_code, &case.hints, &what);
         for d in &dirs[..2] {
             assert!(
                 !d.join("config").exists() && files_under(d).is_empty(),

@@ -4,12 +4,9 @@
 
 mod common;
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::*;
-
-const SFTP_SERVER: &str = "/usr/lib/openssh/sftp-server";
 
 fn profile(repo: &Repo, name: &str, sftp_url: &str, ssh_command: &str, timeout: &str) -> String {
     let path = repo.path(&format!("{name}.toml"));
@@ -36,12 +33,7 @@ fn within<T>(secs: u64, what: &str, f: impl FnOnce() -> T) -> T {
 
 #[test]
 fn a_stalled_remote_costs_one_timeout() {
-    if !Path::new(SFTP_SERVER).exists() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{SFTP_SERVER} is missing (install openssh-sftp-server)"
-        );
-        eprintln!("skipped: {SFTP_SERVER} is missing");
+    if !sftp_server_installed() {
         return;
     }
     let repo = Repo::uninit();

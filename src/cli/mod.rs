@@ -17,6 +17,7 @@ mod profile;
 mod progress;
 mod remote;
 mod repair;
+mod restic;
 mod restore;
 mod run;
 mod snapshots;
@@ -169,7 +170,8 @@ pub enum Command {
 /// Parse the command line, noting which arguments it (or the environment) gave, so
 /// that a profile fills only the rest.
 pub fn parse() -> std::result::Result<Cli, clap::Error> {
-    let matches = Cli::command().try_get_matches()?;
+    let matches = (Cli::command().try_get_matches())
+        .map_err(|e| restic::unknown_command(e, &mut Cli::command()))?;
     let mut cli = Cli::from_arg_matches(&matches)?;
     cli.global.given = profile::Given::from_matches(&matches);
     Ok(cli)

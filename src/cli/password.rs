@@ -59,9 +59,10 @@ pub fn read(g: &Global, confirm: bool) -> Result<Password> {
         }
         pw
     } else {
-        return Err(Error::usage(
-            "no password given: use --password-file, --password-command, TANGLE_PASSWORD or a profile (no terminal to ask on)",
-        ));
+        return Err(Error::usage(format!(
+            "no password given: use --password-file, --password-command, TANGLE_PASSWORD or a profile (no terminal to ask on){}",
+            super::restic::variables_hint(super::restic::PASSWORD_VARS)
+        )));
     };
     if pw.is_empty() {
         return Err(Error::usage("empty password"));

@@ -184,7 +184,10 @@ pub fn open_first(g: &Global, opts: &OpenOptions) -> Result<Repository> {
     if urls.is_empty() {
         return Err(Error::new(
             Kind::RepoNotFound,
-            "no repository given: use -r/--repo, set TANGLE_REPO, or give [repository] remotes in a profile",
+            format!(
+                "no repository given: use -r/--repo, set TANGLE_REPO, or give [repository] remotes in a profile{}",
+                super::restic::variables_hint(super::restic::REPOSITORY_VARS)
+            ),
         ));
     }
     let mut failed: Vec<(String, Error)> = Vec::new();

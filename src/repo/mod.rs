@@ -939,6 +939,13 @@ fn read_config(
         Ok(bytes) => bytes,
         // A remote that stalled would only stall again.
         Err(e) if stalled(&e) => return Err(e.context(format!("reading the config of {url}"))),
+        // The message says which bucket and where; no repository can be there (exit 10).
+        Err(e)
+            if remote_error(&e)
+                .is_some_and(|r| matches!(r, remote::RemoteError::NoBucket { .. })) =>
+        {
+            return Err(e.with_kind(Kind::RepoNotFound));
+        }
         Err(e) => {
             if !rt.block_on(first.exists())? {
                 return Err(Error::new(
@@ -964,9 +971,12 @@ fn read_config(
 
 /// Whether the remote did not answer within its allowance ([`remote::RemoteError::Timeout`]).
 fn stalled(e: &Error) -> bool {
-    std::error::Error::source(e)
-        .and_then(|s| s.downcast_ref::<remote::RemoteError>())
-        .is_some_and(|r| matches!(r, remote::RemoteError::Timeout { .. }))
+    remote_error(e).is_some_and(|r| matches!(r, remote::RemoteError::Timeout { .. }))
+}
+
+/// The remote layer's error behind `e`, if it came from there.
+fn remote_error(e: &Error) -> Option<&remote::RemoteError> {
+    std::error::Error::source(e).and_then(|s| s.downcast_ref::<remote::RemoteError>())
 }
 
 /// The largest metadata object a reader accepts at `path`: index segments and snapshots

@@ -53,6 +53,41 @@ pub fn tangle_bare(home: &Path) -> Command {
     clean_command(OsStr::new(bin()), &[], home)
 }
 
+/// [`tangle_bare`] without a terminal, so that nothing can prompt: `setsid` detaches
+/// from any controlling terminal, so /dev/tty cannot be opened even when the tests run
+/// from an interactive shell.
+pub fn tangle_without_terminal(home: &Path) -> Command {
+    let setsid = Path::new("/usr/bin/setsid");
+    let mut c = if setsid.exists() {
+        clean_command(
+            setsid.as_os_str(),
+            &[OsStr::new("-w"), OsStr::new(bin())],
+            home,
+        )
+    } else {
+        tangle_bare(home)
+    };
+    c.timeout(Duration::from_secs(60));
+    c
+}
+
+/// OpenSSH's `sftp-server`, which serves a local directory when run in place of ssh
+/// (`TANGLE_SSH_COMMAND="sh -c 'exec SFTP_SERVER' --"`): no sshd needed.
+pub const SFTP_SERVER: &str = "/usr/lib/openssh/sftp-server";
+
+/// Whether [`SFTP_SERVER`] is installed; in CI it must be, elsewhere the caller skips.
+pub fn sftp_server_installed() -> bool {
+    if Path::new(SFTP_SERVER).exists() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{SFTP_SERVER} is missing (install openssh-sftp-server)"
+    );
+    eprintln!("skipped: {SFTP_SERVER} is missing");
+    false
+}
+
 pub fn stdout_str(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }

@@ -76,11 +76,28 @@ pub enum RemoteError {
         path: String,
         why: String,
     },
-    /// An S3 bucket that does not exist: not a missing repository, a setup error.
+    /// An S3 bucket that does not exist at the endpoint: opening a repository there finds
+    /// none (exit 10), `init` cannot create one (tangle never creates buckets).
     #[error(
-        "remote {url}: bucket {bucket} does not exist (tangle does not create S3 buckets; create it first)"
+        "remote {url}: bucket {bucket} does not exist at {endpoint}: create it (tangle never \
+         creates buckets), or check the bucket in the URL and AWS_ENDPOINT"
     )]
-    NoBucket { url: String, bucket: String },
+    NoBucket {
+        url: String,
+        bucket: String,
+        endpoint: String,
+    },
+    /// A setting the remote needs is missing, found when a request fails (no S3
+    /// credentials, a plain-http endpoint not allowed); `what` names the setting. Unlike
+    /// [`Config`](Self::Config) the remote only counts as failed, as an unreachable one
+    /// does: the command may go on through the others.
+    #[error("remote {url}: {what}")]
+    Misconfigured {
+        url: String,
+        what: String,
+        #[source]
+        source: Option<BoxError>,
+    },
     /// The server cannot be reached or the connection broke (`what` says how).
     #[error("remote {url}: {what}")]
     Unreachable {
@@ -141,6 +158,7 @@ impl RemoteError {
             RemoteError::InvalidPath { .. }
             | RemoteError::Denied { .. }
             | RemoteError::NoBucket { .. }
+            | RemoteError::Misconfigured { .. }
             | RemoteError::Unreachable { .. }
             | RemoteError::Backend { .. }
             | RemoteError::Timeout { .. }

@@ -72,8 +72,9 @@ impl LocalRemote {
         RemoteError::Unreachable {
             url: self.url.clone(),
             what: format!(
-                "directory {} is missing (an unmounted disk?); tangle does not recreate it: \
-                 mount it, or `mkdir` it if the remote was wiped, then run `tangle repair`",
+                "directory {} is missing (an unmounted disk?), and only `tangle repair` \
+                 recreates it: mount the disk; if the remote was wiped, run `tangle repair`, \
+                 which makes the directory and copies the repository back",
                 self.root.display()
             ),
             source: None,

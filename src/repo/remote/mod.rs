@@ -17,6 +17,7 @@ mod local;
 #[cfg(any(test, feature = "testing"))]
 mod memory;
 mod recycled;
+mod restic;
 pub mod retry;
 mod s3;
 mod sftp;
@@ -205,8 +206,13 @@ pub fn range_end(url: &str, path: &str, offset: u64, len: u64, size: u64) -> Rem
 }
 
 /// Normalise a user-given remote URL for storing in the config: local paths become
-/// absolute so the repository can be opened from any working directory.
+/// absolute so the repository can be opened from any working directory, and restic's
+/// `sftp:[USER@]HOST:PATH` becomes `sftp://[USER@]HOST/PATH` (restic's other backends are
+/// refused, saying what to write instead: see [`restic`]).
 pub fn canonical_url(url: &str) -> Result<String> {
+    if let Some(translated) = restic::translate(url) {
+        return Ok(translated?);
+    }
     if url.contains("://") {
         return Ok(url.to_string());
     }

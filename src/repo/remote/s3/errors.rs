@@ -41,6 +41,13 @@ impl S3Remote {
         let text = error_text(&e);
         let code = s3_code(&text).map(|c| Code::parse(&c));
         let (url, path_s) = (self.url.clone(), path.to_string());
+        if let Some(what) = self.setting_missing(&text) {
+            return RemoteError::Misconfigured {
+                url,
+                what,
+                source: Some(e.into()),
+            };
+        }
         if code == Some(Code::NoSuchBucket) {
             return self.no_bucket();
         }
@@ -95,7 +102,32 @@ impl S3Remote {
         RemoteError::NoBucket {
             url: self.url.clone(),
             bucket: self.bucket.clone(),
+            endpoint: self.endpoint.clone(),
         }
+    }
+
+    /// What to set when a request failed because a setting is missing, not because of
+    /// the server: a plain-http endpoint that is not allowed (every request fails before
+    /// it is sent), or no credentials anywhere (the instance metadata service, tried
+    /// last, gave none either: the error names its address).
+    fn setting_missing(&self, text: &str) -> Option<String> {
+        let table = format!("the profile's [remote.\"{}\"] table", self.url);
+        if self.plain_http {
+            return Some(format!(
+                "the endpoint {} is plain http: set AWS_ALLOW_HTTP=true (or allow_http = true in \
+                 {table}), or use https; see docs/REMOTES.md",
+                self.endpoint
+            ));
+        }
+        let metadata = self.metadata_endpoint.as_deref()?;
+        text.contains(metadata).then(|| {
+            format!(
+                "no S3 credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or \
+                 access_key_id and secret_access_key in {table}, or a profile of \
+                 ~/.aws/credentials with AWS_PROFILE); the EC2 instance metadata service at \
+                 {metadata} had none either; see docs/REMOTES.md"
+            )
+        })
     }
 }
 

@@ -52,7 +52,13 @@ pub struct S3Remote {
     bucket: String,
     /// Key prefix without leading or trailing slash; empty for the bucket's root.
     prefix: String,
+    /// The endpoint as messages name it (a URL, or AWS S3 and the region).
     endpoint: String,
+    /// The endpoint is `http://` and `AWS_ALLOW_HTTP` is not set: every request fails.
+    plain_http: bool,
+    /// Where credentials come from when none are configured: the EC2 instance metadata
+    /// service at this address (`None`: keys, a web identity or a container's).
+    metadata_endpoint: Option<String>,
     store: Arc<AmazonS3>,
     requests: Semaphore,
     /// The bucket was seen to exist.
@@ -120,19 +126,55 @@ impl S3Remote {
             }
         }
         builder = builder.with_bucket_name(&bucket);
-        let endpoint = builder
-            .get_config_value(&AmazonS3ConfigKey::Endpoint)
-            .unwrap_or_else(|| "the AWS S3 endpoint".to_string());
-        let store = builder.build().map_err(|e| RemoteError::Config {
+        let value = |k: AmazonS3ConfigKey| builder.get_config_value(&k).filter(|v| !v.is_empty());
+        // `AWS_ENDPOINT_URL_S3` wins over `AWS_ENDPOINT`, as in object_store.
+        let endpoint = (value(AmazonS3ConfigKey::S3Endpoint))
+            .or_else(|| value(AmazonS3ConfigKey::Endpoint))
+            .unwrap_or_else(|| {
+                let region = value(AmazonS3ConfigKey::Region);
+                format!(
+                    "AWS S3 (region {})",
+                    region.as_deref().unwrap_or("us-east-1")
+                )
+            });
+        let truthy = |k| value(k).is_some_and(|v| is_truthy(&v));
+        let plain_http = endpoint.starts_with("http://")
+            && !truthy(AmazonS3ConfigKey::Client(ClientConfigKey::AllowHttp));
+        let config_error = |e: object_store::Error| RemoteError::Config {
             url: url.to_string(),
             what: format!("invalid S3 configuration: {}", error_text(&e)),
             source: Some(e.into()),
-        })?;
+        };
+        let metadata_endpoint = uses_instance_metadata(&value, &truthy).then(|| {
+            value(AmazonS3ConfigKey::MetadataEndpoint)
+                .unwrap_or_else(|| DEFAULT_METADATA_ENDPOINT.to_string())
+        });
+        if metadata_endpoint.is_some() {
+            // No credentials are configured, so object_store asks the EC2 instance
+            // metadata service for an instance role's, with the retries of every request:
+            // off EC2 that is nine attempts with growing pauses, tens of seconds of waiting
+            // for an address that never answers (twice when opening a repository). The
+            // same provider with two quick retries instead; on EC2 the service answers at
+            // once.
+            let quick = builder
+                .clone()
+                .with_retry(RetryConfig {
+                    backoff: BackoffConfig::default(),
+                    max_retries: 2,
+                    retry_timeout: std::time::Duration::from_secs(10),
+                })
+                .build()
+                .map_err(config_error)?;
+            builder = builder.with_credentials(quick.credentials().clone());
+        }
+        let store = builder.build().map_err(config_error)?;
         Ok(S3Remote {
             url: url.to_string(),
             bucket,
             prefix,
             endpoint,
+            plain_http,
+            metadata_endpoint,
             store: Arc::new(store),
             requests: Semaphore::new(MAX_REQUESTS),
             bucket_ok: AtomicBool::new(false),
@@ -222,6 +264,34 @@ impl S3Remote {
     async fn is_short(&self, key: &ObjPath, end: u64) -> bool {
         matches!(self.store.head(key).await, Ok(meta) if meta.size < end)
     }
+}
+
+/// Where object_store asks for an EC2 instance role's credentials by default.
+const DEFAULT_METADATA_ENDPOINT: &str = "http://169.254.169.254";
+
+/// Whether object_store will take its credentials from the EC2 instance metadata
+/// service: no access key, no web identity, no container credentials, and requests are
+/// signed (the order of `AmazonS3Builder::build`).
+fn uses_instance_metadata(
+    value: &dyn Fn(AmazonS3ConfigKey) -> Option<String>,
+    truthy: &dyn Fn(AmazonS3ConfigKey) -> bool,
+) -> bool {
+    use AmazonS3ConfigKey as K;
+    let set = |k| value(k).is_some();
+    !(set(K::AccessKeyId)
+        || set(K::SecretAccessKey)
+        || (set(K::WebIdentityTokenFile) && set(K::RoleArn))
+        || set(K::ContainerCredentialsRelativeUri)
+        || (set(K::ContainerCredentialsFullUri) && set(K::ContainerAuthorizationTokenFile))
+        || truthy(K::SkipSignature))
+}
+
+/// A boolean setting as object_store reads it.
+fn is_truthy(v: &str) -> bool {
+    matches!(
+        v.to_ascii_lowercase().as_str(),
+        "1" | "true" | "on" | "yes" | "y"
+    )
 }
 
 /// Split `s3://bucket/some/prefix` into the bucket and the prefix.
@@ -480,5 +550,32 @@ mod tests {
         assert!(parse_url("s3://b/p//q").is_err());
         assert!(parse_url("s3://b/../q").is_err());
         assert!(parse_url("s3://key:secret@b/q").is_err());
+    }
+
+    #[test]
+    fn instance_metadata_only_without_other_credentials() {
+        use AmazonS3ConfigKey as K;
+        let uses = |set: &[(K, &str)]| {
+            let value = |k: K| {
+                (set.iter())
+                    .find(|(s, _)| *s == k)
+                    .map(|(_, v)| v.to_string())
+            };
+            uses_instance_metadata(&value, &|k| value(k).is_some_and(|v| is_truthy(&v)))
+        };
+        assert!(uses(&[]));
+        assert!(uses(&[
+            (K::Region, "eu-west-1"),
+            (K::SkipSignature, "false")
+        ]));
+        assert!(!uses(&[(K::AccessKeyId, "a"), (K::SecretAccessKey, "s")]));
+        assert!(!uses(&[(K::SkipSignature, "TRUE")]));
+        assert!(!uses(&[
+            (K::WebIdentityTokenFile, "/t"),
+            (K::RoleArn, "arn")
+        ]));
+        // A token file alone is not a web identity: object_store goes on to the others.
+        assert!(uses(&[(K::WebIdentityTokenFile, "/t")]));
+        assert!(!uses(&[(K::ContainerCredentialsRelativeUri, "/v2/creds")]));
     }
 }
