@@ -638,3 +638,86 @@ fn documented_cron_and_systemd_lines_work() {
     }
     assert_eq!(repo.snapshots().len(), 2);
 }
+
+/// A night with one remote away (an unplugged disk): the backup goes on degraded, the
+/// delete is deferred to a night with every remote present (one line, not a failure),
+/// and verify reports the remote, so the run exits 20 (repairable), not 1. Verify's
+/// text shows at most 20 damage lines per remote and counts the rest. With the disk
+/// back, the next run deletes again.
+#[test]
+fn a_night_with_a_remote_away_defers_delete_and_exits_20() {
+    let repo = Repo::uninit();
+    let src = repo.dir("src");
+    run_profile(&repo, &src);
+    run_ok(repo.cmd_bare().args(["-P", "home", "init"]));
+    for n in 0..3 {
+        write_file(&src.join(format!("f{n}")), &pseudo_random(n, 50_000));
+        let (v, code) = run_json(&mut repo.cmd_bare());
+        assert_eq!(code, 0, "night {n}: {v:#}");
+    }
+    let away = repo.path("unplugged");
+    std::fs::rename(&repo.remotes[2], &away).unwrap();
+    let url = repo.url(2);
+
+    write_file(&src.join("f3"), b"a night with a disk away\n");
+    let (v, code) = run_json(&mut repo.cmd_bare());
+    assert_eq!(code, 20, "{v:#}");
+    assert_eq!(
+        steps(&v),
+        [
+            ("backup".into(), 0),
+            ("delete".into(), 0),
+            ("verify".into(), 20)
+        ],
+        "{v:#}"
+    );
+    let deferred = v["steps"][1]["deferred"].as_str().unwrap_or_default();
+    assert!(
+        deferred.contains(&url) && deferred.contains("next night"),
+        "the delete step does not say it waits for the remote: {v:#}"
+    );
+    assert!(v["steps"][1]["error"].is_null(), "{v:#}");
+    let findings_on_away = (v["steps"][2]["report"]["findings"].as_array())
+        .expect("verify findings")
+        .iter()
+        .filter(|f| f["remote"] == url.as_str() && f["severity"] == "repairable")
+        .count();
+    assert!(findings_on_away > 20, "{findings_on_away} findings: {v:#}");
+
+    // The same night as cron sees it (-q): one deferral line, verify's damage capped.
+    let out = run_any(repo.cmd_bare().args(["-P", "home", "run", "-q"]));
+    assert_eq!(out.status.code(), Some(20), "{}", stderr_str(&out));
+    let text = format!("{}{}", stdout_str(&out), stderr_str(&out));
+    assert_eq!(text.matches("delete deferred: remote").count(), 1, "{text}");
+    // One line for the remote that is away, one counting what it lacks.
+    let damage_lines: Vec<&str> = (text.lines())
+        .filter(|l| l.starts_with("damage:") && l.contains(url.as_str()))
+        .collect();
+    assert_eq!(damage_lines.len(), 2, "{text}");
+    let counted: usize = (damage_lines[1].split_whitespace())
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(
+        damage_lines[0].contains("does not hold the repository")
+            && damage_lines[1].contains(&format!(
+                "objects to copy back to remote {url} once it is back"
+            ))
+            && counted >= 20,
+        "{text}"
+    );
+    // -v lists them all.
+    let out = run_any(repo.cmd_bare().args(["-P", "home", "verify", "-v"]));
+    assert_eq!(out.status.code(), Some(20), "{}", stderr_str(&out));
+    let listed = (stdout_str(&out).lines())
+        .filter(|l| l.starts_with("damage:") && l.contains(url.as_str()))
+        .count();
+    assert!(listed >= findings_on_away, "{}", stdout_str(&out));
+
+    // The disk is back: the run deletes again (and repair, not run, refills the remote).
+    std::fs::rename(&away, &repo.remotes[2]).unwrap();
+    let (v, code) = run_json(&mut repo.cmd_bare());
+    assert!(v["steps"][1]["deferred"].is_null(), "{v:#}");
+    assert!(v["steps"][1]["report"].is_object(), "{v:#}");
+    assert_ne!(code, 1, "{v:#}");
+}

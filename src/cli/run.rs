@@ -5,13 +5,17 @@
 //!
 //! A backup that could not read some files (exit 3) still wrote its snapshot, so the
 //! later steps run; a backup that failed stops the run (there is nothing new to keep or
-//! check). A failed delete does not keep verify from running. The exit code is the most
-//! severe of the steps' codes, in the order of [`SEVERITY`].
+//! check). A failed delete does not keep verify from running; a delete refused because a
+//! remote is away (an unplugged disk) is deferred to the next night, which is not a
+//! failure: verify then reports the remote (20). The exit code is the most severe of the
+//! steps' codes, in the order of [`SEVERITY`].
 
 use clap::Args;
 use serde::Serialize;
 use serde_json::Value;
 use tangle::{Error, Result};
+
+use tangle::ops::delete::RemotesAway;
 
 use super::profile::defaults;
 use super::{Global, backup, delete, verify};
@@ -41,7 +45,8 @@ pub fn most_severe(a: u8, b: u8) -> u8 {
     if rank(b) < rank(a) { b } else { a }
 }
 
-/// One step in `--json`: its report, or the error that ended it.
+/// One step in `--json`: its report, or the error that ended it, or why it waits for
+/// another night.
 #[derive(Serialize)]
 struct Step {
     step: &'static str,
@@ -50,6 +55,10 @@ struct Step {
     report: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    /// A delete that did nothing because a remote was away: not a failure (exit 0 for
+    /// the step); verify reports the remote.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deferred: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -84,7 +93,26 @@ pub fn run(g: &Global, _a: &RunArgs) -> Result<u8> {
                 exit_code,
                 report: Some(report),
                 error: None,
+                deferred: None,
             },
+            Err(e) if step == "delete" && RemotesAway::of(&e).is_some() => {
+                let away = RemotesAway::of(&e)
+                    .map(|a| a.0.join(", "))
+                    .unwrap_or_default();
+                let why = format!(
+                    "remote {away} is away: delete changed nothing and runs again on the next \
+                     night with every remote present ([delete] allow-degraded = true deletes \
+                     anyway)"
+                );
+                super::warn(format_args!("delete deferred: {why}"));
+                Step {
+                    step,
+                    exit_code: 0,
+                    report: None,
+                    error: None,
+                    deferred: Some(why),
+                }
+            }
             Err(e) => {
                 let exit_code = u8::try_from(e.kind().exit_code()).unwrap_or(1);
                 // Also with --json: the log shows it where it happened.
@@ -94,6 +122,7 @@ pub fn run(g: &Global, _a: &RunArgs) -> Result<u8> {
                     exit_code,
                     report: None,
                     error: Some(e.to_string()),
+                    deferred: None,
                 }
             }
         };

@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use clap::Args;
 use tangle::Result;
 use tangle::ops::verify::{
-    self, LostData, LostPathKind, LostUnknown, ReadData, Severity, SubsetForm, SubsetReport,
-    VerifyReport,
+    self, FindingKind, LostData, LostPathKind, LostUnknown, ReadData, Severity, SubsetForm,
+    SubsetReport, VerifyReport,
 };
 use tangle::profile::VerifySection;
 use tangle::util::{escape, human_bytes};
@@ -112,7 +112,37 @@ fn print_text(g: &Global, r: &VerifyReport) {
         ..g.clone()
     };
     let verbose = g.verbose > 0 && !g.quiet;
+    // A remote that is away (unreachable, or holding no repository: an unplugged disk)
+    // gets one line; the objects it lacks are counted, not listed. Other repairable
+    // damage is shown at most this many times per remote. -v and --json list it all.
+    const DAMAGE_PER_REMOTE: usize = 20;
+    let away: Vec<&str> = (r.findings.iter())
+        .filter(|f| {
+            matches!(
+                f.kind,
+                FindingKind::RemoteEmpty | FindingKind::RemoteUnreachable
+            )
+        })
+        .filter_map(|f| f.remote.as_deref())
+        .collect();
+    let mut shown: std::collections::BTreeMap<Option<&str>, usize> = Default::default();
     for f in &r.findings {
+        if f.severity == Severity::Repairable && !verbose {
+            let on = f.remote.as_deref();
+            let headline = matches!(
+                f.kind,
+                FindingKind::RemoteEmpty | FindingKind::RemoteUnreachable
+            );
+            let n = shown.entry(on).or_default();
+            *n += 1;
+            let limit = match on {
+                Some(url) if away.contains(&url) => 1,
+                _ => DAMAGE_PER_REMOTE,
+            };
+            if *n > limit && !headline {
+                continue;
+            }
+        }
         let label = match f.severity {
             Severity::Info if !verbose => continue,
             Severity::Info => "info",
@@ -134,6 +164,20 @@ fn print_text(g: &Global, r: &VerifyReport) {
         }
         if let (Some(rep), true) = (&f.repair, verbose) {
             g.say(format_args!("    repair would: {}", escape(rep)));
+        }
+    }
+    for (remote, n) in shown {
+        match remote {
+            Some(url) if away.contains(&url) && n > 1 => errors.say(format_args!(
+                "damage: {} objects to copy back to remote {url} once it is back (-v or --json lists them)",
+                n - 1
+            )),
+            _ if n > DAMAGE_PER_REMOTE => errors.say(format_args!(
+                "damage: {} more on {} (-v or --json lists them)",
+                n - DAMAGE_PER_REMOTE,
+                remote.map_or("no remote".to_string(), |u| format!("remote {u}"))
+            )),
+            _ => {}
         }
     }
     let no_password = |f: &verify::Finding| {

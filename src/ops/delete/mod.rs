@@ -93,6 +93,27 @@ pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> 
     run_with_progress(repo, opts, &crate::ops::Progress::default())
 }
 
+/// Why a delete changed nothing: these remotes (URL and why) were unreachable or held
+/// no repository. Kept as the error's `source()`, so that `run` can tell a night with a
+/// disk away (delete waits for the next one) from a failure.
+#[derive(Debug, Clone)]
+pub struct RemotesAway(pub Vec<String>);
+
+impl std::fmt::Display for RemotesAway {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "remote {} is away", self.0.join(", remote "))
+    }
+}
+
+impl std::error::Error for RemotesAway {}
+
+impl RemotesAway {
+    /// The remotes `e` says were away, if that is why it failed.
+    pub fn of(e: &Error) -> Option<&RemotesAway> {
+        std::error::Error::source(e).and_then(|s| s.downcast_ref::<RemotesAway>())
+    }
+}
+
 /// [`run`], counting the extents repacked or re-encoded and the bytes they move in
 /// `progress` (for a progress bar).
 pub fn run_with_progress(
@@ -115,7 +136,8 @@ pub fn run_with_progress(
             "remote {} is unreachable or empty: delete changed nothing (--allow-degraded deletes \
              anyway; the next repair cleans that remote)",
             down.join(", remote ")
-        )));
+        ))
+        .with_source(RemotesAway(down)));
     }
     // Only index segments no deletion record replaced.
     let replaced = survey.deleted.index.clone();
