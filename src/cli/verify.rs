@@ -15,7 +15,7 @@ use super::{Global, profile::Given};
 
 #[derive(Args, Clone)]
 #[command(
-    after_help = "Examples:\n  tangle verify\n  TANGLE_OWNER=63ac7238604ea1f8fa7c70d4d1c6f36f tangle -r s3://bucket/tangle verify --read-data-subset 2% --json\n  tangle verify --read-data-subset \"$(expr $(date +%j) % 7 + 1)/7\"  # all in 7 days"
+    after_help = "Examples:\n  tangle verify\n  TANGLE_OWNER=63ac7238604ea1f8fa7c70d4d1c6f36f tangle -r s3://bucket/tangle verify --read-data-subset 2% --json\n  tangle verify --read-data-subset 3/7"
 )]
 pub struct VerifyArgs {
     /// Download every shard, check its hash and that parity matches data and pointers
