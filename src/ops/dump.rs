@@ -46,7 +46,10 @@ pub fn dump(
             written += repo
                 .read_blob_then(id, BlobKind::Data, ReadMode::Shard, |data| {
                     out.write_all(data).map(|()| data.len() as u64)
-                })?
+                })
+                // Not served by any remote, not rebuilt by any codeword: exit 21, as
+                // restore and verify do for the same loss.
+                .map_err(|e| e.as_data_lost().context(format!("{}", path.display())))?
                 .ctx("writing output")?;
         }
         out.flush().ctx("writing output")?;
