@@ -706,6 +706,21 @@ fn a_night_with_a_remote_away_defers_delete_and_exits_20() {
             && counted >= 20,
         "{text}"
     );
+    // remote list says the remote is missing, not that it is empty.
+    let out = run_ok(repo.cmd_bare().args(["-P", "home", "remote", "list"]));
+    let listed = stdout_str(&out);
+    assert!(
+        (listed.lines())
+            .any(|l| l.contains(url.as_str()) && l.contains("MISSING: holds no repository")),
+        "{listed}"
+    );
+    let out = run_ok(
+        repo.cmd_bare()
+            .args(["-P", "home", "--json", "remote", "list"]),
+    );
+    let list: Value = serde_json::from_slice(&out.stdout).expect("remote list --json");
+    assert_eq!(list[2]["holds_repository"], false, "{list:#}");
+    assert_eq!(list[0]["holds_repository"], true, "{list:#}");
     // -v lists them all.
     let out = run_any(repo.cmd_bare().args(["-P", "home", "verify", "-v"]));
     assert_eq!(out.status.code(), Some(20), "{}", stderr_str(&out));

@@ -71,6 +71,12 @@ pub fn run(g: &Global, a: &RemoteArgs) -> Result<u8> {
             }
             for r in &list {
                 match &r.error {
+                    None if !r.holds_repository => line(format_args!(
+                        "{}  {}  MISSING: holds no repository ({} objects; an unmounted disk or a wiped remote? `tangle repair` copies it back)",
+                        r.index,
+                        escape(&r.url),
+                        r.objects
+                    ))?,
                     None => line(format_args!(
                         "{}  {}  {} objects, {}",
                         r.index,

@@ -13,6 +13,9 @@ pub struct RemoteInfo {
     pub index: usize,
     pub url: String,
     pub reachable: bool,
+    /// Whether it serves the repository's config: a reachable remote without it is
+    /// missing (an unmounted disk, a wiped bucket) until `repair` copies it back.
+    pub holds_repository: bool,
     pub objects: u64,
     pub bytes: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -33,6 +36,7 @@ pub fn list(repo: &Repository) -> Result<Vec<RemoteInfo>> {
                 index,
                 url: r.url().to_string(),
                 reachable: true,
+                holds_repository: objs.iter().any(|o| o.path == "config"),
                 objects: objs.len() as u64,
                 bytes: crate::util::saturating_sum(objs.iter().map(|o| o.size)),
                 error: None,
@@ -41,6 +45,7 @@ pub fn list(repo: &Repository) -> Result<Vec<RemoteInfo>> {
                 index,
                 url: r.url().to_string(),
                 reachable: false,
+                holds_repository: false,
                 objects: 0,
                 bytes: 0,
                 error: Some(e.to_string()),
