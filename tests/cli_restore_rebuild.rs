@@ -164,6 +164,22 @@ impl Fixture {
     }
 }
 
+/// `dump` of `file` exited 0 and wrote it byte for byte.
+fn assert_dumped_identical(file: &std::path::Path, out: &std::process::Output) {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "dump {}: {}",
+        file.display(),
+        stderr_str(out)
+    );
+    assert!(
+        out.stdout == fs::read(file).unwrap(),
+        "dump {} differs",
+        file.display()
+    );
+}
+
 /// Every shard of an extent is gone; later codewords name each of its data shards.
 /// verify: repairable (20). restore and dump read it through those codewords, exit 0,
 /// byte for byte, with a warning on stderr (not stdout) naming the extent and `tangle
@@ -222,18 +238,7 @@ fn restore_and_dump_rebuild_a_lost_extent_through_later_codewords() {
     // dump: every file byte for byte; the ones in the lost extent say so on stderr.
     let mut rebuilt = 0;
     for (file, out) in fx.dump_all() {
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "dump {}: {}",
-            file.display(),
-            stderr_str(&out)
-        );
-        assert!(
-            out.stdout == fs::read(&file).unwrap(),
-            "dump {} differs",
-            file.display()
-        );
+        assert_dumped_identical(&file, &out);
         if stderr_str(&out).contains(&format!("extent {short} was rebuilt through")) {
             rebuilt += 1;
         }
@@ -522,17 +527,6 @@ fn the_rebuild_reads_around_fifos_and_giant_shards() {
         );
     }
     for (file, out) in fx.dump_all() {
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "dump {}: {}",
-            file.display(),
-            stderr_str(&out)
-        );
-        assert!(
-            out.stdout == fs::read(&file).unwrap(),
-            "dump {} differs",
-            file.display()
-        );
+        assert_dumped_identical(&file, &out);
     }
 }
