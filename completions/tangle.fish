@@ -25,7 +25,7 @@ function __fish_tangle_using_subcommand
 end
 
 complete -c tangle -n "__fish_tangle_needs_command" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_needs_command" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_needs_command" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_needs_command" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_needs_command" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_needs_command" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -64,7 +64,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand init" -l data-shards -d 'D
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l parity-shards -d 'Parity shards per extent' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l pointers -d 'Pointer shards (entanglement with older extents) per extent; 0 is plain Reed-Solomon' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand init" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand init" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -82,7 +82,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand backup" -l tag -d 'Tag the
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l host -d 'Host name to record (default: this machine\'s)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l upload-queue -d 'Extents a slow remote may fall behind by before the backup waits for it (1-64, default 1; each holds about 28 MiB of memory with the default coding; raise it when one remote is much slower than the others)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand backup" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -97,7 +97,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand backup" -l no-progress -d 
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -110,7 +110,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l no-progress 
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand ls" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand ls" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -127,7 +127,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand restore" -s t -l target -d
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s i -l include -d 'Restore only paths matching GLOB (repeatable)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s e -l exclude -d 'Skip paths matching GLOB (repeatable)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand restore" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand restore" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -141,7 +141,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand restore" -l no-progress -d
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand dump" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand dump" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -156,7 +156,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand dump" -s h -l help -d 'Pri
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l read-data-subset -d 'Read part of the extents: a random share (`10%`), group n of t by extent name (`1/7`; 1/7 to 7/7 read each extent once), or random extents up to a size (`500M`); at least one extent' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l seed -d 'Seed of the sample (to reproduce it; `n/t` draws nothing)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand verify" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -170,7 +170,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand verify" -l no-progress -d 
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand repair" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -197,7 +197,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand delete" -l host -d 'Only c
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l tag -d 'Only consider snapshots with these tags (comma-separated: all of them)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l max-unused -d 'Unused space to tolerate in partly used extents before repacking them: a share of the live data (5%), a size (100M) or `unlimited`' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand delete" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand delete" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -213,7 +213,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand delete" -l no-progress -d 
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -227,7 +227,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l no-progress -d 
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -245,7 +245,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_s
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -f -a "passwd" -d 'Change the password: add a new key, then remove the one in use'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -259,7 +259,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l new-password-file -d 'Read the new password from this file (first line); else ask twice on the terminal' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -272,7 +272,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -288,7 +288,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l new-password-file -d 'Read the new password from this file (first line); else ask twice on the terminal' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -307,7 +307,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "passwd" -d 'Change the password: add a new key, then remove the one in use'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -325,7 +325,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_see
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -f -a "rebalance" -d 'Move shards of existing extents so every remote holds the share a new extent would give it (needs the password and every remote reachable)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -338,7 +338,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -352,7 +352,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -365,7 +365,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -386,7 +386,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand find" -s s -l snapshot -d 'Search only this snapshot (id, prefix or `latest`); repeatable. Default: every snapshot, newest first' -r
 complete -c tangle -n "__fish_tangle_using_subcommand find" -l path -d 'Search only at or below this path (as backed up)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand find" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand find" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand find" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand find" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand find" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand find" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -400,7 +400,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand find" -l no-progress -d 'N
 complete -c tangle -n "__fish_tangle_using_subcommand find" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand find" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand diff" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -416,7 +416,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand diff" -s h -l help -d 'Pri
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -l mode -d 'What `total_size` counts' -r -f -a "restore-size\t'The files as restored, summed over the snapshots'
 raw-data\t'The unique blobs the snapshots reference, as stored'"
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand stats" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -429,7 +429,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand stats" -l no-progress -d '
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -452,7 +452,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_s
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -f -a "blob" -d 'A data blob: its bytes (with --json: where it is stored and its bytes in base64)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -465,7 +465,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -478,7 +478,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -491,7 +491,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -504,7 +504,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -517,7 +517,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -530,7 +530,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -543,7 +543,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -556,7 +556,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -579,7 +579,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from help" -f -a "blob" -d 'A data blob: its bytes (with --json: where it is stored and its bytes in base64)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand completions" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand completions" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -592,7 +592,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand completions" -l no-progres
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand man" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand man" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand man" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand man" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand man" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand man" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -605,7 +605,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand man" -l no-progress -d 'Ne
 complete -c tangle -n "__fish_tangle_using_subcommand man" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand man" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -620,7 +620,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_se
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -f -a "show" -d 'Print the effective settings (flags, environment, profile, defaults) and where each comes from; secrets are shown as ***'
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
@@ -635,7 +635,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_s
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print the effective settings (flags, environment, profile, defaults) and where each comes from; secrets are shown as ***'
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c tangle -n "__fish_tangle_using_subcommand run" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
-complete -c tangle -n "__fish_tangle_using_subcommand run" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml' -r
+complete -c tangle -n "__fish_tangle_using_subcommand run" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand run" -l password-file -d 'Read the password from this file (first line)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand run" -l password-command -d 'Run this shell command and use its output as the password' -r
 complete -c tangle -n "__fish_tangle_using_subcommand run" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F

@@ -1,6 +1,7 @@
 //! The README's quick start, `scripts/quickstart.sh`, works as documented: run twice
 //! with a fresh HOME it creates a repository over three directories, backs up, and the
-//! second run is incremental; the repository verifies and restores.
+//! second run is incremental; the repository verifies and restores; and it leaves a
+//! `default` profile (owner pinned) that later commands use when they name no repository.
 
 mod common;
 
@@ -54,5 +55,31 @@ fn the_readme_quick_start_works_and_runs_again() {
         &manifest(&src),
         &restored_path(&target, &src),
         "quick start",
+    );
+
+    // Later commands need no -r: the default profile names the repository, its
+    // password file, the owner (pinned) and the paths to back up.
+    let profile = std::fs::read_to_string(home.path().join(".config/tangle/default.toml")).unwrap();
+    assert!(profile.contains("owner = \""), "{profile}");
+    let plain = |args: &[&str]| {
+        let mut c = tangle_bare(home.path());
+        c.env("XDG_CONFIG_HOME", home.path().join(".config"))
+            .args(args);
+        c
+    };
+    let listed = stdout_str(&run_ok(&mut plain(&["snapshots"])));
+    assert!(listed.contains("2 snapshots"), "{listed}");
+    write_file(&src.join("c.txt"), b"a third night\n");
+    run_ok(&mut plain(&["backup"]));
+    let found = stdout_str(&run_ok(&mut plain(&["ls", "latest"])));
+    assert!(found.contains("c.txt"), "{found}");
+
+    // -r names another repository: the default profile (its password, its pin) stays out.
+    let other = home.path().join("other");
+    let out = run_code(plain(&["snapshots", "-r"]).arg(&other), 10);
+    assert!(
+        stderr_str(&out).contains(&other.display().to_string()),
+        "{}",
+        stderr_str(&out)
     );
 }

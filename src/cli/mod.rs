@@ -54,7 +54,8 @@ pub struct Global {
     #[arg(short = 'r', long = "repo", env = "TANGLE_REPO", global = true)]
     pub repo: Option<String>,
     /// Profile: the repository, password, per-remote settings and the settings of
-    /// backup, delete and verify, from ~/.config/tangle/NAME.toml
+    /// backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and
+    /// TANGLE_REPO: the profile `default`, if it exists)
     #[arg(short = 'P', long = "profile", value_name = "NAME", global = true)]
     pub profile: Option<String>,
     /// Read the password from this file (first line)
@@ -179,6 +180,13 @@ pub fn parse() -> std::result::Result<Cli, clap::Error> {
 
 /// Run a command; `Ok(code)` carries non-fatal exit codes such as 3 (some files unreadable).
 pub fn run(mut cli: Cli) -> Result<u8> {
+    let opens_a_repository = !matches!(
+        cli.command,
+        Command::Init(_) | Command::Completions(_) | Command::Man(_)
+    );
+    if opens_a_repository {
+        profile::default_when_unnamed(&mut cli.global);
+    }
     profile::apply(&mut cli.global)?;
     let g = &cli.global;
     match &cli.command {

@@ -88,6 +88,23 @@ pub fn defaults<T: Args + FromArgMatches>(name: &'static str) -> Result<(T, Give
 
 /// Load `-P NAME` and fill the global settings the flags and the environment left
 /// open; warn about secrets anyone may read.
+/// The profile used when a command names no repository (no `-r`, `TANGLE_REPO` or
+/// `-P`): `default`, if its file exists — as rustic loads `rustic.toml`. The quick start
+/// writes it.
+pub const DEFAULT_PROFILE: &str = "default";
+
+/// Name the [`DEFAULT_PROFILE`] when nothing else names the repository and its file
+/// exists. A `-r` always wins: the default profile's password and settings belong to its
+/// own repository, not to another one named on the command line.
+pub fn default_when_unnamed(g: &mut Global) {
+    if g.profile.is_some() || g.repo.is_some() {
+        return;
+    }
+    if tangle::profile::path_for(DEFAULT_PROFILE).is_some_and(|p| p.is_file()) {
+        g.profile = Some(DEFAULT_PROFILE.to_string());
+    }
+}
+
 pub fn apply(g: &mut Global) -> Result<()> {
     // A password source on the command line beats one in the environment, whatever
     // their kinds (`--password-command` over `TANGLE_PASSWORD_FILE`).
@@ -185,7 +202,11 @@ pub fn open_first(g: &Global, opts: &OpenOptions) -> Result<Repository> {
         return Err(Error::new(
             Kind::RepoNotFound,
             format!(
-                "no repository given: use -r/--repo, set TANGLE_REPO, or give [repository] remotes in a profile{}",
+                "no repository given: use -r/--repo, set TANGLE_REPO, give [repository] remotes in a profile (-P NAME), or write them into the default profile {}{}",
+                tangle::profile::path_for(DEFAULT_PROFILE).map_or_else(
+                    || "~/.config/tangle/default.toml".into(),
+                    |p| p.display().to_string()
+                ),
                 super::restic::variables_hint(super::restic::REPOSITORY_VARS)
             ),
         ));
