@@ -214,14 +214,19 @@ def parse_size(text: str) -> int:
 # Settings that must be equal for the runs of several JSON files to be reported as one.
 SAME_IN_MERGED_RUNS = (
     "scenarios", "regimes", "extent_size", "full_extents", "dailies_a", "dailies_b",
-    "burst_extents", "restores", "restore_sample", "subject", "references",
+    "burst_extents", "restores", "restore_sample",
 )  # fmt: skip
 
 
 def merged_json(paths: list[str]) -> dict:
-    """The JSON of one run, or of several runs of the same settings over other seeds or
-    remote counts (e.g. `--full --seed-base 11 --seeds 10`, or one file per remote count)
-    merged into one: their runs, stored bytes, timings and findings together."""
+    """The JSON of one run, or of several runs of the same settings over other seeds,
+    remote counts or layouts (e.g. `--full --seed-base 11 --seeds 10`, one file per
+    remote count, or a candidate coding run alone with `--layouts` over the seeds of an
+    earlier run: histories and damage are seeded by regime, seed and scenario, so its
+    runs pair with the earlier run's) merged into one: their runs, stored bytes, timings
+    and findings together. A layout name measured in two files must mean the same
+    coding. `subject` and `references` are the first file's unless `--report` is given
+    `--subject`/`--reference`."""
     docs = [json.loads(Path(p).read_text()) for p in paths]
     doc = docs[0]
     for path, other in zip(paths[1:], docs[1:]):
@@ -234,7 +239,17 @@ def merged_json(paths: list[str]) -> dict:
         c, o = doc["config"], other["config"]
         c["seeds"] = sorted(set(c["seeds"]) | set(o["seeds"]))
         c["remotes"] = sorted(set(c["remotes"]) | set(o["remotes"]))
-        c["layouts"] = o["layouts"] | c["layouts"]
+        for rc, theirs in o["layouts"].items():
+            ours = c["layouts"].setdefault(rc, [])
+            for layout in theirs:
+                same = [x for x in ours if x["name"] == layout["name"]]
+                if same and same[0] != layout:
+                    raise SystemExit(
+                        f"--report: layout {layout['name']} on {rc} remotes is {layout} in "
+                        f"{path} and {same[0]} before it"
+                    )
+                if not same:
+                    ours.append(layout)
         for k in ("runs", "stored", "disagreements", "inconsistencies", "failures"):
             doc[k] = doc[k] + other[k]
         doc["duration_secs"] = doc.get("duration_secs", 0.0) + other.get("duration_secs", 0.0)
@@ -434,6 +449,8 @@ def parse_args(argv: list[str]) -> tuple[Config, str | None]:
         names = [layout.name for layout in layouts[rc]]
         if len(set(names)) != len(names):
             p.error("layout names must differ")
+        if a.report:
+            continue  # the layouts are the runs' own
         if a.subject is None:
             a.subject = "default" if "default" in names else names[0]
         if a.subject not in names:
@@ -462,7 +479,12 @@ def parse_args(argv: list[str]) -> tuple[Config, str | None]:
     if restore_sample < 0:
         p.error("--restore-sample must not be negative")
     if a.report:
-        return config_from_json(a.report, binary), None
+        cfg = config_from_json(a.report, binary)
+        if a.subject:
+            cfg.subject = a.subject
+        if a.reference:
+            cfg.references = a.reference.split(",")
+        return cfg, None
     cfg = Config(
         binary=binary,
         seeds=list(range(a.seed_base, a.seed_base + seeds)),

@@ -210,6 +210,40 @@ fn smoke_run_measures_every_layout_and_verify_agrees_with_restores() {
             .any(|r| r["shards_gone"].as_u64().unwrap() > 0 && r["lost_extents"] == 0),
         "no damage was repaired\n{context}"
     );
+
+    // A candidate coding measured alone over the same seeds merges with the run above:
+    // `--report` then compares it (as `--subject`) with that run's plain layouts.
+    let dir2 = tempfile::tempdir().unwrap();
+    let (out2, _) = harness(dir2.path(), &["--smoke", "--layouts", "cand=4/3/2"]);
+    assert_eq!(out2.status.code(), Some(0), "{}", stderr_str(&out2));
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/durability.sh");
+    let merged = run_any(
+        clean_command(
+            OsStr::new("bash"),
+            &[OsStr::new(script)],
+            &dir2.path().join("home"),
+        )
+        .arg("--report")
+        .arg(dir.path().join("durability.json"))
+        .arg(dir2.path().join("durability.json"))
+        .args(["--subject", "cand"]),
+    );
+    let text = stdout_str(&merged);
+    assert_eq!(
+        merged.status.code(),
+        Some(0),
+        "{text}\n{}",
+        stderr_str(&merged)
+    );
+    assert!(
+        text.contains("## `cand` against the best plain layout"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("| dailies | 3 | burst | rs4+3")),
+        "cand is not compared with the first run's plain 4+3:\n{text}"
+    );
 }
 
 #[test]

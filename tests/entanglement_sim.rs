@@ -10,7 +10,8 @@
 //! `cargo test --release --features testing --test entanglement_sim -- --nocapture`
 //! prints the table that docs/ENTANGLEMENT.md reproduces (`TANGLE_SIM_REMOTES=2,3,4,5`
 //! for more remote counts, 3 by default; `TANGLE_SIM_LAYOUT=S/P/T` measures another
-//! coding in the default's place). The test fails unless, on 3 remotes, the
+//! coding in the default's place; `TANGLE_SIM_SHAPE=full+dailies|dailies` builds the
+//! durability harness's histories instead, to set the model beside the binary). The test fails unless, on 3 remotes, the
 //! default loses at most half the extents of the best plain split in random 10% and
 //! 20% loss and with a remote lost plus 1% or 5%, at most 0.8x in the burst, and no
 //! more among the newest 10% of extents in any scenario (means over the trials).
@@ -28,12 +29,48 @@ const FULL_EXTENTS: usize = 300;
 const INCREMENTALS: usize = 100;
 const EXTENT: usize = 16 << 20;
 
+/// The history's shape (`TANGLE_SIM_SHAPE`): `model` (the default: a full backup of
+/// [`FULL_EXTENTS`] and [`INCREMENTALS`] runs), or one of the durability harness's regimes
+/// (scripts/durability.py), to set the model beside the binary on the same shape:
+/// `full+dailies` (100 full extents, then 60 dailies of one small extent each) and
+/// `dailies` (150 dailies). A harness daily adds E/4096 to E/4 of data.
+#[derive(Clone, Copy, PartialEq)]
+enum Shape {
+    Model,
+    FullDailies,
+    Dailies,
+}
+
+fn shape() -> Shape {
+    match std::env::var("TANGLE_SIM_SHAPE").as_deref() {
+        Err(_) | Ok("model") => Shape::Model,
+        Ok("full+dailies") => Shape::FullDailies,
+        Ok("dailies") => Shape::Dailies,
+        Ok(v) => panic!("TANGLE_SIM_SHAPE={v:?}: want model, full+dailies or dailies"),
+    }
+}
+
 /// Extent lengths of a full backup followed by incrementals. A full extent is the
 /// target size less what the next chunk (0.5 MiB plus an exponential with mean 0.5 MiB,
 /// at most 8 MiB: the default chunker's range) did not fit into, so some differ by more
 /// than the size rule allows. Each incremental run writes 0 to 2 full extents and ends in
 /// one small extent, log-uniform between 64 KiB and 16 MiB.
 fn history_lengths(rng: &mut impl Rng) -> Vec<usize> {
+    let daily =
+        |rng: &mut dyn FnMut() -> f64| (EXTENT as f64 * 2f64.powf(-2.0 - 10.0 * rng())) as usize;
+    match shape() {
+        Shape::Model => {}
+        Shape::FullDailies => {
+            let mut sizes: Vec<usize> = (0..100).map(|_| full_extent(rng)).collect();
+            sizes.extend((0..60).map(|_| daily(&mut || rng.random::<f64>())));
+            return sizes;
+        }
+        Shape::Dailies => {
+            return (0..150)
+                .map(|_| daily(&mut || rng.random::<f64>()))
+                .collect();
+        }
+    }
     let mut sizes: Vec<usize> = (0..FULL_EXTENTS).map(|_| full_extent(rng)).collect();
     sizes.push(small_extent(rng));
     for _ in 0..INCREMENTALS {
@@ -191,11 +228,19 @@ fn the_default_beats_the_best_plain_reed_solomon_at_equal_storage() {
         let trials = trials(&layouts, &scenarios);
         let d = layouts[0];
         println!(
-            "{remotes} remotes: default {} ({:.3}x) against {} plain splits; {SEEDS} trials of {FULL_EXTENTS} full extents + {INCREMENTALS} incremental runs (about {} extents); {:.1?}",
+            "{remotes} remotes: default {} ({:.3}x) against {} plain splits; {SEEDS} trials of {}; {:.1?}",
             d.label(),
             d.overhead(),
             layouts.len() - 1,
-            FULL_EXTENTS + 1 + 2 * INCREMENTALS,
+            match shape() {
+                Shape::Model => format!(
+                    "{FULL_EXTENTS} full extents + {INCREMENTALS} incremental runs (about {} extents)",
+                    FULL_EXTENTS + 1 + 2 * INCREMENTALS
+                ),
+                Shape::FullDailies =>
+                    "the harness's full+dailies (100 full extents + 60 dailies)".into(),
+                Shape::Dailies => "the harness's dailies (150 small extents)".into(),
+            },
             started.elapsed()
         );
         println!();
@@ -233,7 +278,7 @@ fn the_default_beats_the_best_plain_reed_solomon_at_equal_storage() {
                 pct(interval(&dd)),
                 pct(interval(&bd)),
             );
-            if remotes != 3 {
+            if remotes != 3 || shape() != Shape::Model {
                 continue;
             }
             let bound = match loss {
