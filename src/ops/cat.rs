@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Value, json};
 
-use super::ls::{entry, kind_name};
-use super::snapshots::SnapshotInfo;
+use super::listing::SnapshotInfo;
+use super::listing::{entry, kind_name};
 use crate::content::{BlobId, BlobKind, IndexSegment, Snapshot, Tree};
 use crate::crypto::KeyFile;
 use crate::crypto::envelope::{self, ObjectKind};

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use super::ls::{kind_name, subtrees};
+use super::listing::{kind_name, subtrees};
 use crate::content::{BlobId, Node, NodeKind, Tree};
 use crate::error::Result;
 use crate::repo::{Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};

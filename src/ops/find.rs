@@ -12,8 +12,8 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::Serialize;
 
-use super::ls::{Entry, entry, subtrees};
-use super::snapshots::SnapshotInfo;
+use super::listing::SnapshotInfo;
+use super::listing::{Entry, entry, subtrees};
 use crate::content::{BlobId, Node, NodeKind, Snapshot, Tree};
 use crate::error::{Error, Result};
 use crate::pathmatch::PathMatcher;

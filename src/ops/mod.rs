@@ -8,6 +8,8 @@ pub mod diff;
 pub mod dump;
 pub mod find;
 pub mod key;
+pub mod listing;
+pub mod locate;
 pub mod ls;
 pub mod rebalance;
 pub mod remote;

@@ -1,51 +1,11 @@
-//! `tangle snapshots`, and finding nodes inside a snapshot by path.
+//! `tangle snapshots`: every snapshot, as the user sees it.
 
-use std::os::unix::ffi::OsStrExt;
-use std::path::{Component, Path};
-
-use serde::Serialize;
-
-use crate::content::{Node, NodeKind, Snapshot, Tree};
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::ops::listing::SnapshotInfo;
 use crate::repo::Repository;
 
-/// The JSON shape promised by the command-line contract (plus a few extras).
-#[derive(Serialize, Debug, Clone)]
-pub struct SnapshotInfo {
-    pub id: String,
-    pub short_id: String,
-    pub time: String,
-    pub host: String,
-    pub user: String,
-    pub paths: Vec<String>,
-    pub tags: Vec<String>,
-    pub parent: Option<String>,
-    pub tree: String,
-    pub files: u64,
-    pub bytes: u64,
-    /// The remotes serve an older state than this client last saw (the same on every
-    /// entry of a listing; a warning says why).
-    pub repository_stale: bool,
-}
-
-impl SnapshotInfo {
-    pub fn new(id: &str, s: &Snapshot) -> SnapshotInfo {
-        SnapshotInfo {
-            id: id.to_string(),
-            short_id: id[..8.min(id.len())].to_string(),
-            time: s.time().to_rfc3339_opts(chrono::SecondsFormat::Secs, false),
-            host: s.host.clone(),
-            user: s.user.clone(),
-            paths: s.paths.clone(),
-            tags: s.tags.clone(),
-            parent: s.parent.clone(),
-            tree: hex::encode(s.tree),
-            files: s.summary.files,
-            bytes: s.summary.bytes,
-            repository_stale: false,
-        }
-    }
-}
+// Until restore and dump import them from their own module.
+pub use crate::ops::locate::{Located, locate, split_spec};
 
 /// Every snapshot, oldest first; warns (through the repository's warning handler) when
 /// the remotes serve an older state than this client last saw.
@@ -62,52 +22,4 @@ pub fn list(repo: &Repository) -> Result<Vec<SnapshotInfo>> {
             ..SnapshotInfo::new(id, s)
         })
         .collect())
-}
-
-/// Split `SNAPSHOT[:PATH]`.
-pub fn split_spec(spec: &str) -> (&str, Option<&str>) {
-    match spec.split_once(':') {
-        Some((s, p)) if !p.is_empty() => (s, Some(p)),
-        Some((s, _)) => (s, None),
-        None => (spec, None),
-    }
-}
-
-/// What a path in a snapshot names: the virtual root, or a node.
-pub enum Located {
-    Root(Tree),
-    Node(Node),
-}
-
-/// Find the node at absolute `path` (as backed up) in the snapshot.
-pub fn locate(repo: &Repository, snap: &Snapshot, path: &Path) -> Result<Located> {
-    // `..` would be dropped by the lookup but kept by callers that build a destination
-    // from the path (restore): refuse it rather than resolve it.
-    if path.components().any(|c| c == Component::ParentDir) {
-        return Err(Error::usage(format!(
-            "path {} contains `..`: give the path as it was backed up",
-            path.display()
-        )));
-    }
-    // A directory listing that cannot be read is data lost (exit 21), not a failure.
-    let mut tree = repo.load_tree(&snap.tree).map_err(Error::as_data_lost)?;
-    let comps: Vec<&[u8]> = path
-        .components()
-        .filter_map(|c| match c {
-            Component::Normal(n) => Some(n.as_bytes()),
-            _ => None,
-        })
-        .collect();
-    let not_found = || Error::fatal(format!("path {} is not in the snapshot", path.display()));
-    for (i, name) in comps.iter().enumerate() {
-        let node = tree.find(name).ok_or_else(not_found)?.clone();
-        if i + 1 == comps.len() {
-            return Ok(Located::Node(node));
-        }
-        match (node.kind, node.subtree) {
-            (NodeKind::Dir, Some(id)) => tree = repo.load_tree(&id).map_err(Error::as_data_lost)?,
-            _ => return Err(not_found()),
-        }
-    }
-    Ok(Located::Root(tree))
 }

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::content::{BlobId, BlobKind, NodeKind};
 use crate::error::Result;
-use crate::ops::ls::subtrees;
+use crate::ops::listing::subtrees;
 use crate::ops::survey::Survey;
 use crate::ops::verify::{self, PointerCoverage};
 use crate::repo::names::ObjectName;

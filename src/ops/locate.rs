@@ -1,0 +1,57 @@
+//! Finding a node inside a snapshot by path (`SNAPSHOT[:PATH]`, `ls SNAPSHOT PATH`):
+//! shared by the commands that start from a path (`ls`, `restore`, `dump`).
+
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Component, Path};
+
+use crate::content::{Node, NodeKind, Snapshot, Tree};
+use crate::error::{Error, Result};
+use crate::repo::Repository;
+
+/// Split `SNAPSHOT[:PATH]`.
+pub fn split_spec(spec: &str) -> (&str, Option<&str>) {
+    match spec.split_once(':') {
+        Some((s, p)) if !p.is_empty() => (s, Some(p)),
+        Some((s, _)) => (s, None),
+        None => (spec, None),
+    }
+}
+
+/// What a path in a snapshot names: the virtual root, or a node.
+pub enum Located {
+    Root(Tree),
+    Node(Node),
+}
+
+/// Find the node at absolute `path` (as backed up) in the snapshot.
+pub fn locate(repo: &Repository, snap: &Snapshot, path: &Path) -> Result<Located> {
+    // `..` would be dropped by the lookup but kept by callers that build a destination
+    // from the path (restore): refuse it rather than resolve it.
+    if path.components().any(|c| c == Component::ParentDir) {
+        return Err(Error::usage(format!(
+            "path {} contains `..`: give the path as it was backed up",
+            path.display()
+        )));
+    }
+    // A directory listing that cannot be read is data lost (exit 21), not a failure.
+    let mut tree = repo.load_tree(&snap.tree).map_err(Error::as_data_lost)?;
+    let comps: Vec<&[u8]> = path
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(n) => Some(n.as_bytes()),
+            _ => None,
+        })
+        .collect();
+    let not_found = || Error::fatal(format!("path {} is not in the snapshot", path.display()));
+    for (i, name) in comps.iter().enumerate() {
+        let node = tree.find(name).ok_or_else(not_found)?.clone();
+        if i + 1 == comps.len() {
+            return Ok(Located::Node(node));
+        }
+        match (node.kind, node.subtree) {
+            (NodeKind::Dir, Some(id)) => tree = repo.load_tree(&id).map_err(Error::as_data_lost)?,
+            _ => return Err(not_found()),
+        }
+    }
+    Ok(Located::Root(tree))
+}
