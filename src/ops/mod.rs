@@ -6,6 +6,7 @@ pub mod cat;
 pub mod delete;
 pub mod diff;
 pub mod dump;
+pub mod extent_writer;
 pub mod find;
 pub mod key;
 pub mod listing;

@@ -7,8 +7,8 @@
 //! walker ──files to read──▶ file readers ──new chunks──▶ compressors ──blobs──▶ appender ──extents──▶ uploads
 //!    │ (lstat, excludes,     (read, FastCDC,              (zstd, AEAD;            (extent log,        (a queue per remote;
 //!    │  unchanged check)      keyed BLAKE3, dedup)         one per core)           seal + RS code)     shards to their remotes
-//!    │  walker.rs             reader.rs                    pipeline.rs             appender.rs          in parallel, then the
-//!    │                                                                                                  certificate; upload.rs)
+//!    │  walker.rs             reader.rs                    pipeline.rs             ops/extent_writer    in parallel, then the
+//!    │                                                                                                  certificate)
 //!    └──events in order──▶ tree builder (this thread: waits for each file's blob list, writes tree blobs; trees.rs)
 //! ```
 //!
@@ -16,13 +16,11 @@
 //! the head that commits them are durable on the remotes; an interrupted run leaves
 //! objects nothing commits, or a committed run whose head names a snapshot never written.
 
-pub(crate) mod appender;
 mod budget;
 pub(crate) mod pipeline;
 mod reader;
 mod sources;
 mod trees;
-mod upload;
 mod walker;
 
 use std::path::PathBuf;
@@ -60,9 +58,7 @@ pub struct UploadWait {
     pub seconds: f64,
 }
 
-/// Default for [`BackupOptions::upload_queue`]: each queued extent holds about
-/// `extent_size * (s + p) / s` bytes (28 MiB with the defaults) until every remote has it.
-pub const DEFAULT_UPLOAD_QUEUE: usize = 1;
+pub use crate::ops::extent_writer::DEFAULT_UPLOAD_QUEUE;
 
 #[derive(Serialize, Default, Debug)]
 pub struct BackupReport {

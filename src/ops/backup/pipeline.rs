@@ -8,9 +8,9 @@
 //! readers          ──PlainBlob (64, 4 MiB)──▶ compressor threads (cores; `compress`)
 //!                  ──FileResult (1 per file)──▶ tree builder (blob list, in walk order)
 //! tree builder     ──PlainBlob (same channel)──▶ compressors (one tree blob per directory)
-//! compressors      ──StoredBlob (64, same 4 MiB)──▶ appender thread (appender.rs)
+//! compressors      ──StoredBlob (64, same 4 MiB)──▶ appender thread (ops/extent_writer)
 //! appender         ──sealed extent──▶ uploads: tokio tasks on the repository's runtime,
-//!                  at most `upload_queue` extents queued per remote (upload.rs)
+//!                  at most `upload_queue` extents queued per remote (ops/extent_writer)
 //! ```
 //!
 //! Every channel is bounded, so a slow stage holds up the ones before it instead of
@@ -29,7 +29,6 @@ use bytes::Bytes;
 use crossbeam_channel::{Receiver, Sender, bounded};
 
 use super::TreeStats;
-use super::appender::Appender;
 use super::budget::Budget;
 use super::reader::read_file;
 use super::sources::{Excludes, Sources};
@@ -41,6 +40,7 @@ use crate::crypto::MasterKey;
 use crate::error::{Error, Result};
 use crate::extent::ExtentName;
 use crate::ops::Progress;
+use crate::ops::extent_writer::{Appender, DEFAULT_UPLOAD_QUEUE, StoredBlob};
 use crate::repo::Repository;
 
 /// Stack of the walker thread (see where it is spawned): five times what the deepest
@@ -82,14 +82,6 @@ pub(super) struct PlainBlob {
     pub(super) kind: BlobKind,
     /// A slice of the file buffer it came from (no copy).
     pub(super) data: Bytes,
-}
-
-/// A blob ready to be appended to the extent log.
-pub(crate) struct StoredBlob {
-    pub(crate) id: BlobId,
-    pub(crate) kind: BlobKind,
-    pub(crate) raw_len: u32,
-    pub(crate) data: Vec<u8>,
 }
 
 /// Which blobs exist or are being stored in this run; `claim` is true exactly once per
@@ -173,7 +165,7 @@ pub fn run(
         writer,
         last_head.as_ref().and_then(|h| h.extent),
         opts.dry_run,
-        opts.upload_queue.unwrap_or(super::DEFAULT_UPLOAD_QUEUE),
+        opts.upload_queue.unwrap_or(DEFAULT_UPLOAD_QUEUE),
         progress,
         &HashSet::new(),
     )?;
@@ -272,7 +264,7 @@ pub fn run(
         last_extent: appender.last,
         pointers: appender.pointers_used,
         pointer_bytes_fetched: appender.pointer_bytes_fetched,
-        upload_waits: appender.uploads.waits_secs(),
+        upload_waits: appender.upload_waits(),
     })
 }
 

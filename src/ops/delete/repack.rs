@@ -13,9 +13,7 @@ use crate::content::BlobId;
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, ExtentName};
 use crate::ops::Progress;
-use crate::ops::backup::DEFAULT_UPLOAD_QUEUE;
-use crate::ops::backup::appender::Appender;
-use crate::ops::backup::pipeline::StoredBlob;
+use crate::ops::extent_writer::{Appender, DEFAULT_UPLOAD_QUEUE, StoredBlob};
 use crate::repo::Repository;
 
 /// How much unused space may stay in partly used extents (restic's `--max-unused`).

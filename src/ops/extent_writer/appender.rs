@@ -19,7 +19,7 @@ use std::collections::{HashSet, VecDeque};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::pipeline::StoredBlob;
+use super::StoredBlob;
 use super::upload::Uploads;
 use crate::codec::pointers::{self, Catalog, Want};
 use crate::codec::{self, StripeSource};
@@ -44,12 +44,12 @@ pub(crate) struct Appender<'a> {
     seq: u64,
     prev: Option<ExtentName>,
     dry_run: bool,
-    pub(super) uploads: Uploads<'a>,
+    uploads: Uploads<'a>,
     /// Blob lists of the extents sealed in this run, for the index segment.
     pub(crate) extents: Vec<ExtentBlobs>,
     /// The last extent sealed and its sequence number, for the head.
     pub(crate) last: Option<(ExtentName, u64)>,
-    pub(super) bytes_added: u64,
+    pub(crate) bytes_added: u64,
     pub(crate) bytes_stored: u64,
     /// Older extents pointers may use, oldest first, with how many codewords point at
     /// each of their data shards (grows as this run seals extents).
@@ -64,8 +64,8 @@ pub(crate) struct Appender<'a> {
     rng: StdRng,
     /// Data extents' buffers, reused once their uploads are done (see [`BufferPool`]).
     pool: BufferPool,
-    pub(super) pointers_used: u64,
-    pub(super) pointer_bytes_fetched: u64,
+    pub(crate) pointers_used: u64,
+    pub(crate) pointer_bytes_fetched: u64,
 }
 
 /// Extents of this run whose certificates stay in memory (see `recent`).
@@ -128,6 +128,11 @@ impl<'a> Appender<'a> {
             bytes_added: 0,
             bytes_stored: 0,
         })
+    }
+
+    /// Seconds the backup waited for each remote's upload queue.
+    pub(crate) fn upload_waits(&self) -> Vec<f64> {
+        self.uploads.waits_secs()
     }
 
     /// Extents never grow past the target size (a blob that does not fit starts the

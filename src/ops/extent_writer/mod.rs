@@ -1,0 +1,22 @@
+//! Writing extents: the appender that fills, seals and codes them, and the uploads that
+//! make them durable on the remotes. Shared by `backup` (new data) and `delete` (the
+//! live blobs it repacks), so neither imports the other.
+
+mod appender;
+mod upload;
+
+pub(crate) use appender::Appender;
+
+use crate::content::{BlobId, BlobKind};
+
+/// Default for the upload queue (`backup --upload-queue`): each queued extent holds about
+/// `extent_size * (s + p) / s` bytes (28 MiB with the defaults) until every remote has it.
+pub const DEFAULT_UPLOAD_QUEUE: usize = 1;
+
+/// A blob ready to be appended to the extent log: compressed and sealed.
+pub(crate) struct StoredBlob {
+    pub(crate) id: BlobId,
+    pub(crate) kind: BlobKind,
+    pub(crate) raw_len: u32,
+    pub(crate) data: Vec<u8>,
+}
