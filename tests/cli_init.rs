@@ -15,10 +15,10 @@ fn init_creates_repository_on_three_new_dirs() {
     let o = run_ok(&mut repo.init_cmd(&repo.remotes, &[]));
     let out = stdout_str(&o);
     assert!(
-        out.contains("8 data + 6 parity shards per extent, 4 pointers (1.75x storage)"),
+        out.contains("12 data + 9 parity shards per extent, 6 pointers (1.75x storage)"),
         "init does not print the coding:\n{out}"
     );
-    assert!(out.contains("any 6 shards of an extent"), "{out}");
+    assert!(out.contains("any 9 shards of an extent"), "{out}");
     assert!(
         out.to_lowercase().contains("toleran"),
         "init does not print the fault tolerance:\n{out}"
