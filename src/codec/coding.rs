@@ -42,7 +42,8 @@ impl Coding {
     /// repositories keep the coding they were made with. On 3 remotes 12+9 (21 shards)
     /// rather than 8+6: after one large backup followed by small ones (the young tail of
     /// the large one has no rescuers the size rule allows), 8+6 lost 0.58x of plain
-    /// 8+6's extents with a remote lost + 5%, 12+9 about a quarter (DURABILITY.md).
+    /// 8+6's extents with a remote lost + 5% through the binary, 12+9 0.29x
+    /// (DURABILITY.md).
     ///
     /// | R | s+p, t | storage |
     /// |---|---|---|
