@@ -646,8 +646,13 @@ fn stop_before_certificate_for_tests() {
             return;
         };
         if STORED.fetch_add(1, Ordering::SeqCst) + 1 == n {
-            use rustix::process::{Signal, getpid, kill_process};
-            let _ = kill_process(getpid(), Signal::STOP);
+            // To this thread (`raise`, not `kill`): it stops before it returns to write the
+            // certificate. A signal to the process may be taken by another thread while
+            // this one goes on for a moment.
+            // SAFETY: raise has no preconditions; SIGSTOP cannot be caught.
+            unsafe {
+                libc::raise(libc::SIGSTOP);
+            }
         }
     }
 }
