@@ -293,6 +293,30 @@ _arguments "${_arguments_options[@]}" : \
 '*::snapshots -- Snapshots to delete (ids or unique id prefixes, or `latest`):_default' \
 && ret=0
 ;;
+(prune)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'-n[Say what would be removed, per remote; change nothing (takes no lock, so a backup running meanwhile may show in it)]' \
+'--dry-run[Say what would be removed, per remote; change nothing (takes no lock, so a backup running meanwhile may show in it)]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
+'-h[Print help]' \
+'--help[Print help]' \
+&& ret=0
+;;
 (unlock)
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
@@ -1214,6 +1238,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(prune)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (unlock)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -1403,6 +1431,7 @@ _tangle_commands() {
 'verify:Check the repository on every remote (needs no password)' \
 'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
 'delete:Delete snapshots and reclaim their space, re-encoding what pointed into it' \
+'prune:Remove what interrupted runs left behind (nothing else)' \
 'unlock:Remove stale locks (left by a backup or delete that died)' \
 'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
@@ -1587,6 +1616,7 @@ _tangle__subcmd__help_commands() {
 'verify:Check the repository on every remote (needs no password)' \
 'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
 'delete:Delete snapshots and reclaim their space, re-encoding what pointed into it' \
+'prune:Remove what interrupted runs left behind (nothing else)' \
 'unlock:Remove stale locks (left by a backup or delete that died)' \
 'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
@@ -1753,6 +1783,11 @@ _tangle__subcmd__help__subcmd__profile_commands() {
 _tangle__subcmd__help__subcmd__profile__subcmd__show_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help profile show commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__prune_commands] )) ||
+_tangle__subcmd__help__subcmd__prune_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help prune commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__help__subcmd__remote_commands] )) ||
 _tangle__subcmd__help__subcmd__remote_commands() {
@@ -1931,6 +1966,11 @@ _tangle__subcmd__profile__subcmd__help__subcmd__show_commands() {
 _tangle__subcmd__profile__subcmd__show_commands() {
     local commands; commands=()
     _describe -t commands 'tangle profile show commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__prune_commands] )) ||
+_tangle__subcmd__prune_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle prune commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__remote_commands] )) ||
 _tangle__subcmd__remote_commands() {

@@ -1,9 +1,10 @@
 //! End-to-end: restic's habits lead to the right tangle command, setting or URL
 //! (issue 32, "Messages that lead somewhere"; the map is docs/FROM-RESTIC.md):
 //!
-//! * restic's command names (`prune`, `forget`, `check`, `version`, `mount`, `copy`)
-//!   get a tip naming tangle's command, or saying that there is none yet, instead of
-//!   clap's nearest name (`prune` got `run`, which backs up and deletes);
+//! * restic's command names (`forget`, `check`, `version`, `mount`, `copy`) get a tip
+//!   naming tangle's command, or saying that there is none yet, instead of clap's
+//!   nearest name (`prune` got `run`, which backs up and deletes, before `tangle prune`
+//!   existed); restic's `prune` is tangle's `prune` now;
 //! * `RESTIC_REPOSITORY` / `RESTIC_PASSWORD` set while tangle finds no repository or
 //!   password: the error says which variable tangle reads;
 //! * restic's `sftp:[USER@]HOST:PATH` is taken as `sftp://[USER@]HOST/PATH`, restic's
@@ -14,12 +15,11 @@ mod common;
 
 use common::*;
 
-/// `tangle prune` and the like: exit 1, the restic name, where to go, no clap guess.
+/// `tangle forget` and the like: exit 1, the restic name, where to go, no clap guess.
 #[test]
 fn restic_command_names_lead_to_tangle_commands() {
     let repo = Repo::uninit();
     for (restic, leads_to) in [
-        ("prune", "`tangle delete`"),
         (
             "forget",
             "`tangle delete SNAPSHOT...` or `tangle delete --keep-...`",
@@ -49,15 +49,22 @@ fn restic_command_names_lead_to_tangle_commands() {
         );
     }
     // With --json the tip is in the error object too.
-    let o = run_code(repo.cmd_no_repo().args(["--json", "prune"]), 1);
+    let o = run_code(repo.cmd_no_repo().args(["--json", "forget"]), 1);
     let err = stderr_str(&o);
     let v: serde_json::Value = serde_json::from_str(err.lines().last().unwrap_or_default())
         .unwrap_or_else(|e| panic!("the last stderr line is not JSON ({e}):\n{err}"));
     assert_eq!(v["exit_code"], 1, "{v}");
     let message = v["error"].as_str().unwrap_or_default();
     assert!(
-        message.contains("unrecognized subcommand 'prune'") && message.contains("`tangle delete`"),
+        message.contains("unrecognized subcommand 'forget'") && message.contains("`tangle delete"),
         "{v}"
+    );
+    // restic's `prune` is a tangle command now, and only removes leftovers.
+    let o = run_ok(repo.cmd_no_repo().args(["prune", "--help"]));
+    assert!(
+        stdout_str(&o).contains("interrupted runs"),
+        "{}",
+        stdout_str(&o)
     );
     // Other unknown names keep clap's suggestion.
     let o = run_code(repo.cmd_no_repo().arg("snapshotz"), 1);

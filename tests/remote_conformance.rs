@@ -588,6 +588,23 @@ mod cases {
             assert!(stray.is_empty(), "temp files left behind: {stray:?}");
         }
         assert_eq!(r.list("snapshots").await.unwrap().len(), 6);
+        // `list_temp` shows them (prune removes them), and `delete` takes them away.
+        let temps = r.list_temp().await.unwrap();
+        if f.local_dir.is_some() {
+            assert_eq!(
+                paths(&temps),
+                [".tmp-0123456789abcdef", "snapshots/.tmp-fedcba9876543210"]
+            );
+            assert_eq!(temps[0].size, 7);
+            r.delete(W, ".tmp-0123456789abcdef").await.unwrap();
+            assert_eq!(
+                paths(&r.list_temp().await.unwrap()),
+                ["snapshots/.tmp-fedcba9876543210"]
+            );
+            assert_eq!(r.list("snapshots").await.unwrap().len(), 6);
+        } else {
+            assert_eq!(paths(&temps), Vec::<&str>::new());
+        }
         f.cleanup().await;
     }
 

@@ -15,6 +15,7 @@ mod man;
 mod password;
 mod profile;
 mod progress;
+mod prune;
 mod remote;
 mod repair;
 mod restic;
@@ -143,6 +144,8 @@ pub enum Command {
     Repair(repair::RepairArgs),
     /// Delete snapshots and reclaim their space, re-encoding what pointed into it
     Delete(delete::DeleteArgs),
+    /// Remove what interrupted runs left behind (nothing else)
+    Prune(prune::PruneArgs),
     /// Remove stale locks (left by a backup or delete that died)
     Unlock(unlock::UnlockArgs),
     /// List, add, remove or change the passwords (key files) of the repository
@@ -199,6 +202,7 @@ pub fn run(mut cli: Cli) -> Result<u8> {
         Command::Verify(a) => verify::run(g, a),
         Command::Repair(a) => repair::run(g, a),
         Command::Delete(a) => delete::run(g, a),
+        Command::Prune(a) => prune::run(g, a),
         Command::Unlock(a) => unlock::run(g, a),
         Command::Key(a) => key::run(g, a),
         Command::Remote(a) => remote::run(g, a),

@@ -1,8 +1,8 @@
-//! restic's habits that tangle names otherwise: its commands (`tangle prune` gets
-//! clap's nearest name, `run`, which backs up and deletes) and its environment variables
-//! (`RESTIC_REPOSITORY` set, `TANGLE_REPO` not). One table each: a command that lands in
-//! tangle leaves [`COMMANDS`] (a test fails while an entry names a command), and
-//! docs/FROM-RESTIC.md lists the same.
+//! restic's habits that tangle names otherwise: its commands (without the table, clap
+//! offers its nearest name: `prune` got `run` before tangle had a `prune`) and its
+//! environment variables (`RESTIC_REPOSITORY` set, `TANGLE_REPO` not). One table each: a
+//! command that lands in tangle leaves [`COMMANDS`] (a test fails while an entry names a
+//! command), and docs/FROM-RESTIC.md lists the same.
 
 use std::fmt::Write as _;
 
@@ -19,11 +19,6 @@ const COMMANDS: &[(&str, &str)] = &[
         "forget",
         "restic's `forget` is `tangle delete SNAPSHOT...` or `tangle delete --keep-...`, which \
          also reclaims the space, as `forget --prune` does",
-    ),
-    (
-        "prune",
-        "restic's `prune` is part of `tangle delete`: it removes snapshots and reclaims their \
-         space in one step (--max-unused as in restic)",
     ),
     ("version", "the version is `tangle --version`"),
     (
@@ -83,7 +78,7 @@ fn tip_for(command: &str) -> Option<String> {
 }
 
 /// clap's error for an unknown top-level command, with the tip for restic's name in
-/// place of clap's nearest command (`prune` would get `run`); other errors as they are.
+/// place of clap's nearest command; other errors as they are.
 pub fn unknown_command(e: clap::Error, cmd: &mut clap::Command) -> clap::Error {
     if e.kind() != ErrorKind::InvalidSubcommand {
         return e;
@@ -175,11 +170,11 @@ mod tests {
             Err(e) => e,
             Ok(_) => panic!("{args:?} parsed"),
         };
-        let e = unknown_command(parse(&["tangle", "prune"]), &mut cmd);
+        let e = unknown_command(parse(&["tangle", "forget"]), &mut cmd);
         let text = e.render().to_string();
-        assert!(text.contains("unrecognized subcommand 'prune'"), "{text}");
-        assert!(text.contains("`tangle delete`"), "{text}");
-        assert!(!text.contains("'run'"), "{text}");
+        assert!(text.contains("unrecognized subcommand 'forget'"), "{text}");
+        assert!(text.contains("`tangle delete"), "{text}");
+        assert!(!text.contains("similar subcommand"), "{text}");
         // Not at the top, or not restic's: clap's own message.
         for args in [&["tangle", "key", "check"][..], &["tangle", "snapshotz"]] {
             let before = parse(args).render().to_string();

@@ -714,6 +714,19 @@ impl Repository {
         &self.index
     }
 
+    /// Make these segments, in this order, the loaded index: of two that place one blob,
+    /// the first wins (prune reads the snapshots through the segments that stay first).
+    pub fn load_index_segments<'a>(
+        &mut self,
+        segments: impl IntoIterator<Item = &'a IndexSegment>,
+    ) {
+        let mut index = Index::default();
+        for segment in segments {
+            index.add_segment(segment);
+        }
+        self.index = index;
+    }
+
     /// Every snapshot, oldest first; one that cannot be read is skipped with a warning.
     pub fn snapshots(&self) -> Result<Vec<IdentifiedSnapshot>> {
         let (snapshots, unreadable) = self.snapshots_and_unreadable()?;

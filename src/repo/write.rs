@@ -324,6 +324,38 @@ impl Repository {
         self.delete_copy(r, path)
     }
 
+    /// Remove remote `r`'s copy of `path`, a leftover of an interrupted run (prune, and
+    /// every delete: see `ops::leftovers`, which proves it dead). Only a shard, a
+    /// certificate or an index segment can be one: anything else (config, keys, heads,
+    /// snapshots, deletion records, locks) is refused, whatever the caller decided.
+    pub fn remove_leftover(&self, r: usize, path: &str) -> Result<()> {
+        use super::names::ObjectName;
+        match ObjectName::parse(path) {
+            Some(ObjectName::Shard(..) | ObjectName::Certificate(_) | ObjectName::Index) => {
+                self.delete_copy(r, path)
+            }
+            _ => Err(Error::fatal(format!(
+                "internal: refusing to remove {path}: not a shard, certificate or index segment"
+            ))),
+        }
+    }
+
+    /// Remove remote `r`'s temp file `path` (`.tmp-*`), left by a write that was cut
+    /// short. Never one under `locks/` or `repairs/`, where other processes write at any
+    /// moment (a command taking its lock while this one holds the exclusive lock).
+    pub fn remove_temp_file(&self, r: usize, path: &str) -> Result<()> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if !name.starts_with(crate::remote::TEMP_PREFIX)
+            || path.starts_with("locks/")
+            || path.starts_with("repairs/")
+        {
+            return Err(Error::fatal(format!(
+                "internal: refusing to remove {path}: not a temp file outside locks/ and repairs/"
+            )));
+        }
+        self.delete_copy(r, path)
+    }
+
     /// Remove remote `r`'s copy of lock `path` (repair): refused if it is authentic.
     pub fn remove_bad_lock_copy(&self, r: usize, path: &str, copy: &[u8]) -> Result<()> {
         if self.authenticate_lock(path, copy).is_ok() {
@@ -569,6 +601,7 @@ impl Repository {
                     health.describe(&remotes)
                 )));
             }
+            stop_before_certificate_for_tests();
             let cert_puts = remotes.iter().enumerate().map(|(i, r)| {
                 let (path, data, health) = (name.cert_path(), cert_object.clone(), &health);
                 async move { health.put(i, r, &path, data).await }
@@ -594,6 +627,34 @@ pub struct Foreign {
     /// It is signed by this repository's owner (an object of another repository of the
     /// same owner), not by another key.
     pub owner_signed: bool,
+}
+
+/// Tests with the `testing` feature may set `TANGLE_TEST_STOP_BEFORE_CERTIFICATE=N` to
+/// make the process stop itself (`SIGSTOP`) once the shards of the N-th extent it stores
+/// are written and its certificate is not: a run caught where a kill leaves every kind
+/// of leftover (certified extents no head commits to, shards no certificate accounts
+/// for), whatever the machine's speed.
+fn stop_before_certificate_for_tests() {
+    #[cfg(feature = "testing")]
+    {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static STORED: AtomicUsize = AtomicUsize::new(0);
+        let Some(n) = std::env::var("TANGLE_TEST_STOP_BEFORE_CERTIFICATE")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+        else {
+            return;
+        };
+        if STORED.fetch_add(1, Ordering::SeqCst) + 1 == n {
+            // To this thread (`raise`, not `kill`): it stops before it returns to write the
+            // certificate. A signal to the process may be taken by another thread while
+            // this one goes on for a moment.
+            // SAFETY: raise has no preconditions; SIGSTOP cannot be caught.
+            unsafe {
+                libc::raise(libc::SIGSTOP);
+            }
+        }
+    }
 }
 
 /// How many of the puts (by their results) were not written.

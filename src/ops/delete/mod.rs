@@ -10,6 +10,9 @@
 //!    segments; from here on verify and repair treat them as deleted, not lost.
 //! 6. Remove the named objects from every remote (and what earlier, interrupted deletes
 //!    named), counting the bytes freed per remote.
+//! 7. Remove the leftovers of interrupted runs that no record names (shard objects no
+//!    certificate accounts for, temp files: [`super::leftovers`]), when every remote
+//!    answered.
 //!
 //! Every step leaves a verifiable repository if the process dies: before step 5 nothing
 //! is named deleted and everything removed-to-be is still whole; after it, what remains
@@ -27,9 +30,10 @@ use std::sync::Arc;
 use bytes::Bytes;
 use serde::Serialize;
 
+use super::leftovers::{self, RemoteLeftovers};
 use super::survey::Survey;
 use crate::content::index::{ExtentBlobs, IndexEntry};
-use crate::content::{BlobId, IndexSegment, NodeKind};
+use crate::content::{BlobId, IndexSegment};
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, DeletedExtent, Deletion, ExtentName, Head};
@@ -85,6 +89,14 @@ pub struct DeleteReport {
     pub reencode_bytes_written: u64,
     /// Objects an earlier, interrupted delete had named and left behind, removed now.
     pub leftovers_removed: usize,
+    /// Leftovers of interrupted runs that no record names, removed too (with `dry_run`,
+    /// that would be): shard objects no certificate accounts for and temp files of
+    /// writes cut short (`ops::leftovers`; an interrupted run's certified extents are in
+    /// `extents_removed`). Only when every remote answered. Every remote's copy counts.
+    pub leftovers_reclaimed: usize,
+    pub leftover_bytes_reclaimed: u64,
+    /// Per remote, in config order.
+    pub leftovers_by_remote: Vec<RemoteLeftovers>,
     /// With a policy: the verdict on every snapshot it considered, and why.
     pub decisions: Vec<policy::Decision>,
 }
@@ -259,6 +271,18 @@ pub fn run_with_progress(
         })
         .collect();
     report.bytes_freed = crate::util::saturating_sum(freed.values().copied());
+    // Leftovers of interrupted runs no record names: judged only with every remote
+    // there (one away may hold the certificate that accounts for a shard). An extent
+    // this delete removes keeps nothing it names (an interrupted run's certified extent
+    // does not keep the shards of the uncertified one before it).
+    let mut strays = leftovers::Found::default();
+    if down.is_empty() {
+        strays.objects = leftovers::stray_shards(repo, &survey, &named, &removed_names);
+        strays.objects.extend(leftovers::temp_files(repo, &survey));
+    }
+    report.leftovers_reclaimed = strays.objects.len();
+    report.leftover_bytes_reclaimed = strays.bytes();
+    report.leftovers_by_remote = strays.by_remote(&survey);
     if opts.dry_run {
         // Estimates: repacking reads the live blobs and writes them with parity;
         // re-encoding reads a codeword's data and pointer shards and writes its parity.
@@ -366,6 +390,8 @@ pub fn run_with_progress(
             }
         }
     }
+    // 7. Leftovers of interrupted runs (the exclusive lock is held: no run is writing).
+    leftovers::remove(repo, &strays.objects)?;
     Ok(report)
 }
 
@@ -411,22 +437,9 @@ fn redundant_heads(repo: &Repository, survey: &Survey, record: &Deletion) -> Vec
 
 /// Every tree and content blob the snapshots with these root trees reference.
 fn live_blobs(repo: &Repository, roots: impl Iterator<Item = BlobId>) -> Result<HashSet<BlobId>> {
-    let mut live = HashSet::new();
-    let mut stack: Vec<BlobId> = roots.collect();
-    while let Some(t) = stack.pop() {
-        if !live.insert(t) {
-            continue;
-        }
-        let tree = repo.load_tree(&t).map_err(|e| {
-            e.context("a kept snapshot cannot be read completely; delete changes nothing (run `tangle verify`)")
-        })?;
-        for node in &tree.nodes {
-            live.extend(node.content.iter().copied());
-            if let (NodeKind::Dir, Some(sub)) = (node.kind, node.subtree) {
-                stack.push(sub);
-            }
-        }
-    }
+    let live = crate::ops::live::live_blobs(repo, roots).map_err(|e| {
+        e.context("a kept snapshot cannot be read completely; delete changes nothing (run `tangle verify`)")
+    })?;
     // A kept blob the index does not place (its segment unreadable) would leave its
     // extent counted as holding nothing live, and removed.
     if let Some(id) = live.iter().find(|id| repo.index().get(id).is_none()) {

@@ -79,7 +79,7 @@ pub(super) fn metadata_replicas(
                         format!("{path} was written by an interrupted run (no head commits to it); {lacking} copies are missing or damaged"),
                     )
                     .path(path)
-                    .repair("none needed (a future prune removes it)"),
+                    .repair("none needed (`tangle prune` or the next `tangle delete` removes it)"),
                 );
             }
             continue;

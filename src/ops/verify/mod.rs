@@ -101,7 +101,7 @@ pub fn run_with_progress(
         );
     }
     let lost = shards::shards(&survey, &committed, &mut findings);
-    shards::leftovers(&survey, &mut findings);
+    shards::leftovers(repo, &survey, &mut findings);
     shards::foreign(&survey, &mut findings);
     shards::reclaimable(&survey, &mut findings);
     if repo.key().is_ok() {

@@ -8,6 +8,7 @@ use super::lost::LostExtent;
 use crate::codec::peel::{Codeword, peel};
 use crate::extent::ExtentName;
 use crate::ops::survey::{ShardState, Survey};
+use crate::repo::Repository;
 
 /// Every shard of every committed extent: missing or damaged ones, rebuildable or not,
 /// and extents whose data is lost or which have no spare left. Returns the lost data
@@ -249,32 +250,22 @@ pub(super) fn foreign(survey: &Survey, findings: &mut Vec<Finding>) {
 /// Foreign objects named one by one per remote; more are counted.
 const FOREIGN_SHOWN: usize = 20;
 
-/// Objects no certificate accounts for: unfinished writes and shards on the wrong remote.
-pub(super) fn leftovers(survey: &Survey, findings: &mut Vec<Finding>) {
-    for (r, listing) in survey.listings.iter().enumerate() {
-        let Ok(l) = listing else { continue };
-        let url = &survey.urls[r];
-        let mut unknown = 0usize;
-        for path in (l.keys()).filter(|p| p.starts_with("shards/") && !survey.deleted.names(p)) {
-            let mut parts = path.split('/').skip(1);
-            let known = match (
-                parts.next().and_then(|n| ExtentName::parse(n).ok()),
-                parts.next().and_then(|i| i.parse::<usize>().ok()),
-            ) {
-                (Some(n), Some(i)) => survey
-                    .cert_pos
-                    .get(&n)
-                    .and_then(|&e| survey.certs[e].shards.get(i))
-                    .is_some_and(|info| info.remote as usize == r),
-                _ => false,
-            };
-            unknown += usize::from(!known);
-        }
+/// Objects no certificate accounts for: unfinished writes and shards on the wrong remote
+/// (what `prune` removes as stray shards: `ops::leftovers::stray_shards`).
+pub(super) fn leftovers(repo: &Repository, survey: &Survey, findings: &mut Vec<Finding>) {
+    let strays =
+        crate::ops::leftovers::stray_shards(repo, survey, &survey.deleted, &HashSet::new());
+    for (r, url) in survey.urls.iter().enumerate() {
+        let (unknown, bytes) = (strays.iter())
+            .filter(|o| o.remote == r)
+            .fold((0usize, 0u64), |(n, b), o| {
+                (n + 1, b.saturating_add(o.bytes))
+            });
         if unknown > 0 {
             findings.push(
-                Finding::new(Severity::Info, FindingKind::Leftover, format!("{unknown} shard objects on {url} belong to no certified extent (left by interrupted runs)"))
+                Finding::new(Severity::Info, FindingKind::Leftover, format!("{unknown} shard objects ({bytes} bytes) on {url} belong to no certified extent (left by interrupted runs)"))
                     .remote(url)
-                    .repair("none needed (a future prune removes them)"),
+                    .repair("none needed (`tangle prune` or the next `tangle delete` removes them)"),
             );
         }
     }

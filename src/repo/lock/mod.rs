@@ -2,9 +2,9 @@
 //! remote; docs/DESIGN.md "Locking" has the table of who excludes whom).
 //!
 //! * *Shared* locks (backup, `key add`) never block each other. *Exclusive* ones (delete,
-//!   `remote add/replace/rebalance`, `key passwd/remove`) stand alone: a command refuses
-//!   to start while a conflicting lock is live (exit 11, naming the holder), or waits for
-//!   it with `--retry-lock`. Both sides write their lock first and then look for
+//!   prune, `remote add/replace/rebalance`, `key passwd/remove`) stand alone: a command
+//!   refuses to start while a conflicting lock is live (exit 11, naming the holder), or
+//!   waits for it with `--retry-lock`. Both sides write their lock first and then look for
 //!   conflicting ones (and withdraw if they find one), so two that start at the same
 //!   moment cannot both go ahead.
 //! * A holder rewrites its lock with a higher beat every [`LockTimes::refresh`]; whether

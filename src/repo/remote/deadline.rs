@@ -173,6 +173,10 @@ impl Remote for Deadline {
         )
         .await
     }
+    async fn list_temp(&self) -> Result<Vec<ObjectInfo>> {
+        self.within("list", "", 2 * BYTES_PER_ALLOWANCE, self.inner.list_temp())
+            .await
+    }
     async fn delete(&self, access: WriteAccess, path: &str) -> Result<()> {
         refused_when_stopping(path, true)?;
         self.within("delete", path, 0, self.inner.delete(access, path))

@@ -129,7 +129,9 @@ impl LocalRemote {
         result.map_err(|e| self.err(path, e))
     }
 
-    fn list_sync(&self, prefix: &str) -> RemoteResult<Vec<ObjectInfo>> {
+    /// Every object below `prefix`, or with `temp` every temp file of an unfinished
+    /// write below it instead (never both: a listing never shows temp files).
+    fn list_sync(&self, prefix: &str, temp: bool) -> RemoteResult<Vec<ObjectInfo>> {
         let mut out = Vec::new();
         let start = if prefix.is_empty() {
             self.root.clone()
@@ -154,13 +156,11 @@ impl LocalRemote {
                 let entry = entry.map_err(|e| self.err(prefix, e))?;
                 let name = entry.file_name();
                 let name = name.to_string_lossy();
-                if name.starts_with(TEMP_PREFIX) {
-                    continue;
-                }
+                let is_temp = name.starts_with(TEMP_PREFIX);
                 let ft = entry.file_type().map_err(|e| self.err(prefix, e))?;
-                if ft.is_dir() {
+                if ft.is_dir() && !is_temp {
                     stack.push(entry.path());
-                } else if ft.is_file() {
+                } else if ft.is_file() && is_temp == temp {
                     let size = entry.metadata().map_err(|e| self.err(prefix, e))?.len();
                     out.push(ObjectInfo {
                         path: rel(&self.root, &entry.path()),
@@ -282,7 +282,12 @@ impl Remote for LocalRemote {
     async fn list(&self, prefix: &str) -> Result<Vec<ObjectInfo>> {
         let me = self.clone_handle();
         let prefix = prefix.to_string();
-        blocking(&self.url, move || me.list_sync(&prefix)).await
+        blocking(&self.url, move || me.list_sync(&prefix, false)).await
+    }
+
+    async fn list_temp(&self) -> Result<Vec<ObjectInfo>> {
+        let me = self.clone_handle();
+        blocking(&self.url, move || me.list_sync("", true)).await
     }
 
     async fn delete(&self, _: WriteAccess, path: &str) -> Result<()> {

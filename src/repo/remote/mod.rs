@@ -23,7 +23,7 @@ mod s3;
 mod sftp;
 
 pub use error::{BoxError, RemoteError, RemoteResult};
-pub use local::LocalRemote;
+pub use local::{LocalRemote, TEMP_PREFIX};
 #[cfg(any(test, feature = "testing"))]
 pub use memory::MemoryRemote;
 pub use s3::S3Remote;
@@ -95,6 +95,13 @@ pub trait Remote: Send + Sync {
     async fn stat(&self, path: &str) -> Result<ObjectInfo>;
     /// All objects below `prefix` (a directory path such as `snapshots`), recursively.
     async fn list(&self, prefix: &str) -> Result<Vec<ObjectInfo>>;
+    /// The temp files of unfinished writes (`.tmp-*`) anywhere
+    /// below the root, which `list` never shows: what a write cut short by a crash or a
+    /// lost connection leaves behind. Each can be removed with `delete`. Backends that
+    /// write whole objects at once (S3, memory) have none.
+    async fn list_temp(&self) -> Result<Vec<ObjectInfo>> {
+        Ok(Vec::new())
+    }
     /// Delete an object; deleting a missing one is not an error.
     async fn delete(&self, access: WriteAccess, path: &str) -> Result<()>;
     /// Whether the remote's root exists (a repository may be there).

@@ -346,6 +346,13 @@ impl Remote for Faulty {
         Ok(objects)
     }
 
+    async fn list_temp(&self) -> Result<Vec<ObjectInfo>> {
+        match self.decide(Op::List, "")? {
+            None | Some((Fault::FlipBits(_) | Fault::Truncate, _)) => self.inner.list_temp().await,
+            Some((f, _)) => Err(self.fail(Op::List, "", f)),
+        }
+    }
+
     async fn delete(&self, access: WriteAccess, path: &str) -> Result<()> {
         match self.decide(Op::Delete, path)? {
             None | Some((Fault::Truncate | Fault::FlipBits(_), _)) => {

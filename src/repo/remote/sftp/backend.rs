@@ -177,60 +177,11 @@ impl Remote for SftpRemote {
     }
 
     async fn list(&self, prefix: &str) -> Result<Vec<ObjectInfo>> {
-        let dir = prefix.trim_matches('/');
-        let start = if dir.is_empty() {
-            self.target.root.clone()
-        } else {
-            self.full(dir)?
-        };
-        let (start, dir) = (&start, &dir);
-        Ok(self
-            .run(prefix, |c| async move {
-                let mut out = Vec::new();
-                let mut todo: Vec<(String, String)> = vec![(start.clone(), dir.to_string())];
-                while !todo.is_empty() {
-                    let batch: Vec<_> = todo.drain(..todo.len().min(LIST_PARALLEL)).collect();
-                    let results =
-                        futures::future::join_all(batch.iter().map(|(d, _)| c.session.read_dir(d)))
-                            .await;
-                    for ((d, rel), r) in batch.into_iter().zip(results) {
-                        let entries = match r {
-                            Ok(e) => e,
-                            // A missing prefix lists as empty; a directory may vanish meanwhile.
-                            Err(e) if op_status_is(&e, StatusCode::NoSuchFile) => continue,
-                            Err(e) => return Err(e),
-                        };
-                        for (name, mut attrs) in entries {
-                            if name.starts_with(TEMP_PREFIX) || name.contains('/') {
-                                continue;
-                            }
-                            let full = join(&d, &name);
-                            if attrs.permissions.is_none() {
-                                match c.session.sftp.lstat(full.as_str()).await {
-                                    Ok(a) => attrs = a.attrs,
-                                    Err(_) => continue,
-                                }
-                            }
-                            let rel_name = if rel.is_empty() {
-                                name.clone()
-                            } else {
-                                format!("{rel}/{name}")
-                            };
-                            if attrs.is_dir() {
-                                todo.push((full, rel_name));
-                            } else if attrs.is_regular() {
-                                out.push(ObjectInfo {
-                                    path: rel_name,
-                                    size: attrs.size.unwrap_or(0),
-                                });
-                            }
-                        }
-                    }
-                }
-                out.sort_by(|a, b| a.path.cmp(&b.path));
-                Ok(out)
-            })
-            .await?)
+        self.walk(prefix, false).await
+    }
+
+    async fn list_temp(&self) -> Result<Vec<ObjectInfo>> {
+        self.walk("", true).await
     }
 
     async fn delete(&self, _: WriteAccess, path: &str) -> Result<()> {
@@ -275,6 +226,68 @@ impl Remote for SftpRemote {
                     c.session.mkdirs(root).await?;
                 }
                 Ok(())
+            })
+            .await?)
+    }
+}
+
+impl SftpRemote {
+    /// Every object below `prefix`, or with `temp` every temp file of an unfinished write
+    /// below it instead (a listing never shows temp files).
+    async fn walk(&self, prefix: &str, temp: bool) -> Result<Vec<ObjectInfo>> {
+        let dir = prefix.trim_matches('/');
+        let start = if dir.is_empty() {
+            self.target.root.clone()
+        } else {
+            self.full(dir)?
+        };
+        let (start, dir) = (&start, &dir);
+        Ok(self
+            .run(prefix, |c| async move {
+                let mut out = Vec::new();
+                let mut todo: Vec<(String, String)> = vec![(start.clone(), dir.to_string())];
+                while !todo.is_empty() {
+                    let batch: Vec<_> = todo.drain(..todo.len().min(LIST_PARALLEL)).collect();
+                    let results =
+                        futures::future::join_all(batch.iter().map(|(d, _)| c.session.read_dir(d)))
+                            .await;
+                    for ((d, rel), r) in batch.into_iter().zip(results) {
+                        let entries = match r {
+                            Ok(e) => e,
+                            // A missing prefix lists as empty; a directory may vanish meanwhile.
+                            Err(e) if op_status_is(&e, StatusCode::NoSuchFile) => continue,
+                            Err(e) => return Err(e),
+                        };
+                        for (name, mut attrs) in entries {
+                            if name.contains('/') {
+                                continue;
+                            }
+                            let is_temp = name.starts_with(TEMP_PREFIX);
+                            let full = join(&d, &name);
+                            if attrs.permissions.is_none() {
+                                match c.session.sftp.lstat(full.as_str()).await {
+                                    Ok(a) => attrs = a.attrs,
+                                    Err(_) => continue,
+                                }
+                            }
+                            let rel_name = if rel.is_empty() {
+                                name.clone()
+                            } else {
+                                format!("{rel}/{name}")
+                            };
+                            if attrs.is_dir() && !is_temp {
+                                todo.push((full, rel_name));
+                            } else if attrs.is_regular() && is_temp == temp {
+                                out.push(ObjectInfo {
+                                    path: rel_name,
+                                    size: attrs.size.unwrap_or(0),
+                                });
+                            }
+                        }
+                    }
+                }
+                out.sort_by(|a, b| a.path.cmp(&b.path));
+                Ok(out)
             })
             .await?)
     }
