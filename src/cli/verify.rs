@@ -446,7 +446,7 @@ fn rand_seed() -> u64 {
 
 /// The exact command that repairs what this verify found (the same repository).
 /// The profile stays: it holds the remotes' settings (and, without `-r`, the remotes).
-fn repair_command(g: &Global) -> String {
+pub(super) fn repair_command(g: &Global) -> String {
     let mut cmd = "tangle".to_string();
     if let Some(name) = &g.profile {
         cmd += &format!(" -P {}", shell_quote(name));

@@ -37,7 +37,8 @@ use crate::content::{BlobId, BlobKind, Node, NodeKind, Tree};
 use crate::error::{Error, Result, ResultExt};
 use crate::pathmatch::PathMatcher;
 use crate::repo::{
-    PLAN_SEGMENT, PlannedReads, ReadMode, Repository, TREE_SHARDS_AHEAD, TREES_AHEAD,
+    PLAN_SEGMENT, PlannedReads, ReadMode, RemoteReadAround, Repository, TREE_SHARDS_AHEAD,
+    TREES_AHEAD,
 };
 
 pub struct RestoreOptions {
@@ -69,6 +70,9 @@ pub struct RestoreReport {
     /// Bytes of the files in `lost` (directories whose listing is lost count 0: what
     /// they held is unknown).
     pub lost_bytes: u64,
+    /// Per remote, the shards this restore read around (missing, corrupt, not served):
+    /// remembered for the next plain `repair` (see [`Repository::damage_read_around`]).
+    pub damage_read_around: Vec<RemoteReadAround>,
 }
 
 /// A file or directory a restore could not write because its data is lost.
@@ -171,6 +175,15 @@ struct FileJob {
 }
 
 pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Result<RestoreReport> {
+    let result = restore(repo, opts, progress);
+    // What was read around is remembered for `repair` however the restore ended.
+    repo.remember_damage_read_around();
+    let mut report = result?;
+    report.damage_read_around = repo.damage_read_around();
+    Ok(report)
+}
+
+fn restore(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Result<RestoreReport> {
     let started = Instant::now();
     // Restore what is there, but say when it is older than what this client saw.
     let stale = repo.older_than_seen()?;

@@ -1,0 +1,322 @@
+//! What restore (and dump) say about damage they read around (issue 32):
+//!
+//! * A restore that reads around missing or corrupt shards says so, one warning per
+//!   remote naming it (a remote serving corrupt shards may be lying) and `repair`;
+//!   `--json` has `damage_read_around`. It remembers the extents in the cache, so a plain
+//!   `repair` afterwards (no `--read-data`) rebuilds exactly what the restore saw, corrupt
+//!   shards included, which a listing cannot see. The hint is never evidence: repair
+//!   hashes those extents' shards itself and writes only the certified bytes, so neither
+//!   a lying remote nor a forged hint makes it spread anything.
+//!
+//! The repository is 4+3 with 2 pointers (`Repo::init`); a small backup seals one data
+//! extent and one tree extent, whose certificates (read through the library, no
+//! password needed) say which shard lies where.
+
+mod common;
+
+use std::fs;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use common::*;
+use serde_json::Value;
+use tangle::extent::Certificate;
+use tangle::repo::Repository;
+
+struct Fixture {
+    repo: Repo,
+    src: PathBuf,
+    expected: Vec<Entry>,
+    /// The extent holding the files' data (4+3; the other holds the trees).
+    data: Arc<Certificate>,
+    /// The repository id, which names its directory in the cache.
+    id: String,
+}
+
+fn setup() -> Fixture {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("a.bin"), &pseudo_random(7, 300_000));
+    write_file(&src.join("b.txt"), b"read around\n");
+    let expected = manifest(&src);
+    repo.backup(&[&src], &[]);
+    let lib = Repository::open(repo.url(0).as_str(), Some(repo.path("lib-cache")))
+        .expect("open through the library");
+    let certs = lib.load_catalog().expect("certificates");
+    let data: Vec<Arc<Certificate>> = certs.into_iter().filter(|c| c.parity_shards == 3).collect();
+    assert_eq!(data.len(), 1, "one data extent");
+    Fixture {
+        id: lib.config.id_hex(),
+        repo,
+        src,
+        expected,
+        data: data[0].clone(),
+    }
+}
+
+impl Fixture {
+    fn remote_of(&self, shard: usize) -> usize {
+        self.data.shards[shard].remote as usize
+    }
+
+    fn shard_path(&self, shard: usize) -> String {
+        self.data.name().shard_path(shard)
+    }
+
+    fn shard_file(&self, shard: usize) -> PathBuf {
+        self.repo.remotes[self.remote_of(shard)].join(self.shard_path(shard))
+    }
+
+    /// `restore latest` with the default cache (the one `repair` reads afterwards).
+    fn restore(&self, target: &str, extra: &[&str]) -> (std::process::Output, PathBuf) {
+        let target = self.repo.path(target);
+        let out = run_any(
+            self.repo
+                .cmd()
+                .args(["restore", "latest", "--target"])
+                .arg(&target)
+                .args(extra),
+        );
+        assert_no_panic(&out, "restore");
+        (out, target)
+    }
+
+    /// The cache's suspect extents (what a plain `repair` hashes again).
+    fn hint_file(&self) -> PathBuf {
+        self.repo
+            .home
+            .join("cache/tangle")
+            .join(&self.id)
+            .join("suspect-extents.json")
+    }
+
+    /// `verify --read-data` with a fresh cache (nothing remembered helps it): exit code.
+    fn verify_read_data(&self) -> (i32, Value) {
+        run_report(
+            self.repo
+                .cmd_via_fresh_nopw(2)
+                .args(["verify", "--read-data", "--json"]),
+            "verify --read-data",
+        )
+    }
+}
+
+/// The `tangle: warning: read around …` lines of a command's stderr.
+fn read_around_lines(err: &str) -> Vec<&str> {
+    err.lines()
+        .filter(|l| l.starts_with("tangle: warning: read around"))
+        .collect()
+}
+
+/// A data shard is corrupt on one remote (same size, other bytes: only hashing shows
+/// it) and another is missing on a second remote. Restore, `restore -q`, `restore --json`
+/// and dump all come out whole, each saying which remote served what; then a plain
+/// `repair` with the same cache rebuilds both shards byte for byte, where a plain repair
+/// without the restore's memory leaves the corrupt one, and `verify --read-data` is clean.
+#[test]
+fn restore_names_each_remote_it_read_around_and_a_plain_repair_rebuilds_what_it_saw() {
+    let fx = setup();
+    let corrupt = 0;
+    let missing = (1..fx.data.data_shards as usize)
+        .find(|&i| fx.remote_of(i) != fx.remote_of(corrupt))
+        .expect("two data shards on different remotes");
+    let (rc, rm) = (fx.remote_of(corrupt), fx.remote_of(missing));
+    let original_corrupt = fs::read(fx.shard_file(corrupt)).unwrap();
+    let original_missing = fs::read(fx.shard_file(missing)).unwrap();
+    flip_bytes(&fx.shard_file(corrupt));
+
+    // A listing cannot see the corruption: a plain repair that never read it (another
+    // cache) changes nothing.
+    let (code, r) = run_report(
+        fx.repo.cmd_via_fresh_nopw(1).args(["repair", "--json"]),
+        "repair without the restore's memory",
+    );
+    assert_eq!(code, 0, "{r:#}");
+    assert!(repair_actions(&r).is_empty(), "{r:#}");
+    assert_ne!(fs::read(fx.shard_file(corrupt)).unwrap(), original_corrupt);
+    fs::remove_file(fx.shard_file(missing)).unwrap();
+
+    let (out, target) = fx.restore("restored", &[]);
+    let err = stderr_str(&out);
+    assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
+    assert_tree_matches(
+        &fx.expected,
+        &restored_path(&target, &fx.src),
+        "restore around damage",
+    );
+    let lines = read_around_lines(&err);
+    assert_eq!(lines.len(), 2, "one warning per damaged remote:\n{err}");
+    let on = |r: usize| -> &str {
+        let url = fx.repo.url(r);
+        lines
+            .iter()
+            .find(|l| l.contains(&format!("remote {url} ")))
+            .unwrap_or_else(|| panic!("no warning names remote {url}:\n{err}"))
+    };
+    assert!(
+        on(rc).contains("1 corrupt") && on(rc).contains("do not match their certificates"),
+        "{err}"
+    );
+    assert!(on(rm).contains("1 missing"), "{err}");
+    for l in &lines {
+        assert!(l.contains("repair`"), "the warning names the fix: {l}");
+    }
+    assert!(
+        !stdout_str(&out).contains("read around"),
+        "warnings stay off stdout"
+    );
+
+    // -q: the summary goes, the warnings stay.
+    let (out, _) = fx.restore("restored-quiet", &["-q"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_str(&out));
+    assert_eq!(stdout_str(&out), "");
+    assert_eq!(read_around_lines(&stderr_str(&out)).len(), 2);
+
+    // --json: one entry per remote, in config order.
+    let (out, _) = fx.restore("restored-json", &["--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_str(&out));
+    let v = parse_single_json_object(&out.stdout, "restore --json");
+    let entry = |r: usize, missing: u64, corrupt: u64| {
+        serde_json::json!({"remote": fx.repo.url(r), "missing": missing, "corrupt": corrupt,
+            "unreadable": 0})
+    };
+    let mut want = vec![(rc, entry(rc, 0, 1)), (rm, entry(rm, 1, 0))];
+    want.sort_by_key(|(r, _)| *r);
+    assert_eq!(
+        v["damage_read_around"],
+        Value::Array(want.into_iter().map(|(_, e)| e).collect()),
+        "{v:#}"
+    );
+
+    // dump reads the same shards (a.bin begins in data shard 0) and says the same.
+    let a = fx.src.join("a.bin");
+    let out = run_any(fx.repo.cmd().args(["dump", "latest"]).arg(&a));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_str(&out));
+    assert!(out.stdout == fs::read(&a).unwrap(), "dump differs");
+    let dumped = stderr_str(&out);
+    assert!(
+        read_around_lines(&dumped)
+            .iter()
+            .any(|l| l.contains(&fx.repo.url(rc)) && l.contains("corrupt")),
+        "dump does not name the remote serving a corrupt shard:\n{dumped}"
+    );
+
+    // The plain repair: the remembered extent is hashed, both shards rebuilt.
+    assert!(fx.hint_file().exists(), "restore remembered nothing");
+    let (code, r) = run_report(fx.repo.cmd().args(["repair", "--json"]), "repair");
+    assert_eq!(code, 0, "{r:#}");
+    let rebuilt: Vec<(String, String)> = repair_actions(&r)
+        .iter()
+        .filter(|a| a["kind"] == "rebuild-shard")
+        .map(|a| {
+            (
+                a["remote"].as_str().unwrap_or_default().to_string(),
+                a["path"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    for (r, shard) in [(rc, corrupt), (rm, missing)] {
+        assert!(
+            rebuilt.contains(&(fx.repo.url(r), fx.shard_path(shard))),
+            "repair did not rebuild shard {shard} on remote{r}: {rebuilt:?}"
+        );
+    }
+    assert_eq!(fs::read(fx.shard_file(corrupt)).unwrap(), original_corrupt);
+    assert_eq!(fs::read(fx.shard_file(missing)).unwrap(), original_missing);
+    let (code, v) = fx.verify_read_data();
+    expect_code(code, 0, &v, "verify --read-data after repair");
+
+    // Nothing left to read around.
+    let (out, _) = fx.restore("restored-after-repair", &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(read_around_lines(&stderr_str(&out)).is_empty());
+}
+
+/// One remote serves altered bytes for every shard of the data extent it holds (a
+/// lying remote). Restore names it, and only it. Its hint, with forged entries added (a
+/// sound extent, a name no certificate has, junk), makes a plain repair write exactly
+/// the certified shards back to that remote and nothing else: every remote's shards end
+/// byte for byte as they were before the lie.
+#[test]
+fn a_lying_remote_is_named_and_what_restore_remembers_spreads_nothing() {
+    let fx = setup();
+    let shards_before: Vec<_> = (0..3)
+        .map(|r| files_state(&fx.repo.remotes[r].join("shards")))
+        .collect();
+    let liar = fx.remote_of(0);
+    let altered: Vec<usize> = (0..fx.data.shards.len())
+        .filter(|&i| fx.remote_of(i) == liar)
+        .collect();
+    assert!(
+        altered.len() <= fx.data.parity_shards as usize,
+        "{altered:?}: more than the parity can cover"
+    );
+    for &i in &altered {
+        flip_bytes(&fx.shard_file(i));
+    }
+
+    let (out, target) = fx.restore("restored", &[]);
+    let err = stderr_str(&out);
+    assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
+    assert_tree_matches(
+        &fx.expected,
+        &restored_path(&target, &fx.src),
+        "restore around a lying remote",
+    );
+    let lines = read_around_lines(&err);
+    assert_eq!(lines.len(), 1, "only the lying remote is named:\n{err}");
+    assert!(
+        lines[0].contains(&format!("remote {} ", fx.repo.url(liar)))
+            && lines[0].contains("corrupt")
+            && lines[0].contains("do not match their certificates"),
+        "{err}"
+    );
+
+    // Forged hints: never evidence, only where repair looks.
+    let hint = fx.hint_file();
+    let mut names: Vec<String> =
+        serde_json::from_slice(&fs::read(&hint).expect("restore wrote its hint")).unwrap();
+    assert_eq!(names, vec![fx.data.name().hex()]);
+    let lib = Repository::open(fx.repo.url(0).as_str(), Some(fx.repo.path("lib-cache")))
+        .expect("open through the library");
+    let trees = lib.load_catalog().unwrap();
+    let trees = trees.iter().find(|c| c.parity_shards != 3).unwrap();
+    names.extend([
+        trees.name().hex(),
+        "ab".repeat(32),
+        "not an extent".to_string(),
+    ]);
+    fs::write(&hint, serde_json::to_vec(&names).unwrap()).unwrap();
+
+    let (code, r) = run_report(fx.repo.cmd().args(["repair", "--json"]), "repair");
+    assert_eq!(code, 0, "{r:#}");
+    let mut written: Vec<(String, String)> = repair_actions(&r)
+        .iter()
+        .map(|a| {
+            assert_eq!(a["kind"], "rebuild-shard", "{r:#}");
+            (
+                a["remote"].as_str().unwrap_or_default().to_string(),
+                a["path"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    written.sort();
+    let mut want: Vec<(String, String)> = (altered.iter())
+        .map(|&i| (fx.repo.url(liar), fx.shard_path(i)))
+        .collect();
+    want.sort();
+    assert_eq!(written, want, "repair wrote what only the lie asked for");
+    for (r, before) in shards_before.iter().enumerate() {
+        assert_files_equal(
+            before,
+            &files_state(&fx.repo.remotes[r].join("shards")),
+            &format!("shards of remote{r} after repair"),
+        );
+    }
+    let (code, v) = fx.verify_read_data();
+    expect_code(code, 0, &v, "verify --read-data after repair");
+    assert!(
+        !hint.exists() || fs::read(&hint).unwrap() == b"[]",
+        "a repair that left nothing unrepaired forgets the hint"
+    );
+}
