@@ -1,4 +1,4 @@
-//! What restore (and dump) say about damage they read around (issue 32):
+//! What restore (and dump, and repair) say about damage (issue 32):
 //!
 //! * A restore that reads around missing or corrupt shards says so, one warning per
 //!   remote naming it (a remote serving corrupt shards may be lying) and `repair`;
@@ -7,6 +7,9 @@
 //!   shards included, which a listing cannot see. The hint is never evidence: repair
 //!   hashes those extents' shards itself and writes only the certified bytes, so neither
 //!   a lying remote nor a forged hint makes it spread anything.
+//! * `repair` facing data nothing can rebuild names what is lost (snapshots, paths,
+//!   bytes, as verify does), says why, and says what to do next, instead of "nothing to
+//!   repair" with exit 21.
 //!
 //! The repository is 4+3 with 2 pointers (`Repo::init`); a small backup seals one data
 //! extent and one tree extent, whose certificates (read through the library, no
@@ -318,5 +321,78 @@ fn a_lying_remote_is_named_and_what_restore_remembers_spreads_nothing() {
     assert!(
         !hint.exists() || fs::read(&hint).unwrap() == b"[]",
         "a repair that left nothing unrepaired forgets the hint"
+    );
+}
+
+/// Every shard of the data extent is gone: nothing can rebuild it. `repair --read-data`
+/// exits 21 and, instead of "nothing to repair", names the lost files (as backed up,
+/// with their bytes) and the snapshot, says why nothing can be done and what to do next;
+/// `--json` has the same in `data_lost`. Without the password it says that naming needs
+/// it. The restore it suggests restores what is left and exits 21.
+#[test]
+fn repair_says_what_is_lost_and_why_nothing_can_be_done() {
+    let fx = setup();
+    for i in 0..fx.data.shards.len() {
+        fs::remove_file(fx.shard_file(i)).unwrap();
+    }
+    let short = fx.data.name().short();
+    let a = fx.src.join("a.bin");
+    let a = a.to_str().unwrap();
+
+    let out = run_any(fx.repo.cmd().args(["repair", "--read-data"]));
+    assert_no_panic(&out, "repair");
+    let (text, err) = (stdout_str(&out), stderr_str(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(21),
+        "stdout:\n{text}\nstderr:\n{err}"
+    );
+    assert!(
+        !text.contains("nothing to repair") && !err.contains("nothing to repair"),
+        "stdout:\n{text}\nstderr:\n{err}"
+    );
+    assert!(
+        text.contains(&format!("LOST: extent {short}: "))
+            && text.contains(&format!("{a}: 292.97 KiB of 292.97 KiB lost"))
+            && text.contains("in 1 snapshot")
+            && text.contains("why: only 0 of the")
+            && text.contains("tangle restore"),
+        "repair does not say what is lost, why, and what next:\n{text}"
+    );
+
+    let (code, v) = run_report(
+        fx.repo.cmd().args(["repair", "--read-data", "--json"]),
+        "repair --json",
+    );
+    assert_eq!(code, 21, "{v:#}");
+    let lost = v["data_lost"].as_array().expect("data_lost");
+    assert_eq!(lost.len(), 1, "{v:#}");
+    assert_eq!(lost[0]["kind"], "data-lost");
+    assert_eq!(lost[0]["extent"], fx.data.name().hex());
+    assert!(lost[0]["why"].as_str().is_some_and(|w| !w.is_empty()));
+    let paths: Vec<&str> = (lost[0]["paths"].as_array().expect("paths"))
+        .iter()
+        .filter_map(|p| p["path"].as_str())
+        .collect();
+    assert!(paths.contains(&a), "{paths:?}");
+    assert_eq!(lost[0]["lost_bytes"], 300_000 + 12);
+    assert!(!v["unrepaired"].as_array().unwrap().is_empty(), "{v:#}");
+
+    let out = run_any(fx.repo.cmd_via_nopw(0).arg("repair"));
+    assert_eq!(out.status.code(), Some(21));
+    let text = stdout_str(&out);
+    assert!(
+        text.contains(&format!("LOST: extent {short}: "))
+            && text.contains("needs the password")
+            && text.contains("why: "),
+        "{text}"
+    );
+
+    let (out, _) = fx.restore("restored", &[]);
+    assert_eq!(out.status.code(), Some(21), "{}", stderr_str(&out));
+    assert!(
+        stderr_str(&out).contains(&format!("not restored: {a}")),
+        "{}",
+        stderr_str(&out)
     );
 }

@@ -16,6 +16,7 @@ pub mod restore;
 pub mod snapshots;
 pub mod stats;
 pub mod survey;
+mod unrebuildable;
 pub mod verify;
 
 use std::sync::atomic::{AtomicU64, Ordering};
