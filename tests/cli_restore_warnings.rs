@@ -10,6 +10,9 @@
 //! * `repair` facing data nothing can rebuild names what is lost (snapshots, paths,
 //!   bytes, as verify does), says why, and says what to do next, instead of "nothing to
 //!   repair" with exit 21.
+//! * A restore's progress bar knows its totals from the start, and a signal takes the bar
+//!   off the terminal before "interrupted" (SIGTERM as Ctrl-C). These run the binary on a
+//!   pseudo-terminal: the bar is drawn only there.
 //!
 //! The repository is 4+3 with 2 pointers (`Repo::init`); a small backup seals one data
 //! extent and one tree extent, whose certificates (read through the library, no
@@ -18,8 +21,11 @@
 mod common;
 
 use std::fs;
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::io::Read;
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use common::*;
 use serde_json::Value;
@@ -395,4 +401,189 @@ fn repair_says_what_is_lost_and_why_nothing_can_be_done() {
         "{}",
         stderr_str(&out)
     );
+}
+
+/// A command running on a pseudo-terminal (stderr only; stdout is discarded), and
+/// everything it drew there so far.
+struct OnPty {
+    child: std::process::Child,
+    drawn: Arc<Mutex<Vec<u8>>>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl OnPty {
+    fn spawn(mut cmd: std::process::Command) -> OnPty {
+        let (mut master, mut slave) = (0, 0);
+        let size = libc::winsize {
+            ws_row: 24,
+            ws_col: 160,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        // SAFETY: openpty writes two descriptors, which are owned below.
+        let rc = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                &size,
+            )
+        };
+        assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
+        // SAFETY: both are open descriptors nothing else owns.
+        let (master, slave) =
+            unsafe { (fs::File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        cmd.env("TERM", "xterm")
+            .stdout(std::process::Stdio::null())
+            .stderr(slave);
+        let child = cmd.spawn().expect("spawning tangle");
+        // Our copy of the terminal's other end goes: reading ends when tangle's does.
+        drop(cmd);
+        let drawn = Arc::new(Mutex::new(Vec::new()));
+        let sink = drawn.clone();
+        let reader = std::thread::spawn(move || {
+            let mut master = master;
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = master.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        OnPty {
+            child,
+            drawn,
+            reader: Some(reader),
+        }
+    }
+
+    fn drawn(&self) -> String {
+        String::from_utf8_lossy(&self.drawn.lock().unwrap()).into_owned()
+    }
+
+    /// Wait until `ready` holds for what was drawn (the command still running).
+    fn wait_for(&mut self, ready: impl Fn(&str) -> bool) {
+        let started = Instant::now();
+        while !ready(&self.drawn()) {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                panic!("tangle ended ({status}) first:\n{}", self.drawn());
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(120),
+                "not drawn in two minutes:\n{}",
+                self.drawn()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Wait for the command to end: its exit code (`None` if killed) and all it drew.
+    fn finish(mut self) -> (Option<i32>, String) {
+        let status = self.child.wait().unwrap();
+        if let Some(r) = self.reader.take() {
+            r.join().unwrap();
+        }
+        (status.code(), self.drawn())
+    }
+}
+
+/// A tree of `n` small files, backed up; a restore of it pauses `delay_ms` before each
+/// file, with one worker, so that it runs long enough to be watched.
+fn slow_restore_fixture(n: usize) -> (Repo, PathBuf) {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    for i in 0..n {
+        write_file(
+            &src.join(format!("sub/f{i:02}.bin")),
+            &pseudo_random(i as u64, 20_000),
+        );
+    }
+    write_file(&src.join("top.txt"), b"top\n");
+    repo.backup(&[&src], &[]);
+    (repo, src)
+}
+
+fn slow_restore(repo: &Repo, spec: &str, target: &Path, delay_ms: u32) -> OnPty {
+    let mut cmd = tangle_std(&repo.home);
+    cmd.env("TANGLE_TEST_RESTORE_WORKERS", "1")
+        .env("TANGLE_TEST_RESTORE_FILE_DELAY_MS", delay_ms.to_string())
+        .arg("-r")
+        .arg(&repo.remotes[0])
+        .args(["restore", spec, "--target"])
+        .arg(target);
+    OnPty::spawn(cmd)
+}
+
+/// The file counts the bar drew, `done/total` with `+` while the total may still grow.
+fn file_counts(drawn: &str) -> Vec<String> {
+    drawn
+        .split(" files")
+        .filter_map(|before| before.rsplit(' ').next())
+        .filter(|w| w.contains('/') && w.starts_with(|c: char| c.is_ascii_digit()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The bar's total is the restore's from its first frames (the snapshot's own count for a
+/// whole snapshot; a walk of the trees for a path in it), not a count that grows as the
+/// walk feeds the workers: no frame shows a total that is not final.
+#[test]
+fn restore_progress_knows_its_totals_from_the_start() {
+    let (repo, src) = slow_restore_fixture(12);
+    let sub = format!("latest:{}", src.join("sub").display());
+    for (spec, files) in [("latest", 13), (sub.as_str(), 12)] {
+        let target = repo.path(&format!("restored-{files}"));
+        let (code, drawn) = slow_restore(&repo, spec, &target, 40).finish();
+        assert_eq!(code, Some(0), "{drawn}");
+        let counts = file_counts(&drawn);
+        assert!(
+            counts.iter().any(|c| c.ends_with(&format!("/{files}"))),
+            "{spec}: the bar never showed the total of {files} files: {counts:?}\n{drawn}"
+        );
+        // Before the totals are set a frame may show none (`0/0+`); never one that grows.
+        for c in &counts {
+            let total = c
+                .split('/')
+                .nth(1)
+                .unwrap_or_default()
+                .trim_end_matches('+');
+            assert!(
+                total == files.to_string() || c == "0/0+",
+                "{spec}: a frame showed {c}, not the final total of {files}: {counts:?}"
+            );
+        }
+    }
+}
+
+/// SIGTERM (as `systemctl stop` sends) and Ctrl-C in the middle of a restore drawn on a
+/// terminal: exit 143 and 130, "tangle: interrupted" once, the bar taken off the line
+/// first and never drawn again below the message.
+#[test]
+fn a_signal_takes_the_restore_bar_off_before_saying_interrupted() {
+    let (repo, _) = slow_restore_fixture(20);
+    for (signal, want) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
+        let target = repo.path(&format!("restored-{signal}"));
+        let mut run = slow_restore(&repo, "latest", &target, 300);
+        run.wait_for(|d| d.contains("restoring") && d.contains(" files"));
+        // SAFETY: a plain kill(2) of the child this test spawned.
+        assert_eq!(unsafe { libc::kill(run.child.id() as i32, signal) }, 0);
+        let (code, drawn) = run.finish();
+        assert_eq!(code, Some(want), "signal {signal}:\n{drawn}");
+        assert_eq!(
+            drawn.matches("tangle: interrupted").count(),
+            1,
+            "signal {signal}:\n{drawn:?}"
+        );
+        let (before, after) = drawn.split_once("tangle: interrupted").unwrap_or_default();
+        assert!(
+            before.ends_with("\x1b[2K"),
+            "signal {signal}: the bar's line is not cleared before the message:\n{drawn:?}"
+        );
+        assert!(
+            !after.contains("restoring") && after.trim().is_empty(),
+            "signal {signal}: drawn after the message: {after:?}"
+        );
+    }
 }

@@ -45,7 +45,7 @@ impl Progress {
     pub fn set_totals(&self, files: u64, bytes: u64) {
         Progress::add(&self.files_total, files);
         Progress::add(&self.bytes_total, bytes);
-        self.totals_known.store(true, Ordering::Relaxed);
+        self.totals_known.store(true, Ordering::Release);
     }
 
     pub fn add(counter: &AtomicU64, n: u64) {
