@@ -107,7 +107,14 @@ fn exit_on_signals() {
             })
         };
         let code = next_signal();
-        let _ = writeln!(std::io::stderr(), "\ntangle: interrupted");
+        // A progress bar comes off first, or it is drawn again below the message. Without
+        // one, the new line leaves the terminal's `^C`.
+        let newline = if cli::progress::clear_for_exit() {
+            ""
+        } else {
+            "\n"
+        };
+        let _ = writeln!(std::io::stderr(), "{newline}tangle: interrupted");
         let _ = std::thread::Builder::new().spawn(move || {
             // Exit whatever happens while the locks are removed.
             let _ = std::panic::catch_unwind(|| {

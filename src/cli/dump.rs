@@ -21,6 +21,8 @@ pub fn run(g: &Global, a: &DumpArgs) -> Result<u8> {
     let repo = g.open_for_reading()?;
     // Large writes straight to the pipe; `Stdout` notices a reader that went away.
     let mut out = std::io::BufWriter::with_capacity(1 << 20, Stdout);
-    dump::dump(&repo, &a.snapshot, &a.file, &mut out)?;
+    let result = dump::dump(&repo, &a.snapshot, &a.file, &mut out);
+    super::restore::warn_read_around(g, &repo.damage_read_around());
+    result?;
     Ok(0)
 }

@@ -14,7 +14,7 @@ mod ls;
 mod man;
 mod password;
 mod profile;
-mod progress;
+pub(crate) mod progress;
 mod prune;
 mod remote;
 mod repair;

@@ -1,7 +1,7 @@
 //! A progress bar on stderr, drawn from an operation's live counters.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -33,6 +33,37 @@ impl Reporter {
     }
 }
 
+/// The bars on the terminal, so that a signal can take them off before it says
+/// "interrupted" ([`clear_for_exit`]); each drawing thread draws only while holding this
+/// lock, and not at all once `CLEARED` is set.
+static DRAWN: Mutex<Vec<(u64, ProgressBar)>> = Mutex::new(Vec::new());
+static CLEARED: AtomicBool = AtomicBool::new(false);
+static NEXT_BAR: AtomicU64 = AtomicU64::new(0);
+
+/// Take every bar off the terminal for good (the process is about to exit): nothing is
+/// drawn after this returns. Whether a bar was on it. Waits at most half a second for a
+/// bar being drawn (a terminal that takes no output must not keep a second Ctrl-C from
+/// ending the process).
+pub fn clear_for_exit() -> bool {
+    CLEARED.store(true, Ordering::Relaxed);
+    let deadline = std::time::Instant::now() + Duration::from_millis(500);
+    let mut drawn = loop {
+        match DRAWN.try_lock() {
+            Ok(drawn) => break drawn,
+            Err(std::sync::TryLockError::Poisoned(p)) => break p.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(5))
+            }
+            Err(std::sync::TryLockError::WouldBlock) => return false,
+        }
+    };
+    let any = !drawn.is_empty();
+    for (_, bar) in drawn.drain(..) {
+        bar.finish_and_clear();
+    }
+    any
+}
+
 pub struct Bar(Reporter);
 
 impl Bar {
@@ -60,16 +91,23 @@ impl Bar {
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             bar.set_prefix(verb);
+            let id = NEXT_BAR.fetch_add(1, Ordering::Relaxed);
+            DRAWN
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push((id, bar.clone()));
             while !stop2.load(Ordering::Relaxed) {
-                let total = Progress::get(&progress.bytes_total);
-                bar.set_length(total.max(Progress::get(&progress.bytes_done)));
-                bar.set_position(Progress::get(&progress.bytes_done));
-                let files_total = Progress::get(&progress.files_total);
-                let suffix = if progress.totals_known.load(Ordering::Relaxed) {
+                let drawn = DRAWN.lock().unwrap_or_else(|p| p.into_inner());
+                if CLEARED.load(Ordering::Relaxed) {
+                    return;
+                }
+                // Whether the totals are final before the totals: set the other way round.
+                let suffix = if progress.totals_known.load(Ordering::Acquire) {
                     ""
                 } else {
                     "+"
                 };
+                let files_total = Progress::get(&progress.files_total);
                 let waiting = match Progress::get(&progress.waiting_for_remote) {
                     0 => String::new(),
                     r => progress
@@ -79,13 +117,22 @@ impl Bar {
                         .map(|url| format!(" (waiting for {url})"))
                         .unwrap_or_default(),
                 };
+                // The message first: the bar draws when its position moves.
                 bar.set_message(format!(
                     "{}/{files_total}{suffix} {unit}{waiting}",
                     Progress::get(&progress.files_done)
                 ));
+                let total = Progress::get(&progress.bytes_total);
+                bar.set_length(total.max(Progress::get(&progress.bytes_done)));
+                bar.set_position(Progress::get(&progress.bytes_done));
+                drop(drawn);
                 std::thread::sleep(Duration::from_millis(100));
             }
-            bar.finish_and_clear();
+            let mut drawn = DRAWN.lock().unwrap_or_else(|p| p.into_inner());
+            drawn.retain(|(i, _)| *i != id);
+            if !CLEARED.load(Ordering::Relaxed) {
+                bar.finish_and_clear();
+            }
         }))
     }
 

@@ -279,7 +279,7 @@ const LOST_SHOWN: usize = 10;
 /// (files, bytes, snapshots), the snapshots that cannot be restored at all, then one line
 /// per lost path (the same path lost alike in several snapshots is one line), at most
 /// [`LOST_SHOWN`] of them without `-v`.
-fn print_lost(out: &Global, lost: &LostData, verbose: bool) {
+pub(super) fn print_lost(out: &Global, lost: &LostData, verbose: bool) {
     if lost.paths_unknown == Some(LostUnknown::NotIndexed) {
         out.say("    what it held is unknown: no index segment names this extent (its segment is lost too)");
         return;
@@ -446,7 +446,7 @@ fn rand_seed() -> u64 {
 
 /// The exact command that repairs what this verify found (the same repository).
 /// The profile stays: it holds the remotes' settings (and, without `-r`, the remotes).
-fn repair_command(g: &Global) -> String {
+pub(super) fn repair_command(g: &Global) -> String {
     let mut cmd = "tangle".to_string();
     if let Some(name) = &g.profile {
         cmd += &format!(" -P {}", shell_quote(name));

@@ -11,7 +11,21 @@ use crate::content::{BlobKind, NodeKind};
 use crate::error::{Error, Result, ResultExt};
 use crate::repo::{PlannedReads, ReadMode, Repository};
 
+/// Write the file at `path` (as backed up) of snapshot `spec` to `out`; the shards read
+/// around are remembered for `repair` however it ends
+/// ([`Repository::remember_damage_read_around`]).
 pub fn dump(
+    repo: &Repository,
+    spec: &str,
+    path: &std::path::Path,
+    out: &mut dyn Write,
+) -> Result<u64> {
+    let result = dump_file(repo, spec, path, out);
+    repo.remember_damage_read_around();
+    result
+}
+
+fn dump_file(
     repo: &Repository,
     spec: &str,
     path: &std::path::Path,

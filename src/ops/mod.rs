@@ -22,6 +22,7 @@ pub mod restore;
 pub mod snapshots;
 pub mod stats;
 pub mod survey;
+mod unrebuildable;
 pub mod verify;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -50,7 +51,7 @@ impl Progress {
     pub fn set_totals(&self, files: u64, bytes: u64) {
         Progress::add(&self.files_total, files);
         Progress::add(&self.bytes_total, bytes);
-        self.totals_known.store(true, Ordering::Relaxed);
+        self.totals_known.store(true, Ordering::Release);
     }
 
     pub fn add(counter: &AtomicU64, n: u64) {

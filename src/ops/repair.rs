@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 use super::survey::{BadCopy, CopyState, ShardState, Survey};
+pub use super::unrebuildable::DataLost;
 use crate::codec::{self, peel::peel};
 use crate::error::Result;
 use crate::repo::Repository;
@@ -31,6 +32,9 @@ pub struct RepairReport {
     /// What a later run can do once unreachable remotes are back.
     pub pending: Vec<String>,
     pub exit_code: u8,
+    /// The extents whose data nothing can rebuild: verify's `data-lost` findings (with
+    /// the password, naming the snapshots and paths), each with why.
+    pub data_lost: Vec<DataLost>,
 }
 
 pub struct RepairOptions {
@@ -98,7 +102,16 @@ pub fn run_with_progress(
     remove_bad_locks(repo, &survey, opts.dry_run, &mut report);
     remove_foreign(repo, &survey, opts.dry_run, &mut report);
     repair_metadata(repo, &survey, opts.dry_run, &mut report)?;
-    repair_shards(repo, &survey, opts.dry_run, &mut report, progress)?;
+    let unrebuilt = repair_shards(repo, &survey, opts.dry_run, &mut report, progress)?;
+    // Naming what is lost reads the snapshots: if that fails, the repair still reports.
+    report.data_lost =
+        super::unrebuildable::explain(repo, &survey, &unrebuilt).unwrap_or_else(|e| {
+            repo.warn(&format!("what the lost data held cannot be named: {e}"));
+            Vec::new()
+        });
+    report
+        .unrepaired
+        .extend(unrebuilt.into_iter().map(|(_, line)| line));
     if !opts.dry_run && report.unrepaired.is_empty() && report.pending.is_empty() {
         // Every shard found corrupt was rewritten and checked against its certificate.
         repo.set_suspect_extents(&[]);
@@ -263,13 +276,15 @@ fn repair_metadata(
     Ok(())
 }
 
+/// Rebuild what peeling can; returns the extents left with shards nothing rebuilds
+/// (position and the `unrepaired` line saying so).
 fn repair_shards(
     repo: &Repository,
     survey: &Survey,
     dry_run: bool,
     report: &mut RepairReport,
     progress: &crate::ops::Progress,
-) -> Result<()> {
+) -> Result<Vec<(usize, String)>> {
     use crate::ops::Progress;
     let (codewords, mut present, offset) = survey.graph();
     let before = present.clone();
@@ -398,16 +413,20 @@ fn repair_shards(
             });
         }
     }
+    let mut unrebuilt = Vec::new();
     for (e, c) in survey.certs.iter().enumerate() {
         let lost = (0..c.shards.len())
             .filter(|&i| !present[offset[e] + i])
             .count();
         if lost > 0 {
-            report.unrepaired.push(format!(
-                "extent {}: {lost} shards cannot be rebuilt",
-                c.name().short()
+            unrebuilt.push((
+                e,
+                format!(
+                    "extent {}: {lost} shards cannot be rebuilt",
+                    c.name().short()
+                ),
             ));
         }
     }
-    Ok(())
+    Ok(unrebuilt)
 }

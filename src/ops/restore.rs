@@ -37,7 +37,8 @@ use crate::content::{BlobId, BlobKind, Node, NodeKind, Tree};
 use crate::error::{Error, Result, ResultExt};
 use crate::pathmatch::PathMatcher;
 use crate::repo::{
-    PLAN_SEGMENT, PlannedReads, ReadMode, Repository, TREE_SHARDS_AHEAD, TREES_AHEAD,
+    PLAN_SEGMENT, PlannedReads, ReadMode, RemoteReadAround, Repository, TREE_SHARDS_AHEAD,
+    TREES_AHEAD,
 };
 
 pub struct RestoreOptions {
@@ -69,6 +70,9 @@ pub struct RestoreReport {
     /// Bytes of the files in `lost` (directories whose listing is lost count 0: what
     /// they held is unknown).
     pub lost_bytes: u64,
+    /// Per remote, the shards this restore read around (missing, corrupt, not served):
+    /// remembered for the next plain `repair` (see [`Repository::damage_read_around`]).
+    pub damage_read_around: Vec<RemoteReadAround>,
 }
 
 /// A file or directory a restore could not write because its data is lost.
@@ -171,6 +175,15 @@ struct FileJob {
 }
 
 pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Result<RestoreReport> {
+    let result = restore(repo, opts, progress);
+    // What was read around is remembered for `repair` however the restore ended.
+    repo.remember_damage_read_around();
+    let mut report = result?;
+    report.damage_read_around = repo.damage_read_around();
+    Ok(report)
+}
+
+fn restore(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Result<RestoreReport> {
     let started = Instant::now();
     // Restore what is there, but say when it is older than what this client saw.
     let stale = repo.older_than_seen()?;
@@ -194,12 +207,6 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
         ..Default::default()
     };
 
-    // With a high-latency remote (S3, SFTP), walk the trees ahead of the restore, so the
-    // shard cache knows which shards are read again and when, and the prefetcher what
-    // comes next: the first segment of reads now, the next ones while the restore runs.
-    // Local remotes skip it: a shard read again comes from the page cache, and the walk
-    // cost more than it saved (measured on the benchmark tree). A walk that fails only
-    // loses (the rest of) the plan: the restore meets the same error.
     let start = sub.map(Path::new).unwrap_or(Path::new("/"));
     let located = locate(repo, &snap, start).map_err(|e| match e.kind() {
         crate::error::Kind::DataLost => e.context(format!(
@@ -208,6 +215,22 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
         )),
         _ => e,
     })?;
+    // A bar shows the totals from the start (else they grow as the walk goes);
+    // before the read plan, whose shard cache a walk would disturb.
+    let whole = sub.is_none() && opts.includes.is_empty() && opts.excludes.is_empty();
+    let totals_ahead = (progress.watched.load(std::sync::atomic::Ordering::Relaxed))
+        .then(|| totals(repo, &snap, &filter, &located, start, whole))
+        .flatten();
+    if let Some((files, bytes)) = totals_ahead {
+        progress.set_totals(files, bytes);
+    }
+
+    // With a high-latency remote (S3, SFTP), walk the trees ahead of the restore, so the
+    // shard cache knows which shards are read again and when, and the prefetcher what
+    // comes next: the first segment of reads now, the next ones while the restore runs.
+    // Local remotes skip it: a shard read again comes from the page cache, and the walk
+    // cost more than it saved (measured on the benchmark tree). A walk that fails only
+    // loses (the rest of) the plan: the restore meets the same error.
     let mut read_planner = repo
         .remotes()
         .iter()
@@ -257,6 +280,9 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
                         file,
                         tmp,
                     } = job;
+                    if let Some(ms) = test_setting("TANGLE_TEST_RESTORE_FILE_DELAY_MS") {
+                        std::thread::sleep(std::time::Duration::from_millis(ms as u64));
+                    }
                     let written = write_file(repo, &path, &node, (file, tmp), chown, progress);
                     let result = written.and_then(|refused| {
                         note_refused(refusals, &path, &refused);
@@ -304,6 +330,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
             skipped_inodes: Default::default(),
             memo: HashMap::new(),
             progress,
+            count_totals: totals_ahead.is_none(),
         };
         let result = match located {
             Located::Root(tree) => planner.tree(&tree, &opts.target, Path::new("/"), false),
@@ -441,6 +468,8 @@ struct Planner<'a> {
     /// What looks for include patterns found out below the walk (`Filter::subtree_has_match`).
     memo: HashMap<PathBuf, bool>,
     progress: &'a Progress,
+    /// Add each file to the progress totals (they were not known ahead).
+    count_totals: bool,
 }
 
 /// Record that `orig` was not restored because its data is lost.
@@ -526,8 +555,10 @@ impl Planner<'_> {
             NodeKind::File => {
                 self.report.files += 1;
                 self.report.bytes += node.size;
-                Progress::add(&self.progress.files_total, 1);
-                Progress::add(&self.progress.bytes_total, node.size);
+                if self.count_totals {
+                    Progress::add(&self.progress.files_total, 1);
+                    Progress::add(&self.progress.bytes_total, node.size);
+                }
                 if node.links > 1 {
                     if let Some(first) = self.links.get(&(node.device, node.inode)) {
                         // Linked once the workers are done: the first path may not exist yet.
@@ -688,7 +719,9 @@ fn plan_segment() -> usize {
 }
 
 /// A positive number from the environment variable `name`, read only by a build with
-/// the `testing` feature (the tests' knobs); `None` otherwise.
+/// the `testing` feature (the tests' knobs: also `TANGLE_TEST_RESTORE_FILE_DELAY_MS`, a
+/// pause before each file's contents, for a restore that is still running when a test
+/// signals it); `None` otherwise.
 fn test_setting(name: &str) -> Option<usize> {
     #[cfg(feature = "testing")]
     return std::env::var(name)
@@ -717,6 +750,33 @@ struct ReadPlanner<'a> {
     /// The trees being walked, innermost last: the nodes left, their directory's path as
     /// backed up, and whether it is included.
     stack: Vec<(std::vec::IntoIter<Node>, PathBuf, bool)>,
+    /// Only count the files and bytes the restore writes (`files`, `bytes`), listing no
+    /// reads: see [`totals`].
+    count_only: bool,
+    files: u64,
+    bytes: u64,
+}
+
+/// The files and bytes the restore writes, before it starts, for a progress display:
+/// a whole snapshot's own count, else a walk of the trees it restores (the walk the
+/// restore makes, reading only trees; `None` if it fails: the totals then grow as the
+/// restore goes).
+fn totals(
+    repo: &Repository,
+    snap: &crate::content::Snapshot,
+    filter: &Filter,
+    located: &Located,
+    start: &Path,
+    whole: bool,
+) -> Option<(u64, u64)> {
+    let summary = &snap.summary;
+    if whole && (summary.files > 0 || summary.bytes > 0) {
+        return Some((summary.files, summary.bytes));
+    }
+    let mut walk = ReadPlanner::new(repo, filter, located, start);
+    walk.count_only = true;
+    walk.walk(usize::MAX).ok()?;
+    Some((walk.files, walk.bytes))
 }
 
 impl<'a> ReadPlanner<'a> {
@@ -747,6 +807,9 @@ impl<'a> ReadPlanner<'a> {
             links: Default::default(),
             memo: HashMap::new(),
             stack: vec![(nodes.into_iter(), dir, included)],
+            count_only: false,
+            files: 0,
+            bytes: 0,
         }
     }
 
@@ -774,7 +837,9 @@ impl<'a> ReadPlanner<'a> {
                 NodeKind::Dir => {
                     let subtree = match node.subtree {
                         Some(id) => {
-                            self.repo.plan_blob_read(&mut self.reads, &id);
+                            if !self.count_only {
+                                self.repo.plan_blob_read(&mut self.reads, &id);
+                            }
                             self.read_trees_ahead(&id);
                             self.repo.load_tree_off_plan(&id)?
                         }
@@ -788,7 +853,11 @@ impl<'a> ReadPlanner<'a> {
                     }
                 }
                 NodeKind::File if included => {
-                    if node.links > 1 && !self.links.insert((node.device, node.inode)) {
+                    self.files += 1;
+                    self.bytes += node.size;
+                    if self.count_only
+                        || node.links > 1 && !self.links.insert((node.device, node.inode))
+                    {
                         continue;
                     }
                     for id in &node.content {

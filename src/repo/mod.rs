@@ -12,6 +12,7 @@ mod init;
 mod lock;
 mod marker;
 pub mod names;
+mod read_around;
 mod read_plan;
 mod reader;
 mod rebuild;
@@ -24,6 +25,7 @@ pub use lock::{
     LockGuard, LockInfo, LockKind, LockState, LockTimes, RepairMarkerGuard, SeenLock, Unlocked,
     human_duration, lock_times, stop_writing_and_unlock,
 };
+pub use read_around::RemoteReadAround;
 pub use read_plan::{PLAN_SEGMENT, PlanCounts, PlannedReads, plan_counts};
 pub use reader::{ReadMode, TREE_SHARDS_AHEAD, TREES_AHEAD, shard_waits};
 pub use rebuild::Graph;
@@ -66,6 +68,8 @@ pub struct Repository {
     /// Rebuilding extents through later codewords (see [`rebuild`]): set up by the first
     /// extent whose own codeword cannot be decoded, kept for the process.
     rescue: Mutex<Option<rebuild::Rescue>>,
+    /// Shards reads went around (see [`read_around`]).
+    read_around: read_around::ReadAround,
     on_warning: Box<dyn Fn(&str) + Send + Sync>,
     health: Arc<WriteHealth>,
     foreign_configs: Vec<String>,
@@ -229,6 +233,7 @@ impl Repository {
             shards: reader::ShardCache::new(16),
             read_plan: Mutex::new(None),
             rescue: Mutex::new(None),
+            read_around: Default::default(),
             on_warning: Box::new(|_| {}),
             health: Arc::default(),
             foreign_configs: Vec::new(),

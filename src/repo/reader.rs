@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use futures::future::join_all;
 
 use super::Repository;
+use super::read_around::ShardDamage;
 use super::read_plan::{PlannedReads, ReadPlan};
 use crate::codec::{self, StripeSource};
 use crate::content::{BlobId, BlobKind, Tree, decode_blob, decode_blob_then};
@@ -602,9 +603,17 @@ impl Repository {
                 if b.len() == cert.shard_size as usize
                     && blake3::hash(&b).as_bytes() == &info.hash =>
             {
+                self.note_read_intact(cert, index);
                 Some(b)
             }
-            _ => None,
+            Ok(_) => {
+                self.note_read_around(cert, index, ShardDamage::Corrupt);
+                None
+            }
+            Err(e) => {
+                self.note_read_failed(cert, index, &e);
+                None
+            }
         }
     }
 

@@ -22,6 +22,7 @@ use futures::future::join_all;
 
 use super::Repository;
 use super::names::ObjectName;
+use super::read_around::ShardDamage;
 use crate::codec::{
     self,
     peel::{self, Codeword},
@@ -149,7 +150,7 @@ impl Repository {
         let url = self.remotes.get(r).map_or("?", |x| x.url()).to_string();
         let what = format!("shard {index} of extent {}", cert.name().short());
         let path = cert.name().shard_path(index);
-        match self.get_from(r, &path, cert.shard_size as u64).await {
+        let read = match self.get_from(r, &path, cert.shard_size as u64).await {
             Ok(b) if b.len() != cert.shard_size as usize => Err(Unread::Wrong(format!(
                 "remote {url} serves {what} with {} bytes, not the certified {}",
                 b.len(),
@@ -159,11 +160,19 @@ impl Repository {
                 "remote {url} serves {what} with bytes that do not match its certificate"
             ))),
             Ok(b) => Ok(b),
-            Err(e) if e.kind() == Kind::Corrupt && self.health.down(r).is_none() => {
-                Err(Unread::Wrong(format!("remote {url}: {what}: {e}")))
+            Err(e) => {
+                self.note_read_failed(cert, index, &e);
+                if e.kind() == Kind::Corrupt && self.health.down(r).is_none() {
+                    return Err(Unread::Wrong(format!("remote {url}: {what}: {e}")));
+                }
+                return Err(Unread::Missing);
             }
-            Err(_) => Err(Unread::Missing),
+        };
+        match &read {
+            Ok(_) => self.note_read_intact(cert, index),
+            Err(_) => self.note_read_around(cert, index, ShardDamage::Corrupt),
         }
+        read
     }
 
     /// Every certificate and what the remotes list under `shards/`, once per process.

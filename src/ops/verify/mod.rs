@@ -64,6 +64,25 @@ pub fn keys_unreadable(report: &mut VerifyReport, why: &str) {
     report.exit_code = report.exit_code.max(Severity::Unrecoverable.exit_code());
 }
 
+/// The `data-lost` findings `verify` would report for the survey as it stands (the
+/// committed extents whose data shards peeling cannot restore), each naming, when the
+/// repository is unlocked, the snapshots and paths the loss costs: for `repair`, which
+/// says what it cannot rebuild. Reads every snapshot's trees, and only when data is lost.
+pub fn data_lost(repo: &Repository, survey: &Survey) -> Result<Vec<Finding>> {
+    let mut findings = Vec::new();
+    let lost = shards::shards(survey, &freshness::committed(repo, survey), &mut findings);
+    findings.retain(|f| f.kind == FindingKind::DataLost);
+    if !lost.is_empty() && repo.key().is_ok() {
+        let mut tracer = lost::Tracer::new(repo.index(), lost);
+        // What else the walk finds (unreadable trees) is verify's to report.
+        let roots = snapshots::snapshots_reachable(repo, tracer.as_mut(), &mut Vec::new())?;
+        if let Some(t) = tracer {
+            t.finish(&roots, &mut findings);
+        }
+    }
+    Ok(findings)
+}
+
 pub fn run(repo: &Repository, read: ReadData) -> Result<VerifyReport> {
     run_with_progress(repo, read, &crate::ops::Progress::default())
 }
