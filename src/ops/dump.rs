@@ -5,10 +5,10 @@
 
 use std::io::Write;
 
-use super::restore::{ForgetReadPlan, PREFETCH_WINDOW};
-use super::snapshots::{Located, locate};
+use super::locate::{Located, locate};
 use crate::content::{BlobKind, NodeKind};
 use crate::error::{Error, Result, ResultExt};
+use crate::repo::{ForgetReadPlan, PREFETCH_WINDOW};
 use crate::repo::{PlannedReads, ReadMode, Repository};
 
 /// Write the file at `path` (as backed up) of snapshot `spec` to `out`; the shards read

@@ -27,6 +27,10 @@ pub mod verify;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// Stack of the threads that walk directory trees (backup's walker, restore's planner):
+/// five times what the deepest tree the kernel lets them reach needs.
+pub(crate) const WALKER_STACK: usize = 16 << 20;
+
 /// Live counters a caller may poll to draw progress (files and bytes done / known).
 #[derive(Default)]
 pub struct Progress {

@@ -31,11 +31,12 @@ use crossbeam_channel::bounded;
 use serde::Serialize;
 
 use super::Progress;
-use super::snapshots::{Located, locate, split_spec};
+use super::locate::{Located, locate, split_spec};
 use crate::content::fsmeta::{self, Refused, XattrRefusal};
 use crate::content::{BlobId, BlobKind, Node, NodeKind, Tree};
 use crate::error::{Error, Result, ResultExt};
 use crate::pathmatch::PathMatcher;
+use crate::repo::{ForgetReadPlan, PREFETCH_WINDOW};
 use crate::repo::{
     PLAN_SEGMENT, PlannedReads, ReadMode, RemoteReadAround, Repository, TREE_SHARDS_AHEAD,
     TREES_AHEAD,
@@ -264,7 +265,7 @@ fn restore(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
             // Without the thread the plan just stops after its first segment.
             let _ = std::thread::Builder::new()
                 .name("read-planner".into())
-                .stack_size(crate::ops::backup::pipeline::WALKER_STACK)
+                .stack_size(crate::ops::WALKER_STACK)
                 .spawn_scoped(s, move || read_planner.keep_ahead());
         }
         for _ in 0..workers {
@@ -410,20 +411,6 @@ fn for_dirs_deepest_first(dirs: &mut [(PathBuf, Node)], apply: impl Fn(&Path, &N
         });
     }
 }
-
-/// Ends and drops the read plan when the restore (or dump) ends, however it ends.
-pub(super) struct ForgetReadPlan<'a>(pub(super) &'a Repository);
-
-impl Drop for ForgetReadPlan<'_> {
-    fn drop(&mut self) {
-        self.0.forget_read_plan();
-    }
-}
-
-/// Distinct shards the prefetcher keeps fetched ahead of the restore: two extents' worth
-/// of data shards (one extent's rarely spread evenly over the remotes, 4 on 3, the
-/// next one's fill the gaps).
-pub(super) const PREFETCH_WINDOW: usize = 8;
 
 /// Ends the read plan if dropped during a panic.
 struct EndPlanOnPanic<'a>(&'a Repository);

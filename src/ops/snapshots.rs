@@ -4,9 +4,6 @@ use crate::error::Result;
 use crate::ops::listing::SnapshotInfo;
 use crate::repo::Repository;
 
-// Until restore and dump import them from their own module.
-pub use crate::ops::locate::{Located, locate, split_spec};
-
 /// Every snapshot, oldest first; warns (through the repository's warning handler) when
 /// the remotes serve an older state than this client last saw.
 pub fn list(repo: &Repository) -> Result<Vec<SnapshotInfo>> {

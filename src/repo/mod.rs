@@ -26,7 +26,9 @@ pub use lock::{
     human_duration, lock_times, stop_writing_and_unlock,
 };
 pub use read_around::RemoteReadAround;
-pub use read_plan::{PLAN_SEGMENT, PlanCounts, PlannedReads, plan_counts};
+pub use read_plan::{
+    ForgetReadPlan, PLAN_SEGMENT, PREFETCH_WINDOW, PlanCounts, PlannedReads, plan_counts,
+};
 pub use reader::{ReadMode, TREE_SHARDS_AHEAD, TREES_AHEAD, shard_waits};
 pub use rebuild::Graph;
 pub use trust::{OwnerPin, pin_owner};

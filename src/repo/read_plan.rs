@@ -27,6 +27,21 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Condvar, Mutex};
 
 use crate::extent::ExtentName;
+use crate::repo::Repository;
+
+/// Ends and drops the read plan when a restore (or dump) ends, however it ends.
+pub struct ForgetReadPlan<'a>(pub &'a Repository);
+
+impl Drop for ForgetReadPlan<'_> {
+    fn drop(&mut self) {
+        self.0.forget_read_plan();
+    }
+}
+
+/// Distinct shards the prefetcher keeps fetched ahead of a restore: two extents' worth
+/// of data shards (one extent's rarely spread evenly over the remotes, 4 on 3, the
+/// next one's fill the gaps).
+pub const PREFETCH_WINDOW: usize = 8;
 
 /// A data shard: its extent and its index in the codeword.
 pub(super) type ShardKey = (ExtentName, usize);

@@ -43,10 +43,6 @@ use crate::ops::Progress;
 use crate::ops::extent_writer::{Appender, DEFAULT_UPLOAD_QUEUE, StoredBlob};
 use crate::repo::Repository;
 
-/// Stack of the walker thread (see where it is spawned): five times what the deepest
-/// tree the kernel lets it reach needs.
-pub(crate) const WALKER_STACK: usize = 16 << 20;
-
 /// Bytes of new blobs between the readers and the appender (see [`Budget`]): a few of
 /// big files' 1 MiB chunks, or hundreds of small files. 8 and 16 MiB were no faster on
 /// the benchmark tree and raised the peak memory by 8 and 20 MiB.
@@ -182,7 +178,7 @@ pub fn run(
         // tree overflowed it). The stack is reserved, not touched, until used.
         let walker_thread = std::thread::Builder::new()
             .name("walker".into())
-            .stack_size(WALKER_STACK);
+            .stack_size(crate::ops::WALKER_STACK);
         let walker = walker_thread.spawn_scoped(s, || {
             let walker = Walker {
                 repo,
