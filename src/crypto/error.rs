@@ -80,6 +80,13 @@ pub enum CryptoError {
     /// The password does not unwrap this key file.
     #[error("wrong password (no key found for it)")]
     WrongPassword,
+    /// A sealed run key that does not open: not sealed to this owner, for this repository
+    /// and writer, or changed since.
+    #[error("sealed run key does not open (another owner, repository or writer, or corrupt)")]
+    SealedKey,
+    /// A file given as a writer key that is not one.
+    #[error("not a tangle writer key file")]
+    WriterKeyFile,
 }
 
 impl CryptoError {
@@ -99,8 +106,10 @@ impl CryptoError {
             | CryptoError::WrongObjectKind { .. }
             | CryptoError::MasterKeyLength
             | CryptoError::KeyFileLimits { .. }
-            | CryptoError::InvalidKdfParams(_) => Kind::Corrupt,
+            | CryptoError::InvalidKdfParams(_)
+            | CryptoError::SealedKey => Kind::Corrupt,
             CryptoError::WrongPassword => Kind::WrongPassword,
+            CryptoError::WriterKeyFile => Kind::Usage,
         }
     }
 }

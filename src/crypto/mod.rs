@@ -13,6 +13,7 @@ pub mod envelope;
 mod error;
 mod keyfile;
 mod owner;
+pub mod writer;
 
 pub use aead::{NONCE_LEN, TAG_LEN, open, open_into, seal, seal_in_place};
 pub use error::{CryptoError, EnvelopeProblem};
