@@ -1,6 +1,7 @@
 //! Operations: one module per command, each a library function that returns a typed,
 //! serialisable report and prints nothing (the CLI renders reports).
 
+mod analysis;
 pub mod backup;
 pub mod cat;
 pub mod delete;

@@ -12,9 +12,9 @@ use serde::Serialize;
 
 use crate::content::{BlobId, BlobKind, NodeKind};
 use crate::error::Result;
+use crate::ops::analysis::{self, PointerCoverage, Storage};
 use crate::ops::listing::subtrees;
 use crate::ops::survey::Survey;
-use crate::ops::verify::{self, PointerCoverage};
 use crate::repo::names::ObjectName;
 use crate::repo::{Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
 
@@ -109,7 +109,7 @@ pub struct RepositoryUsage {
     /// As `verify --json` reports it.
     pub pointer_coverage: PointerCoverage,
     /// As `verify --json` reports it: file data and trees apart.
-    pub storage: verify::Storage,
+    pub storage: Storage,
 }
 
 /// Totals of one subtree, remembered so a tree shared by snapshots is walked once.
@@ -297,8 +297,8 @@ pub fn usage(repo: &Repository) -> Result<RepositoryUsage> {
         total_bytes: sum(|u| u.total_bytes),
         parity_overhead: ratio(parity, data),
         storage_overhead: ratio(data.saturating_add(parity), extent_bytes),
-        pointer_coverage: verify::pointer_coverage(repo, &survey),
-        storage: verify::storage(repo, &survey),
+        pointer_coverage: analysis::pointer_coverage(repo, &survey),
+        storage: analysis::storage(repo, &survey),
         remotes,
     })
 }

@@ -6,8 +6,8 @@
 
 use serde::Serialize;
 
+use super::analysis::{self, Finding};
 use super::survey::Survey;
-use super::verify::{self, Finding};
 use crate::codec::peel::peel;
 use crate::error::Result;
 use crate::repo::Repository;
@@ -35,7 +35,7 @@ pub(super) fn explain(
     if unrepaired.is_empty() {
         return Ok(Vec::new());
     }
-    let findings = verify::data_lost(repo, survey)?;
+    let findings = analysis::data_lost(repo, survey)?;
     let (codewords, before, offset) = survey.graph();
     let mut present = before.clone();
     peel(&codewords, &mut present);

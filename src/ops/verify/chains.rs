@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::finding::{Finding, FindingKind, Severity};
+use super::{Finding, FindingKind, Severity};
 use crate::extent::{ExtentName, genesis_verifier};
 use crate::ops::survey::Survey;
 use crate::repo::Repository;

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use super::finding::{Finding, FindingKind, Severity};
+use super::{Finding, FindingKind, Severity};
 use crate::extent::{ExtentName, Head};
 use crate::ops::survey::{BadCopy, CopyState, Survey};
 use crate::repo::{Foreign, Repository};

@@ -2,30 +2,30 @@
 //! Works with only the public key (the storage layer); with the password it also checks
 //! that every snapshot's trees and blobs are reachable.
 //!
-//! One module per concern: `finding` (what is reported), `metadata` (remotes and metadata
-//! copies), `freshness` (rollbacks), `chains` (writers' verifier chains), `shards`
-//! (shards, lost data, extents at risk, stray shard objects), `coverage` (what the
-//! pointers protect), `snapshots` (with the password), `lost` (with the password: the
-//! snapshots and paths that lost data costs).
+//! One module per concern: `report` (the report), `metadata` (remotes and metadata
+//! copies), `freshness` (rollbacks), `chains` (writers' verifier chains), `strays`
+//! (stray shard objects, objects deleted but still there, foreign files), `subset`
+//! (`--read-data-subset`). The analyses `repair` and `stats` share are in
+//! `ops/analysis/`: the findings themselves, shards, lost data and extents at risk,
+//! what the pointers protect, the snapshots (with the password) and the paths that lost
+//! data costs.
 
 mod chains;
-mod coverage;
-mod finding;
 mod freshness;
-mod lost;
 mod metadata;
-mod shards;
-mod snapshots;
+mod report;
+mod strays;
 mod subset;
 
 use std::collections::HashSet;
 
-pub use self::finding::{
-    DetectionRate, Finding, FindingKind, LostData, LostPath, LostPathKind, LostUnknown,
-    PointerCoverage, RemoteSpare, Severity, Storage, StoredShare, SubsetForm, SubsetReport,
-    VerifyReport,
-};
+pub use self::report::{DetectionRate, SubsetForm, SubsetReport, VerifyReport};
 pub use self::subset::{Subset, group};
+pub use super::analysis::{
+    Finding, FindingKind, LostData, LostPath, LostPathKind, LostUnknown, PointerCoverage,
+    RemoteSpare, Severity, Storage, StoredShare,
+};
+use super::analysis::{coverage, lost, shards, snapshots};
 use super::survey::{ShardState, Survey};
 use crate::error::Result;
 use crate::repo::Repository;
@@ -36,18 +36,6 @@ pub enum ReadData {
     All,
     /// Part of the extents, and the seed that draws them (unused by `n/t`).
     Subset(Subset, u64),
-}
-
-/// Pointer coverage of the extents the survey's heads commit to, as `verify` reports it
-/// (for `stats`; no findings, and the cache's memory of heads is left alone).
-pub fn pointer_coverage(repo: &Repository, survey: &Survey) -> PointerCoverage {
-    coverage::coverage(survey, &freshness::committed(repo, survey))
-}
-
-/// Stored bytes of the extents the survey's heads commit to, as `verify` reports them
-/// (for `stats`).
-pub fn storage(repo: &Repository, survey: &Survey) -> Storage {
-    coverage::storage(repo, survey, &freshness::committed(repo, survey))
 }
 
 /// Add to `report` that the password was given but no key file could be read (`why`):
@@ -62,25 +50,6 @@ pub fn keys_unreadable(report: &mut VerifyReport, why: &str) {
         ),
     );
     report.exit_code = report.exit_code.max(Severity::Unrecoverable.exit_code());
-}
-
-/// The `data-lost` findings `verify` would report for the survey as it stands (the
-/// committed extents whose data shards peeling cannot restore), each naming, when the
-/// repository is unlocked, the snapshots and paths the loss costs: for `repair`, which
-/// says what it cannot rebuild. Reads every snapshot's trees, and only when data is lost.
-pub fn data_lost(repo: &Repository, survey: &Survey) -> Result<Vec<Finding>> {
-    let mut findings = Vec::new();
-    let lost = shards::shards(survey, &freshness::committed(repo, survey), &mut findings);
-    findings.retain(|f| f.kind == FindingKind::DataLost);
-    if !lost.is_empty() && repo.key().is_ok() {
-        let mut tracer = lost::Tracer::new(repo.index(), lost);
-        // What else the walk finds (unreadable trees) is verify's to report.
-        let roots = snapshots::snapshots_reachable(repo, tracer.as_mut(), &mut Vec::new())?;
-        if let Some(t) = tracer {
-            t.finish(&roots, &mut findings);
-        }
-    }
-    Ok(findings)
 }
 
 pub fn run(repo: &Repository, read: ReadData) -> Result<VerifyReport> {
@@ -120,9 +89,9 @@ pub fn run_with_progress(
         );
     }
     let lost = shards::shards(&survey, &committed, &mut findings);
-    shards::leftovers(repo, &survey, &mut findings);
-    shards::foreign(&survey, &mut findings);
-    shards::reclaimable(&survey, &mut findings);
+    strays::leftovers(repo, &survey, &mut findings);
+    strays::foreign(&survey, &mut findings);
+    strays::reclaimable(&survey, &mut findings);
     if repo.key().is_ok() {
         // Only lost data costs a tracer (and the paths it names).
         let mut tracer = lost::Tracer::new(repo.index(), lost);

@@ -18,7 +18,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
-use super::finding::{DetectionRate, SubsetForm, SubsetReport};
+use super::report::{DetectionRate, SubsetForm, SubsetReport};
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, ExtentName};
 

@@ -11,7 +11,7 @@ use crate::extent::ExtentName;
 use crate::ops::survey::Survey;
 use crate::repo::Repository;
 
-pub(super) fn coverage(survey: &Survey, committed: &HashSet<ExtentName>) -> PointerCoverage {
+pub(crate) fn coverage(survey: &Survey, committed: &HashSet<ExtentName>) -> PointerCoverage {
     let catalog = Catalog::from_certificates(
         (survey.certs.iter())
             .filter(|c| committed.contains(&c.name()))
@@ -37,7 +37,7 @@ pub(super) fn coverage(survey: &Survey, committed: &HashSet<ExtentName>) -> Poin
 }
 
 /// What the committed extents store: their shards against their data.
-pub(super) fn storage(
+pub(crate) fn storage(
     repo: &Repository,
     survey: &Survey,
     committed: &HashSet<ExtentName>,

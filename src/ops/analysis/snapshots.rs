@@ -12,7 +12,7 @@ use crate::repo::Repository;
 /// With the password: every snapshot's trees decode and every blob is indexed. Each tree
 /// read goes to `tracer` (if any); a tree it knows to be lost is not read. Returns every
 /// snapshot's id and root tree, oldest first.
-pub(super) fn snapshots_reachable(
+pub(crate) fn snapshots_reachable(
     repo: &Repository,
     mut tracer: Option<&mut Tracer>,
     findings: &mut Vec<Finding>,

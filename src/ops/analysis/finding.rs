@@ -1,6 +1,7 @@
-//! What verify reports: findings (severity, kind, where, what repair would do) and the
-//! report that carries them. Everything here is part of `verify --json`: keys and values
-//! only ever gain members, existing ones keep their names and meaning.
+//! What verify reports, and repair and stats with it: findings (severity, kind, where,
+//! what repair would do), what lost data costs, pointer coverage and storage. Everything
+//! here is part of `verify --json` (and of `repair --json`, `stats --json`): keys and
+//! values only ever gain members, existing ones keep their names and meaning.
 
 use serde::Serialize;
 
@@ -176,7 +177,7 @@ pub struct Finding {
 }
 
 impl Finding {
-    pub(super) fn new(severity: Severity, kind: FindingKind, message: String) -> Finding {
+    pub(crate) fn new(severity: Severity, kind: FindingKind, message: String) -> Finding {
         Finding {
             severity,
             kind,
@@ -190,27 +191,27 @@ impl Finding {
         }
     }
     /// The remote concerned; the message names it too (the human output is the message).
-    pub(super) fn remote(mut self, url: &str) -> Self {
+    pub(crate) fn remote(mut self, url: &str) -> Self {
         if !self.message.contains(url) {
             self.message = format!("{} (on {url})", self.message);
         }
         self.remote = Some(url.to_string());
         self
     }
-    pub(super) fn path(mut self, p: &str) -> Self {
+    pub(crate) fn path(mut self, p: &str) -> Self {
         self.path = Some(p.to_string());
         self
     }
-    pub(super) fn extent(mut self, e: &ExtentName, shard: Option<usize>) -> Self {
+    pub(crate) fn extent(mut self, e: &ExtentName, shard: Option<usize>) -> Self {
         self.extent = Some(e.hex());
         self.shard = shard;
         self
     }
-    pub(super) fn repair(mut self, r: impl Into<String>) -> Self {
+    pub(crate) fn repair(mut self, r: impl Into<String>) -> Self {
         self.repair = Some(r.into());
         self
     }
-    pub(super) fn lost(mut self, l: LostData) -> Self {
+    pub(crate) fn lost(mut self, l: LostData) -> Self {
         self.lost = Some(l);
         self
     }
@@ -290,55 +291,6 @@ pub enum LostPathKind {
     Dir,
 }
 
-/// What `--read-data-subset` asked for and what it read.
-#[derive(Serialize, Debug)]
-pub struct SubsetReport {
-    /// The share of the extents asked for, in percent: `P` of `P%`, `100 / t` of `n/t`,
-    /// and of a size the share of all shard bytes it makes (at most 100).
-    pub percent: f64,
-    /// The seed that drew the extents (0 for `n/t`, which draws nothing).
-    pub seed: u64,
-    /// (fraction of corrupt shards, probability this sample would have caught it).
-    /// Kept for existing scripts; `detection_rates` names the same numbers.
-    pub detection: Vec<(f64, f64)>,
-    /// The same table as `detection`, with named fields.
-    pub detection_rates: Vec<DetectionRate>,
-    /// Which of restic's forms was given.
-    pub form: SubsetForm,
-    /// `n/t` only: the group read (1 to `t`) and the number of groups.
-    pub n: Option<u64>,
-    pub t: Option<u64>,
-    /// A size only: the bytes of shards the read may take.
-    pub budget_bytes: Option<u64>,
-    /// Extents whose shards were read.
-    pub extents_read: usize,
-    /// Their names (full hex), sorted.
-    pub extent_names: Vec<String>,
-    /// The shard bytes of all extents (what `--read-data` reads).
-    pub bytes_total: u64,
-}
-
-/// The form of a `--read-data-subset` value.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum SubsetForm {
-    /// `P%`: a random share of the extents.
-    Percent,
-    /// `n/t`: group `n` of `t`, by extent name.
-    Group,
-    /// `SIZE`: random extents up to that many bytes.
-    Size,
-}
-
-/// How likely the sample was to catch corruption of a given share of all shards.
-#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
-pub struct DetectionRate {
-    /// Fraction of all shards assumed corrupt (0.01 = 1%).
-    pub corrupt_fraction: f64,
-    /// Probability that the sample read at least one of them.
-    pub probability: f64,
-}
-
 /// How well entanglement protects the committed extents, from their certificates alone
 /// (where shards are meant to be, not what the remotes hold now).
 #[derive(Serialize, Clone, Debug, Default, PartialEq)]
@@ -365,26 +317,6 @@ pub struct RemoteSpare {
     pub spare: usize,
     /// `spare / extents` (0 without extents).
     pub share: f64,
-}
-
-#[derive(Serialize, Debug, Default)]
-pub struct VerifyReport {
-    pub remotes: Vec<String>,
-    /// Fingerprint of the owner key everything was checked against (pin it in CI with
-    /// `--owner`).
-    pub owner_fingerprint: String,
-    pub extents: usize,
-    pub shards: usize,
-    pub shards_read: u64,
-    pub bytes_read: u64,
-    pub snapshots_checked: usize,
-    pub subset: Option<SubsetReport>,
-    pub findings: Vec<Finding>,
-    pub exit_code: u8,
-    /// Pointer coverage of the committed extents.
-    pub pointer_coverage: PointerCoverage,
-    /// What the committed extents store, from their certificates.
-    pub storage: Storage,
 }
 
 /// Stored shard bytes against the extent data they hold, from the certificates (what

@@ -16,7 +16,7 @@ use crate::content::{BlobId, Index, NodeKind, Tree};
 use crate::extent::ExtentName;
 
 /// The data shards of one extent that nothing can rebuild (one `data-lost` finding).
-pub(super) struct LostExtent {
+pub(crate) struct LostExtent {
     pub name: ExtentName,
     pub shard_size: u64,
     /// Indices of the lost data shards.
@@ -56,7 +56,7 @@ struct LostFile {
 }
 
 /// Gathers, during the snapshot walk, which trees and files refer to lost blobs.
-pub(super) struct Tracer {
+pub(crate) struct Tracer {
     extents: Vec<LostExtent>,
     /// Every blob the lost shards held: (its extent in `extents`, plaintext length).
     blobs: HashMap<BlobId, (usize, u64)>,
@@ -72,7 +72,7 @@ pub(super) struct Tracer {
 
 impl Tracer {
     /// A tracer for these lost extents, or none if no data is lost.
-    pub(super) fn new(index: &Index, extents: Vec<LostExtent>) -> Option<Tracer> {
+    pub(crate) fn new(index: &Index, extents: Vec<LostExtent>) -> Option<Tracer> {
         if extents.is_empty() {
             return None;
         }
@@ -98,7 +98,7 @@ impl Tracer {
     }
 
     /// Whether tree `id` lies in lost shards (then it is noted, and must not be read).
-    pub(super) fn tree_lost(&mut self, id: &BlobId) -> bool {
+    pub(crate) fn tree_lost(&mut self, id: &BlobId) -> bool {
         match self.blobs.get(id) {
             Some(&(e, _)) => {
                 self.trees.insert(*id, Walked::Lost(e));
@@ -109,7 +109,7 @@ impl Tracer {
     }
 
     /// Tree `id` was read: note its files that lose content and its subdirectories.
-    pub(super) fn tree_read(&mut self, id: &BlobId, tree: &Tree) {
+    pub(crate) fn tree_read(&mut self, id: &BlobId, tree: &Tree) {
         let mut files = Vec::new();
         let mut dirs = Vec::new();
         for n in &tree.nodes {
@@ -141,7 +141,7 @@ impl Tracer {
 
     /// Fill in the `data-lost` findings: for each snapshot (id, root tree, oldest
     /// first) the paths that lose something in each lost extent.
-    pub(super) fn finish(self, snapshots: &[(String, BlobId)], findings: &mut [Finding]) {
+    pub(crate) fn finish(self, snapshots: &[(String, BlobId)], findings: &mut [Finding]) {
         let lossy = self.lossy();
         let mut affected: Vec<Affected> = (0..self.extents.len())
             .map(|_| Affected::default())

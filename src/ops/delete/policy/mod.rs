@@ -29,133 +29,30 @@
 //!   [`apply`] then keeps everything and [`Policy::check`] refuses it.
 //! * A non-empty policy that would remove every snapshot of a group is refused, as in
 //!   restic (a typo in `--keep-tag` must not wipe a host's history).
+//!
+//! One file per job: this one holds the policy and applies it; `within.rs` is
+//! `--keep-within`'s calendar duration, `group.rs` which snapshots are considered and
+//! how they are grouped (`--host`, `--tag`, `--group-by`), `period.rs` the calendar
+//! buckets of the counted rules.
+
+mod group;
+mod period;
+mod within;
 
 use std::collections::BTreeMap;
 use std::fmt;
 
-use chrono::{DateTime, Datelike, Days, NaiveDate, TimeZone, Timelike, Utc};
+use chrono::{DateTime, TimeZone, Utc};
 use serde::Serialize;
 
+pub use self::group::{Filter, GroupBy, SnapshotRef};
+use self::group::{GroupKey, has_tags, split_tags, tag_reason};
+use self::period::Period;
+pub use self::within::{Within, parse_within};
 use crate::error::{Error, Result};
 
 /// A count meaning "no limit" (restic's `unlimited`): every hour/day/... is kept.
 pub const UNLIMITED: u32 = u32::MAX;
-
-/// A restic-style calendar duration such as `1y5m7d2h` (`m` is months).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Within {
-    pub years: u32,
-    pub months: u32,
-    pub days: u32,
-    pub hours: u32,
-}
-
-impl Within {
-    pub fn is_zero(&self) -> bool {
-        *self == Within::default()
-    }
-
-    /// `newest` minus this duration: years, months and days on the calendar of `tz`
-    /// (a day of month past the month's end rolls over, as Go's `AddDate`: 31 March minus
-    /// one month is 3 March), then hours of elapsed time.
-    fn cutoff<Tz: TimeZone>(&self, newest: DateTime<Utc>, tz: &Tz) -> DateTime<Utc> {
-        self.try_cutoff(newest, tz)
-            .unwrap_or(DateTime::<Utc>::MIN_UTC)
-    }
-
-    fn try_cutoff<Tz: TimeZone>(&self, newest: DateTime<Utc>, tz: &Tz) -> Option<DateTime<Utc>> {
-        let local = newest.with_timezone(tz).naive_local();
-        let months = i64::from(local.year()) * 12 + i64::from(local.month0())
-            - i64::from(self.years) * 12
-            - i64::from(self.months);
-        let year = i32::try_from(months.div_euclid(12)).ok()?;
-        let month = u32::try_from(months.rem_euclid(12)).ok()? + 1;
-        let date = NaiveDate::from_ymd_opt(year, month, 1)?
-            .checked_add_days(Days::new(u64::from(local.day() - 1)))?
-            .checked_sub_days(Days::new(u64::from(self.days)))?;
-        let naive = date.and_time(local.time());
-        // A local time skipped by a DST change does not exist: take the next hour's.
-        let back = tz
-            .from_local_datetime(&naive)
-            .earliest()
-            .or_else(|| {
-                tz.from_local_datetime(&(naive + chrono::Duration::hours(1)))
-                    .earliest()
-            })?
-            .with_timezone(&Utc);
-        back.checked_sub_signed(chrono::Duration::hours(i64::from(self.hours)))
-    }
-}
-
-impl fmt::Display for Within {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_zero() {
-            return f.write_str("0h");
-        }
-        for (n, unit) in [
-            (self.years, 'y'),
-            (self.months, 'm'),
-            (self.days, 'd'),
-            (self.hours, 'h'),
-        ] {
-            if n != 0 {
-                write!(f, "{n}{unit}")?;
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Serialize for Within {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-/// Parse `--keep-within`: numbers with units `y` (years), `m` (months), `d` (days),
-/// `h` (hours), e.g. `1y5m7d2h`, `30d`, `12h`; each unit at most once, in any order.
-pub fn parse_within(s: &str) -> Result<Within> {
-    const HELP: &str = "use a number with y (years), m (months), d (days) or h (hours), \
-                        e.g. 30d, 12h or 1y5m7d2h";
-    let bad = |why: String| Error::usage(format!("invalid duration {s:?}: {why} ({HELP})"));
-    let text = s.trim();
-    if text.is_empty() {
-        return Err(bad("it is empty".into()));
-    }
-    let mut w = Within::default();
-    let mut seen = String::new();
-    let mut rest = text;
-    while !rest.is_empty() {
-        if rest.starts_with('-') {
-            return Err(bad("negative durations are not allowed".into()));
-        }
-        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        if digits == 0 {
-            return Err(bad(format!("expected a number at {rest:?}")));
-        }
-        let n: u32 = rest[..digits]
-            .parse()
-            .map_err(|_| bad(format!("{} is too large", &rest[..digits])))?;
-        rest = &rest[digits..];
-        let Some(unit) = rest.chars().next() else {
-            return Err(bad(format!("{n} has no unit")));
-        };
-        let slot = match unit {
-            'y' => &mut w.years,
-            'm' => &mut w.months,
-            'd' => &mut w.days,
-            'h' => &mut w.hours,
-            _ => return Err(bad(format!("unknown unit {unit:?}"))),
-        };
-        if seen.contains(unit) {
-            return Err(bad(format!("unit {unit:?} given twice")));
-        }
-        seen.push(unit);
-        *slot = n;
-        rest = &rest[unit.len_utf8()..];
-    }
-    Ok(w)
-}
 
 /// Parse a `--keep-*` count: a non-negative integer or `unlimited` ([`UNLIMITED`]).
 pub fn parse_count(s: &str) -> Result<u32> {
@@ -256,125 +153,6 @@ impl fmt::Display for Policy {
     }
 }
 
-/// What separates groups of snapshots (`--group-by`); restic's default is `host,paths`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct GroupBy {
-    pub host: bool,
-    pub paths: bool,
-    pub tags: bool,
-}
-
-impl Default for GroupBy {
-    fn default() -> Self {
-        GroupBy {
-            host: true,
-            paths: true,
-            tags: false,
-        }
-    }
-}
-
-impl GroupBy {
-    /// No grouping at all: the policy sees every considered snapshot as one group.
-    pub const NONE: GroupBy = GroupBy {
-        host: false,
-        paths: false,
-        tags: false,
-    };
-
-    /// Parse `host,paths,tags` (any subset, comma-separated, `path`/`tag`/`hosts` also
-    /// accepted as restic does); `''` disables grouping.
-    pub fn parse(s: &str) -> Result<GroupBy> {
-        let mut g = GroupBy::NONE;
-        for part in s.split(',').map(str::trim) {
-            match part {
-                "host" | "hosts" => g.host = true,
-                "path" | "paths" => g.paths = true,
-                "tag" | "tags" => g.tags = true,
-                "" => {}
-                other => {
-                    return Err(Error::usage(format!(
-                        "invalid --group-by {s:?}: unknown criterion {other:?} \
-                         (use host, paths and/or tags, comma-separated, or '' for no grouping)"
-                    )));
-                }
-            }
-        }
-        Ok(g)
-    }
-}
-
-impl fmt::Display for GroupBy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<&str> = [
-            (self.host, "host"),
-            (self.paths, "paths"),
-            (self.tags, "tags"),
-        ]
-        .into_iter()
-        .filter_map(|(on, name)| on.then_some(name))
-        .collect();
-        f.write_str(&parts.join(","))
-    }
-}
-
-impl std::str::FromStr for GroupBy {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<GroupBy> {
-        GroupBy::parse(s)
-    }
-}
-
-/// Which snapshots the policy considers (`--host`, `--tag`); the others are left alone.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Filter {
-    /// Any of these hosts (empty: any host).
-    pub hosts: Vec<String>,
-    /// Tag lists as for [`Policy::keep_tags`]: the snapshot must match one of them
-    /// (empty: any tags).
-    pub tags: Vec<String>,
-}
-
-impl Filter {
-    pub fn is_empty(&self) -> bool {
-        self.hosts.is_empty() && self.tags.is_empty()
-    }
-
-    pub fn matches(&self, s: &SnapshotRef) -> bool {
-        (self.hosts.is_empty() || self.hosts.contains(&s.host))
-            && (self.tags.is_empty() || self.tags.iter().any(|l| has_tags(s, &split_tags(l))))
-    }
-}
-
-/// What the policy needs to know about a snapshot.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SnapshotRef {
-    pub id: String,
-    pub time: DateTime<Utc>,
-    pub host: String,
-    pub paths: Vec<String>,
-    pub tags: Vec<String>,
-}
-
-impl SnapshotRef {
-    /// From a snapshot record's fields (`time_ns`: nanoseconds since the epoch, UTC).
-    pub fn new(
-        id: impl Into<String>,
-        time_ns: i64,
-        host: impl Into<String>,
-        paths: Vec<String>,
-        tags: Vec<String>,
-    ) -> SnapshotRef {
-        SnapshotRef {
-            id: id.into(),
-            time: DateTime::from_timestamp_nanos(time_ns),
-            host: host.into(),
-            paths,
-            tags,
-        }
-    }
-}
-
 /// The verdict on one considered snapshot.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Decision {
@@ -386,114 +164,6 @@ pub struct Decision {
     /// The group it was judged in, e.g. `host alpha, paths [/home]` (empty with
     /// `--group-by ''`).
     pub group: String,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Period {
-    Last,
-    Hour,
-    Day,
-    Week,
-    Month,
-    Year,
-}
-
-impl Period {
-    fn adjective(self) -> &'static str {
-        match self {
-            Period::Last => "last",
-            Period::Hour => "hourly",
-            Period::Day => "daily",
-            Period::Week => "weekly",
-            Period::Month => "monthly",
-            Period::Year => "yearly",
-        }
-    }
-
-    /// The bucket of a snapshot (its position `nr` for `Last`, so each is its own).
-    fn bucket<Tz: TimeZone>(self, t: &DateTime<Tz>, nr: usize) -> i64 {
-        let (y, m, d, h) = (
-            i64::from(t.year()),
-            i64::from(t.month()),
-            i64::from(t.day()),
-            i64::from(t.hour()),
-        );
-        match self {
-            Period::Last => nr as i64,
-            Period::Hour => ((y * 100 + m) * 100 + d) * 100 + h,
-            Period::Day => (y * 100 + m) * 100 + d,
-            Period::Week => {
-                let w = t.iso_week();
-                i64::from(w.year()) * 100 + i64::from(w.week())
-            }
-            Period::Month => y * 100 + m,
-            Period::Year => y,
-        }
-    }
-}
-
-/// Comma-separated tag list, blanks trimmed; `""` is the empty list (untagged).
-fn split_tags(list: &str) -> Vec<String> {
-    list.split(',')
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .map(String::from)
-        .collect()
-}
-
-/// The snapshot has every tag of `list`; the empty list matches untagged snapshots only.
-fn has_tags(s: &SnapshotRef, list: &[String]) -> bool {
-    if list.is_empty() {
-        return s.tags.is_empty();
-    }
-    list.iter().all(|t| s.tags.contains(t))
-}
-
-fn tag_reason(list: &[String]) -> String {
-    match list {
-        [] => "without tags".to_string(),
-        [one] => format!("tag {one}"),
-        many => format!("tags {}", many.join(",")),
-    }
-}
-
-/// The group a snapshot belongs to: sorted paths and tags, as restic.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct GroupKey {
-    host: Option<String>,
-    paths: Option<Vec<String>>,
-    tags: Option<Vec<String>>,
-}
-
-impl GroupKey {
-    fn of(s: &SnapshotRef, by: GroupBy) -> GroupKey {
-        let sorted = |v: &[String]| {
-            let mut v = v.to_vec();
-            v.sort();
-            v
-        };
-        GroupKey {
-            host: by.host.then(|| s.host.clone()),
-            paths: by.paths.then(|| sorted(&s.paths)),
-            tags: by.tags.then(|| sorted(&s.tags)),
-        }
-    }
-}
-
-impl fmt::Display for GroupKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut parts = Vec::new();
-        if let Some(h) = &self.host {
-            parts.push(format!("host {h}"));
-        }
-        if let Some(p) = &self.paths {
-            parts.push(format!("paths [{}]", p.join(", ")));
-        }
-        if let Some(t) = &self.tags {
-            parts.push(format!("tags [{}]", t.join(", ")));
-        }
-        f.write_str(&parts.join(", "))
-    }
 }
 
 /// Apply `policy` to the snapshots `filter` selects, group by group. Returns a decision

@@ -1,0 +1,300 @@
+//! The walk of the snapshot's trees, in order, on one thread: which entries are restored
+//! ([`Filter`]), and for each the directory, link or special file made right away, or
+//! the empty file whose contents a worker writes ([`FileJob`]).
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use super::read_plan::ReadPlanner;
+use super::workers::FileJob;
+use super::write::{create_file, make_dir};
+use super::{RestoreReport, Restorer, Walked};
+use crate::content::fsmeta;
+use crate::content::{Node, NodeKind, Tree};
+use crate::error::{Error, Kind, Result};
+use crate::ops::Progress;
+use crate::pathmatch::PathMatcher;
+use crate::repo::Repository;
+
+/// The include and exclude patterns.
+pub(super) struct Filter {
+    include: PathMatcher,
+    exclude: PathMatcher,
+}
+
+/// Whether and how a tree entry is restored.
+pub(super) enum Admitted {
+    /// `orig` is its path as backed up; `included` once it or an ancestor matched an
+    /// include pattern (or there are none).
+    Yes {
+        orig: PathBuf,
+        included: bool,
+    },
+    Excluded,
+    InvalidName(Error),
+}
+
+impl Filter {
+    pub(super) fn new(includes: &[String], excludes: &[String]) -> Result<Filter> {
+        Ok(Filter {
+            include: PathMatcher::new(includes, &[])?,
+            exclude: PathMatcher::new(excludes, &[])?,
+        })
+    }
+
+    pub(super) fn admit(&self, node: &Node, orig_dir: &Path, included: bool) -> Admitted {
+        // One path component, never a way out of `dest_dir` (trees are signed by the
+        // owner, but a restore must stay inside --target whatever a tree says).
+        if matches!(&node.name[..], b"" | b"." | b"..") || node.name.contains(&b'/') {
+            return Admitted::InvalidName(Error::corrupt(format!(
+                "{}: skipping an entry with the invalid name {:?}",
+                orig_dir.display(),
+                String::from_utf8_lossy(&node.name)
+            )));
+        }
+        let orig = orig_dir.join(OsStr::from_bytes(&node.name));
+        if self.exclude.matches(&orig, &node.name) {
+            return Admitted::Excluded;
+        }
+        let included =
+            included || self.include.is_empty() || self.include.matches(&orig, &node.name);
+        Admitted::Yes { orig, included }
+    }
+
+    /// Whether anything below the directory `orig` (holding `tree`) matches the include
+    /// patterns. `memo` keeps what earlier looks found out about the directories below
+    /// (each answer is taken out when asked for): a walk asks about every directory on
+    /// its way down, and without it each question would search the same subtree again
+    /// (quadratic in the depth: a 1,900-level tree took minutes).
+    pub(super) fn subtree_has_match(
+        &self,
+        repo: &Repository,
+        tree: &Tree,
+        orig: &Path,
+        memo: &mut HashMap<PathBuf, bool>,
+    ) -> Result<bool> {
+        if self.include.is_empty() {
+            return Ok(true);
+        }
+        if let Some(known) = memo.remove(orig) {
+            return Ok(known);
+        }
+        self.search_for_match(repo, tree, orig, memo)
+    }
+
+    fn search_for_match(
+        &self,
+        repo: &Repository,
+        tree: &Tree,
+        orig: &Path,
+        memo: &mut HashMap<PathBuf, bool>,
+    ) -> Result<bool> {
+        for n in &tree.nodes {
+            let p = orig.join(OsStr::from_bytes(&n.name));
+            if self.include.matches(&p, &n.name) {
+                return Ok(true);
+            }
+            if let (NodeKind::Dir, Some(id)) = (n.kind, n.subtree) {
+                let found =
+                    self.search_for_match(repo, &repo.load_tree_off_plan(&id)?, &p, memo)?;
+                memo.insert(p, found);
+                if found {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+}
+
+pub(super) struct Planner<'a> {
+    r: &'a Restorer<'a>,
+    tx: crossbeam_channel::Sender<FileJob>,
+    report: &'a mut RestoreReport,
+    dirs: Vec<(PathBuf, Node)>,
+    /// First restored path of each hard-linked inode.
+    links: HashMap<(u64, u64), PathBuf>,
+    /// (existing, new) pairs to link after all contents are written.
+    hard_links: Vec<(PathBuf, PathBuf)>,
+    /// Hard-linked inodes whose planned reads were skipped with their directory (or
+    /// made by a worker).
+    skipped_inodes: HashSet<(u64, u64)>,
+    /// What looks for include patterns found out below the walk (`Filter::subtree_has_match`).
+    memo: HashMap<PathBuf, bool>,
+    /// Add each file to the progress totals (they were not known ahead).
+    count_totals: bool,
+}
+
+impl<'a> Planner<'a> {
+    /// The walk, sending file contents to the workers through `tx` and counting what it
+    /// restores in `report`.
+    pub(super) fn new(
+        r: &'a Restorer<'a>,
+        tx: crossbeam_channel::Sender<FileJob>,
+        report: &'a mut RestoreReport,
+        count_totals: bool,
+    ) -> Self {
+        Planner {
+            r,
+            tx,
+            report,
+            dirs: Vec::new(),
+            links: HashMap::new(),
+            hard_links: Vec::new(),
+            skipped_inodes: Default::default(),
+            memo: HashMap::new(),
+            count_totals,
+        }
+    }
+
+    /// The walk is over: the workers get no more files, and what is left for after them
+    /// is handed on.
+    pub(super) fn finish(self) -> Walked {
+        Walked {
+            dirs: self.dirs,
+            hard_links: self.hard_links,
+        }
+    }
+
+    /// A directory whose listing cannot be read: nothing below it is restored, the
+    /// rest of the snapshot is.
+    fn listing_lost(&self, orig: &Path, e: Error) -> Result<()> {
+        let e = e.as_data_lost();
+        if e.kind() != Kind::DataLost {
+            return Err(e);
+        }
+        self.r.notes.lost(orig, "dir", 0, &e);
+        (self.r.notes).error(e.context(format!("directory {} not restored", orig.display())));
+        Ok(())
+    }
+
+    /// Restore the entries of `tree`; `dest` is where they go, `orig` where they were.
+    /// `included` is set once an ancestor matched an include pattern.
+    pub(super) fn tree(
+        &mut self,
+        tree: &Tree,
+        dest: &Path,
+        orig: &Path,
+        included: bool,
+    ) -> Result<()> {
+        for node in &tree.nodes {
+            self.node(node.clone(), dest, orig, included)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn node(
+        &mut self,
+        node: Node,
+        dest_dir: &Path,
+        orig_dir: &Path,
+        included: bool,
+    ) -> Result<()> {
+        let r = self.r;
+        let (repo, notes, progress) = (r.repo, &r.notes, r.progress);
+        let (orig, included) = match r.filter.admit(&node, orig_dir, included) {
+            Admitted::Yes { orig, included } => (orig, included),
+            Admitted::Excluded => return Ok(()),
+            Admitted::InvalidName(e) => {
+                notes.error(e);
+                return Ok(());
+            }
+        };
+        let dest = dest_dir.join(OsStr::from_bytes(&node.name));
+        match node.kind {
+            NodeKind::Dir => {
+                let subtree = match node.subtree.map(|id| repo.load_tree(&id)) {
+                    Some(Ok(tree)) => tree,
+                    Some(Err(e)) => return self.listing_lost(&orig, e),
+                    None => Tree::default(),
+                };
+                if !included {
+                    match (r.filter).subtree_has_match(repo, &subtree, &orig, &mut self.memo) {
+                        Ok(true) => {}
+                        Ok(false) => return Ok(()),
+                        Err(e) => return self.listing_lost(&orig, e),
+                    }
+                }
+                if let Err(e) = make_dir(&dest) {
+                    notes.error(e);
+                    self.skip_planned(subtree, orig, included);
+                    return Ok(());
+                }
+                self.tree(&subtree, &dest, &orig, included)?;
+                self.report.dirs += 1;
+                self.dirs.push((dest, node));
+            }
+            _ if !included => {}
+            NodeKind::File => {
+                self.report.files += 1;
+                self.report.bytes += node.size;
+                if self.count_totals {
+                    Progress::add(&progress.files_total, 1);
+                    Progress::add(&progress.bytes_total, node.size);
+                }
+                if node.links > 1 {
+                    if let Some(first) = self.links.get(&(node.device, node.inode)) {
+                        // Linked once the workers are done: the first path may not exist yet.
+                        self.hard_links.push((first.clone(), dest));
+                        Progress::add(&progress.files_done, 1);
+                        return Ok(());
+                    }
+                    self.links.insert((node.device, node.inode), dest.clone());
+                }
+                // Files are created here, in walk order, by one thread: workers creating
+                // the files of one directory at once contended for its lock, and
+                // creating a file cost them twice what it costs tar -x.
+                let (file, tmp) = match create_file(&dest) {
+                    Ok(created) => created,
+                    Err(e) => {
+                        repo.skip_planned_reads(&node.content);
+                        notes.error(e);
+                        Progress::add(&progress.files_done, 1);
+                        return Ok(());
+                    }
+                };
+                let job = FileJob {
+                    path: dest,
+                    orig,
+                    node,
+                    file,
+                    tmp,
+                };
+                self.tx
+                    .send(job)
+                    .map_err(|_| Error::fatal("restore workers stopped"))?;
+            }
+            _ => {
+                self.report.others += 1;
+                let _ = std::fs::remove_file(&dest);
+                if node.kind == NodeKind::Socket {
+                    return Ok(());
+                }
+                let made = fsmeta::create_special(&dest, &node)
+                    .and_then(|_| fsmeta::apply_metadata(&dest, &node, r.chown));
+                match made {
+                    Ok(refused) => notes.refused(&dest, &refused),
+                    Err(e) => notes.error(e),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A directory is not restored after all (it could not be made): take the reads
+    /// planned for what it holds off the read plan, listed by the plan's own walk.
+    fn skip_planned(&mut self, subtree: Tree, orig: PathBuf, included: bool) {
+        let (repo, filter) = (self.r.repo, &self.r.filter);
+        let mut walk = ReadPlanner::starting_at(repo, filter, subtree.nodes, orig, included);
+        // The plan lists an inode's reads at its first path only.
+        walk.links = (self.links.keys().chain(&self.skipped_inodes))
+            .copied()
+            .collect();
+        // A walk that fails skips what it listed.
+        let _ = walk.walk(usize::MAX);
+        repo.skip_planned(walk.take_reads());
+        self.skipped_inodes = walk.links;
+    }
+}
