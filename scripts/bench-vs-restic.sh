@@ -201,8 +201,9 @@ if run_anchors; then
     fi
 fi
 
-if run_links && ! command -v python3 >/dev/null; then
-    apt_install python3 || { log "cannot install python3 (for throttle-proxy.py)"; exit 1; }
+# The report is scripts/bench_report.py's (and --links needs throttle-proxy.py).
+if ! command -v python3 >/dev/null; then
+    apt_install python3 || { log "cannot install python3 (for bench_report.py)"; exit 1; }
 fi
 
 TANGLE_STATUS=ok
@@ -257,6 +258,21 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$W/logs"
+# Everything the run measures, one record a line (see scripts/bench_report.py, which makes
+# the report from it): every phase's sample, failures, restore verifications, storage,
+# notes, and at the end the run's settings. Kept with --keep.
+DATA="$W/samples.tsv"
+: > "$DATA"
+# record TYPE FIELD...: append a record (tabs and newlines in a field become spaces).
+record() {
+    local f line=$1
+    shift
+    for f in "$@"; do
+        f=${f//$'\t'/ }
+        line+=$'\t'${f//$'\n'/ }
+    done
+    printf '%s\n' "$line" >> "$DATA"
+}
 SAME_DISK=yes
 [ "$(stat -c %d "$W")" = "$(stat -c %d "$TREE")" ] || SAME_DISK="no (tree and repositories are on different filesystems)"
 
@@ -325,28 +341,20 @@ else
 fi
 
 # ---- running phases -------------------------------------------------------------------
-# Every timed run is one sample of a row: KEYS lists the rows ("tool|phase") in the order
-# first seen; S["tool|phase@ROUND@FIELD"] holds a sample's wall, user, sys (seconds),
-# rss (KiB) and bytes (for MB/s); OK_ROUNDS["tool|phase"] the rounds with a sample; NOTE_OF
-# what went wrong (failures, n/a).
-KEYS=()
-declare -A S=() OK_ROUNDS=() NOTE_OF=()
+# Every timed run is one sample of a row ("tool", "phase"): a `sample` record with its
+# round, wall, user and sys seconds, peak RSS (KiB), the other CPU seconds of the machine
+# and the bytes for MB/s; a `failed` or `na` record when it did not run. The report's rows
+# keep the order in which they first appear.
 ROUND=1
 FAILED=0
 LAST_SECS=
-LAST_KEY=
-key_add() { [ -n "${OK_ROUNDS[$1]+x}" ] || { KEYS+=("$1"); OK_ROUNDS[$1]=; }; }
+LAST_TOOL=
+LAST_PHASE=
+LAST_OK=0
 # na_row TOOL PHASE TEXT: a row that could not run at all.
-na_row() { key_add "$1|$2"; NOTE_OF[$1|$2]=$3; }
+na_row() { record na "$1" "$2" "$3"; }
 # in_round: " in round N" when there is more than one round.
 in_round() { [ "$ROUNDS" = 1 ] || echo " in round $ROUND"; }
-# mbps BYTES SECONDS: 10^6 bytes per second, one decimal ("-" if not computable).
-mbps() {
-    awk -v b="${1:-}" -v s="${2:-}" 'BEGIN {
-        if (b !~ /^[0-9.]+$/ || s !~ /^[0-9.]+$/) { print "-"; exit }
-        if (s + 0 <= 0) { print "inf"; exit }
-        printf "%.1f", b / s / 1e6 }'
-}
 # run_phase TOOL PHASE [--bytes N] [--stdout FILE] [--tolerate-missing] CMD...: time CMD
 # as this round's sample of the row (MB/s from N bytes if given). CMD's output goes to
 # $W/logs/ (its standard output to FILE instead with --stdout). Returns CMD's exit
@@ -369,9 +377,8 @@ run_phase() {
             *) break ;;
         esac
     done
-    local tag logf k="$tool|$phase"
-    key_add "$k"
-    LAST_KEY=$k
+    local tag logf
+    LAST_TOOL=$tool LAST_PHASE=$phase LAST_OK=0
     tag=$(echo "$tool-$phase-r$ROUND" | tr -c 'a-zA-Z0-9\n-' '_')
     logf="$W/logs/$tag.log"
     [ -n "$out" ] || out=$logf
@@ -390,62 +397,33 @@ run_phase() {
     read -r secs usr sys rss < <(tail -n 1 "$W/time.out")
     LAST_SECS=$secs
     if [ "$rc" = 0 ]; then
-        S[$k@$ROUND@wall]=$secs
-        S[$k@$ROUND@user]=$usr
-        S[$k@$ROUND@sys]=$sys
-        S[$k@$ROUND@rss]=$rss
-        S[$k@$ROUND@others]=$(awk -v b0="$busy0" -v b1="$busy1" -v u="$usr" -v s="$sys" \
-            'BEGIN { o = b1 - b0 - u - s; printf "%.2f", (o > 0 ? o : 0) }')
-        S[$k@$ROUND@bytes]=$bytes
-        OK_ROUNDS[$k]+=" $ROUND"
+        record sample "$tool" "$phase" "$ROUND" "$secs" "$usr" "$sys" "$rss" \
+            "$(awk -v b0="$busy0" -v b1="$busy1" -v u="$usr" -v s="$sys" \
+                'BEGIN { o = b1 - b0 - u - s; printf "%.2f", (o > 0 ? o : 0) }')" "$bytes"
+        LAST_OK=1
     elif [ "$tolerate" = 1 ] && grep -qiE "unrecognized subcommand|unexpected argument|unknown (command|subcommand)|invalid subcommand|unrecognized (argument|option)|not (yet )?implemented" "$logf"; then
         log "$tool: $phase is not available yet: n/a"
-        NOTE_OF[$k]="n/a"
+        record na "$tool" "$phase" "n/a"
         return 0
     else
         log "$tool: $phase FAILED (exit $rc)$(in_round); last lines of its output:"
         { tail -n 15 "$logf"; [ "$out" = "$logf" ] || tail -n 5 "$out"; } | sed 's/^/    /' >&2
-        NOTE_OF[$k]+="${NOTE_OF[$k]:+; }FAILED (exit $rc)$(in_round)"
+        record failed "$tool" "$phase" "$ROUND" "$rc"
         FAILED=1
     fi
     return "$rc"
 }
 # set_last_mbps BYTES: the bytes of the last sample's MB/s (known only after the phase).
 set_last_mbps() {
-    [ -n "${S[$LAST_KEY@$ROUND@wall]+x}" ] && S[$LAST_KEY@$ROUND@bytes]=$1
-}
-# stats NUMBER...: "median min max count" of the numbers given (nothing if none).
-stats() {
-    printf '%s\n' "$@" | sort -g | awk 'NF { a[++n] = $1 } END {
-        if (!n) exit
-        printf "%.6f %.6f %.6f %d\n", (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2), a[1], a[n], n }'
-}
-# samples KEY FIELD: one line per round with a sample.
-samples() { local r; for r in ${OK_ROUNDS[$1]:-}; do echo "${S[$1@$r@$2]}"; done; }
-# median KEY FIELD
-median() { local v; mapfile -t v < <(samples "$1" "$2"); stats "${v[@]}" | cut -d' ' -f1; }
-# paired KEY_A KEY_B FIELD: "median min max count" of A/B over the rounds with both.
-paired() {
-    local r q=()
-    for r in ${OK_ROUNDS[$1]:-}; do
-        [ -n "${S[$2@$r@$3]+x}" ] || continue
-        q+=("$(awk -v a="${S[$1@$r@$3]}" -v b="${S[$2@$r@$3]}" 'BEGIN { if (b + 0 > 0) printf "%.6f", a / b }')")
-    done
-    stats "${q[@]}"
+    if [ "$LAST_OK" = 1 ]; then record bytes "$LAST_TOOL" "$LAST_PHASE" "$ROUND" "$1"; fi
 }
 
 # compare_trees TOOL SRC RESTORED: byte-for-byte contents, types and symlink targets.
-# Also counts (for information) entries whose mode or mtime differ. Results are kept per
-# tool over the rounds (VTOOLS: tools in order; VPASS: rounds passed; VFAIL: failures;
-# VMETA: the metadata counts seen).
-VTOOLS=()
-declare -A VPASS=() VFAIL=() VNFAIL=() VMETA=()
-verify_tool() { [ -n "${VPASS[$1]+x}" ] || { VTOOLS+=("$1"); VPASS[$1]=0; }; }
+# Also counts (for information) entries whose mode or mtime differ. Each result is a
+# `verified` record (pass or fail, with this round) and a `metadata` record.
 # verify_fail TOOL TEXT
 verify_fail() {
-    verify_tool "$1"
-    VFAIL[$1]+="${VFAIL[$1]:+; }$([ "$ROUNDS" = 1 ] || echo "round $ROUND: ")$2"
-    VNFAIL[$1]=$((${VNFAIL[$1]:-0} + 1))
+    record verified "$1" "$ROUND" fail "$2"
     FAILED=1
 }
 compare_trees() {
@@ -456,9 +434,8 @@ compare_trees() {
     fi
     local dl
     dl="$W/logs/$(echo "$tool-r$ROUND" | tr -c 'a-zA-Z0-9\n-' '_')-diff.log"
-    verify_tool "$tool"
     if diff -r --no-dereference -q "$src" "$got" > "$dl" 2>&1; then
-        VPASS[$tool]=$((VPASS[$tool] + 1))
+        record verified "$tool" "$ROUND" pass
     else
         verify_fail "$tool" "restore differs from the source in $(wc -l < "$dl") places; first ones: $(head -n 3 "$dl" | tr '\n' ';')"
     fi
@@ -470,13 +447,11 @@ compare_trees() {
     ( cd "$src" && find . ! -type l -printf '%p %T@\n' | LC_ALL=C sort ) > "$W/src.mtimes"
     ( cd "$got" && find . ! -type l -printf '%p %T@\n' | LC_ALL=C sort ) > "$W/got.mtimes"
     t=$(LC_ALL=C comm -23 "$W/src.mtimes" "$W/got.mtimes" | wc -l)
-    m="$m entries with another mode, $t with another mtime"
-    case "; ${VMETA[$tool]:-}; " in *"; $m; "*) ;; *) VMETA[$tool]+="${VMETA[$tool]:+; }$m" ;; esac
+    record metadata "$tool" "$ROUND" "$m" "$t"
 }
 
-dir_bytes() { du -sb "$@" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
-SIZES=()
-NOTES=()
+# dir_bytes DIR...: the bytes they hold together (a `size` record takes it).
+dir_bytes() { du -sb "$@" 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'; }
 
 # ---- anchors: what this disk and these CPUs do with the same tree --------------------
 A_READ="read (cat)"
@@ -495,7 +470,7 @@ anchors_round() {
     if [ -z "$COMPRESS_SKIP" ]; then
         run_phase anchor "$A_COMPRESS" --bytes "$TREE_BYTES" \
             bash -c 'set -o pipefail; tar -C "$1" -cf - . | zstd -3 -T0 -q > "$2"' _ "$TREE" "$W/anchor.tar.zst" \
-            && [ "$ROUND" = 1 ] && SIZES+=("anchor|tar of the tree, zstd -3|$(dir_bytes "$W/anchor.tar.zst")")
+            && record size "$ROUND" anchor "tar of the tree, zstd -3" "$(dir_bytes "$W/anchor.tar.zst")"
         rm -f "$W/anchor.tar.zst"
     fi
     if [ -f "$W/anchor.tar" ]; then
@@ -527,7 +502,7 @@ restic_round() {
         fi
         target_down "$W/restic-restore"   # free the space before tangle runs
         run_phase restic "check --read-data" --bytes "$TREE_BYTES" restic check --read-data
-        [ "$ROUND" = 1 ] && SIZES+=("restic|repository|$(dir_bytes "$RESTIC_REPOSITORY")")
+        record size "$ROUND" restic repository "$(dir_bytes "$RESTIC_REPOSITORY")"
     fi
     target_down "$W/restic-restore"
 }
@@ -558,10 +533,8 @@ tangle_round() {
         fi
         target_down "$W/tangle-restore"
         run_phase tangle "verify --read-data" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" verify --read-data --no-progress
-        if [ "$ROUND" = 1 ]; then
-            SIZES+=("tangle|3 remotes together|$(dir_bytes "$R1" "$R2" "$R3")")
-            SIZES+=("tangle|remote 1|$(dir_bytes "$R1")")
-        fi
+        record size "$ROUND" tangle "3 remotes together" "$(dir_bytes "$R1" "$R2" "$R3")"
+        record size "$ROUND" tangle "remote 1" "$(dir_bytes "$R1")"
         # Lose a whole remote, rebuild it, check everything again.
         local r2_bytes written read_b json="$W/logs/tangle-repair-r$ROUND.json"
         r2_bytes=$(dir_bytes "$R2")
@@ -571,7 +544,7 @@ tangle_round() {
             written=$(json_field "$json" bytes_written)
             read_b=$(json_field "$json" bytes_read)
             set_last_mbps "$written"
-            [ "$ROUND" = 1 ] && NOTES+=("tangle repair after \`rm -rf\` of remote 2 ($r2_bytes bytes before)$([ "$ROUNDS" = 1 ] || echo ", round 1"): wrote ${written:-?} bytes, read ${read_b:-?} bytes in $LAST_SECS s; remote 2 now holds $(dir_bytes "$R2") bytes")
+            record repair "$ROUND" "$r2_bytes" "$written" "$read_b" "$LAST_SECS" "$(dir_bytes "$R2")"
         fi
         run_phase tangle "verify --read-data (after repair)" --bytes "$TREE_BYTES" "$TANGLE" -r "$R1" verify --read-data --no-progress
     fi
@@ -676,11 +649,11 @@ if run_remotes; then
                         verify_fail "$label" "backup failed"
                     fi
                 fi
-                NOTES+=("$label: remotes ${urls[*]}")
+                record note "$label: remotes ${urls[*]}"
                 rm -rf "$target"
             done
-            SIZES+=("tangle|S3 bucket (all configurations)|$(dir_bytes "$W/servers/s3")")
-            SIZES+=("tangle|SFTP directory (all configurations)|$(dir_bytes "$W/servers/sftp")")
+            record size "$ROUND" tangle "S3 bucket (all configurations)" "$(dir_bytes "$W/servers/s3")"
+            record size "$ROUND" tangle "SFTP directory (all configurations)" "$(dir_bytes "$W/servers/sftp")"
         else
             for k in "${KINDS[@]}"; do
                 na_row "$(kind_label "$k")" "backup (initial)" "n/a (no servers)"
@@ -726,19 +699,17 @@ proxy_stop() {
     wait "$PROXY_PID" 2>/dev/null
     PROXY_PID=
 }
-# link_bytes LOG WAY: from a proxy's summary, the MB each link carried one way (down:
-# server to client, up: client to server) as "a + b + c", then "|" and the total bytes.
+# link_bytes LOG WAY: from a proxy's summary, the bytes each link carried one way (down:
+# server to client, up: client to server), comma-separated.
 link_bytes() {
     awk -v way="$2" '/ bytes down,/ { gsub(",", ""); for (i = 1; i < NF; i++) if ($(i + 1) == "bytes" && $(i + 2) == way) {
-        printf "%s%.1f", (n++ ? " + " : ""), $i / 1e6; s += $i } } END { print "|" s + 0 }' "$1"
+        printf "%s%s", (n++ ? "," : ""), $i } } END { print "" }' "$1"
 }
-# link_note LABEL PHASE LOG SECONDS: what the links carried during a phase, as a note.
+# link_note LABEL PHASE LOG SECONDS: what the links carried during a phase (a `links`
+# record, a note of the report).
 link_note() {
-    local down up busy
-    up=$(link_bytes "$3" up)
-    down=$(link_bytes "$3" down)
-    busy=$(sed -n 's/.*by links busy at once: //p' "$3")
-    NOTES+=("$1, $2: links carried ${down%|*} MB down and ${up%|*} MB up; $(mbps "${down##*|}" "$4") MB/s down over the whole phase; 0.25 s ticks with traffic, by links busy at once (over a tenth of the rate): $busy")
+    record links "$1" "$2" "$4" "$(link_bytes "$3" down)" "$(link_bytes "$3" up)" \
+        "$(sed -n 's/.*by links busy at once: //p' "$3")"
 }
 # add_known_hosts PORT...: the sshd's host key, for connections through these ports.
 add_known_hosts() {
@@ -782,7 +753,7 @@ if run_links; then
                 urls+=("sftp://$SSH_USER@127.0.0.1:${LPORTS[$i]}$SFTP_DIR/$base-$i")
                 init_args+=(--remote "${urls[$i]}")
             done
-            NOTES+=("$TL: remotes ${urls[*]}")
+            record note "$TL: remotes ${urls[*]}"
             ok=0
             if run_phase "$TL" init "$TANGLE" init "${init_args[@]}" ${CODING_ARGS[@]+"${CODING_ARGS[@]}"}; then
                 proxy_stop
@@ -793,7 +764,7 @@ if run_links; then
                 [ "$ok" = 1 ] && link_note "$TL" "backup" "$L/proxy-tangle-backup.log" "$LAST_SECS"
             fi
             proxy_stop
-            SIZES+=("tangle|3 SFTP remotes (--links)|$(dir_bytes "$W/servers/sftp/$base"-{0,1,2})")
+            record size "$ROUND" tangle "3 SFTP remotes (--links)" "$(dir_bytes "$W/servers/sftp/$base"-{0,1,2})"
             if [ "$ok" = 1 ]; then
                 # Restores: own links, then the same ports sharing one bucket.
                 for mode in own shared; do
@@ -841,7 +812,7 @@ if run_links; then
             add_known_hosts "$RPORT"
             rrepo="sftp:$SSH_USER@127.0.0.1:$SFTP_DIR/$base-restic"
             ropts=(-r "$rrepo" -o "sftp.command=$SSH_CMD -p $RPORT $SSH_USER@127.0.0.1 -s sftp")
-            NOTES+=("$RL: repository $rrepo through 127.0.0.1:$RPORT")
+            record note "$RL: repository $rrepo through 127.0.0.1:$RPORT"
             ok=0
             if run_phase "$RL" init restic "${ropts[@]}" init; then
                 proxy_stop
@@ -852,7 +823,7 @@ if run_links; then
                 [ "$ok" = 1 ] && link_note "$RL" backup "$L/proxy-restic-backup.log" "$LAST_SECS"
             fi
             proxy_stop
-            SIZES+=("restic|SFTP repository (--links)|$(dir_bytes "$W/servers/sftp/$base-restic")")
+            record size "$ROUND" restic "SFTP repository (--links)" "$(dir_bytes "$W/servers/sftp/$base-restic")"
             target="$L/restore-restic"
             if [ "$ok" = 1 ] && proxy_start "$L/proxy-restic-restore.log" "$RPORT" \
                 && run_phase "$RL" restore --bytes "$TREE_BYTES" restic "${ropts[@]}" restore latest --target "$target"; then
@@ -870,169 +841,47 @@ if run_links; then
             na_row "$RL" "restore" "n/a (no proxy)"
             FAILED=1
         fi
-        ratio() { awk -v a="${1:-}" -v b="${2:-}" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2fx", b / a; else print "-" }'; }
-        NOTES+=("restore speed-up of tangle over 3 own links (3x the bandwidth of one): $(ratio "${SECS_OWN:-}" "${SECS_SHARED:-}") against the same remotes behind 1 shared link, $(ratio "${SECS_OWN:-}" "${SECS_RESTIC:-}") against restic over 1 link; for verify --read-data (the control): $(ratio "${VSECS_OWN:-}" "${VSECS_SHARED:-}") against 1 shared link")
+        # The restores' (and the verifies') seconds: the report gives their speed-ups.
+        record speedup "${SECS_OWN:-}" "${SECS_SHARED:-}" "${SECS_RESTIC:-}" "${VSECS_OWN:-}" "${VSECS_SHARED:-}"
     fi
 fi
 stop_servers
 
 # ---- report --------------------------------------------------------------------------
-# f2 NUMBER: two decimals ("-" if empty).
-f2() { awk -v x="${1:-}" 'BEGIN { if (x == "") print "-"; else printf "%.2f", x }'; }
-# row_cells KEY: the table cells of a row: median s | min–max s | user s | sys s | other
-# CPU s | MB/s | peak RSS MiB | rounds.
-row_cells() {
-    local k=$1 med mn mx n v
-    mapfile -t v < <(samples "$k" wall)
-    read -r med mn mx n < <(stats "${v[@]}")
-    local range=-
-    [ "$n" -gt 1 ] && range="$(f2 "$mn")–$(f2 "$mx")"
-    mapfile -t v < <(samples "$k" bytes)
-    local bytes
-    bytes=$(stats "${v[@]}" | cut -d' ' -f1)
-    printf '%s | %s | %s | %s | %s | %s | %s | %s' "$(f2 "$med")" "$range" \
-        "$(f2 "$(median "$k" user)")" "$(f2 "$(median "$k" sys)")" "$(f2 "$(median "$k" others)")" \
-        "$(if [ -n "$bytes" ]; then mbps "$bytes" "$med"; else echo -; fi)" \
-        "$(awk -v k="$(median "$k" rss)" 'BEGIN { printf "%.1f", k / 1024 }')" "$n"
-}
-has() { [ -n "${OK_ROUNDS[$1]:-}" ]; }
-RATIOS=()   # "label|median|min–max|rounds|target"
-# ratio_row LABEL KEY_A KEY_B FIELD TARGET: A/B paired per round, if both ran.
-ratio_row() {
-    has "$2" && has "$3" || return 0
-    local med mn mx n t=-
-    read -r med mn mx n < <(paired "$2" "$3" "$4")
-    [ -n "${med:-}" ] || { RATIOS+=("$1|-|-|0|-"); return 0; }
-    [ "$5" = - ] || t="≤ $5: $(awk -v m="$med" -v t="$5" 'BEGIN { print (sprintf("%.2f", m) + 0 <= t + 0 ? "met" : "NOT met") }')"
-    RATIOS+=("$1|$(f2 "$med")|$([ "$n" -gt 1 ] && echo "$(f2 "$mn")–$(f2 "$mx")" || echo -)|$n|$t")
-}
-# spread KEY: max/min of the wall times (empty with fewer than 2 samples).
-spread() {
-    local v med mn mx n
-    mapfile -t v < <(samples "$1" wall)
-    read -r med mn mx n < <(stats "${v[@]}")
-    [ "${n:-0}" -ge 2 ] && awk -v a="$mn" -v b="$mx" 'BEGIN { if (a > 0) printf "%.2f", b / a }'
-}
-AW="anchor|$A_WRITE"
-ratio_row "tangle backup (initial) / anchor compress (tar, zstd -3 -T0)" "tangle|backup (initial)" "anchor|$A_COMPRESS" wall 1.4
-ratio_row "tangle restore / anchor write (tar -x)" "tangle|restore" "$AW" wall 1.15
-ratio_row "tangle verify --read-data / anchor read (cat)" "tangle|verify --read-data" "anchor|$A_READ" wall -
-ratio_row "tangle verify --read-data / anchor hash (b3sum)" "tangle|verify --read-data" "anchor|$A_HASH" wall -
-ratio_row "tangle / restic: backup (initial)" "tangle|backup (initial)" "restic|backup (initial)" wall -
-ratio_row "tangle / restic: restore" "tangle|restore" "restic|restore" wall -
-ratio_row "tangle / restic: peak RSS, backup (initial)" "tangle|backup (initial)" "restic|backup (initial)" rss 0.75
-ratio_row "tangle / restic: system CPU, backup (initial)" "tangle|backup (initial)" "restic|backup (initial)" sys 1.0
-REMOTE_RATIOS=0
-if has "tangle|restore"; then
-    for k in "${KINDS[@]}"; do
-        kk="$(kind_label "$k")|restore"
-        has "$kk" || continue
-        m=$(awk -v a="$(median "$kk" wall)" -v b="$(median "tangle|restore" wall)" 'BEGIN { if (b > 0) printf "%.6f", a / b }')
-        [ -n "$m" ] || continue
-        RATIOS+=("$(kind_label "$k") restore / local restore (medians, not paired)|$(f2 "$m")|-|$(samples "$kk" wall | wc -l), $(samples "tangle|restore" wall | wc -l)|≤ 1.2: $(awk -v m="$m" 'BEGIN { print (sprintf("%.2f", m) + 0 <= 1.2 ? "met" : "NOT met") }')")
-        # The least this restore could take here: all the CPU the machine spent on it
-        # (tangle's, the test servers', the kernel's) spread over every core.
-        floor=$(awk -v u="$(median "$kk" user)" -v s="$(median "$kk" sys)" -v o="$(median "$kk" others)" \
-            -v c="$(nproc)" -v b="$(median "tangle|restore" wall)" 'BEGIN { if (b > 0) printf "%.6f", (u + s + o) / c / b }')
-        RATIOS+=("$(kind_label "$k") restore's CPU floor (all CPU used ÷ $(nproc) cores) / local restore|$(f2 "$floor")|-|$(samples "$kk" wall | wc -l), $(samples "tangle|restore" wall | wc -l)|- (the least ratio this machine allows)")
-        REMOTE_RATIOS=1
-    done
-fi
-ANCHORS_RAN=0
-for k in "${KEYS[@]}"; do [ "${k%%|*}" != anchor ] || ANCHORS_RAN=1; done
+# The run's settings, then the report from the samples file.
+record setting date "$(date -u '+%Y-%m-%d %H:%M UTC')"
+record setting cores "$(nproc)"
+record setting mem_kib "$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
+record setting restic_version "$RESTIC_VERSION"
+record setting tangle_version "$TANGLE_VERSION"
+record setting tree "$TREE"
+record setting tree_bytes "$TREE_BYTES"
+record setting tree_files "$TREE_FILES"
+record setting tree_links "$TREE_LINKS"
+record setting small "$SMALL"
+record setting workdir "$W"
+record setting same_disk "$SAME_DISK"
+record setting cache_note "$CACHE_NOTE"
+record setting target_note "$TARGET_NOTE"
+record setting rounds "$ROUNDS"
+record setting order "$( { if run_anchors; then echo anchors; fi; if run_restic; then echo restic; fi; if run_tangle; then echo tangle; fi; } | paste -sd,)"
+record setting local "$(if run_tangle || run_restic; then echo 1; else echo 0; fi)"
+record setting coding "${CODING_ARGS[*]}"
+record setting servers_note "$SERVERS_NOTE"
+record setting links_note "$LINKS_NOTE"
+record setting hash_skip "$HASH_SKIP"
+record setting compress_skip "$COMPRESS_SKIP"
+for k in "${KINDS[@]}"; do record kind "$k" "$(kind_label "$k")"; done
 
 REPORT="$W/report.md"
-{
-    echo "## tangle vs restic"
-    echo
-    echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); host: $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) RAM"
-    echo "- restic version: $RESTIC_VERSION"
-    echo "- tangle --version: $TANGLE_VERSION"
-    echo "- tree: $TREE: $TREE_BYTES bytes ($(awk -v b="$TREE_BYTES" 'BEGIN { printf "%.1f MiB", b / 1048576 }')), $TREE_FILES files, $TREE_LINKS symlinks"
-    echo "- repositories under $W; same disk as the tree: $SAME_DISK"
-    echo "- page cache dropped between phases: $CACHE_NOTE"
-    echo "- restore targets: $TARGET_NOTE"
-    order=$( { if run_anchors; then echo anchors; fi; if run_restic; then echo restic; fi; if run_tangle; then echo tangle; fi; } | paste -sd, | sed 's/,/, /g')
-    if [ "$ROUNDS" = 1 ]; then
-        echo "- rounds: 1 (one run of every phase)"
-    elif [ -z "$order" ]; then
-        echo "- rounds: $ROUNDS: one init and backup per remote kind, then $ROUNDS restores; medians, min–max of the wall times"
-    else
-        echo "- rounds: $ROUNDS, interleaved (each round: $order, with fresh repositories); medians over the rounds, min–max of the wall times$([ "${#KINDS[@]}" -eq 0 ] || echo "; remote kinds: one init and backup each, then $ROUNDS restores, after all local rounds")"
-    fi
-    if run_tangle || run_restic; then echo "- tangle: 3 local remotes; restic: one local repository (restic's default compression)"; fi
-    echo "- tangle coding: $([ "${#CODING_ARGS[@]}" -eq 0 ] && echo "init's default" || echo "${CODING_ARGS[*]}")"
-    [ -z "$SERVERS_NOTE" ] || echo "- test servers: $SERVERS_NOTE"
-    [ -z "$LINKS_NOTE" ] || echo "- links (--links): $LINKS_NOTE"
-    echo "- MB/s: 10^6 bytes per second; the tree's apparent size over the median wall time for backup, restore, read-data and anchor phases (for an unchanged re-backup: scan rate), bytes written for repair"
-    echo "- user s, sys s: CPU seconds in user space and in the kernel, summed over the command's processes (both ends of a pipe); other CPU s: what the rest of the machine spent meanwhile (test servers, kernel threads such as writeback and the loop device; from /proc/stat); peak RSS: the largest single process"
-    echo
-    echo "| tool | phase | median s | min–max s | user s | sys s | other CPU s | MB/s | peak RSS MiB | rounds |"
-    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-    for k in "${KEYS[@]}"; do
-        tool=${k%%|*} phase=${k#*|} note=${NOTE_OF[$k]:-}
-        if has "$k"; then
-            echo "| $tool | $phase${note:+ ($note)} | $(row_cells "$k") |"
-        else
-            echo "| $tool | $phase | ${note:-not run} | - | - | - | - | - | - | 0 |"
-        fi
-    done
-    if [ "${#RATIOS[@]}" -gt 0 ]; then
-        echo
-        echo "| tangle's ratio | median | min–max | rounds | target (issue 14) |"
-        echo "| --- | ---: | ---: | ---: | --- |"
-        for r in "${RATIOS[@]}"; do
-            IFS='|' read -r a b c d e <<< "$r"
-            echo "| $a | $b | $c | $d | $e |"
-        done
-        echo
-        echo "Ratios: each round's tangle phase over the same round's anchor or restic phase; the median and the min–max of those per-round ratios (wall time unless the row says otherwise)."
-        if has "tangle|restore" && has "$AW"; then
-            st=$(spread "tangle|restore") sw=$(spread "$AW")
-            if [ -n "$st" ] && [ -n "$sw" ]; then
-                echo "Restore steadiness, max/min of the wall times over the rounds: tangle restore $st, tar -x $sw (issue 14: tangle's at most tar -x's + 0.15: $(awk -v a="$st" -v b="$sw" 'BEGIN { print (a + 0 <= b + 0.15 + 1e-9 ? "met" : "NOT met") }'))."
-            else
-                echo "Restore steadiness (max/min over the rounds): needs --rounds 2 or more."
-            fi
-        fi
-        [ "$REMOTE_RATIOS" = 0 ] || [ "$SMALL" = 0 ] || echo "The remote/local restore ratios are from the small tree: its restores take a few seconds, within the noise; issue 14's 1.2x is for the full tree (--full)."
-    fi
-    if [ "${#SIZES[@]}" -gt 0 ]; then
-        echo
-        echo "| tool | storage after both backups$([ "$ROUNDS" = 1 ] || [ -z "$order" ] || echo " (round 1)") | bytes | MiB |"
-        echo "| --- | --- | ---: | ---: |"
-        for r in "${SIZES[@]}"; do
-            IFS='|' read -r a b c <<< "$r"
-            echo "| $a | $b | $c | $(awk -v b="$c" 'BEGIN { printf "%.1f", b / 1048576 }') |"
-        done
-    fi
-    echo
-    echo "Restore verification:"
-    echo
-    if [ "${#VTOOLS[@]}" -eq 0 ]; then echo "- (no restore was verified)"; fi
-    for t in "${VTOOLS[@]}"; do
-        p=${VPASS[$t]} f=${VNFAIL[$t]:-0}
-        of=$([ $((p + f)) -le 1 ] || echo " ($p of $((p + f)) restores)")
-        if [ "$f" = 0 ]; then
-            echo "- $t: PASS$of: restored tree is byte-identical to the source (diff -r --no-dereference); metadata (informational): ${VMETA[$t]:-not compared}"
-        else
-            echo "- $t: FAIL$([ $((p + f)) -le 1 ] || echo " ($f of $((p + f)) restores)"): ${VFAIL[$t]}; metadata (informational): ${VMETA[$t]:-not compared}"
-        fi
-    done
-    if [ "$ANCHORS_RAN" = 1 ]; then
-        NOTES+=("anchors: on the same tree, with their outputs in the work directory (the repositories' disk), each timed like a phase; read: \`find TREE -type f -print0 | xargs -0 cat > /dev/null\` (one file at a time); hash: the same with \`b3sum\`; both read the tree's files, whereas verify --read-data reads the repository's shards (1.75x the compressed data, in few large files), so those two ratios compare the work done, not like with like; compress: \`tar -C TREE -cf - . | zstd -3 -T0 > W/anchor.tar.zst\` (zstd on all cores); write: \`tar -C W/anchor-x -xf W/anchor.tar\`, from an uncompressed tar of the tree made once per run (not timed; read back from disk, as a restore reads its repository), without \`sync\`: tangle restore does not sync either, and the sync before the next phase's cache drop is not timed")
-    fi
-    [ -z "$HASH_SKIP" ] || NOTES+=("$HASH_SKIP")
-    [ -z "$COMPRESS_SKIP" ] || NOTES+=("$COMPRESS_SKIP")
-    if [ "${#NOTES[@]}" -gt 0 ]; then
-        echo
-        echo "Notes:"
-        echo
-        for v in "${NOTES[@]}"; do echo "- $v"; done
-    fi
-} > "$REPORT"
+if ! python3 "$HERE/bench_report.py" "$DATA" > "$REPORT"; then
+    log "scripts/bench_report.py could not make the report from $DATA"
+    KEEP=1
+    FAILED=1
+fi
 cat "$REPORT"
 if [ -n "$OUT" ]; then
     cp "$REPORT" "$OUT" && log "report written to $OUT"
 fi
+[ "$KEEP" = 0 ] || log "samples in $DATA (scripts/bench_report.py $DATA remakes the report)"
 [ "$FAILED" = 0 ]

@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo fmt --check
+python3 -m unittest discover -s scripts -p 'test_*.py'
 # The shipped build (no test-only remotes) and everything with the `testing` feature,
 # which the tests need (memory:// and fault-injecting remotes, direct remote writes).
 cargo clippy --locked -- -D warnings
