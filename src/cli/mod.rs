@@ -17,6 +17,7 @@ mod profile;
 pub(crate) mod progress;
 mod prune;
 mod remote;
+mod render;
 mod repair;
 mod restic;
 mod restore;
