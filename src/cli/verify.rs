@@ -5,51 +5,49 @@ use tangle::Result;
 use tangle::ops::verify::{
     self, FindingKind, LostUnknown, ReadData, Severity, SubsetForm, SubsetReport, VerifyReport,
 };
-use tangle::profile::VerifySection;
 use tangle::util::{escape, human_bytes};
 
+use super::Global;
 use super::render::{print_lost, repair_command, storage_split};
-use super::{Global, profile::Given};
+use super::settings::{self, Given, Resolved, settings};
 
-#[derive(Args, Clone)]
-#[command(
-    after_help = "Examples:\n  tangle verify\n  TANGLE_OWNER=63ac7238604ea1f8fa7c70d4d1c6f36f tangle -r s3://bucket/tangle verify --read-data-subset 2% --json\n  tangle verify --read-data-subset 3/7"
-)]
-pub struct VerifyArgs {
-    /// Download every shard, check its hash and that parity matches data and pointers
-    #[arg(long, conflicts_with = "read_data_subset")]
-    pub read_data: bool,
-    /// Read part of the extents: a random share (`10%`), group n of t by extent name
-    /// (`1/7`; 1/7 to 7/7 read each extent once), or random extents up to a size (`500M`);
-    /// at least one extent
-    #[arg(long, value_name = "PCT%|n/t|SIZE", allow_hyphen_values = true)]
-    pub read_data_subset: Option<String>,
-    /// Seed of the sample (to reproduce it; `n/t` draws nothing)
-    #[arg(long, requires = "read_data_subset")]
-    pub seed: Option<u64>,
-}
-
-impl VerifyArgs {
-    /// These arguments with the profile's `[verify]` where `given` lacks a key; how much
-    /// data to read is one setting (`--read-data` on the command line replaces the
-    /// profile's `read-data-subset`).
-    pub fn with_profile(&self, s: Option<&VerifySection>, given: &Given) -> VerifyArgs {
-        let mut a = self.clone();
-        let Some(s) = s else { return a };
-        if !given.has("read_data") && !given.has("read_data_subset") {
-            a.read_data = s.read_data.unwrap_or(false);
-            a.read_data_subset = s.read_data_subset.clone();
-        }
-        if !given.has("seed") && s.seed.is_some() {
-            a.seed = s.seed;
-        }
-        a
+settings! {
+    section "verify";
+    #[derive(Args, Clone)]
+    #[command(
+        after_help = "Examples:\n  tangle verify\n  TANGLE_OWNER=63ac7238604ea1f8fa7c70d4d1c6f36f tangle -r s3://bucket/tangle verify --read-data-subset 2% --json\n  tangle verify --read-data-subset 3/7"
+    )]
+    pub struct VerifyArgs {
+        /// Download every shard, check its hash and that parity matches data and pointers
+        #[arg(long, conflicts_with = "read_data_subset")]
+        pub read_data: bool,
+        /// Read part of the extents: a random share (`10%`), group n of t by extent name
+        /// (`1/7`; 1/7 to 7/7 read each extent once), or random extents up to a size (`500M`);
+        /// at least one extent
+        #[arg(long, value_name = "PCT%|n/t|SIZE", allow_hyphen_values = true)]
+        pub read_data_subset: Option<String> => check(verify::Subset::parse),
+        /// Seed of the sample (to reproduce it; `n/t` draws nothing)
+        #[arg(long, requires = "read_data_subset")]
+        pub seed: Option<u64>,
     }
 }
 
+/// The arguments with the profile's `[verify]` where `given` lacks a key; how much data
+/// to read is one setting (`--read-data` on the command line replaces the profile's
+/// `read-data-subset`).
+fn resolve(g: &Global, a: &VerifyArgs, given: &Given) -> Result<Resolved<VerifyArgs>> {
+    let given = given.joined(&["read_data", "read_data_subset"]);
+    settings::resolve(g.loaded.as_deref(), a, &given, |_| true)
+}
+
+/// The settings `tangle run` uses: no flags.
+pub fn unflagged(g: &Global) -> Result<Resolved<VerifyArgs>> {
+    let (a, given) = settings::defaults::<VerifyArgs>("verify")?;
+    resolve(g, &a, &given)
+}
+
 pub fn run(g: &Global, a: &VerifyArgs) -> Result<u8> {
-    let section = g.loaded.as_ref().and_then(|p| p.verify.as_ref());
-    let r = execute(g, &a.with_profile(section, &g.given))?;
+    let r = execute(g, &resolve(g, a, &g.given)?.args)?;
     print(g, &r)?;
     Ok(r.exit_code)
 }
@@ -60,7 +58,7 @@ pub fn execute(g: &Global, a: &VerifyArgs) -> Result<VerifyReport> {
     let read = if a.read_data {
         ReadData::All
     } else if let Some(p) = &a.read_data_subset {
-        let subset = tangle::profile::parse_read_data_subset(p)?;
+        let subset = verify::Subset::parse(p)?;
         let seed = if subset.is_seeded() {
             a.seed.unwrap_or_else(rand_seed)
         } else {
