@@ -12,7 +12,6 @@ pub mod extent;
 pub mod fuzzing;
 pub mod ops;
 pub mod pathmatch;
-pub mod profile;
 pub mod repo;
 pub mod util;
 

@@ -14,7 +14,7 @@ fn main() -> ExitCode {
         Err(e) => return usage_end(&e),
     };
     exit_on_signals();
-    let json = args.global.json;
+    let json = args.cli.global.json;
     let mut result = cli::run(args);
     // A lock whose lease lapsed (the process stalled): whatever the command made of the
     // refused writes, what happened is that it lost its lock (exit 11).

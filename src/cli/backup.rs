@@ -6,81 +6,64 @@ use std::sync::Arc;
 use clap::Args;
 use tangle::ops::Progress;
 use tangle::ops::backup::{self, BackupOptions, BackupReport};
-use tangle::profile::BackupSection;
 use tangle::repo::LockKind;
 use tangle::util::human_bytes;
 use tangle::{Error, Result};
 
 use super::progress::{Bar, JsonStatus};
-use super::{Global, profile::Given, warn};
+use super::settings::{self, Given, Resolved, settings};
+use super::{Global, profile_file::parse_upload_queue, warn};
 
-#[derive(Args, Clone)]
-#[command(
-    after_help = "Examples:\n  tangle -r /mnt/usb/tangle backup ~/docs ~/photos --exclude '*.tmp'\n  tangle -P home backup --json"
-)]
-pub struct BackupArgs {
-    /// Files and directories to back up (default: the profile's [backup] sources)
-    #[arg(value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
-    /// Skip paths matching GLOB (a name like `*.o`, or an absolute path pattern)
-    #[arg(long = "exclude", short = 'e', value_name = "GLOB")]
-    pub excludes: Vec<String>,
-    /// Read exclude patterns from a file (one per line, # comments)
-    #[arg(long = "exclude-file", value_name = "FILE")]
-    pub exclude_files: Vec<PathBuf>,
-    /// Tag the snapshot (repeatable)
-    #[arg(long = "tag", value_name = "TAG")]
-    pub tags: Vec<String>,
-    /// Host name to record (default: this machine's)
-    #[arg(long, env = "TANGLE_HOST")]
-    pub host: Option<String>,
-    /// Do everything except write to the repository
-    #[arg(short = 'n', long)]
-    pub dry_run: bool,
-    /// Back up even if the repository is older than this client last saw it (rollback)
-    #[arg(long)]
-    pub allow_stale: bool,
-    /// Extents a slow remote may fall behind by before the backup waits for it
-    /// (1-64, default 1; each holds about 28 MiB of memory with the default coding;
-    /// raise it when one remote is much slower than the others)
-    #[arg(long, value_name = "N", value_parser = tangle::profile::parse_upload_queue)]
-    pub upload_queue: Option<usize>,
-}
-
-impl BackupArgs {
-    /// These arguments with what `given` lacks taken from the profile's `[backup]`,
-    /// key by key; its `sources` only when no PATH is given.
-    pub fn with_profile(&self, s: Option<&BackupSection>, given: &Given) -> Result<BackupArgs> {
-        let mut a = self.clone();
-        let Some(s) = s else { return Ok(a) };
-        if a.paths.is_empty() {
-            a.paths = s.sources.iter().map(PathBuf::from).collect();
-        }
-        if !given.has("excludes") {
-            a.excludes = s.exclude.clone();
-        }
-        if !given.has("exclude_files") {
-            a.exclude_files = s.exclude_file.iter().map(PathBuf::from).collect();
-        }
-        if !given.has("tags") {
-            a.tags = s.tags.clone();
-        }
-        if !given.has("host") && s.host.is_some() {
-            a.host = s.host.clone();
-        }
-        if !given.has("allow_stale") {
-            a.allow_stale = s.allow_stale.unwrap_or(a.allow_stale);
-        }
-        if let (false, Some(q)) = (given.has("upload_queue"), &s.upload_queue) {
-            a.upload_queue = Some(tangle::profile::parse_upload_queue(q)?);
-        }
-        Ok(a)
+settings! {
+    section "backup";
+    #[derive(Args, Clone)]
+    #[command(
+        after_help = "Examples:\n  tangle -r /mnt/usb/tangle backup ~/docs ~/photos --exclude '*.tmp'\n  tangle -P home backup --json"
+    )]
+    pub struct BackupArgs {
+        /// Files and directories to back up (default: the profile's [backup] sources)
+        #[arg(value_name = "PATH")]
+        pub paths: Vec<PathBuf> => key("sources"),
+        /// Skip paths matching GLOB (a name like `*.o`, or an absolute path pattern)
+        #[arg(long = "exclude", short = 'e', value_name = "GLOB")]
+        pub excludes: Vec<String> => key("exclude"),
+        /// Read exclude patterns from a file (one per line, # comments)
+        #[arg(long = "exclude-file", value_name = "FILE")]
+        pub exclude_files: Vec<PathBuf> => key("exclude-file"),
+        /// Tag the snapshot (repeatable)
+        #[arg(long = "tag", value_name = "TAG")]
+        pub tags: Vec<String> => alias("tag"),
+        /// Host name to record (default: this machine's)
+        #[arg(long, env = "TANGLE_HOST")]
+        pub host: Option<String>,
+        /// Do everything except write to the repository
+        #[arg(short = 'n', long)]
+        pub dry_run: bool => cli_only(),
+        /// Back up even if the repository is older than this client last saw it (rollback)
+        #[arg(long)]
+        pub allow_stale: bool,
+        /// Extents a slow remote may fall behind by before the backup waits for it
+        /// (1-64, default 1; each holds about 28 MiB of memory with the default coding;
+        /// raise it when one remote is much slower than the others)
+        #[arg(long, value_name = "N", value_parser = parse_upload_queue)]
+        pub upload_queue: Option<usize>,
     }
 }
 
+/// The arguments with what `given` lacks taken from the profile's `[backup]`, key by
+/// key; its `sources` only when no PATH is given.
+fn resolve(g: &Global, a: &BackupArgs, given: &Given) -> Result<Resolved<BackupArgs>> {
+    settings::resolve(g.loaded.as_deref(), a, given, |_| true)
+}
+
+/// The settings `tangle run` uses: no flags.
+pub fn unflagged(g: &Global) -> Result<Resolved<BackupArgs>> {
+    let (a, given) = settings::defaults::<BackupArgs>("backup")?;
+    resolve(g, &a, &given)
+}
+
 pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
-    let section = g.loaded.as_ref().and_then(|p| p.backup.as_ref());
-    let a = a.with_profile(section, &g.given)?;
+    let a = resolve(g, a, &g.given)?.args;
     let r = execute(g, &a)?;
     print(g, &r)?;
     Ok(exit_code(&r))

@@ -2,14 +2,15 @@
 //! or `tangle -P NAME delete [--policy]` with the profile's `[delete]` policy.
 
 use clap::Args;
+use serde_json::{Value, json};
 use tangle::ops::delete::policy::{self, Filter, GroupBy, Policy, SnapshotRef};
 use tangle::ops::delete::{self, DeleteOptions, DeleteReport, repack};
-use tangle::profile::DeleteSection;
 use tangle::repo::LockKind;
 use tangle::util::human_bytes;
 use tangle::{Error, Result};
 
-use super::{Global, line, profile::Given};
+use super::settings::{self, Given, Resolved, settings};
+use super::{Global, line};
 
 /// The flags that make up a retention policy (the profile's `[delete]` fills the rest
 /// of them when it is used).
@@ -24,127 +25,106 @@ const POLICY_FLAGS: [&str; 8] = [
     "keep_tag",
 ];
 
-#[derive(Args, Clone)]
-#[command(
-    after_help = "Examples:\n  tangle delete 1a2b3c4d\n  tangle delete --keep-daily 7 --keep-weekly 4 --keep-monthly 12 --dry-run"
-)]
-pub struct DeleteArgs {
-    /// Snapshots to delete (ids or unique id prefixes, or `latest`)
-    #[arg(value_name = "SNAPSHOT", conflicts_with_all = ["keep_last", "keep_hourly", "keep_daily", "keep_weekly", "keep_monthly", "keep_yearly", "keep_within", "keep_tag", "policy"])]
-    pub snapshots: Vec<String>,
-    /// Use the profile's [delete] policy (flags given here win key by key); the default
-    /// when neither snapshots nor --keep-* options are given and the profile has one
-    #[arg(long)]
-    pub policy: bool,
-    /// Keep the last N snapshots (per group)
-    #[arg(long, value_name = "N", value_parser = policy::parse_count)]
-    pub keep_last: Option<u32>,
-    /// Keep the last snapshot of each of the last N hours with snapshots
-    #[arg(long, value_name = "N", value_parser = policy::parse_count)]
-    pub keep_hourly: Option<u32>,
-    /// Keep the last snapshot of each of the last N days with snapshots
-    #[arg(long, value_name = "N", value_parser = policy::parse_count)]
-    pub keep_daily: Option<u32>,
-    /// Keep the last snapshot of each of the last N ISO weeks with snapshots
-    #[arg(long, value_name = "N", value_parser = policy::parse_count)]
-    pub keep_weekly: Option<u32>,
-    /// Keep the last snapshot of each of the last N months with snapshots
-    #[arg(long, value_name = "N", value_parser = policy::parse_count)]
-    pub keep_monthly: Option<u32>,
-    /// Keep the last snapshot of each of the last N years with snapshots
-    #[arg(long, value_name = "N", value_parser = policy::parse_count)]
-    pub keep_yearly: Option<u32>,
-    /// Keep snapshots newer than DURATION before the newest one (e.g. 1y5m7d2h)
-    #[arg(long, value_name = "DURATION", value_parser = policy::parse_within)]
-    pub keep_within: Option<policy::Within>,
-    /// Keep snapshots with these tags (comma-separated: all of them; repeat: any list)
-    #[arg(long, value_name = "TAGS")]
-    pub keep_tag: Vec<String>,
-    /// Group snapshots by these fields before applying the policy
-    #[arg(long, value_name = "host,paths,tags", default_value = "host,paths")]
-    pub group_by: String,
-    /// Only consider snapshots of this host (repeat for several)
-    #[arg(long, value_name = "HOST")]
-    pub host: Vec<String>,
-    /// Only consider snapshots with these tags (comma-separated: all of them)
-    #[arg(long, value_name = "TAGS")]
-    pub tag: Vec<String>,
-    /// Say what would be removed and freed; change nothing
-    #[arg(short = 'n', long)]
-    pub dry_run: bool,
-    /// Delete even with remotes unreachable (the next repair removes from them what the
-    /// deletion names)
-    #[arg(long)]
-    pub allow_degraded: bool,
-    /// Unused space to tolerate in partly used extents before repacking them: a share
-    /// of the live data (5%), a size (100M) or `unlimited`
-    #[arg(long, value_name = "LIMIT", default_value = "5%", value_parser = repack::MaxUnused::parse)]
-    pub max_unused: repack::MaxUnused,
+settings! {
+    section "delete";
+    #[derive(Args, Clone)]
+    #[command(
+        after_help = "Examples:\n  tangle delete 1a2b3c4d\n  tangle delete --keep-daily 7 --keep-weekly 4 --keep-monthly 12 --dry-run"
+    )]
+    pub struct DeleteArgs {
+        /// Snapshots to delete (ids or unique id prefixes, or `latest`)
+        #[arg(value_name = "SNAPSHOT", conflicts_with_all = ["keep_last", "keep_hourly", "keep_daily", "keep_weekly", "keep_monthly", "keep_yearly", "keep_within", "keep_tag", "policy"])]
+        pub snapshots: Vec<String> => cli_only(),
+        /// Use the profile's [delete] policy (flags given here win key by key); the default
+        /// when neither snapshots nor --keep-* options are given and the profile has one
+        #[arg(long)]
+        pub policy: bool => cli_only(),
+        /// Keep the last N snapshots (per group)
+        #[arg(long, value_name = "N", value_parser = policy::parse_count)]
+        pub keep_last: Option<u32> => show(count),
+        /// Keep the last snapshot of each of the last N hours with snapshots
+        #[arg(long, value_name = "N", value_parser = policy::parse_count)]
+        pub keep_hourly: Option<u32> => show(count),
+        /// Keep the last snapshot of each of the last N days with snapshots
+        #[arg(long, value_name = "N", value_parser = policy::parse_count)]
+        pub keep_daily: Option<u32> => show(count),
+        /// Keep the last snapshot of each of the last N ISO weeks with snapshots
+        #[arg(long, value_name = "N", value_parser = policy::parse_count)]
+        pub keep_weekly: Option<u32> => show(count),
+        /// Keep the last snapshot of each of the last N months with snapshots
+        #[arg(long, value_name = "N", value_parser = policy::parse_count)]
+        pub keep_monthly: Option<u32> => show(count),
+        /// Keep the last snapshot of each of the last N years with snapshots
+        #[arg(long, value_name = "N", value_parser = policy::parse_count)]
+        pub keep_yearly: Option<u32> => show(count),
+        /// Keep snapshots newer than DURATION before the newest one (e.g. 1y5m7d2h)
+        #[arg(long, value_name = "DURATION", value_parser = policy::parse_within)]
+        pub keep_within: Option<policy::Within>,
+        /// Keep snapshots with these tags (comma-separated: all of them; repeat: any list)
+        #[arg(long, value_name = "TAGS")]
+        pub keep_tag: Vec<String>,
+        /// Group snapshots by these fields before applying the policy
+        #[arg(long, value_name = "host,paths,tags", default_value = "host,paths")]
+        pub group_by: String => check(GroupBy::parse),
+        /// Only consider snapshots of this host (repeat for several)
+        #[arg(long, value_name = "HOST")]
+        pub host: Vec<String>,
+        /// Only consider snapshots with these tags (comma-separated: all of them)
+        #[arg(long, value_name = "TAGS")]
+        pub tag: Vec<String>,
+        /// Say what would be removed and freed; change nothing
+        #[arg(short = 'n', long)]
+        pub dry_run: bool => cli_only(),
+        /// Unused space to tolerate in partly used extents before repacking them: a share
+        /// of the live data (5%), a size (100M) or `unlimited`
+        #[arg(long, value_name = "LIMIT", default_value = "5%", value_parser = max_unused)]
+        pub max_unused: String,
+        /// Delete even with remotes unreachable (the next repair removes from them what the
+        /// deletion names)
+        #[arg(long)]
+        pub allow_degraded: bool,
+    }
+}
+
+/// `--max-unused`, checked and kept as given (`profile show` prints it so).
+fn max_unused(text: &str) -> std::result::Result<String, String> {
+    repack::MaxUnused::parse(text).map(|_| text.to_string())
+}
+
+/// A `--keep-*` count as `profile show` prints it.
+fn count(v: &Option<u32>) -> Value {
+    match v {
+        Some(policy::UNLIMITED) => json!("unlimited"),
+        v => json!(v),
+    }
+}
+
+/// The arguments with the profile's `[delete]` filled in where `given` lacks a key: all
+/// of it with `--policy` (or with neither snapshots nor `--keep-*`), else only
+/// `max-unused`.
+fn resolve(g: &Global, a: &DeleteArgs, given: &Given) -> Result<Resolved<DeleteArgs>> {
+    let table = (g.loaded.as_deref()).is_some_and(|p| p.command_table("delete").is_some());
+    if a.policy && !table {
+        return Err(Error::usage(
+            "--policy takes the [delete] table of a profile: give -P NAME with one",
+        ));
+    }
+    let by_profile = table
+        && (a.policy || (a.snapshots.is_empty() && POLICY_FLAGS.iter().all(|f| !given.has(f))));
+    let mut r = settings::resolve(g.loaded.as_deref(), a, given, |id| {
+        by_profile || id == "max_unused"
+    })?;
+    r.args.policy |= by_profile;
+    Ok(r)
+}
+
+/// The settings `tangle run` uses: no flags.
+pub fn unflagged(g: &Global) -> Result<Resolved<DeleteArgs>> {
+    let (a, given) = settings::defaults::<DeleteArgs>("delete")?;
+    resolve(g, &a, &given)
 }
 
 impl DeleteArgs {
-    /// These arguments with the profile's `[delete]` filled in where `given` lacks a
-    /// key: all of it with `--policy` (or with neither snapshots nor `--keep-*`), else
-    /// only `max-unused`.
-    pub fn with_profile(&self, s: Option<&DeleteSection>, given: &Given) -> Result<DeleteArgs> {
-        let mut a = self.clone();
-        let Some(s) = s else {
-            if a.policy {
-                return Err(Error::usage(
-                    "--policy takes the [delete] table of a profile: give -P NAME with one",
-                ));
-            }
-            return Ok(a);
-        };
-        let open = |id: &str| !given.has(id);
-        if let (true, Some(m)) = (open("max_unused"), &s.max_unused) {
-            a.max_unused = repack::MaxUnused::parse(m)
-                .map_err(|e| Error::usage(format!("profile [delete] max-unused: {e}")))?;
-        }
-        let by_profile =
-            a.policy || (a.snapshots.is_empty() && POLICY_FLAGS.iter().all(|f| open(f)));
-        if !by_profile {
-            return Ok(a);
-        }
-        a.policy = true;
-        let count = |v: &Option<String>| v.as_deref().map(policy::parse_count).transpose();
-        for (id, field, value) in [
-            ("keep_last", &mut a.keep_last, &s.keep_last),
-            ("keep_hourly", &mut a.keep_hourly, &s.keep_hourly),
-            ("keep_daily", &mut a.keep_daily, &s.keep_daily),
-            ("keep_weekly", &mut a.keep_weekly, &s.keep_weekly),
-            ("keep_monthly", &mut a.keep_monthly, &s.keep_monthly),
-            ("keep_yearly", &mut a.keep_yearly, &s.keep_yearly),
-        ] {
-            if open(id) {
-                *field = count(value)?;
-            }
-        }
-        if open("keep_within") {
-            a.keep_within = s
-                .keep_within
-                .as_deref()
-                .map(policy::parse_within)
-                .transpose()?;
-        }
-        if open("keep_tag") {
-            a.keep_tag = s.keep_tag.clone();
-        }
-        if let (true, Some(gb)) = (open("group_by"), &s.group_by) {
-            a.group_by = gb.clone();
-        }
-        if open("host") {
-            a.host = s.host.clone();
-        }
-        if open("tag") {
-            a.tag = s.tag.clone();
-        }
-        if open("allow_degraded") {
-            a.allow_degraded = s.allow_degraded.unwrap_or(a.allow_degraded);
-        }
-        Ok(a)
-    }
-
     fn policy(&self) -> Policy {
         Policy {
             keep_last: self.keep_last,
@@ -160,8 +140,7 @@ impl DeleteArgs {
 }
 
 pub fn run(g: &Global, a: &DeleteArgs) -> Result<u8> {
-    let section = g.loaded.as_ref().and_then(|p| p.delete.as_ref());
-    let a = a.with_profile(section, &g.given)?;
+    let a = resolve(g, a, &g.given)?.args;
     let r = execute(g, &a)?;
     print(g, &r)?;
     Ok(0)
@@ -171,6 +150,7 @@ pub fn run(g: &Global, a: &DeleteArgs) -> Result<u8> {
 pub fn execute(g: &Global, a: &DeleteArgs) -> Result<DeleteReport> {
     let policy = a.policy();
     let group_by = GroupBy::parse(&a.group_by)?;
+    let max_unused = repack::MaxUnused::parse(&a.max_unused).map_err(Error::usage)?;
     if a.snapshots.is_empty() {
         policy.check()?;
     }
@@ -221,7 +201,7 @@ pub fn execute(g: &Global, a: &DeleteArgs) -> Result<DeleteReport> {
             remove,
             dry_run: a.dry_run,
             allow_degraded: a.allow_degraded,
-            max_unused: a.max_unused,
+            max_unused,
         },
         &progress,
     );

@@ -8,32 +8,37 @@ mod delete;
 mod diff;
 mod dump;
 mod find;
+mod global;
 mod init;
 mod key;
 mod ls;
 mod man;
 mod password;
 mod profile;
+mod profile_file;
 pub(crate) mod progress;
 mod prune;
 mod remote;
+mod render;
 mod repair;
 mod restic;
 mod restore;
 mod run;
+pub(crate) mod settings;
 mod snapshots;
 mod stats;
 mod unlock;
 mod verify;
 
 use std::io::{self, Write};
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use tangle::repo::Repository;
-use tangle::{Error, Kind, Result};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use tangle::{Error, Result};
+
+pub use global::{Global, GlobalArgs};
+use settings::Given;
 
 #[derive(Parser)]
 #[command(
@@ -43,85 +48,9 @@ use tangle::{Error, Kind, Result};
 )]
 pub struct Cli {
     #[command(flatten)]
-    pub global: Global,
+    pub global: GlobalArgs,
     #[command(subcommand)]
     pub command: Command,
-}
-
-#[derive(Args, Clone)]
-#[command(next_help_heading = "Global options")]
-pub struct Global {
-    /// Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)
-    #[arg(short = 'r', long = "repo", env = "TANGLE_REPO", global = true)]
-    pub repo: Option<String>,
-    /// Profile: the repository, password, per-remote settings and the settings of
-    /// backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and
-    /// TANGLE_REPO: the profile `default`, if it exists)
-    #[arg(short = 'P', long = "profile", value_name = "NAME", global = true)]
-    pub profile: Option<String>,
-    /// Read the password from this file (first line)
-    #[arg(long, env = "TANGLE_PASSWORD_FILE", global = true, value_name = "FILE")]
-    pub password_file: Option<PathBuf>,
-    /// Run this shell command and use its output as the password
-    #[arg(
-        long,
-        env = "TANGLE_PASSWORD_COMMAND",
-        global = true,
-        value_name = "COMMAND"
-    )]
-    pub password_command: Option<String>,
-    /// Machine-readable output on stdout (and fatal errors as JSON on stderr)
-    #[arg(long, global = true)]
-    pub json: bool,
-    /// Print only errors
-    #[arg(short, long, global = true)]
-    pub quiet: bool,
-    /// More detail (repeat for more)
-    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
-    pub verbose: u8,
-    /// Never draw progress bars
-    #[arg(long, global = true, conflicts_with = "progress")]
-    pub no_progress: bool,
-    /// Show progress even when stderr is not a terminal; with --json, `backup` prints
-    /// status lines (`"message_type": "status"`) on stdout while it runs
-    #[arg(long, global = true)]
-    pub progress: bool,
-    /// Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)
-    #[arg(long, env = "TANGLE_CACHE_DIR", global = true, value_name = "DIR")]
-    pub cache_dir: Option<PathBuf>,
-    /// Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs
-    /// without a cache. Else the owner the cache pinned at init or first open is trusted
-    #[arg(long, env = "TANGLE_OWNER", global = true, value_name = "FINGERPRINT")]
-    pub owner: Option<String>,
-    /// Wait up to this long for a conflicting lock (another command writing) to go, e.g.
-    /// `10m` or `1h`; without it a busy repository is an error at once (exit 11)
-    #[arg(
-        long,
-        env = "TANGLE_RETRY_LOCK",
-        global = true,
-        value_name = "DURATION",
-        value_parser = tangle::util::parse_duration
-    )]
-    pub retry_lock: Option<std::time::Duration>,
-    /// Per-remote settings from the profile (passed to every remote opened).
-    #[arg(skip)]
-    pub remote_settings: tangle::remote::SettingsByUrl,
-    /// The profile's `[repository] remotes`: opened (first reachable) when no `-r`.
-    #[arg(skip)]
-    pub remotes: Vec<String>,
-    /// The profile's `[repository] password`, if it keeps one.
-    #[arg(skip)]
-    pub password: Option<String>,
-    /// How long the password command may run: `TANGLE_PASSWORD_COMMAND_TIMEOUT`, else
-    /// the profile's `password-command-timeout` (else 60 s).
-    #[arg(skip)]
-    pub password_command_timeout: Option<std::time::Duration>,
-    /// Which arguments the command line or the environment gave (they beat the profile).
-    #[arg(skip)]
-    pub given: profile::Given,
-    /// The profile of `-P`, once loaded.
-    #[arg(skip)]
-    pub loaded: Option<std::sync::Arc<tangle::profile::Profile>>,
 }
 
 #[derive(Subcommand)]
@@ -171,27 +100,37 @@ pub enum Command {
     Run(run::RunArgs),
 }
 
-/// Parse the command line, noting which arguments it (or the environment) gave, so
-/// that a profile fills only the rest.
-pub fn parse() -> std::result::Result<Cli, clap::Error> {
+/// The command line as clap parsed it, and which arguments it (or the environment)
+/// gave, so that a profile fills only the rest.
+pub struct Parsed {
+    pub cli: Cli,
+    pub given: Given,
+}
+
+/// Parse the command line.
+pub fn parse() -> std::result::Result<Parsed, clap::Error> {
     let matches = (Cli::command().try_get_matches())
         .map_err(|e| restic::unknown_command(e, &mut Cli::command()))?;
-    let mut cli = Cli::from_arg_matches(&matches)?;
-    cli.global.given = profile::Given::from_matches(&matches);
-    Ok(cli)
+    let cli = Cli::from_arg_matches(&matches)?;
+    Ok(Parsed {
+        cli,
+        given: Given::from_matches(&matches),
+    })
 }
 
 /// Run a command; `Ok(code)` carries non-fatal exit codes such as 3 (some files unreadable).
-pub fn run(mut cli: Cli) -> Result<u8> {
-    let opens_a_repository = !matches!(
+pub fn run(parsed: Parsed) -> Result<u8> {
+    let Parsed { cli, given } = parsed;
+    let reads_default_profile = !matches!(
         cli.command,
         Command::Init(_) | Command::Completions(_) | Command::Man(_)
     );
-    if opens_a_repository {
-        profile::default_when_unnamed(&mut cli.global);
-    }
-    profile::apply(&mut cli.global)?;
-    let g = &cli.global;
+    let g = &Global::resolve(
+        cli.global,
+        given,
+        reads_default_profile,
+        check_profile_tables,
+    )?;
     match &cli.command {
         Command::Init(a) => init::run(g, a),
         Command::Backup(a) => backup::run(g, a),
@@ -217,125 +156,36 @@ pub fn run(mut cli: Cli) -> Result<u8> {
     }
 }
 
-impl Global {
-    /// Open the repository named by `-r`/`TANGLE_REPO` and unlock it with the password.
-    pub fn open_unlocked(&self) -> Result<Repository> {
-        self.open(true, true)
-    }
+// The commands with a profile table. Adding one: its settings struct (`settings!`), a
+// field in `profile_file::Profile`, and a line in each of the two functions below.
 
-    /// [`open_unlocked`](Self::open_unlocked) for a command that writes nothing
-    /// (restore, ls, find, diff, stats, dump, snapshots, cat): what opening and finding a
-    /// snapshot list, one prefix after another, is listed at once first.
-    pub fn open_for_reading(&self) -> Result<Repository> {
-        self.open_reading(true)
-    }
+/// Check a profile's command tables as it is loaded: every key known, every value
+/// accepted by its flag.
+pub(crate) fn check_profile_tables(p: &profile_file::Profile) -> Result<()> {
+    let check = |section: &str, f: fn(&profile_file::CommandTable) -> Result<()>| {
+        p.command_table(section).map_or(Ok(()), f)
+    };
+    check("backup", settings::check::<backup::BackupArgs>)?;
+    check("delete", settings::check::<delete::DeleteArgs>)?;
+    check("verify", settings::check::<verify::VerifyArgs>)
+}
 
-    /// [`open_for_reading`](Self::open_for_reading) for a command that reads no blob
-    /// (`snapshots`): without the index.
-    pub fn open_for_reading_without_index(&self) -> Result<Repository> {
-        self.open_reading(false)
+/// The command tables the profile has, as `tangle run` would use them (no flags: the
+/// environment, the profile, the defaults), for `profile show`.
+pub(crate) fn profile_tables(g: &Global) -> Result<Vec<(&'static str, Vec<settings::Row>)>> {
+    let p = g.loaded.as_deref();
+    let has = |section: &str| p.is_some_and(|p| p.command_table(section).is_some());
+    let mut tables = Vec::new();
+    if has("backup") {
+        tables.push(("backup", backup::unflagged(g)?.rows()));
     }
-
-    fn open_reading(&self, load_index: bool) -> Result<Repository> {
-        let mut repo = self.open(false, false)?;
-        repo.list_ahead_for_reading(load_index);
-        self.unlock(&mut repo, load_index)?;
-        Ok(repo)
+    if has("delete") {
+        tables.push(("delete", delete::unflagged(g)?.rows()));
     }
-
-    /// Unlocked, with the index left for the command to load (backup loads only the
-    /// committed part).
-    pub fn open_unlocked_without_index(&self) -> Result<Repository> {
-        self.open(true, false)
+    if has("verify") {
+        tables.push(("verify", verify::unflagged(g)?.rows()));
     }
-
-    /// Open the repository; unlock it only if a password is given non-interactively
-    /// (verify and repair need only the public key and must never prompt).
-    pub fn open_maybe_unlocked(&self) -> Result<Repository> {
-        let unlock = password::given(self);
-        self.open(unlock, unlock)
-    }
-
-    /// For verify: open with the public key only, then unlock if a password is given
-    /// non-interactively. A wrong password is an error (exit 12); key files that cannot
-    /// be read are damage for verify to report, so that error is returned beside the
-    /// repository instead.
-    pub fn open_for_verify(&self) -> Result<(Repository, Option<Error>)> {
-        let mut repo = self.open(false, false)?;
-        if !password::given(self) {
-            return Ok((repo, None));
-        }
-        let pw = password::read(self, false)?;
-        match repo.unlock(pw.as_bytes()) {
-            Ok(()) => {
-                repo.load_index()?;
-                Ok((repo, None))
-            }
-            Err(e) if e.kind() == Kind::WrongPassword => Err(e),
-            Err(e) => Ok((repo, Some(e))),
-        }
-    }
-
-    /// Open with the public key only (no password needed or asked for).
-    pub fn open_locked(&self) -> Result<Repository> {
-        self.open(false, false)
-    }
-
-    fn open(&self, unlock: bool, load_index: bool) -> Result<Repository> {
-        let opts = tangle::repo::OpenOptions {
-            cache_dir: self.cache_dir.clone(),
-            owner: self
-                .owner
-                .as_deref()
-                .map(tangle::repo::OwnerPin::parse)
-                .transpose()?,
-            remote_settings: self.remote_settings.clone(),
-        };
-        let mut repo = profile::open_first(self, &opts)?;
-        for f in repo.foreign_configs() {
-            warn(format_args!("not trusted: {f}"));
-        }
-        repo.set_warning_handler(|m| warn(m));
-        repo.set_lock_wait(self.retry_lock.unwrap_or_default());
-        if unlock {
-            self.unlock(&mut repo, load_index)?;
-        }
-        Ok(repo)
-    }
-
-    fn unlock(&self, repo: &mut Repository, load_index: bool) -> Result<()> {
-        let pw = password::read(self, false)?;
-        if load_index {
-            repo.unlock_and_load_index(pw.as_bytes())
-        } else {
-            repo.unlock(pw.as_bytes())
-        }
-    }
-
-    pub fn show_progress(&self) -> bool {
-        use std::io::IsTerminal;
-        !self.no_progress
-            && !self.quiet
-            && !self.json
-            && (self.progress || std::io::stderr().is_terminal())
-    }
-
-    /// A human status line, unless `--quiet` or `--json`. Never fails: a write error is
-    /// remembered for `main` (a closed pipe ends the run quietly, see [`stdout_closed`]),
-    /// so commands need not thread errors through every message.
-    pub fn say(&self, msg: impl std::fmt::Display) {
-        if !self.quiet && !self.json {
-            let _ = line(msg);
-        }
-    }
-
-    /// The `--json` report: one pretty-printed value and a newline.
-    pub fn print_json<T: serde::Serialize>(&self, value: &T) -> Result<()> {
-        let mut s = serde_json::to_string_pretty(value)
-            .map_err(|e| Error::fatal(format!("JSON output: {e}")))?;
-        s.push('\n');
-        write_stdout(s.as_bytes())
-    }
+    Ok(tables)
 }
 
 // Standard output. Every byte the commands print goes through the helpers below, so that

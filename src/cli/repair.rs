@@ -71,7 +71,7 @@ pub fn run(g: &Global, a: &RepairArgs) -> Result<u8> {
     for d in &r.data_lost {
         errors.say(format_args!("LOST: {}", escape(&d.finding.message)));
         if let Some(lost) = &d.finding.lost {
-            super::verify::print_lost(&errors, lost, verbose);
+            super::render::print_lost(&errors, lost, verbose);
         }
         errors.say(format_args!("    why: {}", d.why));
     }

@@ -164,7 +164,7 @@ pub(super) fn warn_read_around(g: &Global, damage: &[RemoteReadAround]) {
             why.push(format!("{} not served", d.unreadable));
         }
         let n = d.missing + d.corrupt + d.unreadable;
-        let repair = super::verify::repair_command(g);
+        let repair = super::render::repair_command(g);
         warn(format_args!(
             "read around {n} damaged shard{} on remote {} ({}), nothing written; {}",
             if n == 1 { "" } else { "s" },

@@ -17,7 +17,6 @@ use tangle::{Error, Result};
 
 use tangle::ops::delete::RemotesAway;
 
-use super::profile::defaults;
 use super::{Global, backup, delete, verify};
 
 #[derive(Args)]
@@ -133,17 +132,17 @@ pub fn run(g: &Global, _a: &RunArgs) -> Result<u8> {
     };
 
     let mut go_on = true;
-    if let Some(section) = &p.backup {
+    if p.backup.is_some() {
         heading(g, "backup");
-        go_on = record("backup", backup_step(g, section));
+        go_on = record("backup", backup_step(g));
     }
-    if let (true, Some(section)) = (go_on, &p.delete) {
+    if go_on && p.delete.is_some() {
         heading(g, "delete");
-        go_on = record("delete", delete_step(g, section));
+        go_on = record("delete", delete_step(g));
     }
-    if let (true, Some(section)) = (go_on, &p.verify) {
+    if go_on && p.verify.is_some() {
         heading(g, "verify");
-        record("verify", verify_step(g, section));
+        record("verify", verify_step(g));
     }
     if g.json {
         g.print_json(&RunReport {
@@ -168,20 +167,16 @@ fn to_json<T: Serialize>(report: &T) -> Result<Value> {
     serde_json::to_value(report).map_err(|e| Error::fatal(format!("JSON output: {e}")))
 }
 
-fn backup_step(g: &Global, s: &tangle::profile::BackupSection) -> Result<(Value, u8)> {
-    let (a, given) = defaults::<backup::BackupArgs>("backup")?;
-    let a = a.with_profile(Some(s), &given)?;
-    let r = backup::execute(g, &a)?;
+fn backup_step(g: &Global) -> Result<(Value, u8)> {
+    let r = backup::execute(g, &backup::unflagged(g)?.args)?;
     if !g.json {
         backup::print(g, &r)?;
     }
     Ok((to_json(&r)?, backup::exit_code(&r)))
 }
 
-fn delete_step(g: &Global, s: &tangle::profile::DeleteSection) -> Result<(Value, u8)> {
-    let (a, given) = defaults::<delete::DeleteArgs>("delete")?;
-    let a = a.with_profile(Some(s), &given)?;
-    let r = delete::execute(g, &a)?;
+fn delete_step(g: &Global) -> Result<(Value, u8)> {
+    let r = delete::execute(g, &delete::unflagged(g)?.args)?;
     // Under -q the run prints nothing when all is well (cron mails only trouble), so
     // not even delete's list of decisions.
     if !g.json && !g.quiet {
@@ -190,9 +185,8 @@ fn delete_step(g: &Global, s: &tangle::profile::DeleteSection) -> Result<(Value,
     Ok((to_json(&r)?, 0))
 }
 
-fn verify_step(g: &Global, s: &tangle::profile::VerifySection) -> Result<(Value, u8)> {
-    let (a, given) = defaults::<verify::VerifyArgs>("verify")?;
-    let r = verify::execute(g, &a.with_profile(Some(s), &given))?;
+fn verify_step(g: &Global) -> Result<(Value, u8)> {
+    let r = verify::execute(g, &verify::unflagged(g)?.args)?;
     if !g.json {
         verify::print(g, &r)?;
     }

@@ -80,7 +80,7 @@ pub fn run(g: &Global, a: &StatsArgs) -> Result<u8> {
         ),
         format!(
             "storage:             {}",
-            super::verify::storage_split(&u.storage)
+            super::render::storage_split(&u.storage)
         ),
         format!(
             "pointer coverage:    {:.1}% of data shards ({} of {})",

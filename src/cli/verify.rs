@@ -1,57 +1,53 @@
 //! `tangle verify [--read-data | --read-data-subset PCT%|n/t|SIZE]`
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use clap::Args;
 use tangle::Result;
 use tangle::ops::verify::{
-    self, FindingKind, LostData, LostPathKind, LostUnknown, ReadData, Severity, SubsetForm,
-    SubsetReport, VerifyReport,
+    self, FindingKind, LostUnknown, ReadData, Severity, SubsetForm, SubsetReport, VerifyReport,
 };
-use tangle::profile::VerifySection;
 use tangle::util::{escape, human_bytes};
 
-use super::{Global, profile::Given};
+use super::Global;
+use super::render::{print_lost, repair_command, storage_split};
+use super::settings::{self, Given, Resolved, settings};
 
-#[derive(Args, Clone)]
-#[command(
-    after_help = "Examples:\n  tangle verify\n  TANGLE_OWNER=63ac7238604ea1f8fa7c70d4d1c6f36f tangle -r s3://bucket/tangle verify --read-data-subset 2% --json\n  tangle verify --read-data-subset 3/7"
-)]
-pub struct VerifyArgs {
-    /// Download every shard, check its hash and that parity matches data and pointers
-    #[arg(long, conflicts_with = "read_data_subset")]
-    pub read_data: bool,
-    /// Read part of the extents: a random share (`10%`), group n of t by extent name
-    /// (`1/7`; 1/7 to 7/7 read each extent once), or random extents up to a size (`500M`);
-    /// at least one extent
-    #[arg(long, value_name = "PCT%|n/t|SIZE", allow_hyphen_values = true)]
-    pub read_data_subset: Option<String>,
-    /// Seed of the sample (to reproduce it; `n/t` draws nothing)
-    #[arg(long, requires = "read_data_subset")]
-    pub seed: Option<u64>,
-}
-
-impl VerifyArgs {
-    /// These arguments with the profile's `[verify]` where `given` lacks a key; how much
-    /// data to read is one setting (`--read-data` on the command line replaces the
-    /// profile's `read-data-subset`).
-    pub fn with_profile(&self, s: Option<&VerifySection>, given: &Given) -> VerifyArgs {
-        let mut a = self.clone();
-        let Some(s) = s else { return a };
-        if !given.has("read_data") && !given.has("read_data_subset") {
-            a.read_data = s.read_data.unwrap_or(false);
-            a.read_data_subset = s.read_data_subset.clone();
-        }
-        if !given.has("seed") && s.seed.is_some() {
-            a.seed = s.seed;
-        }
-        a
+settings! {
+    section "verify";
+    #[derive(Args, Clone)]
+    #[command(
+        after_help = "Examples:\n  tangle verify\n  TANGLE_OWNER=63ac7238604ea1f8fa7c70d4d1c6f36f tangle -r s3://bucket/tangle verify --read-data-subset 2% --json\n  tangle verify --read-data-subset 3/7"
+    )]
+    pub struct VerifyArgs {
+        /// Download every shard, check its hash and that parity matches data and pointers
+        #[arg(long, conflicts_with = "read_data_subset")]
+        pub read_data: bool,
+        /// Read part of the extents: a random share (`10%`), group n of t by extent name
+        /// (`1/7`; 1/7 to 7/7 read each extent once), or random extents up to a size (`500M`);
+        /// at least one extent
+        #[arg(long, value_name = "PCT%|n/t|SIZE", allow_hyphen_values = true)]
+        pub read_data_subset: Option<String> => check(verify::Subset::parse),
+        /// Seed of the sample (to reproduce it; `n/t` draws nothing)
+        #[arg(long, requires = "read_data_subset")]
+        pub seed: Option<u64>,
     }
 }
 
+/// The arguments with the profile's `[verify]` where `given` lacks a key; how much data
+/// to read is one setting (`--read-data` on the command line replaces the profile's
+/// `read-data-subset`).
+fn resolve(g: &Global, a: &VerifyArgs, given: &Given) -> Result<Resolved<VerifyArgs>> {
+    let given = given.joined(&["read_data", "read_data_subset"]);
+    settings::resolve(g.loaded.as_deref(), a, &given, |_| true)
+}
+
+/// The settings `tangle run` uses: no flags.
+pub fn unflagged(g: &Global) -> Result<Resolved<VerifyArgs>> {
+    let (a, given) = settings::defaults::<VerifyArgs>("verify")?;
+    resolve(g, &a, &given)
+}
+
 pub fn run(g: &Global, a: &VerifyArgs) -> Result<u8> {
-    let section = g.loaded.as_ref().and_then(|p| p.verify.as_ref());
-    let r = execute(g, &a.with_profile(section, &g.given))?;
+    let r = execute(g, &resolve(g, a, &g.given)?.args)?;
     print(g, &r)?;
     Ok(r.exit_code)
 }
@@ -62,7 +58,7 @@ pub fn execute(g: &Global, a: &VerifyArgs) -> Result<VerifyReport> {
     let read = if a.read_data {
         ReadData::All
     } else if let Some(p) = &a.read_data_subset {
-        let subset = tangle::profile::parse_read_data_subset(p)?;
+        let subset = verify::Subset::parse(p)?;
         let seed = if subset.is_seeded() {
             a.seed.unwrap_or_else(rand_seed)
         } else {
@@ -272,129 +268,6 @@ fn print_subset(g: &Global, r: &VerifyReport, s: &SubsetReport) {
     }
 }
 
-/// Paths and snapshots a `data-lost` finding names one by one without `-v`.
-const LOST_SHOWN: usize = 10;
-
-/// Under a `data-lost` finding, what it costs (when verify had the password): a summary
-/// (files, bytes, snapshots), the snapshots that cannot be restored at all, then one line
-/// per lost path (the same path lost alike in several snapshots is one line), at most
-/// [`LOST_SHOWN`] of them without `-v`.
-pub(super) fn print_lost(out: &Global, lost: &LostData, verbose: bool) {
-    if lost.paths_unknown == Some(LostUnknown::NotIndexed) {
-        out.say("    what it held is unknown: no index segment names this extent (its segment is lost too)");
-        return;
-    }
-    // Without the password: one line after all findings says so.
-    let (Some(snapshots), Some(unrestorable), Some(paths)) =
-        (&lost.snapshots, &lost.snapshots_unrestorable, &lost.paths)
-    else {
-        return;
-    };
-    if snapshots.is_empty() {
-        out.say("    no snapshot refers to the lost data");
-        return;
-    }
-    let is_root = |p: &[u8]| p == b"/";
-    let files: BTreeSet<&[u8]> = (paths.iter())
-        .filter(|p| p.kind == LostPathKind::File)
-        .map(|p| p.raw_path.as_slice())
-        .collect();
-    let dirs: BTreeSet<&[u8]> = (paths.iter())
-        .filter(|p| p.kind == LostPathKind::Dir && !is_root(&p.raw_path))
-        .map(|p| p.raw_path.as_slice())
-        .collect();
-    let mut what = Vec::new();
-    if !files.is_empty() {
-        what.push(format!(
-            "{} ({})",
-            counted(files.len(), "file", "files"),
-            human_bytes(lost.lost_bytes.unwrap_or(0))
-        ));
-    }
-    if !dirs.is_empty() {
-        what.push(format!(
-            "{} with everything under them",
-            counted(dirs.len(), "directory", "directories")
-        ));
-    }
-    if what.is_empty() {
-        what.push("everything".to_string());
-    }
-    out.say(format_args!(
-        "    lost: {} in {}: {}",
-        what.join(" and "),
-        counted(snapshots.len(), "snapshot", "snapshots"),
-        short_ids(snapshots.iter().map(String::as_str), verbose)
-    ));
-    if !unrestorable.is_empty() {
-        out.say(format_args!(
-            "    cannot be restored at all (the root directory listing is lost): {}",
-            short_ids(unrestorable.iter().map(String::as_str), verbose)
-        ));
-    }
-    // One line per path lost alike (kind, size, bytes lost), naming its snapshots.
-    let mut lines: BTreeMap<Alike, Vec<&str>> = BTreeMap::new();
-    for p in paths.iter().filter(|p| !is_root(&p.raw_path)) {
-        (lines
-            .entry((p.raw_path.as_slice(), p.kind, p.size, p.lost_bytes))
-            .or_default())
-        .push(&p.snapshot);
-    }
-    let shown = if verbose { lines.len() } else { LOST_SHOWN };
-    for ((path, kind, size, lost_bytes), snaps) in lines.iter().take(shown) {
-        let what = match kind {
-            LostPathKind::File => format!(
-                "{} of {} lost",
-                human_bytes(lost_bytes.unwrap_or(0)),
-                human_bytes(size.unwrap_or(0))
-            ),
-            LostPathKind::Dir => {
-                "directory listing lost, nothing under it can be restored".to_string()
-            }
-        };
-        out.say(format_args!(
-            "    {}: {what} ({} {})",
-            escape(path),
-            if snaps.len() == 1 {
-                "snapshot"
-            } else {
-                "snapshots"
-            },
-            short_ids(snaps.iter().copied(), verbose)
-        ));
-    }
-    if lines.len() > shown {
-        out.say(format_args!(
-            "    and {} more (-v lists all)",
-            counted(lines.len() - shown, "path", "paths")
-        ));
-    }
-}
-
-/// A lost path as the text shows it, one line for every snapshot that loses it alike:
-/// (path, kind, size, bytes lost).
-type Alike<'a> = (&'a [u8], LostPathKind, Option<u64>, Option<u64>);
-
-/// `n thing(s)`.
-fn counted(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// Snapshot ids, short, comma-separated: at most [`LOST_SHOWN`] without `-v`, then how
-/// many more.
-fn short_ids<'a>(ids: impl ExactSizeIterator<Item = &'a str>, verbose: bool) -> String {
-    let n = ids.len();
-    let shown = if verbose { n } else { LOST_SHOWN };
-    let mut s = (ids.take(shown))
-        .map(|id| id.get(..8).unwrap_or(id))
-        .collect::<Vec<_>>()
-        .join(", ");
-    if n > shown {
-        s += &format!(" and {} more", n - shown);
-    }
-    s
-}
-
 /// One line (`-v`): what the pointers protect (see `pointer_coverage` in `--json`).
 fn print_coverage(g: &Global, r: &VerifyReport) {
     let c = &r.pointer_coverage;
@@ -420,50 +293,7 @@ fn print_coverage(g: &Global, r: &VerifyReport) {
     }
 }
 
-/// File data against what the coding promises, and the trees apart (`verify -v`,
-/// `stats`).
-pub(crate) fn storage_split(st: &tangle::ops::verify::Storage) -> String {
-    let mut s = format!(
-        "file data {:.3}x, the coding alone {:.3}x (shards are padded to 64 bytes)",
-        st.file_data.overhead, st.coding_overhead
-    );
-    if st.trees.extents > 0 {
-        s += &format!(
-            "; directories {} in {} extents at {:.2}x ({:.1}% of the shard bytes)",
-            tangle::util::human_bytes(st.trees.extent_bytes),
-            st.trees.extents,
-            st.trees.overhead,
-            st.trees.shard_bytes as f64 * 100.0 / st.shard_bytes.max(1) as f64
-        );
-    }
-    s
-}
-
 /// A random seed below 2^53, so that every JSON reader (jq, JavaScript) keeps it exact.
 fn rand_seed() -> u64 {
     u64::from_le_bytes(tangle::crypto::random_bytes().unwrap_or([7; 8])) >> 11
-}
-
-/// The exact command that repairs what this verify found (the same repository).
-/// The profile stays: it holds the remotes' settings (and, without `-r`, the remotes).
-pub(super) fn repair_command(g: &Global) -> String {
-    let mut cmd = "tangle".to_string();
-    if let Some(name) = &g.profile {
-        cmd += &format!(" -P {}", shell_quote(name));
-    }
-    if let Some(url) = &g.repo {
-        cmd += &format!(" -r {}", shell_quote(url));
-    }
-    cmd + " repair"
-}
-
-/// A word for `sh`: as is when it is plain, else in single quotes.
-fn shell_quote(s: &str) -> String {
-    if s.chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-:@+=,".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
 }

@@ -34,18 +34,24 @@
 //! ```
 //!
 //! The top-level keys of the first profile format (`repo`, `password_file`,
-//! `password_command`, `cache_dir`, also kebab-case) are still accepted. Values are
-//! kept as written (numbers and booleans as text) and checked at load with the same
-//! parsers as the flags, so that the command line and the profile accept the same things.
+//! `password_command`, `cache_dir`, also kebab-case) are still accepted.
+//!
+//! This file reads the document: `[repository]` and the `[remote."URL"]` tables here;
+//! the command tables are kept as written and read by the command's settings struct
+//! (`BackupArgs`, ... through [`super::settings`]), whose flags' parsers check every
+//! value, so that the command line and the profile accept the same things. `cli::run`
+//! checks them when the profile is loaded.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer};
 
-use crate::error::{Error, Result};
-use crate::ops::delete::policy;
-use crate::ops::delete::repack::MaxUnused;
+use tangle::{Error, Result};
+
+/// A command's table (`[backup]`, ...), as written: its keys are read by the command's
+/// settings struct ([`super::settings::Settings`]).
+pub type CommandTable = toml::Table;
 
 #[derive(Debug, Default, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -58,9 +64,9 @@ pub struct Profile {
     /// Per-remote settings, keyed by URL (see [`Profile::remote_settings`]).
     #[serde(default)]
     pub remote: BTreeMap<String, BTreeMap<String, toml::Value>>,
-    pub backup: Option<BackupSection>,
-    pub delete: Option<DeleteSection>,
-    pub verify: Option<VerifySection>,
+    pub backup: Option<CommandTable>,
+    pub delete: Option<CommandTable>,
+    pub verify: Option<CommandTable>,
     // The first format's top-level keys, folded into `repository` at load.
     #[serde(default)]
     repo: Option<String>,
@@ -97,70 +103,6 @@ pub struct RepositorySection {
     pub cache_dir: Option<String>,
 }
 
-/// `[backup]`: the flags of `tangle backup`; `sources` when no PATH is given.
-#[derive(Debug, Default, Clone, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct BackupSection {
-    #[serde(default, deserialize_with = "list")]
-    pub sources: Vec<String>,
-    #[serde(default, deserialize_with = "list")]
-    pub exclude: Vec<String>,
-    #[serde(default, deserialize_with = "list", alias = "exclude_file")]
-    pub exclude_file: Vec<String>,
-    #[serde(default, deserialize_with = "list", alias = "tag")]
-    pub tags: Vec<String>,
-    #[serde(default)]
-    pub host: Option<String>,
-    #[serde(default, alias = "allow_stale")]
-    pub allow_stale: Option<bool>,
-    #[serde(default, deserialize_with = "text", alias = "upload_queue")]
-    pub upload_queue: Option<String>,
-}
-
-/// `[delete]`: the policy flags of `tangle delete`, `max-unused` and `allow-degraded`.
-#[derive(Debug, Default, Clone, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct DeleteSection {
-    #[serde(default, deserialize_with = "text", alias = "keep_last")]
-    pub keep_last: Option<String>,
-    #[serde(default, deserialize_with = "text", alias = "keep_hourly")]
-    pub keep_hourly: Option<String>,
-    #[serde(default, deserialize_with = "text", alias = "keep_daily")]
-    pub keep_daily: Option<String>,
-    #[serde(default, deserialize_with = "text", alias = "keep_weekly")]
-    pub keep_weekly: Option<String>,
-    #[serde(default, deserialize_with = "text", alias = "keep_monthly")]
-    pub keep_monthly: Option<String>,
-    #[serde(default, deserialize_with = "text", alias = "keep_yearly")]
-    pub keep_yearly: Option<String>,
-    #[serde(default, alias = "keep_within")]
-    pub keep_within: Option<String>,
-    #[serde(default, deserialize_with = "list", alias = "keep_tag")]
-    pub keep_tag: Vec<String>,
-    #[serde(default, alias = "group_by")]
-    pub group_by: Option<String>,
-    #[serde(default, deserialize_with = "list")]
-    pub host: Vec<String>,
-    #[serde(default, deserialize_with = "list")]
-    pub tag: Vec<String>,
-    #[serde(default, deserialize_with = "text", alias = "max_unused")]
-    pub max_unused: Option<String>,
-    #[serde(default, alias = "allow_degraded")]
-    pub allow_degraded: Option<bool>,
-}
-
-/// `[verify]`: the flags of `tangle verify`.
-#[derive(Debug, Default, Clone, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct VerifySection {
-    #[serde(default, alias = "read_data")]
-    pub read_data: Option<bool>,
-    #[serde(default, deserialize_with = "text", alias = "read_data_subset")]
-    pub read_data_subset: Option<String>,
-    #[serde(default)]
-    pub seed: Option<u64>,
-}
-
 /// A scalar as text: `keep-daily = 7` and `keep-daily = "7"` mean the same, as on the
 /// command line.
 fn text<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<String>, D::Error> {
@@ -194,7 +136,7 @@ fn list<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<String>, D::
     })
 }
 
-pub use crate::remote::RemoteSettings;
+pub use tangle::remote::RemoteSettings;
 
 /// The most a profile file may hold (1 MiB).
 pub const PROFILE_LIMIT: u64 = 1024 * 1024;
@@ -260,7 +202,18 @@ impl Profile {
         Ok(profile)
     }
 
-    /// Parse and check a profile's text.
+    /// A command's table (`backup`, `delete`, `verify`), if the profile has it.
+    pub fn command_table(&self, section: &str) -> Option<&CommandTable> {
+        match section {
+            "backup" => self.backup.as_ref(),
+            "delete" => self.delete.as_ref(),
+            "verify" => self.verify.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Parse and check a profile's text (the command tables are checked by
+    /// `cli::check_profile_tables`).
     pub fn parse(text: &str) -> Result<Profile> {
         let mut p: Profile = toml::from_str(text).map_err(|e| Error::usage(e.to_string()))?;
         p.fold_first_format()?;
@@ -319,50 +272,10 @@ impl Profile {
             ));
         }
         if let Some(o) = &r.owner {
-            crate::repo::OwnerPin::parse(o).map_err(|e| e.context("[repository] owner"))?;
+            tangle::repo::OwnerPin::parse(o).map_err(|e| e.context("[repository] owner"))?;
         }
         if let Some(t) = &r.password_command_timeout {
             parse_seconds(t).map_err(|e| e.context("[repository] password-command-timeout"))?;
-        }
-        if let Some(b) = &self.backup {
-            if let Some(q) = &b.upload_queue {
-                parse_upload_queue(q).map_err(|e| e.context("[backup] upload-queue"))?;
-            }
-        }
-        if let Some(d) = &self.delete {
-            for (key, v) in [
-                ("keep-last", &d.keep_last),
-                ("keep-hourly", &d.keep_hourly),
-                ("keep-daily", &d.keep_daily),
-                ("keep-weekly", &d.keep_weekly),
-                ("keep-monthly", &d.keep_monthly),
-                ("keep-yearly", &d.keep_yearly),
-            ] {
-                if let Some(v) = v {
-                    policy::parse_count(v)
-                        .map_err(|e| e.context(format_args!("[delete] {key}")))?;
-                }
-            }
-            if let Some(w) = &d.keep_within {
-                policy::parse_within(w).map_err(|e| e.context("[delete] keep-within"))?;
-            }
-            if let Some(g) = &d.group_by {
-                policy::GroupBy::parse(g).map_err(|e| e.context("[delete] group-by"))?;
-            }
-            if let Some(m) = &d.max_unused {
-                MaxUnused::parse(m)
-                    .map_err(|e| Error::usage(format!("[delete] max-unused: {e}")))?;
-            }
-        }
-        if let Some(v) = &self.verify {
-            if let Some(s) = &v.read_data_subset {
-                if v.read_data == Some(true) {
-                    return Err(Error::usage(
-                        "[verify]: read-data and read-data-subset exclude each other",
-                    ));
-                }
-                parse_read_data_subset(s).map_err(|e| e.context("[verify]"))?;
-            }
         }
         self.remote_settings()?;
         Ok(())
@@ -468,12 +381,6 @@ pub fn parse_upload_queue(text: &str) -> Result<usize> {
     }
 }
 
-/// `--read-data-subset`, as restic's `check` takes it: a percentage of the extents
-/// (`2%`, or `2`), a group `n/t` (`1/7`), or a size (`500M`).
-pub fn parse_read_data_subset(text: &str) -> Result<crate::ops::verify::Subset> {
-    crate::ops::verify::Subset::parse(text)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -515,9 +422,16 @@ mod tests {
         assert!(Profile::parse("nonsense = 1").is_err());
     }
 
+    /// Parsed and checked as `cli::run` does: the command tables through their flags.
+    fn checked(text: &str) -> Result<Profile> {
+        let p = Profile::parse(text)?;
+        crate::cli::check_profile_tables(&p)?;
+        Ok(p)
+    }
+
     #[test]
     fn tables_and_first_format() {
-        let p = Profile::parse(
+        let p = checked(
             r#"
             [repository]
             remotes = ["/a", "/b"]
@@ -539,12 +453,9 @@ mod tests {
         assert_eq!(p.repository.remotes, ["/a", "/b"]);
         assert_eq!(p.repository.password_file.as_deref(), Some("/pw"));
         let b = p.backup.unwrap();
-        assert_eq!(b.sources, ["/home"]);
-        assert_eq!(b.upload_queue.as_deref(), Some("4"));
-        let d = p.delete.unwrap();
-        assert_eq!(d.keep_daily.as_deref(), Some("7"));
-        assert_eq!(d.keep_last.as_deref(), Some("unlimited"));
-        assert!(p.verify.is_some());
+        assert_eq!(b["sources"].as_str(), Some("/home"));
+        assert_eq!(b["upload-queue"].as_integer(), Some(4));
+        assert!(p.delete.is_some() && p.verify.is_some());
 
         let old = Profile::parse("password-file = \"/x\"\ncache_dir = \"/c\"").unwrap();
         assert_eq!(old.repository.password_file.as_deref(), Some("/x"));
@@ -555,29 +466,30 @@ mod tests {
             "[repository]\npassword = \"x\"\npassword-file = \"/x\"",
             "[delete]\nkeep-daily = -1",
             "[delete]\nmax-unused = \"lots\"",
+            "[delete]\ngroup-by = \"colour\"",
+            "[delete]\nkeep-daily = 7\nkeep_daily = 7",
+            "[delete]\ndry-run = true",
             "[verify]\nread-data = true\nread-data-subset = \"2%\"",
             "[verify]\nread-data-subset = \"0/3\"",
             "[verify]\nread-data-subset = \"500X\"",
+            "[verify]\nread-data = 1",
             "[backup]\nupload-queue = 0",
             "[backup]\nwat = 1",
+            "[backup]\ntags = [1]",
+            "[backup]\nhost = [\"a\", \"b\"]",
             "[repository]\npassword-command-timeout = 0",
             "[repository]\npassword-command-timeout = \"soon\"",
             "[remote.\"/r\"]\ntimeout = 90000",
         ] {
-            assert!(Profile::parse(bad).is_err(), "accepted: {bad}");
+            assert!(checked(bad).is_err(), "accepted: {bad}");
         }
     }
 
     #[test]
     fn verify_takes_every_form_of_read_data_subset() {
         for value in ["\"2%\"", "2", "\"1/7\"", "\"500M\""] {
-            let p = Profile::parse(&format!("[verify]\nread-data-subset = {value}"))
+            checked(&format!("[verify]\nread-data-subset = {value}"))
                 .unwrap_or_else(|e| panic!("{value}: {e}"));
-            let v = p.verify.and_then(|v| v.read_data_subset);
-            assert!(
-                parse_read_data_subset(&v.unwrap_or_default()).is_ok(),
-                "{value}"
-            );
         }
     }
 
@@ -589,7 +501,7 @@ mod tests {
         }
         for bad in ["", "s", "soon", "0", "-1", "86401", "2m", "NaN"] {
             let e = parse_seconds(bad).unwrap_err();
-            assert_eq!(e.kind(), crate::Kind::Usage, "{bad}");
+            assert_eq!(e.kind(), tangle::Kind::Usage, "{bad}");
         }
         let p = Profile::parse(
             "[repository]\npassword-command = \"pass x\"\npassword-command-timeout = 90",
