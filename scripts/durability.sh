@@ -11,7 +11,7 @@
 #   scripts/durability.sh [--smoke | --full] [--bin TANGLE] [--json FILE] [options]
 #
 #   (default)      3 seeds, 3 remotes, short histories, 3 scenarios (minutes)
-#   --smoke        1 seed, tiny histories (the integration test tests/durability_harness.rs)
+#   --smoke        1 seed, tiny histories (the integration test tests/e2e/durability_harness.rs)
 #   --full         20 seeds, all five scenarios, 150-300 extents per history
 #   --remotes N,.. remote counts (default 3), each with its own preset layouts
 #   --bin TANGLE   the binary (default: $TANGLE_BIN, else a release build of this checkout

@@ -14,7 +14,7 @@
 # run, fold what was found into the committed corpus (in fuzz/, per target t):
 #   target/x86_64-unknown-linux-gnu/release/$t -merge=1 new corpus/$t work/$t
 #   rm -r corpus/$t && mv new corpus/$t
-# and keep each fixed crash as fuzz/regressions/<t>/<name>: tests/fuzz_corpus.rs replays both.
+# and keep each fixed crash as fuzz/regressions/<t>/<name>: tests/library/fuzz_corpus.rs replays both.
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 

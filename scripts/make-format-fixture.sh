@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Make tests/data/format-v1.tar.gz: a small repository of today's on-disk format that
 # every later build must still open, verify and restore byte-identical
-# (tests/format_fixture.rs). Run it once per format version, never to "refresh" a
+# (tests/e2e/format_fixture.rs). Run it once per format version, never to "refresh" a
 # fixture: the point is that the bytes in the tarball were written by an older build.
 #
 #   scripts/make-format-fixture.sh            (builds target/debug/tangle with --features testing)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Local servers for the remote conformance tests (tests/remote_conformance.rs), two
+# Local servers for the remote conformance tests (tests/library/remote_conformance.rs), two
 # implementations of each protocol, so that no server's quirks pass for the protocol:
 #   * S3:   s3s-fs (checks SigV4 signatures), built once into a cache directory;
 #           moto (Python, the AWS mock), installed once into a venv in the cache;
@@ -15,7 +15,7 @@
 #           use as:  servers_env=$(scripts/test-servers.sh env) && eval "$servers_env"
 #   status  say whether the servers are running
 #
-# Variables written for the tests (see tests/remote_conformance.rs):
+# Variables written for the tests (see tests/library/remote_conformance.rs):
 #   AWS_ENDPOINT AWS_ALLOW_HTTP AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_DEFAULT_REGION
 #   TANGLE_TEST_S3_BUCKET   a bucket that exists on that endpoint
 #   TANGLE_TEST_SFTP_URL    sftp://USER@127.0.0.1:PORT/DIR (a directory the tests may use)

@@ -25,8 +25,8 @@ case "$refusal" in
     ;;
 esac
 
-# tests/cli_xattrs.rs sets attributes and ACLs with setfattr (attr) and setfacl (acl) and
-# compares restores with rsync -aHAXn; tests/cli_lock_seams.rs runs a backup under
+# tests/e2e/xattrs.rs sets attributes and ACLs with setfattr (attr) and setfacl (acl) and
+# compares restores with rsync -aHAXn; tests/e2e/lock_seams.rs runs a backup under
 # faketime (a host whose clock is an hour behind).
 missing=()
 for tool in rsync:rsync setfacl:acl setfattr:attr faketime:faketime; do
