@@ -9,7 +9,7 @@
 //! are both exercised. Only [`envelope`], the outermost layer, parses its input directly.
 //!
 //! The cargo-fuzz targets (`fuzz/fuzz_targets/`), the corpus replay
-//! (`tests/fuzz_corpus.rs`) and the corpus generator call these; the generator uses the
+//! (`tests/library/fuzz_corpus.rs`) and the corpus generator call these; the generator uses the
 //! `*_input` functions below, the inverses of the harnesses.
 
 use crate::content::blob::{BlobKind, decode_blob, encode_blob};
