@@ -54,7 +54,7 @@ CMD_TIMEOUT = 1800  # seconds, per tangle command
 LAYOUTS_FOR_REMOTES = {
     2: "default=,rs8+8=8/8/0,rs1+1=1/1/0",
     3: "default=,rs8+6=8/6/0,rs4+3=4/3/0",
-    4: "default=,rs10+6=10/6/0,rs2+1=2/1/0",
+    4: "default=,rs10+6=10/6/0,rs2+1=2/1/0",  # default 15+9, 12 pointers (1.6x)
     5: "default=,rs12+5=12/5/0,rs3+1=3/1/0",  # default 17+7, 11 pointers (1.41x)
 }
 
