@@ -421,22 +421,24 @@ fn secrets_readable_by_everyone_are_warned_about() {
         ),
     );
     let warned = |c: &mut Command| stderr_str(&run_ok(c.arg("snapshots")));
-    assert!(
-        !warned(
-            repo.cmd_as(Client::no_repo().no_password())
-                .args(["-P", "p"])
-        )
-        .contains("chmod")
-    );
-    set_mode(&pw, 0o644);
-    let err = warned(
-        repo.cmd_as(Client::no_repo().no_password())
-            .args(["-P", "p"]),
-    );
-    assert!(
-        err.contains(&format!("chmod 600 {}", pw.display())),
-        "no warning about the password file:\n{err}"
-    );
+    // Profile NAME reads its secret from FILE: no warning while FILE is private, the
+    // chmod to run once it is readable by others.
+    let warns_once_readable = |name: &str, file: &Path, what: &str| {
+        let with_profile = || {
+            warned(
+                repo.cmd_as(Client::no_repo().no_password())
+                    .args(["-P", name]),
+            )
+        };
+        assert!(!with_profile().contains("chmod"));
+        set_mode(file, 0o644);
+        let err = with_profile();
+        assert!(
+            err.contains(&format!("chmod 600 {}", file.display())),
+            "no warning about the {what}:\n{err}"
+        );
+    };
+    warns_once_readable("p", &pw, "password file");
     // Also when the file comes from the command line.
     let err = warned(
         repo.cmd_as(Client::via(0).no_password())
@@ -454,22 +456,7 @@ fn secrets_readable_by_everyone_are_warned_about() {
             repo.url(0)
         ),
     );
-    assert!(
-        !warned(
-            repo.cmd_as(Client::no_repo().no_password())
-                .args(["-P", "q"])
-        )
-        .contains("chmod")
-    );
-    set_mode(&profile_with_pw, 0o644);
-    let err = warned(
-        repo.cmd_as(Client::no_repo().no_password())
-            .args(["-P", "q"]),
-    );
-    assert!(
-        err.contains(&format!("chmod 600 {}", profile_with_pw.display())),
-        "no warning about the profile:\n{err}"
-    );
+    warns_once_readable("q", &profile_with_pw, "profile");
     // A world-readable profile without secrets is fine.
     set_mode(&profile, 0o644);
     set_mode(&pw, 0o600);
