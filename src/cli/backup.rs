@@ -6,10 +6,11 @@ use std::sync::Arc;
 use clap::Args;
 use tangle::ops::Progress;
 use tangle::ops::backup::{self, BackupOptions, BackupReport};
-use tangle::repo::LockKind;
+use tangle::repo::{LockKind, Repository, Unlocked};
 use tangle::util::human_bytes;
 use tangle::{Error, Result};
 
+use super::open::Purpose;
 use super::progress::{Bar, JsonStatus};
 use super::settings::{self, Given, Resolved, settings};
 use super::{Global, profile_file::parse_upload_queue, warn};
@@ -90,7 +91,7 @@ pub fn execute(g: &Global, a: &BackupArgs) -> Result<BackupReport> {
             )));
         }
     }
-    let mut repo = g.open_unlocked_without_index()?;
+    let repo: Repository<Unlocked> = g.open(Purpose::Writing)?;
     // Shared with other backups, exclusive of a delete: taken before the index is
     // loaded, so nothing this run dedups against or points into can be deleted under it.
     let _lock = if a.dry_run {
@@ -98,7 +99,7 @@ pub fn execute(g: &Global, a: &BackupArgs) -> Result<BackupReport> {
     } else {
         Some(repo.lock(LockKind::Shared, "backup")?)
     };
-    backup::prepare(&mut repo)?;
+    let repo = backup::prepare(repo)?;
     let opts = BackupOptions {
         paths: a.paths.clone(),
         excludes: a.excludes.clone(),

@@ -5,6 +5,9 @@ use clap::{Args, Subcommand};
 use tangle::Result;
 use tangle::ops::cat::{self, Object};
 
+use tangle::repo::{Indexed, Public, Repository};
+
+use super::open::Purpose;
 use super::{Global, write_stdout};
 
 #[derive(Args)]
@@ -75,13 +78,14 @@ pub fn run(g: &Global, a: &CatArgs) -> Result<u8> {
         CatWhat::Tree { id } => Object::Tree(id.clone()),
         CatWhat::Blob { id } => Object::Blob(id.clone()),
     };
-    // Signed-only objects are checked with the public key: no password is asked for.
-    let repo = if what.needs_password() {
-        g.open_unlocked()?
+    let out = if what.needs_password() {
+        let repo: Repository<Indexed> = g.open(Purpose::Reading)?;
+        cat::cat(&repo, &what)?
     } else {
-        g.open_locked()?
+        // Signed-only objects are checked with the public key: no password is asked for.
+        let repo: Repository<Public> = g.open(Purpose::Reading)?;
+        cat::cat_signed(&repo, &what)?
     };
-    let out = cat::cat(&repo, &what)?;
     match out.blob {
         Some(data) if g.json => {
             use base64::Engine;

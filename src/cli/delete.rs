@@ -5,10 +5,11 @@ use clap::Args;
 use serde_json::{Value, json};
 use tangle::ops::delete::policy::{self, Filter, GroupBy, Policy, SnapshotRef};
 use tangle::ops::delete::{self, DeleteOptions, DeleteReport, repack};
-use tangle::repo::LockKind;
+use tangle::repo::{LockKind, Repository, Unlocked};
 use tangle::util::human_bytes;
 use tangle::{Error, Result};
 
+use super::open::Purpose;
 use super::settings::{self, Given, Resolved, settings};
 use super::{Global, line};
 
@@ -154,7 +155,7 @@ pub fn execute(g: &Global, a: &DeleteArgs) -> Result<DeleteReport> {
     if a.snapshots.is_empty() {
         policy.check()?;
     }
-    let mut repo = g.open_unlocked_without_index()?;
+    let repo: Repository<Unlocked> = g.open(Purpose::Writing)?;
     // Alone: no backup may dedup against or point into what is being removed.
     let _lock = if a.dry_run {
         None
@@ -196,7 +197,7 @@ pub fn execute(g: &Global, a: &DeleteArgs) -> Result<DeleteReport> {
         "extents",
     );
     let result = delete::run_with_progress(
-        &mut repo,
+        repo,
         &DeleteOptions {
             remove,
             dry_run: a.dry_run,

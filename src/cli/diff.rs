@@ -5,7 +5,9 @@ use tangle::Result;
 use tangle::ops::diff::{self, DiffOptions};
 use tangle::util::escape;
 
+use super::open::Purpose;
 use super::{Global, line};
+use tangle::repo::{Indexed, Repository};
 
 #[derive(Args)]
 #[command(after_help = "Example:\n  tangle diff 1a2b3c4d latest --metadata")]
@@ -20,7 +22,7 @@ pub struct DiffArgs {
 }
 
 pub fn run(g: &Global, a: &DiffArgs) -> Result<u8> {
-    let repo = g.open_for_reading()?;
+    let repo: Repository<Indexed> = g.open(Purpose::Reading)?;
     let r = diff::diff(
         &repo,
         &a.a,

@@ -6,7 +6,9 @@ use clap::Args;
 use tangle::Result;
 use tangle::ops::dump;
 
+use super::open::Purpose;
 use super::{Global, Stdout};
+use tangle::repo::{Indexed, Repository};
 
 #[derive(Args)]
 #[command(after_help = "Example:\n  tangle dump latest /home/me/notes.txt > notes.txt")]
@@ -18,7 +20,7 @@ pub struct DumpArgs {
 }
 
 pub fn run(g: &Global, a: &DumpArgs) -> Result<u8> {
-    let repo = g.open_for_reading()?;
+    let repo: Repository<Indexed> = g.open(Purpose::Reading)?;
     // Large writes straight to the pipe; `Stdout` notices a reader that went away.
     let mut out = std::io::BufWriter::with_capacity(1 << 20, Stdout);
     let result = dump::dump(&repo, &a.snapshot, &a.file, &mut out);

@@ -7,7 +7,9 @@ use tangle::Result;
 use tangle::ops::find::{self, FindOptions};
 use tangle::util::escape;
 
+use super::open::Purpose;
 use super::{Global, line};
+use tangle::repo::{Indexed, Repository};
 
 #[derive(Args)]
 #[command(
@@ -31,7 +33,7 @@ pub struct FindArgs {
 }
 
 pub fn run(g: &Global, a: &FindArgs) -> Result<u8> {
-    let repo = g.open_for_reading()?;
+    let repo: Repository<Indexed> = g.open(Purpose::Reading)?;
     let report = find::find(
         &repo,
         &FindOptions {

@@ -1,15 +1,14 @@
 //! The global options: [`GlobalArgs`] as clap parses them, and [`Global`], what every
 //! command runs with once the environment, the profile (`-P NAME`, or the default
-//! profile) and the defaults are resolved into it ([`Global::resolve`]); opening the
-//! repository through it.
+//! profile) and the defaults are resolved into it ([`Global::resolve`]). Opening the
+//! repository through it is in [`super::open`].
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
-use tangle::repo::{OpenOptions, Repository};
-use tangle::{Error, Kind, Result};
+use tangle::{Error, Result};
 
 use super::profile_file::{self, Profile, world_readable};
 use super::settings::{Given, Origin};
@@ -212,145 +211,6 @@ impl Global {
         Ok(g)
     }
 
-    /// Open the repository named by `-r`/`TANGLE_REPO` and unlock it with the password.
-    pub fn open_unlocked(&self) -> Result<Repository> {
-        self.open(true, true)
-    }
-
-    /// [`open_unlocked`](Self::open_unlocked) for a command that writes nothing
-    /// (restore, ls, find, diff, stats, dump, snapshots, cat): what opening and finding a
-    /// snapshot list, one prefix after another, is listed at once first.
-    pub fn open_for_reading(&self) -> Result<Repository> {
-        self.open_reading(true)
-    }
-
-    /// [`open_for_reading`](Self::open_for_reading) for a command that reads no blob
-    /// (`snapshots`): without the index.
-    pub fn open_for_reading_without_index(&self) -> Result<Repository> {
-        self.open_reading(false)
-    }
-
-    fn open_reading(&self, load_index: bool) -> Result<Repository> {
-        let mut repo = self.open(false, false)?;
-        repo.list_ahead_for_reading(load_index);
-        self.unlock(&mut repo, load_index)?;
-        Ok(repo)
-    }
-
-    /// Unlocked, with the index left for the command to load (backup loads only the
-    /// committed part).
-    pub fn open_unlocked_without_index(&self) -> Result<Repository> {
-        self.open(true, false)
-    }
-
-    /// Open the repository; unlock it only if a password is given non-interactively
-    /// (verify and repair need only the public key and must never prompt).
-    pub fn open_maybe_unlocked(&self) -> Result<Repository> {
-        let unlock = password::given(self);
-        self.open(unlock, unlock)
-    }
-
-    /// For verify: open with the public key only, then unlock if a password is given
-    /// non-interactively. A wrong password is an error (exit 12); key files that cannot
-    /// be read are damage for verify to report, so that error is returned beside the
-    /// repository instead.
-    pub fn open_for_verify(&self) -> Result<(Repository, Option<Error>)> {
-        let mut repo = self.open(false, false)?;
-        if !password::given(self) {
-            return Ok((repo, None));
-        }
-        let pw = password::read(self, false)?;
-        match repo.unlock(pw.as_bytes()) {
-            Ok(()) => {
-                repo.load_index()?;
-                Ok((repo, None))
-            }
-            Err(e) if e.kind() == Kind::WrongPassword => Err(e),
-            Err(e) => Ok((repo, Some(e))),
-        }
-    }
-
-    /// Open with the public key only (no password needed or asked for).
-    pub fn open_locked(&self) -> Result<Repository> {
-        self.open(false, false)
-    }
-
-    pub(super) fn open(&self, unlock: bool, load_index: bool) -> Result<Repository> {
-        let opts = OpenOptions {
-            cache_dir: self.cache_dir.clone(),
-            owner: self
-                .owner
-                .as_deref()
-                .map(tangle::repo::OwnerPin::parse)
-                .transpose()?,
-            remote_settings: self.remote_settings.clone(),
-        };
-        let mut repo = self.open_first(&opts)?;
-        for f in repo.foreign_configs() {
-            warn(format_args!("not trusted: {f}"));
-        }
-        repo.set_warning_handler(|m| warn(m));
-        repo.set_lock_wait(self.retry_lock.unwrap_or_default());
-        if unlock {
-            self.unlock(&mut repo, load_index)?;
-        }
-        Ok(repo)
-    }
-
-    fn unlock(&self, repo: &mut Repository, load_index: bool) -> Result<()> {
-        let pw = password::read(self, false)?;
-        if load_index {
-            repo.unlock_and_load_index(pw.as_bytes())
-        } else {
-            repo.unlock(pw.as_bytes())
-        }
-    }
-
-    /// Open through `-r` (or `TANGLE_REPO`), else through the first of the profile's
-    /// remotes that opens: one that is missing or unreachable is passed over with a
-    /// warning. What says the repository itself is wrong (trust, usage) stops at once.
-    fn open_first(&self, opts: &OpenOptions) -> Result<Repository> {
-        let urls: Vec<&str> = match &self.repo {
-            Some(url) => vec![url.as_str()],
-            None => self.remotes.iter().map(String::as_str).collect(),
-        };
-        if urls.is_empty() {
-            return Err(Error::new(
-                Kind::RepoNotFound,
-                format!(
-                    "no repository given: use -r/--repo, set TANGLE_REPO, give [repository] remotes in a profile (-P NAME), or write them into the default profile {}{}",
-                    profile_file::path_for(DEFAULT_PROFILE).map_or_else(
-                        || "~/.config/tangle/default.toml".into(),
-                        |p| p.display().to_string()
-                    ),
-                    super::restic::variables_hint(super::restic::REPOSITORY_VARS)
-                ),
-            ));
-        }
-        let mut failed: Vec<(String, Error)> = Vec::new();
-        for url in &urls {
-            match Repository::open_with(url, opts) {
-                Ok(repo) => {
-                    for (u, e) in &failed {
-                        warn(format_args!("cannot open the repository through {u}: {e}"));
-                    }
-                    return Ok(repo);
-                }
-                Err(e) if urls.len() > 1 && passable(e.kind()) => failed.push((url.to_string(), e)),
-                Err(e) => return Err(e),
-            }
-        }
-        let kind = failed.first().map_or(Kind::RepoNotFound, |(_, e)| e.kind());
-        let why: Vec<String> = failed.iter().map(|(u, e)| format!("{u}: {e}")).collect();
-        Err(Error::new(
-            kind,
-            format!(
-                "none of the profile's remotes opens the repository: {}",
-                why.join("; ")
-            ),
-        ))
-    }
-
     pub fn show_progress(&self) -> bool {
         use std::io::IsTerminal;
         !self.no_progress
@@ -376,14 +236,6 @@ impl Global {
         s.push('\n');
         super::write_stdout(s.as_bytes())
     }
-}
-
-/// Errors that concern one remote (gone, unreachable, damaged), so the next may work.
-fn passable(kind: Kind) -> bool {
-    matches!(
-        kind,
-        Kind::RepoNotFound | Kind::NotFound | Kind::Fatal | Kind::Corrupt
-    )
 }
 
 /// `TANGLE_PASSWORD_COMMAND_TIMEOUT` (unless empty), else the profile's

@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 use tangle::crypto::KdfParams;
 use tangle::ops::key::{self, RemoveOptions};
-use tangle::repo::{LockKind, Repository};
+use tangle::repo::{LockKind, Public, Repository, Unlocked};
 use tangle::util::escape;
 use tangle::{Error, Result};
 
+use super::open::Purpose;
 use super::{Global, line, password, warn};
 
 #[derive(Args)]
@@ -60,7 +61,7 @@ pub fn run(g: &Global, a: &KeyArgs) -> Result<u8> {
     match &a.action {
         KeyAction::List => list(g),
         KeyAction::Add { new_password_file } => {
-            let repo = g.open(true, false)?;
+            let repo: Repository<Unlocked> = g.open(Purpose::Writing)?;
             let pw = new_password(new_password_file.as_deref())?;
             // Beside backups, not during a key change or a delete.
             let _lock = repo.lock(LockKind::Shared, "key add")?;
@@ -81,7 +82,7 @@ pub fn run(g: &Global, a: &KeyArgs) -> Result<u8> {
             force,
             allow_degraded,
         } => {
-            let repo = g.open(true, false)?;
+            let repo: Repository<Unlocked> = g.open(Purpose::Writing)?;
             let _lock = repo.lock(LockKind::Exclusive, "key remove")?;
             let r = key::remove(
                 &repo,
@@ -101,7 +102,7 @@ pub fn run(g: &Global, a: &KeyArgs) -> Result<u8> {
             new_password_file,
             allow_degraded,
         } => {
-            let repo = g.open(true, false)?;
+            let repo: Repository<Unlocked> = g.open(Purpose::Writing)?;
             let pw = new_password(new_password_file.as_deref())?;
             let _lock = repo.lock(LockKind::Exclusive, "key passwd")?;
             let r = key::passwd(&repo, pw.as_bytes(), KdfParams::default(), *allow_degraded)?;
@@ -119,12 +120,14 @@ pub fn run(g: &Global, a: &KeyArgs) -> Result<u8> {
 /// Needs no password; with one (given, or asked for on a terminal) the key in use is
 /// marked.
 fn list(g: &Global) -> Result<u8> {
-    let mut repo: Repository = g.open(false, false)?;
-    if password::given(g) || std::io::stdin().is_terminal() {
+    let repo: Repository<Public> = g.open(Purpose::Writing)?;
+    let all = repo.remotes().len();
+    let l = if password::given(g) || std::io::stdin().is_terminal() {
         let pw = password::read(g, false)?;
-        repo.unlock(pw.as_bytes())?;
-    }
-    let l = key::list(&repo)?;
+        key::list(&repo.unlock(pw.as_bytes())?)?
+    } else {
+        key::list(&repo)?
+    };
     for u in &l.unreachable {
         warn(format_args!("cannot list {u}"));
     }
@@ -145,7 +148,6 @@ fn list(g: &Global) -> Result<u8> {
         }
         return g.print_json(&l.keys).map(|_| 0);
     }
-    let all = repo.remotes().len();
     line(format_args!(
         " {:<8}  {:<12}  {:<16}  Created",
         "ID", "User", "Host"

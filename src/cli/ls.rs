@@ -8,7 +8,9 @@ use tangle::ops::ls;
 use tangle::util::escape;
 use tangle::{Error, Result};
 
+use super::open::Purpose;
 use super::{Global, Stdout};
+use tangle::repo::{Indexed, Repository};
 
 #[derive(Args)]
 #[command(after_help = "Examples:\n  tangle ls latest\n  tangle ls -l 1a2b3c4d /home/me/docs")]
@@ -23,7 +25,7 @@ pub struct LsArgs {
 }
 
 pub fn run(g: &Global, a: &LsArgs) -> Result<u8> {
-    let repo = g.open_for_reading()?;
+    let repo: Repository<Indexed> = g.open(Purpose::Reading)?;
     // Buffered: a large listing is written in blocks, not one system call per line.
     let mut out = std::io::BufWriter::new(Stdout);
     // Plain `ls` into a pipe or a file keeps each path's exact bytes for scripts; on a

@@ -13,6 +13,7 @@ mod init;
 mod key;
 mod ls;
 mod man;
+pub mod open;
 mod password;
 mod profile;
 mod profile_file;

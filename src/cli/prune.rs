@@ -4,9 +4,10 @@
 use clap::Args;
 use tangle::Result;
 use tangle::ops::prune::{self, PruneOptions, PruneReport};
-use tangle::repo::LockKind;
+use tangle::repo::{LockKind, Repository, Unlocked};
 use tangle::util::human_bytes;
 
+use super::open::Purpose;
 use super::{Global, warn};
 
 #[derive(Args)]
@@ -21,13 +22,15 @@ pub struct PruneArgs {
 }
 
 pub fn run(g: &Global, a: &PruneArgs) -> Result<u8> {
-    let mut repo = g.open_unlocked_without_index()?;
+    let repo: Repository<Unlocked> = g.open(Purpose::Writing)?;
     // Alone: no run may be writing what is judged dead (docs/DESIGN.md §14b).
     let _lock = if a.dry_run {
         None
     } else {
         Some(repo.lock(LockKind::Exclusive, "prune")?)
     };
+    // The index is loaded under the lock: what a backup committed before it counts.
+    let mut repo = repo.load_index()?;
     let r = prune::run(&mut repo, &PruneOptions { dry_run: a.dry_run })?;
     for why in &r.kept {
         warn(format_args!("kept: {why}"));

@@ -6,9 +6,10 @@ use tangle::Result;
 use tangle::ops::rebalance::{self, RebalanceOptions, RebalanceReport};
 use tangle::ops::remote;
 use tangle::ops::repair::{self, RepairOptions, RepairReport};
-use tangle::repo::LockKind;
+use tangle::repo::{Indexed, LockKind, Repository, State, Unlocked};
 use tangle::util::{escape, human_bytes};
 
+use super::open::{MaybeUnlocked, Purpose, with_repo};
 use super::{Global, line, warn};
 
 #[derive(Args)]
@@ -64,8 +65,8 @@ struct AddReport {
 pub fn run(g: &Global, a: &RemoteArgs) -> Result<u8> {
     match &a.action {
         RemoteAction::List => {
-            let repo = g.open_maybe_unlocked()?;
-            let list = remote::list(&repo)?;
+            let repo: MaybeUnlocked = g.open(Purpose::Writing)?;
+            let list = with_repo!(&repo, |repo| remote::list(repo))?;
             if g.json {
                 return g.print_json(&list).map(|_| 0);
             }
@@ -98,7 +99,7 @@ pub fn run(g: &Global, a: &RemoteArgs) -> Result<u8> {
             // Alone, until the shards have moved: a delete or another remote change in
             // between would work from a config or certificates this one replaces. The
             // lock lives on the remotes the config had (everyone still reads those).
-            let locked = g.open_unlocked()?;
+            let locked: Repository<Unlocked> = g.open(Purpose::Writing)?;
             let _lock = locked.lock(LockKind::Exclusive, "remote add")?;
             let change = remote::add(&locked, url)?;
             for n in &change.not_updated {
@@ -111,7 +112,7 @@ pub fn run(g: &Global, a: &RemoteArgs) -> Result<u8> {
             };
             if !no_rebalance {
                 // Reopen: the repository now spans the new remote.
-                let repo = g.open_unlocked()?;
+                let repo: Repository<Indexed> = g.open(Purpose::Writing)?;
                 report.repair = Some(repair::run(
                     &repo,
                     &RepairOptions {
@@ -132,7 +133,7 @@ pub fn run(g: &Global, a: &RemoteArgs) -> Result<u8> {
             Ok(0)
         }
         RemoteAction::Replace { old, new } => {
-            let repo = g.open_unlocked()?;
+            let repo: Repository<Unlocked> = g.open(Purpose::Writing)?;
             let _lock = repo.lock(LockKind::Exclusive, "remote replace")?;
             let r = remote::replace(&repo, old, new)?;
             for n in &r.not_updated {
@@ -146,7 +147,7 @@ pub fn run(g: &Global, a: &RemoteArgs) -> Result<u8> {
             Ok(0)
         }
         RemoteAction::Rebalance { dry_run } => {
-            let repo = g.open_unlocked()?;
+            let repo: Repository<Unlocked> = g.open(Purpose::Writing)?;
             // It re-signs certificates, as a delete does: alone.
             let _lock = if *dry_run {
                 None
@@ -197,9 +198,9 @@ fn say_rebalance(g: &Global, r: &RebalanceReport) {
 }
 
 /// Rebalance, drawing a progress bar on a terminal.
-fn rebalance_with_bar(
+fn rebalance_with_bar<S: State>(
     g: &Global,
-    repo: &tangle::repo::Repository,
+    repo: &Repository<S>,
     dry_run: bool,
 ) -> Result<rebalance::RebalanceReport> {
     let progress = std::sync::Arc::new(tangle::ops::Progress::default());

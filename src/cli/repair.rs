@@ -7,6 +7,9 @@ use tangle::ops::verify::LostUnknown;
 use tangle::util::escape;
 use tangle::util::human_bytes;
 
+use tangle::repo::{Repository, State};
+
+use super::open::{MaybeUnlocked, Purpose, with_repo};
 use super::{Global, line, warn};
 
 #[derive(Args)]
@@ -20,8 +23,12 @@ pub struct RepairArgs {
     pub read_data: bool,
 }
 
-pub fn run(g: &Global, a: &RepairArgs) -> Result<u8> {
-    let repo = g.open_maybe_unlocked()?;
+/// Repair, drawing a progress bar on a terminal.
+fn repair_with_bar<S: State>(
+    g: &Global,
+    a: &RepairArgs,
+    repo: &Repository<S>,
+) -> Result<repair::RepairReport> {
     // Without the password no lock can be signed: a marker, and writes only while no
     // exclusive lock is live (see `repo::lock`).
     let _marker = if a.dry_run {
@@ -37,7 +44,7 @@ pub fn run(g: &Global, a: &RepairArgs) -> Result<u8> {
         "codewords",
     );
     let result = repair::run_with_progress(
-        &repo,
+        repo,
         &RepairOptions {
             dry_run: a.dry_run,
             read_data: a.read_data,
@@ -45,7 +52,12 @@ pub fn run(g: &Global, a: &RepairArgs) -> Result<u8> {
         &progress,
     );
     bar.finish();
-    let r = result?;
+    result
+}
+
+pub fn run(g: &Global, a: &RepairArgs) -> Result<u8> {
+    let repo: MaybeUnlocked = g.open(Purpose::Writing)?;
+    let r = with_repo!(&repo, |repo| repair_with_bar(g, a, repo))?;
     if g.json {
         g.print_json(&r)?;
         return Ok(r.exit_code);

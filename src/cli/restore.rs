@@ -6,10 +6,11 @@ use std::sync::Arc;
 use clap::Args;
 use tangle::ops::Progress;
 use tangle::ops::restore::{self, RestoreOptions};
-use tangle::repo::RemoteReadAround;
+use tangle::repo::{Indexed, RemoteReadAround, Repository};
 use tangle::util::human_bytes;
 use tangle::{Error, Kind, Result};
 
+use super::open::Purpose;
 use super::{Global, progress::Bar, warn};
 
 #[derive(Args)]
@@ -35,7 +36,7 @@ pub struct RestoreArgs {
 }
 
 pub fn run(g: &Global, a: &RestoreArgs) -> Result<u8> {
-    let repo = g.open_for_reading()?;
+    let repo: Repository<Indexed> = g.open(Purpose::Reading)?;
     let opts = RestoreOptions {
         spec: a.snapshot.clone(),
         target: a.target.clone(),

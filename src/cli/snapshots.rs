@@ -5,7 +5,9 @@ use tangle::Result;
 use tangle::ops::snapshots;
 use tangle::util::escape;
 
+use super::open::Purpose;
 use super::{Global, line};
+use tangle::repo::{Repository, Unlocked};
 
 #[derive(Args)]
 #[command(
@@ -14,7 +16,7 @@ use super::{Global, line};
 pub struct SnapshotsArgs {}
 
 pub fn run(g: &Global, _a: &SnapshotsArgs) -> Result<u8> {
-    let repo = g.open_for_reading_without_index()?;
+    let repo: Repository<Unlocked> = g.open(Purpose::Reading)?;
     let list = snapshots::list(&repo)?;
     if g.json {
         return g.print_json(&list).map(|_| 0);

@@ -5,7 +5,9 @@ use tangle::Result;
 use tangle::ops::stats::{self, Mode};
 use tangle::util::escape;
 
+use super::open::Purpose;
 use super::{Global, line};
+use tangle::repo::{Indexed, Repository};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum ModeArg {
@@ -27,7 +29,7 @@ pub struct StatsArgs {
 }
 
 pub fn run(g: &Global, a: &StatsArgs) -> Result<u8> {
-    let repo = g.open_for_reading()?;
+    let repo: Repository<Indexed> = g.open(Purpose::Reading)?;
     let mode = match a.mode {
         ModeArg::RestoreSize => Mode::RestoreSize,
         ModeArg::RawData => Mode::RawData,

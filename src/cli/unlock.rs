@@ -2,9 +2,10 @@
 
 use clap::Args;
 use tangle::Result;
-use tangle::repo::{LockKind, lock_times};
+use tangle::repo::{LockKind, Public, Repository, lock_times};
 use tangle::util::escape;
 
+use super::open::Purpose;
 use super::{Global, line};
 
 #[derive(Args)]
@@ -17,7 +18,7 @@ pub struct UnlockArgs {
 }
 
 pub fn run(g: &Global, a: &UnlockArgs) -> Result<u8> {
-    let repo = g.open_locked()?;
+    let repo: Repository<Public> = g.open(Purpose::Writing)?;
     let out = repo.remove_locks(a.remove_all)?;
     let times = lock_times();
     if g.json {

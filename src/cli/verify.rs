@@ -8,6 +8,7 @@ use tangle::ops::verify::{
 use tangle::util::{escape, human_bytes};
 
 use super::Global;
+use super::open::{ForVerify, Purpose, with_repo};
 use super::render::{print_lost, repair_command, storage_split};
 use super::settings::{self, Given, Resolved, settings};
 
@@ -70,7 +71,7 @@ pub fn execute(g: &Global, a: &VerifyArgs) -> Result<VerifyReport> {
     };
     // The storage layer needs only the public key; the password (when given) adds the
     // snapshot checks. Never prompt: verify runs unattended in CI.
-    let (repo, unlock_error) = g.open_for_verify()?;
+    let ForVerify { repo, unlock_error } = g.open(Purpose::Writing)?;
     let progress = std::sync::Arc::new(tangle::ops::Progress::default());
     let reading = !matches!(read, ReadData::No);
     let bar = super::progress::Bar::counting(
@@ -79,7 +80,9 @@ pub fn execute(g: &Global, a: &VerifyArgs) -> Result<VerifyReport> {
         "reading",
         "extents",
     );
-    let result = verify::run_with_progress(&repo, read, &progress);
+    let result = with_repo!(&repo, |repo| verify::run_with_progress(
+        repo, read, &progress
+    ));
     bar.finish();
     let mut r = result?;
     if let Some(e) = unlock_error {

@@ -17,7 +17,7 @@ use crate::crypto::KeyFile;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::{Error, Kind, Result};
 use crate::extent::{Certificate, Deletion, ExtentName, Head};
-use crate::repo::{Config, Repository};
+use crate::repo::{Config, Indexed, Repository, State};
 
 /// What to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,31 +54,16 @@ pub struct Catted {
     pub blob: Option<Vec<u8>>,
 }
 
-pub fn cat(repo: &Repository, what: &Object) -> Result<Catted> {
+/// The object `what` names, checked and decoded.
+pub fn cat(repo: &Repository<Indexed>, what: &Object) -> Result<Catted> {
     let json = match what {
-        Object::Config => {
-            let c = read_checked(repo, "config", ObjectKind::Config, Config::from_object)?;
-            config_json(&c)
-        }
-        Object::Key(spec) => {
-            let path = resolve(repo, "keys", "key", spec)?;
-            let owner = repo.config.owner;
-            let k = read_checked(repo, &path, ObjectKind::Key, |b| {
-                Ok(postcard::from_bytes::<KeyFile>(envelope::open(
-                    ObjectKind::Key,
-                    b,
-                    &owner,
-                )?)?)
-            })?;
-            key_json(&path, &k)
-        }
         Object::Snapshot(spec) => {
             let path = if spec == "latest" {
                 format!("snapshots/{}", repo.find_snapshot(spec)?.0)
             } else {
                 resolve(repo, "snapshots", "snapshot", spec)?
             };
-            let (key, owner) = (repo.key()?, repo.config.owner);
+            let (key, owner) = (repo.key(), repo.config.owner);
             let s = read_checked(repo, &path, ObjectKind::Snapshot, |b| {
                 Snapshot::decrypt(key, envelope::open(ObjectKind::Snapshot, b, &owner)?)
             })?;
@@ -86,36 +71,11 @@ pub fn cat(repo: &Repository, what: &Object) -> Result<Catted> {
         }
         Object::Index(spec) => {
             let path = resolve(repo, "index", "index segment", spec)?;
-            let (key, owner) = (repo.key()?, repo.config.owner);
+            let (key, owner) = (repo.key(), repo.config.owner);
             let seg = read_checked(repo, &path, ObjectKind::Index, |b| {
                 IndexSegment::decrypt(key, envelope::open(ObjectKind::Index, b, &owner)?)
             })?;
             index_json(&path, &seg)
-        }
-        Object::Certificate(spec) => {
-            let path = resolve(repo, "extents", "extent certificate", spec)?;
-            let name = ExtentName::parse(last(&path))?;
-            let owner = repo.config.owner;
-            let c = read_checked(repo, &path, ObjectKind::Extent, |b| {
-                Certificate::from_object(b, &owner, &name)
-            })?;
-            certificate_json(repo, &c)
-        }
-        Object::Head(spec) => {
-            let path = resolve_head(repo, spec)?;
-            let owner = repo.config.owner;
-            let h = read_checked(repo, &path, ObjectKind::Head, |b| {
-                Head::from_object(b, &owner, &path)
-            })?;
-            head_json(repo, &h)
-        }
-        Object::Deletion(spec) => {
-            let path = resolve(repo, "deletions", "deletion record", spec)?;
-            let owner = repo.config.owner;
-            let d = read_checked(repo, &path, ObjectKind::Deletion, |b| {
-                Deletion::from_object(b, &owner)
-            })?;
-            deletion_json(&path, &d)
         }
         Object::Tree(spec) => {
             let id = resolve_blob(repo, BlobKind::Tree, spec)?;
@@ -144,14 +104,69 @@ pub fn cat(repo: &Repository, what: &Object) -> Result<Catted> {
                 blob: Some(data),
             });
         }
+        _ => return cat_signed(repo, what),
+    };
+    Ok(Catted { json, blob: None })
+}
+
+/// [`cat`] of an object the owner signed but did not encrypt (config, key,
+/// certificate, head, deletion record): checked with the public key, no password.
+pub fn cat_signed<S: State>(repo: &Repository<S>, what: &Object) -> Result<Catted> {
+    let json = match what {
+        Object::Config => {
+            let c = read_checked(repo, "config", ObjectKind::Config, Config::from_object)?;
+            config_json(&c)
+        }
+        Object::Key(spec) => {
+            let path = resolve(repo, "keys", "key", spec)?;
+            let owner = repo.config.owner;
+            let k = read_checked(repo, &path, ObjectKind::Key, |b| {
+                Ok(postcard::from_bytes::<KeyFile>(envelope::open(
+                    ObjectKind::Key,
+                    b,
+                    &owner,
+                )?)?)
+            })?;
+            key_json(&path, &k)
+        }
+        Object::Certificate(spec) => {
+            let path = resolve(repo, "extents", "extent certificate", spec)?;
+            let name = ExtentName::parse(last(&path))?;
+            let owner = repo.config.owner;
+            let c = read_checked(repo, &path, ObjectKind::Extent, |b| {
+                Certificate::from_object(b, &owner, &name)
+            })?;
+            certificate_json(repo, &c)
+        }
+        Object::Head(spec) => {
+            let path = resolve_head(repo, spec)?;
+            let owner = repo.config.owner;
+            let h = read_checked(repo, &path, ObjectKind::Head, |b| {
+                Head::from_object(b, &owner, &path)
+            })?;
+            head_json(repo, &h)
+        }
+        Object::Deletion(spec) => {
+            let path = resolve(repo, "deletions", "deletion record", spec)?;
+            let owner = repo.config.owner;
+            let d = read_checked(repo, &path, ObjectKind::Deletion, |b| {
+                Deletion::from_object(b, &owner)
+            })?;
+            deletion_json(&path, &d)
+        }
+        Object::Snapshot(_) | Object::Index(_) | Object::Tree(_) | Object::Blob(_) => {
+            return Err(Error::usage(
+                "snapshots, index segments, trees and blobs are encrypted: give the password",
+            ));
+        }
     };
     Ok(Catted { json, blob: None })
 }
 
 /// Read `path` through the checked read path: the first copy that is authentic
 /// ([`Repository::authenticate_metadata`]) and that `decode` accepts.
-fn read_checked<T>(
-    repo: &Repository,
+fn read_checked<T, S: State>(
+    repo: &Repository<S>,
     path: &str,
     kind: ObjectKind,
     decode: impl Fn(&[u8]) -> Result<T>,
@@ -205,7 +220,7 @@ fn check_hex(what: &str, spec: &str) -> Result<String> {
 }
 
 /// The one object below `dir` whose name starts with `spec`.
-fn resolve(repo: &Repository, dir: &str, what: &str, spec: &str) -> Result<String> {
+fn resolve<S: State>(repo: &Repository<S>, dir: &str, what: &str, spec: &str) -> Result<String> {
     let prefix = check_hex(what, spec)?;
     let found: Vec<String> = repo
         .list_union(dir)?
@@ -222,7 +237,7 @@ fn resolve(repo: &Repository, dir: &str, what: &str, spec: &str) -> Result<Strin
 }
 
 /// `WRITER[/SEQ]` to a head's path.
-fn resolve_head(repo: &Repository, spec: &str) -> Result<String> {
+fn resolve_head<S: State>(repo: &Repository<S>, spec: &str) -> Result<String> {
     let (writer, seq) = match spec.split_once('/') {
         Some((w, s)) => (w, Some(s)),
         None => (spec, None),
@@ -264,7 +279,7 @@ fn resolve_head(repo: &Repository, spec: &str) -> Result<String> {
 }
 
 /// The one indexed blob of `kind` whose id starts with `spec`.
-fn resolve_blob(repo: &Repository, kind: BlobKind, spec: &str) -> Result<BlobId> {
+fn resolve_blob(repo: &Repository<Indexed>, kind: BlobKind, spec: &str) -> Result<BlobId> {
     let what = match kind {
         BlobKind::Data => "blob",
         BlobKind::Tree => "tree",
@@ -297,7 +312,7 @@ fn time_secs(t: i64) -> String {
         .unwrap_or_default()
 }
 
-fn remote_url(repo: &Repository, i: u16) -> Value {
+fn remote_url<S: State>(repo: &Repository<S>, i: u16) -> Value {
     repo.config
         .remotes
         .get(i as usize)
@@ -378,7 +393,7 @@ fn index_json(path: &str, seg: &IndexSegment) -> Value {
     })
 }
 
-fn certificate_json(repo: &Repository, c: &Certificate) -> Value {
+fn certificate_json<S: State>(repo: &Repository<S>, c: &Certificate) -> Value {
     let s = c.data_shards as usize;
     json!({
         "path": c.name().cert_path(),
@@ -409,7 +424,7 @@ fn certificate_json(repo: &Repository, c: &Certificate) -> Value {
     })
 }
 
-fn head_json(repo: &Repository, h: &Head) -> Value {
+fn head_json<S: State>(repo: &Repository<S>, h: &Head) -> Value {
     json!({
         "path": h.path(),
         "writer": hex::encode(h.writer),

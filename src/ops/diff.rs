@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::listing::{kind_name, subtrees};
 use crate::content::{BlobId, Node, NodeKind, Tree};
 use crate::error::Result;
-use crate::repo::{Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
+use crate::repo::{Indexed, Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DiffOptions {
@@ -80,7 +80,7 @@ pub struct DiffReport {
     pub stats: DiffStats,
 }
 
-pub fn diff(repo: &Repository, a: &str, b: &str, opts: DiffOptions) -> Result<DiffReport> {
+pub fn diff(repo: &Repository<Indexed>, a: &str, b: &str, opts: DiffOptions) -> Result<DiffReport> {
     let (id_a, snap_a) = repo.find_snapshot(a)?;
     let (id_b, snap_b) = repo.find_snapshot(b)?;
     let mut d = Differ {
@@ -123,7 +123,7 @@ pub fn diff(repo: &Repository, a: &str, b: &str, opts: DiffOptions) -> Result<Di
 }
 
 struct Differ<'a> {
-    repo: &'a Repository,
+    repo: &'a Repository<Indexed>,
     opts: DiffOptions,
     changes: Vec<Change>,
     stats: DiffStats,

@@ -8,14 +8,14 @@ use std::io::Write;
 use super::locate::{Located, locate};
 use crate::content::{BlobKind, NodeKind};
 use crate::error::{Error, Result, ResultExt};
-use crate::repo::{ForgetReadPlan, PREFETCH_WINDOW};
+use crate::repo::{ForgetReadPlan, Indexed, PREFETCH_WINDOW};
 use crate::repo::{PlannedReads, ReadMode, Repository};
 
 /// Write the file at `path` (as backed up) of snapshot `spec` to `out`; the shards read
 /// around are remembered for `repair` however it ends
 /// ([`Repository::remember_damage_read_around`]).
 pub fn dump(
-    repo: &Repository,
+    repo: &Repository<Indexed>,
     spec: &str,
     path: &std::path::Path,
     out: &mut dyn Write,
@@ -26,7 +26,7 @@ pub fn dump(
 }
 
 fn dump_file(
-    repo: &Repository,
+    repo: &Repository<Indexed>,
     spec: &str,
     path: &std::path::Path,
     out: &mut dyn Write,

@@ -17,7 +17,7 @@ use super::listing::{Entry, entry, subtrees};
 use crate::content::{BlobId, Node, NodeKind, Snapshot, Tree};
 use crate::error::{Error, Result};
 use crate::pathmatch::PathMatcher;
-use crate::repo::{Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
+use crate::repo::{Indexed, Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
 
 #[derive(Clone, Debug, Default)]
 pub struct FindOptions {
@@ -47,7 +47,7 @@ pub struct FindReport {
     pub matches: usize,
 }
 
-pub fn find(repo: &Repository, opts: &FindOptions) -> Result<FindReport> {
+pub fn find(repo: &Repository<Indexed>, opts: &FindOptions) -> Result<FindReport> {
     if opts.patterns.is_empty() {
         return Err(Error::usage("find needs at least one pattern"));
     }
@@ -93,7 +93,7 @@ pub fn find(repo: &Repository, opts: &FindOptions) -> Result<FindReport> {
 }
 
 struct Search<'a> {
-    repo: &'a Repository,
+    repo: &'a Repository<Indexed>,
     matcher: &'a PathMatcher,
     /// (tree id, path of the directory) already searched without a match.
     barren: HashSet<(BlobId, Vec<u8>)>,

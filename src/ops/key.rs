@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::crypto::{KdfParams, KeyFile};
 use crate::error::{Error, Result};
-use crate::repo::Repository;
+use crate::repo::{HasKey, Repository, State};
 
 /// One key file.
 #[derive(Serialize, Debug, Clone)]
@@ -98,7 +98,7 @@ struct Holdings {
 }
 
 impl Holdings {
-    fn take(repo: &Repository) -> Holdings {
+    fn take<S: State>(repo: &Repository<S>) -> Holdings {
         let urls: Vec<String> = repo.remotes().iter().map(|r| r.url().to_string()).collect();
         let listings = repo.list_each("keys");
         let configs = repo.block_on(futures::future::join_all(
@@ -141,7 +141,7 @@ fn short(id: &str) -> String {
     id[..8.min(id.len())].to_string()
 }
 
-fn info(repo: &Repository, id: &str, kf: &KeyFile, remotes: Vec<String>) -> KeyInfo {
+fn info<S: State>(repo: &Repository<S>, id: &str, kf: &KeyFile, remotes: Vec<String>) -> KeyInfo {
     KeyInfo {
         id: id.to_string(),
         short_id: short(id),
@@ -157,7 +157,7 @@ fn info(repo: &Repository, id: &str, kf: &KeyFile, remotes: Vec<String>) -> KeyI
 
 /// Every key file no deletion record names, oldest first. Needs only the public key;
 /// `current` is set if the repository is unlocked.
-pub fn list(repo: &Repository) -> Result<KeyList> {
+pub fn list<S: State>(repo: &Repository<S>) -> Result<KeyList> {
     let removed = &repo.deletions()?.keys;
     let listings = repo.list_each("keys");
     let mut holders: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -211,12 +211,12 @@ pub fn list(repo: &Repository) -> Result<KeyList> {
 
 /// Wrap the repository's master key under `password` in a new key file and write it to
 /// every remote (needs the repository unlocked).
-pub fn add(repo: &Repository, password: &[u8], kdf: KdfParams) -> Result<AddReport> {
+pub fn add<S: HasKey>(repo: &Repository<S>, password: &[u8], kdf: KdfParams) -> Result<AddReport> {
     if password.is_empty() {
         return Err(Error::usage("empty password"));
     }
-    let signer = repo.signer()?;
-    let key = KeyFile::wrap(repo.key()?, password, kdf)?;
+    let signer = repo.signer();
+    let key = KeyFile::wrap(repo.key(), password, kdf)?;
     let object = envelope::seal(ObjectKind::Key, &postcard::to_stdvec(&key)?, &signer);
     let id = envelope::content_id(&object);
     let path = format!("keys/{id}");
@@ -236,7 +236,7 @@ pub fn add(repo: &Repository, password: &[u8], kdf: KdfParams) -> Result<AddRepo
 /// with a remote unreachable without `allow_degraded` (nothing is changed then). A key
 /// already removed whose file some remote still holds (a removal that stopped) has its
 /// removal finished.
-pub fn remove(repo: &Repository, opts: &RemoveOptions) -> Result<RemoveReport> {
+pub fn remove<S: HasKey>(repo: &Repository<S>, opts: &RemoveOptions) -> Result<RemoveReport> {
     let holdings = Holdings::take(repo);
     let deleted = repo.deletions()?;
     // The keys that open the repository today: authentic, and named by no record; and
@@ -318,16 +318,13 @@ pub fn remove(repo: &Repository, opts: &RemoveOptions) -> Result<RemoveReport> {
 
 /// Change the password: a new key file for `password`, then the key in use removed.
 /// Nothing is written if a remote is unreachable and `allow_degraded` is not set.
-pub fn passwd(
-    repo: &Repository,
+pub fn passwd<S: HasKey>(
+    repo: &Repository<S>,
     password: &[u8],
     kdf: KdfParams,
     allow_degraded: bool,
 ) -> Result<PasswdReport> {
-    let current = repo
-        .key_id()
-        .ok_or_else(|| Error::fatal("internal: repository is not unlocked"))?
-        .to_string();
+    let current = repo.unlocked_by().to_string();
     // Checked before the new key is written, so a refusal leaves both passwords as
     // they were rather than two that work.
     refuse_degraded(&Holdings::take(repo), allow_degraded)?;

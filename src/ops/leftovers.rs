@@ -32,8 +32,8 @@ use crate::content::{BlobId, IndexSegment};
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::Result;
 use crate::extent::{Deletions, ExtentName, Head};
-use crate::repo::Repository;
 use crate::repo::names::ObjectName;
+use crate::repo::{Indexed, Repository, State};
 
 /// What a leftover is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,7 +124,7 @@ pub fn away(survey: &Survey) -> Vec<String> {
 }
 
 /// Every authentic head the survey found.
-fn heads(repo: &Repository, survey: &Survey) -> Vec<Head> {
+fn heads<S: State>(repo: &Repository<S>, survey: &Survey) -> Vec<Head> {
     (survey.meta.range("heads/".to_string()..))
         .take_while(|(p, _)| p.starts_with("heads/"))
         .filter_map(|(p, m)| Head::from_object(m.good.as_ref()?, &repo.config.owner, p).ok())
@@ -164,8 +164,8 @@ fn cert_unknown(survey: &Survey, e: &ExtentName) -> bool {
 /// `named`: what deletion records name (never a leftover); `dead`: extents removed as
 /// uncommitted (their shards are theirs, not strays, and what they name counts for
 /// nothing).
-pub fn stray_shards(
-    repo: &Repository,
+pub fn stray_shards<S: State>(
+    repo: &Repository<S>,
     survey: &Survey,
     named: &Deletions,
     dead: &HashSet<ExtentName>,
@@ -212,7 +212,7 @@ pub fn stray_shards(
 
 /// Temp files of writes cut short on every remote that answered, outside `locks/` and
 /// `repairs/`. A remote that cannot list them is skipped with a warning.
-pub fn temp_files(repo: &Repository, survey: &Survey) -> Vec<Leftover> {
+pub fn temp_files<S: State>(repo: &Repository<S>, survey: &Survey) -> Vec<Leftover> {
     let remotes = repo.remotes();
     let listed = repo.block_on(futures::future::join_all(
         (survey.listings.iter().enumerate())
@@ -245,7 +245,7 @@ pub fn temp_files(repo: &Repository, survey: &Survey) -> Vec<Leftover> {
 /// Every leftover (needs the key: uncommitted extents and segments are judged by the
 /// index and the snapshots). Call only when [`away`] is empty, under the exclusive lock
 /// (or for a dry run). May replace the loaded index.
-pub fn find(repo: &mut Repository, survey: &Survey) -> Result<Found> {
+pub fn find(repo: &mut Repository<Indexed>, survey: &Survey) -> Result<Found> {
     let mut found = Found::default();
     let (dead_extents, dead_segments) = uncommitted(repo, survey, &mut found.kept)?;
     found.extents = dead_extents.len();
@@ -304,7 +304,7 @@ pub fn find(repo: &mut Repository, survey: &Survey) -> Result<Found> {
 
 /// Remove `objects` in their order, each from its own remote. Stops at the first error
 /// (what is left stays a leftover).
-pub fn remove(repo: &Repository, objects: &[Leftover]) -> Result<()> {
+pub fn remove<S: State>(repo: &Repository<S>, objects: &[Leftover]) -> Result<()> {
     for o in objects {
         match o.kind {
             LeftoverKind::TempFile => repo.remove_temp_file(o.remote, &o.path)?,
@@ -318,7 +318,7 @@ pub fn remove(repo: &Repository, objects: &[Leftover]) -> Result<()> {
 /// that cannot be judged (a segment or snapshot that cannot be read) is kept, and why is
 /// added to `kept`.
 fn uncommitted(
-    repo: &mut Repository,
+    repo: &mut Repository<Indexed>,
     survey: &Survey,
     kept: &mut Vec<String>,
 ) -> Result<(HashSet<ExtentName>, HashSet<String>)> {
@@ -328,7 +328,7 @@ fn uncommitted(
     let committed = committed(&heads, survey);
     let head_index: HashSet<&str> = heads.iter().filter_map(|h| h.index.as_deref()).collect();
     // Every index segment no record names: what each one names must be known.
-    let key = repo.key()?;
+    let key = repo.key();
     let mut segments: Vec<(String, IndexSegment)> = Vec::new();
     for (path, m) in
         (survey.meta.range("index/".to_string()..)).take_while(|(p, _)| p.starts_with("index/"))

@@ -6,7 +6,7 @@ use std::path::{Component, Path};
 
 use crate::content::{Node, NodeKind, Snapshot, Tree};
 use crate::error::{Error, Result};
-use crate::repo::Repository;
+use crate::repo::{Indexed, Repository};
 
 /// Split `SNAPSHOT[:PATH]`.
 pub fn split_spec(spec: &str) -> (&str, Option<&str>) {
@@ -24,7 +24,7 @@ pub enum Located {
 }
 
 /// Find the node at absolute `path` (as backed up) in the snapshot.
-pub fn locate(repo: &Repository, snap: &Snapshot, path: &Path) -> Result<Located> {
+pub fn locate(repo: &Repository<Indexed>, snap: &Snapshot, path: &Path) -> Result<Located> {
     // `..` would be dropped by the lookup but kept by callers that build a destination
     // from the path (restore): refuse it rather than resolve it.
     if path.components().any(|c| c == Component::ParentDir) {

@@ -7,11 +7,11 @@ use super::listing::{Entry, entry, subtrees};
 use super::locate::{Located, locate};
 use crate::content::{NodeKind, Tree};
 use crate::error::Result;
-use crate::repo::{Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
+use crate::repo::{Indexed, Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
 
 /// Visit every entry at or below `path` in the snapshot, in order.
 pub fn walk(
-    repo: &Repository,
+    repo: &Repository<Indexed>,
     spec: &str,
     path: Option<&Path>,
     visit: &mut dyn FnMut(Entry),
@@ -37,7 +37,7 @@ pub fn walk(
 }
 
 fn walk_tree(
-    repo: &Repository,
+    repo: &Repository<Indexed>,
     prefix: &[u8],
     tree: &Tree,
     visit: &mut dyn FnMut(Entry),

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::leftovers::{self, LeftoverKind, RemoteLeftovers};
 use super::survey::Survey;
 use crate::error::Result;
-use crate::repo::Repository;
+use crate::repo::{Indexed, Repository};
 
 pub struct PruneOptions {
     pub dry_run: bool,
@@ -43,7 +43,7 @@ pub struct PruneReport {
     pub exit_code: u8,
 }
 
-pub fn run(repo: &mut Repository, opts: &PruneOptions) -> Result<PruneReport> {
+pub fn run(repo: &mut Repository<Indexed>, opts: &PruneOptions) -> Result<PruneReport> {
     let survey = Survey::take(repo)?;
     let mut report = PruneReport {
         dry_run: opts.dry_run,

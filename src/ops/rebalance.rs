@@ -26,7 +26,7 @@ use super::survey::{ShardState, Survey};
 use crate::codec;
 use crate::error::{Error, Result};
 use crate::extent::Certificate;
-use crate::repo::Repository;
+use crate::repo::{Repository, State};
 
 pub struct RebalanceOptions {
     /// Plan only: assume every listed shard reads back intact.
@@ -127,13 +127,13 @@ fn target_counts(seq: u64, shards: usize, remote_count: usize) -> Vec<usize> {
     t
 }
 
-pub fn run(repo: &Repository, opts: &RebalanceOptions) -> Result<RebalanceReport> {
+pub fn run<S: State>(repo: &Repository<S>, opts: &RebalanceOptions) -> Result<RebalanceReport> {
     run_with_progress(repo, opts, &crate::ops::Progress::default())
 }
 
 /// [`run`], counting the extents gone through and their shard bytes in `progress`.
-pub fn run_with_progress(
-    repo: &Repository,
+pub fn run_with_progress<S: State>(
+    repo: &Repository<S>,
     opts: &RebalanceOptions,
     progress: &crate::ops::Progress,
 ) -> Result<RebalanceReport> {
@@ -148,10 +148,10 @@ pub fn run_with_progress(
             )));
         }
     }
-    let signer = if opts.dry_run {
-        None
-    } else {
-        Some(repo.signer()?)
+    let signer = match (opts.dry_run, repo.master_key()) {
+        (true, _) => None,
+        (false, Some(key)) => Some(key.signer()),
+        (false, None) => return Err(Error::usage("rebalancing writes: give the password")),
     };
     let mut report = RebalanceReport {
         dry_run: opts.dry_run,

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::remote;
-use crate::repo::Repository;
+use crate::repo::{HasKey, Repository, State};
 
 #[derive(Serialize, Debug)]
 pub struct RemoteInfo {
@@ -22,7 +22,7 @@ pub struct RemoteInfo {
     pub error: Option<String>,
 }
 
-pub fn list(repo: &Repository) -> Result<Vec<RemoteInfo>> {
+pub fn list<S: State>(repo: &Repository<S>) -> Result<Vec<RemoteInfo>> {
     let listings = repo.block_on(futures::future::join_all(
         repo.remotes().iter().map(|r| r.list("")),
     ));
@@ -63,7 +63,7 @@ pub struct ChangeReport {
 }
 
 /// Find a configured remote by URL (as given or canonical) or by its index.
-fn position(repo: &Repository, which: &str) -> Result<usize> {
+fn position<S: State>(repo: &Repository<S>, which: &str) -> Result<usize> {
     let canonical = remote::canonical_url(which)?;
     repo.config
         .remotes
@@ -84,7 +84,7 @@ fn position(repo: &Repository, which: &str) -> Result<usize> {
 
 /// Refuse a URL the config already lists. (A location that serves this repository
 /// under another spelling is caught by its identity marker when it would join.)
-fn refuse_known(repo: &Repository, given: &str, canonical: &str) -> Result<()> {
+fn refuse_known<S: State>(repo: &Repository<S>, given: &str, canonical: &str) -> Result<()> {
     if repo.config.remotes.iter().any(|u| u == canonical) {
         return Err(Error::usage(format!(
             "{given} is already remote {canonical} of this repository"
@@ -94,7 +94,7 @@ fn refuse_known(repo: &Repository, given: &str, canonical: &str) -> Result<()> {
 }
 
 /// Replace remote `old` (dead or retired) with the new, empty location `new`.
-pub fn replace(repo: &Repository, old: &str, new: &str) -> Result<ChangeReport> {
+pub fn replace<S: HasKey>(repo: &Repository<S>, old: &str, new: &str) -> Result<ChangeReport> {
     let i = position(repo, old)?;
     let new_url = remote::canonical_url(new)?;
     refuse_known(repo, new, &new_url)?;
@@ -104,7 +104,7 @@ pub fn replace(repo: &Repository, old: &str, new: &str) -> Result<ChangeReport> 
 }
 
 /// Add a remote. Existing extents keep their placement; new extents use all remotes.
-pub fn add(repo: &Repository, url: &str) -> Result<ChangeReport> {
+pub fn add<S: HasKey>(repo: &Repository<S>, url: &str) -> Result<ChangeReport> {
     let new_url = remote::canonical_url(url)?;
     refuse_known(repo, url, &new_url)?;
     let mut remotes = repo.config.remotes.clone();
@@ -113,12 +113,12 @@ pub fn add(repo: &Repository, url: &str) -> Result<ChangeReport> {
     change(repo, remotes, None)
 }
 
-fn change(
-    repo: &Repository,
+fn change<S: HasKey>(
+    repo: &Repository<S>,
     remotes: Vec<String>,
     replaced: Option<usize>,
 ) -> Result<ChangeReport> {
-    let signer = repo.signer()?;
+    let signer = repo.signer();
     let mut config = repo.config.clone();
     config.remotes = remotes;
     config.revision += 1;

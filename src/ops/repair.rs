@@ -10,8 +10,8 @@ use super::survey::{BadCopy, CopyState, ShardState, Survey};
 pub use super::unrebuildable::DataLost;
 use crate::codec::{self, peel::peel};
 use crate::error::Result;
-use crate::repo::Repository;
 use crate::repo::names::MARKER_PATH;
+use crate::repo::{Repository, State};
 
 #[derive(Serialize, Debug, Clone)]
 pub struct Action {
@@ -43,13 +43,13 @@ pub struct RepairOptions {
     pub read_data: bool,
 }
 
-pub fn run(repo: &Repository, opts: &RepairOptions) -> Result<RepairReport> {
+pub fn run<S: State>(repo: &Repository<S>, opts: &RepairOptions) -> Result<RepairReport> {
     run_with_progress(repo, opts, &crate::ops::Progress::default())
 }
 
 /// [`run`], counting the codewords decoded and their bytes in `progress` (for a bar).
-pub fn run_with_progress(
-    repo: &Repository,
+pub fn run_with_progress<S: State>(
+    repo: &Repository<S>,
     opts: &RepairOptions,
     progress: &crate::ops::Progress,
 ) -> Result<RepairReport> {
@@ -128,7 +128,12 @@ pub fn run_with_progress(
 
 /// What a deletion record names and a remote still holds (it was down during the
 /// delete, or the delete was interrupted) is removed, never copied back.
-fn remove_deleted(repo: &Repository, survey: &Survey, dry_run: bool, report: &mut RepairReport) {
+fn remove_deleted<S: State>(
+    repo: &Repository<S>,
+    survey: &Survey,
+    dry_run: bool,
+    report: &mut RepairReport,
+) {
     for (r, path, size) in &survey.reclaimable {
         report.actions.push(Action {
             kind: "remove-deleted",
@@ -146,7 +151,12 @@ fn remove_deleted(repo: &Repository, survey: &Survey, dry_run: bool, report: &mu
 
 /// Lock copies that are not authentic (planted or damaged) are removed from the remote
 /// that serves them; tangle already ignores them.
-fn remove_bad_locks(repo: &Repository, survey: &Survey, dry_run: bool, report: &mut RepairReport) {
+fn remove_bad_locks<S: State>(
+    repo: &Repository<S>,
+    survey: &Survey,
+    dry_run: bool,
+    report: &mut RepairReport,
+) {
     for bad in &survey.bad_locks {
         report.actions.push(Action {
             kind: "remove-bad-lock",
@@ -167,7 +177,12 @@ fn remove_bad_locks(repo: &Repository, survey: &Survey, dry_run: bool, report: &
 /// repository is lost with them. (Where another remote holds an authentic copy, the copy
 /// is rewritten instead, by `repair_metadata`.) Each is fetched and checked again first
 /// (`Repository::remove_foreign_copy`).
-fn remove_foreign(repo: &Repository, survey: &Survey, dry_run: bool, report: &mut RepairReport) {
+fn remove_foreign<S: State>(
+    repo: &Repository<S>,
+    survey: &Survey,
+    dry_run: bool,
+    report: &mut RepairReport,
+) {
     for (path, m) in survey.meta.iter().filter(|(_, m)| m.good.is_none()) {
         for (r, _) in m.foreign_copies() {
             let listed = (survey.listings[r].as_ref().ok())
@@ -198,8 +213,8 @@ fn remove_foreign(repo: &Repository, survey: &Survey, dry_run: bool, report: &mu
 /// Every reachable remote gets an identity marker if it lacks one (a rebuilt remote, or
 /// a repository from before markers). Two remotes of the config that turn out to be one
 /// location are reported, not repaired: the config itself must change.
-fn repair_markers(
-    repo: &Repository,
+fn repair_markers<S: State>(
+    repo: &Repository<S>,
     survey: &Survey,
     dry_run: bool,
     report: &mut RepairReport,
@@ -232,8 +247,8 @@ fn repair_markers(
     Ok(())
 }
 
-fn repair_metadata(
-    repo: &Repository,
+fn repair_metadata<S: State>(
+    repo: &Repository<S>,
     survey: &Survey,
     dry_run: bool,
     report: &mut RepairReport,
@@ -278,8 +293,8 @@ fn repair_metadata(
 
 /// Rebuild what peeling can; returns the extents left with shards nothing rebuilds
 /// (position and the `unrepaired` line saying so).
-fn repair_shards(
-    repo: &Repository,
+fn repair_shards<S: State>(
+    repo: &Repository<S>,
     survey: &Survey,
     dry_run: bool,
     report: &mut RepairReport,

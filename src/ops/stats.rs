@@ -16,7 +16,7 @@ use crate::ops::analysis::{self, PointerCoverage, Storage};
 use crate::ops::listing::subtrees;
 use crate::ops::survey::Survey;
 use crate::repo::names::ObjectName;
-use crate::repo::{Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
+use crate::repo::{Indexed, Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
 
 /// What `total_size` and `total_file_count` count, as in `restic stats --mode`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -119,7 +119,7 @@ struct Totals {
     bytes: u64,
 }
 
-pub fn stats(repo: &Repository, specs: &[String], mode: Mode) -> Result<StatsReport> {
+pub fn stats(repo: &Repository<Indexed>, specs: &[String], mode: Mode) -> Result<StatsReport> {
     let snaps = if specs.is_empty() {
         repo.snapshots()?
     } else {
@@ -190,7 +190,7 @@ fn ratio(a: u64, b: u64) -> f64 {
 }
 
 struct Walk<'a> {
-    repo: &'a Repository,
+    repo: &'a Repository<Indexed>,
     seen: HashMap<BlobId, Totals>,
     blobs: HashSet<BlobId>,
 }
@@ -234,7 +234,7 @@ impl Walk<'_> {
 }
 
 /// What every remote holds, by kind, and the pointer coverage.
-pub fn usage(repo: &Repository) -> Result<RepositoryUsage> {
+pub fn usage(repo: &Repository<Indexed>) -> Result<RepositoryUsage> {
     let survey = Survey::take(repo)?;
     let mut remotes = Vec::with_capacity(survey.urls.len());
     for (r, listing) in survey.listings.iter().enumerate() {

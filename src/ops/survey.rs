@@ -13,7 +13,7 @@ use crate::codec::peel::Codeword;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::Result;
 use crate::extent::{Certificate, Deletions, ExtentName};
-use crate::repo::{Foreign, Graph, Repository, names};
+use crate::repo::{Foreign, Graph, Repository, State, names};
 
 /// One remote's copy of a metadata object.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -155,7 +155,10 @@ pub struct BadLock {
 /// Every lock each remote lists, fetched from that remote and checked. One gone since
 /// the listing (its holder finished) is no finding; one that cannot be read as an
 /// object of a lock's size (a FIFO, a giant) is refused as the metadata copies are.
-fn bad_locks(repo: &Repository, listings: &[Result<HashMap<String, u64>>]) -> Vec<BadLock> {
+fn bad_locks<S: State>(
+    repo: &Repository<S>,
+    listings: &[Result<HashMap<String, u64>>],
+) -> Vec<BadLock> {
     let copies = listings.iter().enumerate().flat_map(|(r, l)| {
         (l.iter().flat_map(|l| l.iter()))
             .filter(|(p, _)| p.starts_with("locks/"))
@@ -212,8 +215,8 @@ fn listed_over(path: &str, listed: u64, limit: u64) -> Option<BadCopy> {
 
 /// Remote `r`'s copy of `path`, `limit` bytes at most; `None` if gone since the listing.
 /// One that cannot be read within the limit (a FIFO, a giant, a read error) is refused.
-async fn get_copy(
-    repo: &Repository,
+async fn get_copy<S: State>(
+    repo: &Repository<S>,
     r: usize,
     path: &str,
     limit: u64,
@@ -227,7 +230,12 @@ async fn get_copy(
 
 /// Why a copy that failed its authentication (`e`) is refused: forged if well-formed but
 /// signed by someone else, else corrupt.
-fn refused_copy(repo: &Repository, path: &str, bytes: &[u8], e: &crate::Error) -> BadCopy {
+fn refused_copy<S: State>(
+    repo: &Repository<S>,
+    path: &str,
+    bytes: &[u8],
+    e: &crate::Error,
+) -> BadCopy {
     if let Some(foreign) = repo.foreign_copy(path, bytes) {
         BadCopy::Foreign(foreign)
     } else if looks_forged(repo, path, bytes) {
@@ -238,7 +246,7 @@ fn refused_copy(repo: &Repository, path: &str, bytes: &[u8], e: &crate::Error) -
 }
 
 /// Whether a copy that failed [`Repository::authenticate_metadata`] is well-formed but signed by someone else.
-fn looks_forged(repo: &Repository, path: &str, bytes: &[u8]) -> bool {
+fn looks_forged<S: State>(repo: &Repository<S>, path: &str, bytes: &[u8]) -> bool {
     let kind = match path.split('/').next() {
         Some("extents") => ObjectKind::Extent,
         Some("heads") => ObjectKind::Head,
@@ -260,7 +268,7 @@ fn looks_forged(repo: &Repository, path: &str, bytes: &[u8]) -> bool {
 
 impl Survey {
     /// List every remote, fetch and check every metadata copy, and stat every shard.
-    pub fn take(repo: &Repository) -> Result<Survey> {
+    pub fn take<S: State>(repo: &Repository<S>) -> Result<Survey> {
         let remotes = repo.remotes();
         let urls: Vec<String> = remotes.iter().map(|r| r.url().to_string()).collect();
         let mut foreign = Vec::new();
@@ -484,9 +492,9 @@ impl Survey {
     /// certified hash (marking bad ones `Corrupt`), and where all inputs are intact check
     /// that the stored parity is what the data and pointers encode to. Returns the bytes
     /// read, the shards checked, and the extents whose parity is inconsistent.
-    pub fn read_data(
+    pub fn read_data<S: State>(
         &mut self,
-        repo: &Repository,
+        repo: &Repository<S>,
         pick: &dyn Fn(usize) -> bool,
         progress: &crate::ops::Progress,
     ) -> (u64, u64, Vec<usize>) {

@@ -10,7 +10,7 @@ use super::analysis::{self, Finding};
 use super::survey::Survey;
 use crate::codec::peel::peel;
 use crate::error::Result;
-use crate::repo::Repository;
+use crate::repo::{Repository, State};
 
 /// An extent whose data nothing can rebuild (`repair --json`'s `data_lost`).
 #[derive(Serialize, Debug, Clone)]
@@ -27,8 +27,8 @@ pub struct DataLost {
 
 /// The `data-lost` findings of the survey, each with why nothing rebuilds it, and the
 /// `unrepaired` line (of `unrepaired`: extent index and line) it explains.
-pub(super) fn explain(
-    repo: &Repository,
+pub(super) fn explain<S: State>(
+    repo: &Repository<S>,
     survey: &Survey,
     unrepaired: &[(usize, String)],
 ) -> Result<Vec<DataLost>> {

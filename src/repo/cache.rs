@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use super::Repository;
+use super::{Repository, State};
 use crate::error::Result;
 use crate::util::{read_regular_file, replace_file};
 
@@ -38,7 +38,7 @@ const CACHED_PREFIXES: [&str; 5] = [
     super::names::REMOVED_KEYS,
 ];
 
-impl Repository {
+impl<S: State> Repository<S> {
     /// Where the cached copy of the object at `path` lives, if it is a kind the cache keeps.
     fn cached_object_file(&self, path: &str) -> Option<PathBuf> {
         let kind = path.split('/').next()?;

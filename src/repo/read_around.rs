@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
-use super::Repository;
+use super::{Repository, State};
 use crate::error::{Error, Kind};
 use crate::extent::{Certificate, ExtentName};
 
@@ -57,7 +57,7 @@ pub struct RemoteReadAround {
     pub unreadable: u64,
 }
 
-impl Repository {
+impl<S: State> Repository<S> {
     /// Reading shard `index` of `cert` from its remote failed with `e`.
     pub(super) fn note_read_failed(&self, cert: &Certificate, index: usize, e: &Error) {
         let remote = cert.shards.get(index).map(|s| s.remote as usize);

@@ -27,12 +27,12 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Condvar, Mutex};
 
 use crate::extent::ExtentName;
-use crate::repo::Repository;
+use crate::repo::{Repository, State};
 
 /// Ends and drops the read plan when a restore (or dump) ends, however it ends.
-pub struct ForgetReadPlan<'a>(pub &'a Repository);
+pub struct ForgetReadPlan<'a, S: State>(pub &'a Repository<S>);
 
-impl Drop for ForgetReadPlan<'_> {
+impl<S: State> Drop for ForgetReadPlan<'_, S> {
     fn drop(&mut self) {
         self.0.forget_read_plan();
     }

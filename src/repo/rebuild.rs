@@ -20,9 +20,9 @@ use std::sync::Arc;
 use bytes::Bytes;
 use futures::future::join_all;
 
-use super::Repository;
 use super::names::ObjectName;
 use super::read_around::ShardDamage;
+use super::{Repository, State};
 use crate::codec::{
     self,
     peel::{self, Codeword},
@@ -141,7 +141,7 @@ enum Unread {
     Wrong(String),
 }
 
-impl Repository {
+impl<S: State> Repository<S> {
     /// Shard `index` of an extent as [`fetch_verified`](Self::fetch_verified) reads it,
     /// saying why it is not the certified shard.
     async fn fetch_checked(&self, cert: &Certificate, index: usize) -> Result<Bytes, Unread> {

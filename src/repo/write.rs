@@ -18,7 +18,7 @@ use bytes::Bytes;
 use futures::future::join_all;
 
 use super::names::{REMOVED_KEYS, removed_key_path};
-use super::{Config, Repository, WriteHealth};
+use super::{Config, HasKey, Repository, State, WriteHealth};
 use crate::crypto::Signer;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::{Error, Result};
@@ -39,7 +39,7 @@ pub struct ConfigPublished {
     pub not_updated: Vec<String>,
 }
 
-impl Repository {
+impl<S: State> Repository<S> {
     /// Write a metadata object to every remote that still takes writes; succeed if no
     /// more remotes failed than the coding tolerates (the rest is for `repair` later).
     pub fn write_replicated(&self, path: &str, bytes: Bytes) -> Result<()> {
@@ -271,50 +271,11 @@ impl Repository {
         self.block_on(super::marker::claim(remote, &others, self.config.id))
     }
 
-    /// Sign and replicate a deletion record: from here on what it names is deleted, not
-    /// lost (delete and `key remove` write them). Returns its path.
-    pub fn write_deletion_record(&self, record: &Deletion) -> Result<String> {
-        let object = record.to_object(&self.signer()?)?;
-        self.write_deletion_object(Bytes::from(object))
-    }
-
     fn write_deletion_object(&self, object: Bytes) -> Result<String> {
         let path = format!("deletions/{}", envelope::content_id(&object));
         self.write_replicated(&path, object)
             .map_err(|e| e.context("writing the deletion record"))?;
         Ok(path)
-    }
-
-    /// Record the removal of key file `keys/<key_id>` (`key remove`), before any copy of
-    /// it is removed: first at `removed-keys/<key_id>`, where unlocking looks for it,
-    /// then the same bytes at `deletions/<content id>`, where every record is. `again`
-    /// (the key is removed already: finishing a removal that stopped), a record already
-    /// at the first name is used again, so that name never holds two different objects.
-    pub fn write_key_removal(&self, key_id: &str, again: bool) -> Result<()> {
-        let path = removed_key_path(key_id);
-        let existing = match again {
-            true => self.read_object(&path, |b| {
-                self.deletion_record(&path, b)?;
-                Ok(Bytes::copy_from_slice(b))
-            }),
-            false => Err(Error::new(crate::Kind::NotFound, "a new removal")),
-        };
-        let object = match existing {
-            Ok(b) => b,
-            Err(_) => {
-                let record = Deletion {
-                    repo_id: self.config.id,
-                    time: chrono::Utc::now().timestamp(),
-                    keys: vec![key_id.to_string()],
-                    ..Default::default()
-                };
-                Bytes::from(record.to_object(&self.signer()?)?)
-            }
-        };
-        self.write_replicated(&path, object.clone())
-            .map_err(|e| e.context("writing the key's removal record"))?;
-        self.write_deletion_object(object)?;
-        Ok(())
     }
 
     /// Remove object `path` from remote `r`: only for what an authentic deletion record
@@ -615,6 +576,47 @@ impl Repository {
             }
             Ok(())
         })
+    }
+}
+
+impl<S: HasKey> Repository<S> {
+    /// Sign and replicate a deletion record: from here on what it names is deleted, not
+    /// lost (delete and `key remove` write them). Returns its path.
+    pub fn write_deletion_record(&self, record: &Deletion) -> Result<String> {
+        let object = record.to_object(&self.signer())?;
+        self.write_deletion_object(Bytes::from(object))
+    }
+
+    /// Record the removal of key file `keys/<key_id>` (`key remove`), before any copy of
+    /// it is removed: first at `removed-keys/<key_id>`, where unlocking looks for it,
+    /// then the same bytes at `deletions/<content id>`, where every record is. `again`
+    /// (the key is removed already: finishing a removal that stopped), a record already
+    /// at the first name is used again, so that name never holds two different objects.
+    pub fn write_key_removal(&self, key_id: &str, again: bool) -> Result<()> {
+        let path = removed_key_path(key_id);
+        let existing = match again {
+            true => self.read_object(&path, |b| {
+                self.deletion_record(&path, b)?;
+                Ok(Bytes::copy_from_slice(b))
+            }),
+            false => Err(Error::new(crate::Kind::NotFound, "a new removal")),
+        };
+        let object = match existing {
+            Ok(b) => b,
+            Err(_) => {
+                let record = Deletion {
+                    repo_id: self.config.id,
+                    time: chrono::Utc::now().timestamp(),
+                    keys: vec![key_id.to_string()],
+                    ..Default::default()
+                };
+                Bytes::from(record.to_object(&self.signer())?)
+            }
+        };
+        self.write_replicated(&path, object.clone())
+            .map_err(|e| e.context("writing the key's removal record"))?;
+        self.write_deletion_object(object)?;
+        Ok(())
     }
 }
 

@@ -680,11 +680,9 @@ fn a_deleted_snapshots_trees_go_whole_without_repacking() {
     }
     let first = repo.backup(&[&src], &[]).snapshot_id;
 
-    let mut lib =
-        tangle::repo::Repository::open(repo.url(0).as_str(), Some(repo.path("lib-cache")))
-            .expect("open through the library");
-    lib.unlock(PASSWORD.as_bytes()).expect("unlock");
-    lib.load_index().expect("index");
+    let lib = tangle::repo::Repository::open(repo.url(0).as_str(), Some(repo.path("lib-cache")))
+        .expect("open through the library");
+    let lib = (lib.unlock_and_load_index(PASSWORD.as_bytes())).expect("unlock");
     let mut kinds: std::collections::HashMap<ExtentName, HashSet<String>> = Default::default();
     for (_, extent, loc) in lib.index().iter() {
         kinds

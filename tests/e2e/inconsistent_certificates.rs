@@ -31,9 +31,9 @@ fn setup() -> (Repo, Signer, Vec<Entry>, std::path::PathBuf) {
     let expected = manifest(&src);
     repo.backup(&[&src], &[]);
     let cache = repo.path("library-cache");
-    let mut lib = Repository::open(&repo.url(0), Some(cache)).expect("open through the library");
-    lib.unlock(PASSWORD.as_bytes()).expect("unlock");
-    let signer = lib.signer().expect("signer");
+    let lib = Repository::open(&repo.url(0), Some(cache)).expect("open through the library");
+    let lib = lib.unlock(PASSWORD.as_bytes()).expect("unlock");
+    let signer = lib.signer();
     (repo, signer, expected, src)
 }
 
@@ -204,9 +204,9 @@ fn certificates_pointing_at_each_other_are_not_waited_on() {
     write_file(&src.join("a.bin"), &pseudo_random(5, 12_000));
     repo.backup(&[&src], &[]);
     let cache = repo.path("library-cache");
-    let mut lib = Repository::open(&repo.url(0), Some(cache)).expect("open through the library");
-    lib.unlock(PASSWORD.as_bytes()).expect("unlock");
-    let signer = lib.signer().expect("signer");
+    let lib = Repository::open(&repo.url(0), Some(cache)).expect("open through the library");
+    let lib = lib.unlock(PASSWORD.as_bytes()).expect("unlock");
+    let signer = lib.signer();
 
     let certs = certificates(&repo);
     let (i, j) = (0..certs.len())

@@ -199,11 +199,10 @@ fn a_file_that_cannot_be_restored_is_not_left_behind() {
     let id = repo.backup(&[&src], &[]).snapshot_id;
 
     // The extents that hold data blobs of the second backup and no tree.
-    let mut lib = Repository::open(&repo.url(0), Some(repo.path("lib-cache"))).expect("open");
-    lib.unlock(PASSWORD.as_bytes()).expect("unlock");
-    lib.load_index().expect("index");
+    let lib = Repository::open(&repo.url(0), Some(repo.path("lib-cache"))).expect("open");
+    let lib = (lib.unlock_and_load_index(PASSWORD.as_bytes())).expect("unlock");
     let kept_blobs: HashSet<_> = fs::read(src.join("kept.txt"))
-        .map(|d| lib.key().expect("key").blob_id(&d))
+        .map(|d| lib.key().blob_id(&d))
         .into_iter()
         .collect();
     let mut data_only: HashSet<String> = HashSet::new();

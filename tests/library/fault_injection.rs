@@ -35,7 +35,7 @@ use tangle::ops::restore::{self, RestoreOptions};
 use tangle::ops::verify::{self, ReadData, Severity, VerifyReport};
 use tangle::remote::faulty::{Fault, Faulty, Op, Rule};
 use tangle::remote::{DynRemote, MemoryRemote};
-use tangle::repo::{InitOptions, Repository, init_remotes};
+use tangle::repo::{Indexed, InitOptions, Public, Repository, State, init_remotes};
 
 /// These tests change remotes directly (the `testing` feature grants it).
 const W: tangle::remote::WriteAccess = tangle::remote::WriteAccess::for_tests();
@@ -189,7 +189,7 @@ fn build_world() -> World {
     let mut a = std::fs::read(src.join("a.bin")).unwrap();
     a[100_000..100_100].copy_from_slice(&rng.bytes(100));
     write_file(&src.join("a.bin"), &a);
-    repo.load_index().unwrap();
+    repo.reload_index().unwrap();
     let b2 =
         backup::run(&repo, &backup_options(&src, HOST), &Progress::default()).expect("backup 2");
     snaps.push((b2.snapshot_id.expect("snapshot 2"), read_tree(&src)));
@@ -279,22 +279,61 @@ fn read_tree(root: &Path) -> BTreeMap<PathBuf, Item> {
 // A case: the world's objects (possibly damaged) behind Faulty wrappers
 // ---------------------------------------------------------------------------------
 
-struct Case {
+struct Case<S = Indexed> {
     faulty: Vec<Arc<Faulty>>,
     inner: Vec<DynRemote>,
-    repo: Repository,
+    repo: Repository<S>,
     _cache: tempfile::TempDir,
 }
 
 fn open_case(objects: &[Objects], primary: usize, seed: u64) -> Case {
-    let mut c = open_case_locked(objects, primary, seed);
-    c.repo.unlock(PW).expect("unlock");
-    c.repo.load_index().expect("load index");
-    c
+    let Case {
+        faulty,
+        inner,
+        repo,
+        _cache,
+    } = open_case_locked(objects, primary, seed);
+    let repo = repo.unlock_and_load_index(PW).expect("unlock");
+    Case {
+        faulty,
+        inner,
+        repo,
+        _cache,
+    }
+}
+
+impl Case<Public> {
+    /// The case unlocked with its index, or as it was and why not.
+    #[allow(clippy::result_large_err)]
+    fn unlock(self) -> Result<Case<Indexed>, (Case<Public>, tangle::Error)> {
+        let Case {
+            faulty,
+            inner,
+            repo,
+            _cache,
+        } = self;
+        match repo.try_unlock(PW) {
+            Ok(repo) => Ok(Case {
+                faulty,
+                inner,
+                repo: repo.load_index().expect("load index"),
+                _cache,
+            }),
+            Err((repo, e)) => Err((
+                Case {
+                    faulty,
+                    inner,
+                    repo,
+                    _cache,
+                },
+                e,
+            )),
+        }
+    }
 }
 
 /// The case's repository, not unlocked (what `verify` and `repair` need).
-fn open_case_locked(objects: &[Objects], primary: usize, seed: u64) -> Case {
+fn open_case_locked(objects: &[Objects], primary: usize, seed: u64) -> Case<Public> {
     let inner: Vec<DynRemote> = (0..R)
         .map(|i| {
             let m: DynRemote = Arc::new(MemoryRemote::new(&url(i)));
@@ -327,14 +366,11 @@ fn open_case_locked(objects: &[Objects], primary: usize, seed: u64) -> Case {
 
 /// A second client over the same (faulty) remotes and cache: no memory of which
 /// remotes failed in the first one.
-fn reopen(c: &Case, primary: usize) -> Repository {
-    let mut repo = reopen_locked(c, primary);
-    repo.unlock(PW).unwrap();
-    repo.load_index().unwrap();
-    repo
+fn reopen<S>(c: &Case<S>, primary: usize) -> Repository<Indexed> {
+    reopen_locked(c, primary).unlock_and_load_index(PW).unwrap()
 }
 
-fn reopen_locked(c: &Case, primary: usize) -> Repository {
+fn reopen_locked<S>(c: &Case<S>, primary: usize) -> Repository {
     let remotes: Vec<DynRemote> = c.faulty.iter().map(|f| f.clone() as DynRemote).collect();
     Repository::open_with_remotes(remotes, primary, Some(c._cache.path().into())).unwrap()
 }
@@ -352,7 +388,7 @@ struct Restored {
 /// Restore snapshot `n` and check it never wrote a wrong byte: every restored byte is
 /// the source's byte or a zero that was never written (files are sized first), a file
 /// that differs is named in an error, and a restore that reports success is identical.
-fn restore_checked(w: &World, repo: &Repository, n: usize, what: &str) -> Restored {
+fn restore_checked(w: &World, repo: &Repository<Indexed>, n: usize, what: &str) -> Restored {
     let (id, expected) = &w.snaps[n];
     let target = tempfile::tempdir().unwrap();
     let result = restore::run(
@@ -434,7 +470,7 @@ fn restore_checked(w: &World, repo: &Repository, n: usize, what: &str) -> Restor
     }
 }
 
-fn restore_all_identical(w: &World, repo: &Repository, what: &str) {
+fn restore_all_identical(w: &World, repo: &Repository<Indexed>, what: &str) {
     for n in 0..w.snaps.len() {
         let r = restore_checked(w, repo, n, what);
         assert!(
@@ -446,11 +482,11 @@ fn restore_all_identical(w: &World, repo: &Repository, what: &str) {
     }
 }
 
-fn verify_all(repo: &Repository, what: &str) -> VerifyReport {
+fn verify_all<S: State>(repo: &Repository<S>, what: &str) -> VerifyReport {
     verify::run(repo, ReadData::All).unwrap_or_else(|e| panic!("{what}: verify failed: {e}"))
 }
 
-fn repair_all(repo: &Repository, what: &str) -> RepairReport {
+fn repair_all<S: State>(repo: &Repository<S>, what: &str) -> RepairReport {
     repair::run(
         repo,
         &RepairOptions {
@@ -487,7 +523,7 @@ fn assert_clean(v: &VerifyReport, what: &str) {
     );
 }
 
-fn current(c: &Case) -> Vec<Objects> {
+fn current<S>(c: &Case<S>) -> Vec<Objects> {
     c.inner.iter().map(dump).collect()
 }
 
@@ -1153,11 +1189,10 @@ fn damaged_key_files_are_not_a_wrong_password() {
     {
         damage(&mut objs[r], &keys[0], d, &mut Rng::new(r as u64));
     }
-    let mut c = open_case_locked(&objs, 0, 8);
-    let e = c
-        .repo
-        .unlock(PW)
-        .expect_err("unlock with every key copy damaged");
+    let c = open_case_locked(&objs, 0, 8);
+    let Err((c, e)) = c.unlock() else {
+        panic!("unlock with every key copy damaged succeeded");
+    };
     assert_ne!(
         e.kind(),
         Kind::WrongPassword,
@@ -1337,76 +1372,112 @@ proptest! {
                 }
             }
         }
-        let mut c = open_case_locked(&objs, primary, seed);
+        let c = open_case_locked(&objs, primary, seed);
+        let what = format!("seed {seed:#x}, q {q:.2}, {damaged} objects damaged");
         // Every copy of the key may be damaged: then nothing can be decrypted, and the
         // password-less checks still run.
-        let unlocked = match c.repo.unlock(PW) {
-            Ok(()) => {
-                c.repo.load_index().expect("load index");
-                true
-            }
-            Err(e) => {
+        match c.unlock() {
+            Ok(c) => beyond_tolerance_checks(w, &c, &objs, primary, damaged, q, &what)?,
+            Err((c, e)) => {
                 prop_assert!(
                     matches!(e.kind(), Kind::WrongPassword | Kind::Corrupt | Kind::Fatal),
                     "unlock: {:?}", e
                 );
-                false
-            }
-        };
-        for f in &c.faulty {
-            f.add(Rule::new(Fault::Timeout).ops(&Op::READS).per_call().probability(q / 4.0));
-        }
-        let what = format!("seed {seed:#x}, q {q:.2}, {damaged} objects damaged");
-        if unlocked {
-            for n in 0..w.snaps.len() {
-                restore_checked(w, &c.repo, n, &what);
-            }
-        }
-        let _ = verify::run(&c.repo, ReadData::All);
-        for f in &c.faulty {
-            f.clear();
-        }
-        let v = verify_all(&c.repo, &what);
-        prop_assert!(damaged == 0 || v.exit_code != 0, "{}: damage not found", what);
-        let rep = repair_all(&c.repo, &what);
-        let after = current(&c);
-        for r in 0..R {
-            // The identity marker is the one object repair writes afresh (a remote without
-            // one gets a new one); it carries no data.
-            for (p, b) in after[r].iter().filter(|(p, _)| p.as_str() != "remote-id") {
-                prop_assert!(
-                    w.objects[r].get(p) == Some(b) || objs[r].get(p) == Some(b),
-                    "{}: repair wrote bytes that are not the original to {} on remote {}",
-                    what, p, r
-                );
-            }
-        }
-        // A new client after the repair.
-        let mut repo = reopen_locked(&c, primary);
-        let unlocked = repo.unlock(PW).is_ok();
-        if unlocked {
-            repo.load_index().expect("load index");
-        }
-        let v = verify_all(&repo, &what);
-        if rep.unrepaired.is_empty() {
-            assert_clean(&v, &format!("{what}: repair said it fixed everything"));
-        }
-        if unlocked {
-            let listed: BTreeSet<String> =
-                repo.snapshots().unwrap().into_iter().map(|(id, _)| id).collect();
-            for n in 0..w.snaps.len() {
-                let r = restore_checked(w, &repo, n, &what);
-                // A snapshot gone from every remote is invisible (as after a delete).
-                if v.exit_code == 0 && listed.contains(&w.snaps[n].0) {
-                    prop_assert!(
-                        r.clean && r.identical,
-                        "{}: verify is clean but restore of snapshot {} fails: {:?}",
-                        what, n + 1, r.errors
-                    );
-                }
+                beyond_tolerance_checks(w, &c, &objs, primary, damaged, q, &what)?
             }
         }
     }
+}
+
+/// The checks of `beyond_tolerance_fails_safely` on a case opened unlocked, or with the
+/// public key where damage left no key file readable.
+fn beyond_tolerance_checks<S: State>(
+    w: &World,
+    c: &Case<S>,
+    objs: &[Objects],
+    primary: usize,
+    damaged: usize,
+    q: f64,
+    what: &str,
+) -> Result<(), TestCaseError> {
+    for f in &c.faulty {
+        f.add(
+            Rule::new(Fault::Timeout)
+                .ops(&Op::READS)
+                .per_call()
+                .probability(q / 4.0),
+        );
+    }
+    if let Some(repo) = c.repo.indexed() {
+        for n in 0..w.snaps.len() {
+            restore_checked(w, repo, n, what);
+        }
+    }
+    let _ = verify::run(&c.repo, ReadData::All);
+    for f in &c.faulty {
+        f.clear();
+    }
+    let v = verify_all(&c.repo, what);
+    prop_assert!(
+        damaged == 0 || v.exit_code != 0,
+        "{}: damage not found",
+        what
+    );
+    let rep = repair_all(&c.repo, what);
+    let after = current(c);
+    for r in 0..R {
+        // The identity marker is the one object repair writes afresh (a remote without
+        // one gets a new one); it carries no data.
+        for (p, b) in after[r].iter().filter(|(p, _)| p.as_str() != "remote-id") {
+            prop_assert!(
+                w.objects[r].get(p) == Some(b) || objs[r].get(p) == Some(b),
+                "{}: repair wrote bytes that are not the original to {} on remote {}",
+                what,
+                p,
+                r
+            );
+        }
+    }
+    // A new client after the repair.
+    match reopen_locked(c, primary).try_unlock(PW) {
+        Ok(repo) => after_repair(w, &repo.load_index().expect("load index"), &rep, what),
+        Err((repo, _)) => after_repair(w, &repo, &rep, what),
+    }
+}
+
+/// A new client's verify after `rep`, and (unlocked) its restores.
+fn after_repair<S: State>(
+    w: &World,
+    repo: &Repository<S>,
+    rep: &RepairReport,
+    what: &str,
+) -> Result<(), TestCaseError> {
+    let v = verify_all(repo, what);
+    if rep.unrepaired.is_empty() {
+        assert_clean(&v, &format!("{what}: repair said it fixed everything"));
+    }
+    if let Some(repo) = repo.indexed() {
+        let listed: BTreeSet<String> = repo
+            .snapshots()
+            .unwrap()
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
+        for n in 0..w.snaps.len() {
+            let r = restore_checked(w, repo, n, what);
+            // A snapshot gone from every remote is invisible (as after a delete).
+            if v.exit_code == 0 && listed.contains(&w.snaps[n].0) {
+                prop_assert!(
+                    r.clean && r.identical,
+                    "{}: verify is clean but restore of snapshot {} fails: {:?}",
+                    what,
+                    n + 1,
+                    r.errors
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The head commits a run and is written before its snapshot. A backup whose head cannot
@@ -1451,8 +1522,8 @@ fn the_head_is_written_before_the_snapshot() {
             show(&v)
         );
         // The next backup (same client, same cache) continues the chain.
-        let mut next = reopen(&c, 1);
-        backup::prepare(&mut next).expect("prepare");
+        let next = reopen(&c, 1).without_index();
+        let next = backup::prepare(next).expect("prepare");
         let again = backup::run(&next, &backup_options(&src, HOST), &Progress::default())
             .unwrap_or_else(|e| panic!("{what}: the next backup failed: {e}"));
         assert!(again.snapshot_id.is_some(), "{what}");

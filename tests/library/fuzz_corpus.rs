@@ -168,9 +168,9 @@ fn collect(remotes: usize, extent_size: u32, corpus: &mut BTreeMap<&str, Vec<Vec
     backup::run(&repo, &tagged_backup(&src, "first"), &Progress::default()).expect("backup 1");
     write_file(&src.join("small.txt"), b"a small file, changed\n");
     write_file(&src.join("new/file"), &pseudo_random(8, 3_000));
-    repo.load_index().unwrap();
+    repo.reload_index().unwrap();
     backup::run(&repo, &tagged_backup(&src, "second"), &Progress::default()).expect("backup 2");
-    repo.load_index().unwrap();
+    repo.reload_index().unwrap();
     if remotes > 2 {
         let certs = repo.load_catalog().unwrap();
         assert!(
@@ -179,7 +179,7 @@ fn collect(remotes: usize, extent_size: u32, corpus: &mut BTreeMap<&str, Vec<Vec
         );
     }
 
-    let key = repo.key().unwrap().clone();
+    let key = repo.key().clone();
     let objects = futures::executor::block_on(async {
         let mut out = Vec::new();
         for o in mems[0].list("").await.unwrap() {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use tangle::ops::backup::BackupOptions;
 use tangle::remote::{DynRemote, MemoryRemote};
-use tangle::repo::Repository;
+use tangle::repo::{Indexed, Repository};
 use tempfile::TempDir;
 
 /// `n` empty in-memory remotes, `memory://NAME-0` to `memory://NAME-(n-1)`.
@@ -20,12 +20,11 @@ pub fn memory_remotes(name: &str, n: usize) -> Vec<DynRemote> {
 /// A client of the repository on `remotes` (reached through the first): a cache of its
 /// own (returned, to live as long as the client), unlocked with `password`, its index
 /// loaded.
-pub fn open_unlocked(remotes: &[DynRemote], password: &[u8]) -> (Repository, TempDir) {
+pub fn open_unlocked(remotes: &[DynRemote], password: &[u8]) -> (Repository<Indexed>, TempDir) {
     let cache = tempfile::tempdir().unwrap();
-    let mut repo = Repository::open_with_remotes(remotes.to_vec(), 0, Some(cache.path().into()))
+    let repo = Repository::open_with_remotes(remotes.to_vec(), 0, Some(cache.path().into()))
         .expect("open");
-    repo.unlock(password).expect("unlock");
-    repo.load_index().expect("load index");
+    let repo = repo.unlock_and_load_index(password).expect("unlock");
     (repo, cache)
 }
 

@@ -132,7 +132,7 @@ fn slow_remote_holds_backup_up_by_its_queue(queue: usize) {
     }
 
     // Everything arrived: the snapshot restores byte for byte.
-    repo.load_index().expect("index");
+    repo.reload_index().expect("index");
     let target = tempfile::tempdir().unwrap();
     restore::run(
         &repo,

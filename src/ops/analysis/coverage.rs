@@ -9,7 +9,7 @@ use super::finding::{PointerCoverage, RemoteSpare, Storage, StoredShare};
 use crate::codec::pointers::Catalog;
 use crate::extent::ExtentName;
 use crate::ops::survey::Survey;
-use crate::repo::Repository;
+use crate::repo::{Repository, State};
 
 pub(crate) fn coverage(survey: &Survey, committed: &HashSet<ExtentName>) -> PointerCoverage {
     let catalog = Catalog::from_certificates(
@@ -37,8 +37,8 @@ pub(crate) fn coverage(survey: &Survey, committed: &HashSet<ExtentName>) -> Poin
 }
 
 /// What the committed extents store: their shards against their data.
-pub(crate) fn storage(
-    repo: &Repository,
+pub(crate) fn storage<S: State>(
+    repo: &Repository<S>,
     survey: &Survey,
     committed: &HashSet<ExtentName>,
 ) -> Storage {

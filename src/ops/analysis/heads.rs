@@ -6,17 +6,20 @@ use std::collections::{HashMap, HashSet};
 
 use crate::extent::{ExtentName, Head};
 use crate::ops::survey::Survey;
-use crate::repo::Repository;
+use crate::repo::{Repository, State};
 
 /// The extents some authentic head commits to, and their ancestors, without the
 /// rollback checks and without touching the cache's memory of heads (for `stats` and
 /// `repair`).
-pub(crate) fn committed(repo: &Repository, survey: &Survey) -> HashSet<ExtentName> {
+pub(crate) fn committed<S: State>(repo: &Repository<S>, survey: &Survey) -> HashSet<ExtentName> {
     committed_by(survey, &newest_heads(&heads_by_writer(repo, survey)))
 }
 
 /// Every authentic head the survey found, by writer (hex).
-pub(crate) fn heads_by_writer(repo: &Repository, survey: &Survey) -> HashMap<String, Vec<Head>> {
+pub(crate) fn heads_by_writer<S: State>(
+    repo: &Repository<S>,
+    survey: &Survey,
+) -> HashMap<String, Vec<Head>> {
     let owner = repo.config.owner;
     let mut heads: HashMap<String, Vec<Head>> = HashMap::new();
     for (path, m) in survey.meta.range("heads/".to_string()..) {

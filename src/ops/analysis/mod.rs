@@ -19,16 +19,16 @@ pub use self::finding::{
 };
 use crate::error::Result;
 use crate::ops::survey::Survey;
-use crate::repo::Repository;
+use crate::repo::{Repository, State};
 
 /// Pointer coverage of the extents the survey's heads commit to, as `verify` reports it
 /// (no findings, and the cache's memory of heads is left alone).
-pub(crate) fn pointer_coverage(repo: &Repository, survey: &Survey) -> PointerCoverage {
+pub(crate) fn pointer_coverage<S: State>(repo: &Repository<S>, survey: &Survey) -> PointerCoverage {
     coverage::coverage(survey, &heads::committed(repo, survey))
 }
 
 /// Stored bytes of the extents the survey's heads commit to, as `verify` reports them.
-pub(crate) fn storage(repo: &Repository, survey: &Survey) -> Storage {
+pub(crate) fn storage<S: State>(repo: &Repository<S>, survey: &Survey) -> Storage {
     coverage::storage(repo, survey, &heads::committed(repo, survey))
 }
 
@@ -36,11 +36,11 @@ pub(crate) fn storage(repo: &Repository, survey: &Survey) -> Storage {
 /// committed extents whose data shards peeling cannot restore), each naming, when the
 /// repository is unlocked, the snapshots and paths the loss costs: for `repair`, which
 /// says what it cannot rebuild. Reads every snapshot's trees, and only when data is lost.
-pub(crate) fn data_lost(repo: &Repository, survey: &Survey) -> Result<Vec<Finding>> {
+pub(crate) fn data_lost<S: State>(repo: &Repository<S>, survey: &Survey) -> Result<Vec<Finding>> {
     let mut findings = Vec::new();
     let lost = shards::shards(survey, &heads::committed(repo, survey), &mut findings);
     findings.retain(|f| f.kind == FindingKind::DataLost);
-    if !lost.is_empty() && repo.key().is_ok() {
+    if let Some(repo) = repo.indexed().filter(|_| !lost.is_empty()) {
         let mut tracer = lost::Tracer::new(repo.index(), lost);
         // What else the walk finds (unreadable trees) is verify's to report.
         let roots = snapshots::snapshots_reachable(repo, tracer.as_mut(), &mut Vec::new())?;

@@ -7,13 +7,13 @@ use super::finding::{Finding, FindingKind, Severity};
 use super::lost::Tracer;
 use crate::content::{BlobId, BlobKind, NodeKind};
 use crate::error::Result;
-use crate::repo::Repository;
+use crate::repo::{Indexed, Repository};
 
 /// With the password: every snapshot's trees decode and every blob is indexed. Each tree
 /// read goes to `tracer` (if any); a tree it knows to be lost is not read. Returns every
 /// snapshot's id and root tree, oldest first.
 pub(crate) fn snapshots_reachable(
-    repo: &Repository,
+    repo: &Repository<Indexed>,
     mut tracer: Option<&mut Tracer>,
     findings: &mut Vec<Finding>,
 ) -> Result<Vec<(String, BlobId)>> {

@@ -36,7 +36,7 @@ use crate::content::{IndexSegment, Snapshot};
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::Result;
 use crate::extent::Head;
-use crate::repo::Repository;
+use crate::repo::{Indexed, Repository, Unlocked};
 
 pub struct BackupOptions {
     pub paths: Vec<PathBuf>,
@@ -100,13 +100,17 @@ pub struct BackupReport {
 /// (written, never committed) are neither deduplicated against nor used as pointers (the
 /// pointer catalog is limited to extents the loaded index knows), so nothing committed
 /// ever depends on them.
-pub fn prepare(repo: &mut Repository) -> Result<()> {
+pub fn prepare(repo: Repository<Unlocked>) -> Result<Repository<Indexed>> {
     let committed: std::collections::HashSet<String> =
         repo.heads()?.into_iter().filter_map(|h| h.index).collect();
     repo.load_index_where(|id| committed.contains(id))
 }
 
-pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Result<BackupReport> {
+pub fn run(
+    repo: &Repository<Indexed>,
+    opts: &BackupOptions,
+    progress: &Progress,
+) -> Result<BackupReport> {
     let started = Instant::now();
     let start_time = chrono::Utc::now();
     let sources = sources::Sources::new(&opts.paths)?;
@@ -152,8 +156,8 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
     };
 
     if !opts.dry_run {
-        let key = repo.key()?;
-        let signer = repo.signer()?;
+        let key = repo.key();
+        let signer = repo.signer();
         let mut index_id = None;
         if !outcome.extents.is_empty() {
             let seg = IndexSegment {
@@ -247,7 +251,7 @@ pub fn run(repo: &Repository, opts: &BackupOptions, progress: &Progress) -> Resu
 
 /// Refuse to build on a state older than this client has seen: a remote (or all of
 /// them) may have been rolled back, and new data would be chained to a stale head.
-fn refuse_stale(repo: &Repository) -> Result<()> {
+fn refuse_stale(repo: &Repository<Indexed>) -> Result<()> {
     match repo.older_than_seen()? {
         Some(why) => Err(crate::Error::fatal(format!(
             "{why}; pass --allow-stale to back up anyway"
@@ -261,7 +265,7 @@ fn refuse_stale(repo: &Repository) -> Result<()> {
 /// its blobs are not committed, so nothing new may build on them.
 #[allow(clippy::type_complexity)]
 fn find_parent(
-    repo: &Repository,
+    repo: &Repository<Indexed>,
     host: &str,
     paths: &[String],
 ) -> Result<(Option<(String, Snapshot)>, Option<crate::content::Tree>)> {

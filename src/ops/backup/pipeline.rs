@@ -41,7 +41,7 @@ use crate::error::{Error, Result};
 use crate::extent::ExtentName;
 use crate::ops::Progress;
 use crate::ops::extent_writer::{Appender, DEFAULT_UPLOAD_QUEUE, StoredBlob};
-use crate::repo::Repository;
+use crate::repo::{Indexed, Repository};
 
 /// Bytes of new blobs between the readers and the appender (see [`Budget`]): a few of
 /// big files' 1 MiB chunks, or hundreds of small files. 8 and 16 MiB were no faster on
@@ -121,7 +121,7 @@ impl Dedup<'_> {
 }
 
 pub fn run(
-    repo: &Repository,
+    repo: &Repository<Indexed>,
     sources: &Sources,
     excludes: &Excludes,
     parent: Option<&Tree>,
@@ -129,7 +129,7 @@ pub fn run(
     progress: &Progress,
     errors: &Mutex<Vec<String>>,
 ) -> Result<Outcome> {
-    let key = repo.key()?;
+    let key = repo.key();
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let dedup = Dedup {
         index: repo.index(),

@@ -16,7 +16,7 @@ use super::sources::{Excludes, Sources, VirtualDir, VirtualEntry};
 use crate::content::fsmeta;
 use crate::content::{BlobId, Node, NodeKind, Tree};
 use crate::ops::Progress;
-use crate::repo::Repository;
+use crate::repo::{Indexed, Repository};
 
 /// A file's blob list and the bytes read, or why it could not be read.
 /// A file's blob ids and the bytes read, or why it could not be read (named in the
@@ -50,7 +50,7 @@ pub enum Event {
 pub struct Stopped;
 
 pub struct Walker<'a> {
-    pub repo: &'a Repository,
+    pub repo: &'a Repository<Indexed>,
     pub excludes: &'a Excludes,
     pub events: Sender<Event>,
     pub jobs: Sender<FileJob>,

@@ -37,7 +37,7 @@ use crate::content::{BlobId, IndexSegment};
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, DeletedExtent, Deletion, ExtentName, Head};
-use crate::repo::Repository;
+use crate::repo::{Indexed, Repository, Unlocked};
 
 pub struct DeleteOptions {
     /// Full ids of the snapshots to remove.
@@ -101,7 +101,7 @@ pub struct DeleteReport {
     pub decisions: Vec<policy::Decision>,
 }
 
-pub fn run(repo: &mut Repository, opts: &DeleteOptions) -> Result<DeleteReport> {
+pub fn run(repo: Repository<Unlocked>, opts: &DeleteOptions) -> Result<DeleteReport> {
     run_with_progress(repo, opts, &crate::ops::Progress::default())
 }
 
@@ -129,12 +129,12 @@ impl RemotesAway {
 /// [`run`], counting the extents repacked or re-encoded and the bytes they move in
 /// `progress` (for a progress bar).
 pub fn run_with_progress(
-    repo: &mut Repository,
+    repo: Repository<Unlocked>,
     opts: &DeleteOptions,
     progress: &crate::ops::Progress,
 ) -> Result<DeleteReport> {
     use crate::ops::Progress;
-    let survey = Survey::take(repo)?;
+    let survey = Survey::take(&repo)?;
     // Unreachable, or answering without the repository (wiped, or an unmounted disk).
     let down: Vec<String> = (survey.listings.iter().zip(&survey.urls))
         .filter_map(|(l, url)| match l {
@@ -153,7 +153,7 @@ pub fn run_with_progress(
     }
     // Only index segments no deletion record replaced.
     let replaced = survey.deleted.index.clone();
-    repo.load_index_where(|id| !replaced.contains(id))?;
+    let repo = &mut repo.load_index_where(|id| !replaced.contains(id))?;
     // A snapshot that cannot be read would count as not kept, and the extents only it
     // uses would go: refuse instead (repair may restore it from another remote).
     let (snaps, unreadable) = repo.snapshots_and_unreadable()?;
@@ -300,7 +300,7 @@ pub fn run_with_progress(
         report.bytes_written = report.repack_bytes_written + report.reencode_bytes_written;
         return Ok(report);
     }
-    let signer = repo.signer()?;
+    let signer = repo.signer();
     let reencode_bytes: u64 = (to_reencode.iter())
         .map(|c| c.shard_size as u64 * c.shards.len() as u64)
         .sum();
@@ -355,7 +355,7 @@ pub fn run_with_progress(
         // also commits the repacked extents' chain).
         let mut segment = consolidated_index(repo, &removed_names);
         segment.extents.extend(repacked.extents);
-        let sealed = envelope::seal(ObjectKind::Index, &segment.encrypt(repo.key()?)?, &signer);
+        let sealed = envelope::seal(ObjectKind::Index, &segment.encrypt(repo.key())?, &signer);
         let index_id = envelope::content_id(&sealed);
         report.bytes_written += sealed.len() as u64 * repo.remotes().len() as u64;
         repo.write_replicated(&format!("index/{index_id}"), Bytes::from(sealed))?;
@@ -399,7 +399,11 @@ pub fn run_with_progress(
 /// delete replaces, and its chain (walked through deleted extents, whose records keep
 /// their `prev`) reaches no live extent that a newer kept head's chain does not. Newest
 /// first, so the tip of every chain is the head that stays.
-fn redundant_heads(repo: &Repository, survey: &Survey, record: &Deletion) -> Vec<([u8; 16], u64)> {
+fn redundant_heads(
+    repo: &Repository<Indexed>,
+    survey: &Survey,
+    record: &Deletion,
+) -> Vec<([u8; 16], u64)> {
     let mut heads: Vec<Head> = (survey.meta.range("heads/".to_string()..))
         .take_while(|(p, _)| p.starts_with("heads/"))
         .filter_map(|(p, m)| Head::from_object(m.good.as_ref()?, &repo.config.owner, p).ok())
@@ -436,7 +440,10 @@ fn redundant_heads(repo: &Repository, survey: &Survey, record: &Deletion) -> Vec
 }
 
 /// Every tree and content blob the snapshots with these root trees reference.
-fn live_blobs(repo: &Repository, roots: impl Iterator<Item = BlobId>) -> Result<HashSet<BlobId>> {
+fn live_blobs(
+    repo: &Repository<Indexed>,
+    roots: impl Iterator<Item = BlobId>,
+) -> Result<HashSet<BlobId>> {
     let live = crate::ops::live::live_blobs(repo, roots).map_err(|e| {
         e.context("a kept snapshot cannot be read completely; delete changes nothing (run `tangle verify`)")
     })?;
@@ -453,7 +460,7 @@ fn live_blobs(repo: &Repository, roots: impl Iterator<Item = BlobId>) -> Result<
 }
 
 /// The loaded index without the removed extents, as one segment.
-fn consolidated_index(repo: &Repository, removed: &HashSet<ExtentName>) -> IndexSegment {
+fn consolidated_index(repo: &Repository<Indexed>, removed: &HashSet<ExtentName>) -> IndexSegment {
     let mut by_extent: HashMap<ExtentName, Vec<IndexEntry>> = HashMap::new();
     for (id, extent, loc) in repo.index().iter() {
         if removed.contains(&extent) {

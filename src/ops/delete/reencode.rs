@@ -15,7 +15,7 @@ use crate::codec::{self, pointers};
 use crate::crypto::Signer;
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, Pointer};
-use crate::repo::Repository;
+use crate::repo::{Indexed, Repository};
 
 /// Bytes moved by one re-encode.
 #[derive(Default, Clone, Copy)]
@@ -45,7 +45,7 @@ impl Catalog {
 /// Re-encode `cert` (live, with pointers into removed extents) against `catalog`;
 /// returns the new certificate (already written) and the bytes moved.
 pub fn reencode(
-    repo: &Repository,
+    repo: &Repository<Indexed>,
     signer: &Signer,
     cert: &Certificate,
     catalog: &mut Catalog,

@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::extent::{Certificate, ExtentName};
 use crate::ops::Progress;
 use crate::ops::extent_writer::{Appender, DEFAULT_UPLOAD_QUEUE, StoredBlob};
-use crate::repo::Repository;
+use crate::repo::{Indexed, Repository};
 
 /// How much unused space may stay in partly used extents (restic's `--max-unused`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -119,7 +119,7 @@ pub(super) struct Repacked {
 /// Copy the live blobs of `extents` into new extents of a fresh writer. Pointers never
 /// go into `exclude` (what this delete removes, repacked extents included).
 pub(super) fn write(
-    repo: &Repository,
+    repo: &Repository<Indexed>,
     extents: &[Arc<Certificate>],
     live: &HashSet<BlobId>,
     exclude: &HashSet<ExtentName>,
@@ -167,7 +167,7 @@ pub(super) fn write(
         })?;
         bytes_read += data.len() as u64;
         Progress::add(&shown.bytes_done, data.len() as u64);
-        let data = crate::content::blob::reseal_blob(repo.key()?, kind, &data)?;
+        let data = crate::content::blob::reseal_blob(repo.key(), kind, &data)?;
         appender.append(StoredBlob {
             id,
             kind,

@@ -30,11 +30,11 @@ use crate::extent::{
     BufferPool, Certificate, ExtentBuilder, ExtentName, Pointer, SealContext, genesis_verifier,
 };
 use crate::ops::Progress;
-use crate::repo::Repository;
+use crate::repo::{Indexed, Repository};
 
 /// Appends blobs to the current extent, seals full extents and hands them to uploads.
 pub(crate) struct Appender<'a> {
-    repo: &'a Repository,
+    repo: &'a Repository<Indexed>,
     writer: [u8; 16],
     /// The extent being filled with file data, and the one with tree blobs.
     builder: ExtentBuilder,
@@ -77,7 +77,7 @@ const TREE_EXTENT_DIVISOR: usize = 4;
 impl<'a> Appender<'a> {
     /// `exclude`: extents no pointer may go into (those a delete is removing).
     pub(crate) fn new(
-        repo: &'a Repository,
+        repo: &'a Repository<Indexed>,
         writer: [u8; 16],
         last: Option<(ExtentName, u64)>,
         dry_run: bool,
@@ -181,7 +181,7 @@ impl<'a> Appender<'a> {
         if self.dry_run {
             return Ok(());
         }
-        let signer = self.repo.signer()?;
+        let signer = self.repo.signer();
         let remotes = self.repo.remotes().len();
         // Trees get 4+12, without pointers (`Coding::for_trees`).
         let coding = match kind {

@@ -23,14 +23,14 @@ use tokio::task::{JoinError, JoinHandle};
 use crate::error::{Error, Result};
 use crate::extent::SealedExtent;
 use crate::ops::Progress;
-use crate::repo::Repository;
+use crate::repo::{Indexed, Repository};
 
 /// Places in the upload queues, one per remote that gets shards of an extent.
 pub(super) struct Permits(Vec<Option<OwnedSemaphorePermit>>);
 
 /// The upload queues of one backup and the uploads under way.
 pub(super) struct Uploads<'a> {
-    repo: &'a Repository,
+    repo: &'a Repository<Indexed>,
     progress: &'a Progress,
     /// One task per extent: waits for its shards, then writes its certificate.
     tasks: Vec<JoinHandle<Result<()>>>,
@@ -42,7 +42,11 @@ pub(super) struct Uploads<'a> {
 
 impl<'a> Uploads<'a> {
     /// Queues of `upload_queue` extents, unless a remote's own settings say otherwise.
-    pub(super) fn new(repo: &'a Repository, upload_queue: usize, progress: &'a Progress) -> Self {
+    pub(super) fn new(
+        repo: &'a Repository<Indexed>,
+        upload_queue: usize,
+        progress: &'a Progress,
+    ) -> Self {
         Uploads {
             repo,
             progress,

@@ -7,11 +7,11 @@ use std::path::Path;
 
 use crate::content::Node;
 use crate::error::{Error, Result, ResultExt};
-use crate::repo::Repository;
+use crate::repo::{Indexed, Repository};
 
 /// Read `path` back and check that its bytes are `node`'s blobs, in order.
-pub(super) fn verify_file(repo: &Repository, path: &Path, node: &Node) -> Result<()> {
-    let key = repo.key()?;
+pub(super) fn verify_file(repo: &Repository<Indexed>, path: &Path, node: &Node) -> Result<()> {
+    let key = repo.key();
     let file = File::open(path).ctx(format_args!("verifying {}", path.display()))?;
     let mut offset = 0u64;
     for id in &node.content {

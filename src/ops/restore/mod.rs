@@ -51,7 +51,7 @@ use super::locate::{Located, locate, split_spec};
 use crate::content::Node;
 use crate::content::fsmeta;
 use crate::error::{Kind, Result, ResultExt};
-use crate::repo::{ForgetReadPlan, PREFETCH_WINDOW, RemoteReadAround, Repository};
+use crate::repo::{ForgetReadPlan, Indexed, PREFETCH_WINDOW, RemoteReadAround, Repository};
 
 pub struct RestoreOptions {
     /// `SNAPSHOT[:PATH]`.
@@ -101,7 +101,11 @@ pub struct LostEntry {
     pub error: String,
 }
 
-pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Result<RestoreReport> {
+pub fn run(
+    repo: &Repository<Indexed>,
+    opts: &RestoreOptions,
+    progress: &Progress,
+) -> Result<RestoreReport> {
     let result = restore(repo, opts, progress);
     // What was read around is remembered for `repair` however the restore ended.
     repo.remember_damage_read_around();
@@ -112,7 +116,7 @@ pub fn run(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Res
 
 /// One restore under way: what its stages, the walk and the workers share.
 struct Restorer<'a> {
-    repo: &'a Repository,
+    repo: &'a Repository<Indexed>,
     progress: &'a Progress,
     filter: Filter,
     /// Read every file back once written (`--verify`).
@@ -133,7 +137,11 @@ struct Walked {
 /// The stages: find what to restore, count it for the progress display, plan the reads
 /// ahead (high-latency remotes), write every entry, link hard links, set the
 /// directories' metadata, and say what went wrong.
-fn restore(repo: &Repository, opts: &RestoreOptions, progress: &Progress) -> Result<RestoreReport> {
+fn restore(
+    repo: &Repository<Indexed>,
+    opts: &RestoreOptions,
+    progress: &Progress,
+) -> Result<RestoreReport> {
     let started = Instant::now();
     // Restore what is there, but say when it is older than what this client saw.
     let stale = repo.older_than_seen()?;

@@ -16,7 +16,7 @@ use crate::content::{Node, NodeKind, Tree};
 use crate::error::{Error, Kind, Result};
 use crate::ops::Progress;
 use crate::pathmatch::PathMatcher;
-use crate::repo::Repository;
+use crate::repo::{Indexed, Repository};
 
 /// The include and exclude patterns.
 pub(super) struct Filter {
@@ -70,7 +70,7 @@ impl Filter {
     /// (quadratic in the depth: a 1,900-level tree took minutes).
     pub(super) fn subtree_has_match(
         &self,
-        repo: &Repository,
+        repo: &Repository<Indexed>,
         tree: &Tree,
         orig: &Path,
         memo: &mut HashMap<PathBuf, bool>,
@@ -86,7 +86,7 @@ impl Filter {
 
     fn search_for_match(
         &self,
-        repo: &Repository,
+        repo: &Repository<Indexed>,
         tree: &Tree,
         orig: &Path,
         memo: &mut HashMap<PathBuf, bool>,

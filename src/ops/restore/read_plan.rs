@@ -11,7 +11,9 @@ use super::test_setting;
 use crate::content::{BlobId, Node, NodeKind, Snapshot, Tree};
 use crate::error::Result;
 use crate::ops::locate::Located;
-use crate::repo::{PLAN_SEGMENT, PlannedReads, Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
+use crate::repo::{
+    Indexed, PLAN_SEGMENT, PlannedReads, Repository, TREE_SHARDS_AHEAD, TREES_AHEAD,
+};
 
 /// With a high-latency remote (S3, SFTP), walk the trees ahead of the restore, so the
 /// shard cache knows which shards are read again and when, and the prefetcher what
@@ -21,7 +23,7 @@ use crate::repo::{PLAN_SEGMENT, PlannedReads, Repository, TREE_SHARDS_AHEAD, TRE
 /// cost more than it saved (measured on the benchmark tree). A walk that fails only
 /// loses (the rest of) the plan: the restore meets the same error.
 pub(super) fn plan_ahead<'a>(
-    repo: &'a Repository,
+    repo: &'a Repository<Indexed>,
     filter: &'a Filter,
     located: &Located,
     start: &Path,
@@ -48,7 +50,7 @@ fn plan_segment() -> usize {
 /// of reads and goes on from there ([`keep_ahead`](Self::keep_ahead)), so the plan's
 /// memory stays bounded however large the restore.
 pub(super) struct ReadPlanner<'a> {
-    repo: &'a Repository,
+    repo: &'a Repository<Indexed>,
     filter: &'a Filter,
     reads: PlannedReads,
     /// Hard-linked inodes seen: only the first path's contents are read.
@@ -70,7 +72,7 @@ pub(super) struct ReadPlanner<'a> {
 /// restore makes, reading only trees; `None` if it fails: the totals then grow as the
 /// restore goes).
 pub(super) fn totals(
-    repo: &Repository,
+    repo: &Repository<Indexed>,
     snap: &Snapshot,
     filter: &Filter,
     located: &Located,
@@ -88,7 +90,12 @@ pub(super) fn totals(
 }
 
 impl<'a> ReadPlanner<'a> {
-    fn new(repo: &'a Repository, filter: &'a Filter, located: &Located, start: &Path) -> Self {
+    fn new(
+        repo: &'a Repository<Indexed>,
+        filter: &'a Filter,
+        located: &Located,
+        start: &Path,
+    ) -> Self {
         let (nodes, dir) = match located {
             Located::Root(tree) => (tree.nodes.clone(), PathBuf::from("/")),
             Located::Node(node) => (
@@ -102,7 +109,7 @@ impl<'a> ReadPlanner<'a> {
     /// The walk of `nodes`, the entries of the directory `dir` (as backed up); `included`
     /// if it or an ancestor matched an include pattern.
     pub(super) fn starting_at(
-        repo: &'a Repository,
+        repo: &'a Repository<Indexed>,
         filter: &'a Filter,
         nodes: Vec<Node>,
         dir: PathBuf,

@@ -11,7 +11,7 @@ use super::write::{Failure, write_file};
 use super::{Restorer, test_setting};
 use crate::content::Node;
 use crate::ops::Progress;
-use crate::repo::Repository;
+use crate::repo::{Indexed, Repository};
 
 /// A file whose contents a worker must write, created (empty) by the walk.
 pub(super) struct FileJob {
@@ -90,7 +90,7 @@ impl Restorer<'_> {
 }
 
 /// Ends the read plan if dropped during a panic.
-pub(super) struct EndPlanOnPanic<'a>(pub(super) &'a Repository);
+pub(super) struct EndPlanOnPanic<'a>(pub(super) &'a Repository<Indexed>);
 
 impl Drop for EndPlanOnPanic<'_> {
     fn drop(&mut self) {
@@ -102,7 +102,7 @@ impl Drop for EndPlanOnPanic<'_> {
 
 /// Ends the read plan when the last restore worker stops, however it stops (a panic
 /// included), so the prefetcher waiting on the plan stops too.
-struct LastWorkerEndsPlan<'a>(&'a Repository, &'a AtomicUsize);
+struct LastWorkerEndsPlan<'a>(&'a Repository<Indexed>, &'a AtomicUsize);
 
 impl Drop for LastWorkerEndsPlan<'_> {
     fn drop(&mut self) {

@@ -10,7 +10,7 @@ use crate::content::fsmeta::{self, Refused};
 use crate::content::{BlobKind, Node};
 use crate::error::{Error, Kind, Result, ResultExt};
 use crate::ops::Progress;
-use crate::repo::{ReadMode, Repository};
+use crate::repo::{Indexed, ReadMode, Repository};
 
 /// Why a file was not restored: its data is lost, or anything else (the target).
 pub(super) enum Failure {
@@ -110,7 +110,7 @@ fn temporary_name(name: &std::ffi::OsStr, hex: &str) -> std::ffi::OsString {
 /// Write one file (`created` by [`create_file`]) with its metadata; returns the extended
 /// attributes the target refused.
 pub(super) fn write_file(
-    repo: &Repository,
+    repo: &Repository<Indexed>,
     path: &Path,
     node: &Node,
     (file, tmp): (File, Option<PathBuf>),
@@ -149,7 +149,7 @@ pub(super) fn write_file(
 }
 
 fn write_contents(
-    repo: &Repository,
+    repo: &Repository<Indexed>,
     file: &File,
     path: &Path,
     node: &Node,
@@ -165,7 +165,7 @@ fn write_contents(
 }
 
 fn write_blobs(
-    repo: &Repository,
+    repo: &Repository<Indexed>,
     file: &File,
     path: &Path,
     node: &Node,

@@ -6,10 +6,10 @@ use std::collections::{HashMap, HashSet};
 use super::{Finding, FindingKind, Severity};
 use crate::extent::{ExtentName, genesis_verifier};
 use crate::ops::survey::Survey;
-use crate::repo::Repository;
+use crate::repo::{Repository, State};
 
-pub(super) fn chains(
-    repo: &Repository,
+pub(super) fn chains<S: State>(
+    repo: &Repository<S>,
     survey: &Survey,
     committed: &HashSet<ExtentName>,
     findings: &mut Vec<Finding>,

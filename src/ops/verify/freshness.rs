@@ -6,13 +6,13 @@ use super::{Finding, FindingKind, Severity};
 use crate::extent::{ExtentName, Head};
 use crate::ops::analysis::heads::{committed_by, heads_by_writer, newest_heads};
 use crate::ops::survey::Survey;
-use crate::repo::Repository;
+use crate::repo::{Repository, State};
 
 /// Heads must never go backwards: not on one remote compared with the others, and not
 /// on all of them compared with what this client saw before. Returns the extents that
 /// some authentic head commits to (and their ancestors).
-pub(super) fn freshness(
-    repo: &Repository,
+pub(super) fn freshness<S: State>(
+    repo: &Repository<S>,
     survey: &Survey,
     findings: &mut Vec<Finding>,
 ) -> HashSet<ExtentName> {

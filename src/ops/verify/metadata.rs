@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use super::{Finding, FindingKind, Severity};
 use crate::extent::{ExtentName, Head};
 use crate::ops::survey::{BadCopy, CopyState, Survey};
-use crate::repo::{Foreign, Repository};
+use crate::repo::{Foreign, Repository, State};
 
 pub(super) fn remotes_reachable(survey: &Survey, findings: &mut Vec<Finding>) {
     for (url, l) in survey.urls.iter().zip(&survey.listings) {
@@ -36,8 +36,8 @@ pub(super) fn remotes_reachable(survey: &Survey, findings: &mut Vec<Finding>) {
 /// Copies of every metadata object: missing or damaged ones are repairable damage, except
 /// for certificates and index segments no head commits to: an interrupted run wrote
 /// them, nothing depends on them, and their missing copies are only information.
-pub(super) fn metadata_replicas(
-    repo: &Repository,
+pub(super) fn metadata_replicas<S: State>(
+    repo: &Repository<S>,
     survey: &Survey,
     committed: &HashSet<ExtentName>,
     findings: &mut Vec<Finding>,

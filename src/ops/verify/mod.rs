@@ -28,7 +28,7 @@ pub use super::analysis::{
 use super::analysis::{coverage, lost, shards, snapshots};
 use super::survey::{ShardState, Survey};
 use crate::error::Result;
-use crate::repo::Repository;
+use crate::repo::{Repository, State};
 
 #[derive(Clone, Copy, Debug)]
 pub enum ReadData {
@@ -52,13 +52,13 @@ pub fn keys_unreadable(report: &mut VerifyReport, why: &str) {
     report.exit_code = report.exit_code.max(Severity::Unrecoverable.exit_code());
 }
 
-pub fn run(repo: &Repository, read: ReadData) -> Result<VerifyReport> {
+pub fn run<S: State>(repo: &Repository<S>, read: ReadData) -> Result<VerifyReport> {
     run_with_progress(repo, read, &crate::ops::Progress::default())
 }
 
 /// [`run`], counting the extents and shard bytes read in `progress` (for a progress bar).
-pub fn run_with_progress(
-    repo: &Repository,
+pub fn run_with_progress<S: State>(
+    repo: &Repository<S>,
     read: ReadData,
     progress: &crate::ops::Progress,
 ) -> Result<VerifyReport> {
@@ -92,7 +92,7 @@ pub fn run_with_progress(
     strays::leftovers(repo, &survey, &mut findings);
     strays::foreign(&survey, &mut findings);
     strays::reclaimable(&survey, &mut findings);
-    if repo.key().is_ok() {
+    if let Some(repo) = repo.indexed() {
         // Only lost data costs a tracer (and the paths it names).
         let mut tracer = lost::Tracer::new(repo.index(), lost);
         let roots = snapshots::snapshots_reachable(repo, tracer.as_mut(), &mut findings)?;
@@ -113,8 +113,8 @@ pub fn run_with_progress(
 
 /// Download the chosen extents' shards (marking corrupt ones in the survey), report
 /// inconsistent parity, and for a sample state how likely it was to catch corruption.
-fn read_data(
-    repo: &Repository,
+fn read_data<S: State>(
+    repo: &Repository<S>,
     survey: &mut Survey,
     read: ReadData,
     report: &mut VerifyReport,
@@ -160,7 +160,11 @@ fn read_data(
 /// Remember the extents with a corrupt shard for the next plain `repair` (which cannot
 /// see corruption in a listing): those just read replace their old entries, the rest of
 /// the list is kept.
-fn remember_suspects(repo: &Repository, survey: &Survey, read: &dyn Fn(usize) -> bool) {
+fn remember_suspects<S: State>(
+    repo: &Repository<S>,
+    survey: &Survey,
+    read: &dyn Fn(usize) -> bool,
+) {
     let read_now: HashSet<String> = (0..survey.certs.len())
         .filter(|&e| read(e))
         .map(|e| survey.certs[e].name().hex())

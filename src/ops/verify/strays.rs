@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use super::{Finding, FindingKind, Severity};
 use crate::ops::survey::Survey;
-use crate::repo::Repository;
+use crate::repo::{Repository, State};
 
 /// Objects a deletion record names that a remote still holds: information, per remote;
 /// except removed keys' files, repairable damage each: a copy of the master key under a
@@ -100,7 +100,11 @@ const FOREIGN_SHOWN: usize = 20;
 
 /// Objects no certificate accounts for: unfinished writes and shards on the wrong remote
 /// (what `prune` removes as stray shards: `ops::leftovers::stray_shards`).
-pub(super) fn leftovers(repo: &Repository, survey: &Survey, findings: &mut Vec<Finding>) {
+pub(super) fn leftovers<S: State>(
+    repo: &Repository<S>,
+    survey: &Survey,
+    findings: &mut Vec<Finding>,
+) {
     let strays =
         crate::ops::leftovers::stray_shards(repo, survey, &survey.deleted, &HashSet::new());
     for (r, url) in survey.urls.iter().enumerate() {

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 
-use super::Repository;
+use super::{HasKey, Repository, State};
 use crate::error::{Error, Kind, Result};
 use crate::remote::{DynRemote, lease};
 
@@ -378,7 +378,7 @@ fn stop_here_for_tests() {
 
 /// What `unlock` did and did not remove.
 #[derive(Debug, Default)]
-pub struct Unlocked {
+pub struct LocksRemoved {
     /// Authentic locks removed (stale, or all of them with `--remove-all`).
     pub removed: Vec<LockInfo>,
     /// Paths no remote serves an authentic lock at (removed).
@@ -389,7 +389,7 @@ pub struct Unlocked {
     pub repair_markers: Vec<String>,
 }
 
-impl Repository {
+impl<S: State> Repository<S> {
     /// A lock or marker of this process at `path` under `lease`, known to
     /// [`stop_writing_and_unlock`] before it is written, so that an interrupt while it is
     /// being written removes it too (and a failed write removes what copies it made).
@@ -536,6 +536,44 @@ impl Repository {
         }
     }
 
+    /// Whether `bytes` is an authentic copy of lock `path` of this repository.
+    pub fn authenticate_lock(&self, path: &str, bytes: &[u8]) -> Result<()> {
+        LockInfo::from_object(path, bytes, &self.config.owner, &self.config.id).map(|_| ())
+    }
+
+    /// Remove stale locks (every lock with `all`, and then every repair marker too) and
+    /// those no remote serves authentic.
+    pub fn remove_locks(&self, all: bool) -> Result<LocksRemoved> {
+        let times = lock_times();
+        let copies = self.read_locks();
+        let seen = judge(&copies, &self.lock_watch());
+        let mut out = LocksRemoved {
+            not_authentic: copies.bad.keys().cloned().collect(),
+            ..LocksRemoved::default()
+        };
+        for l in seen {
+            if all || l.state.is_stale(&times) {
+                out.removed.push(l.info);
+            } else {
+                out.kept.push(l);
+            }
+        }
+        if all {
+            out.repair_markers = self.repair_marker_paths();
+        }
+        let paths = (out.removed.iter().map(|l| &l.path))
+            .chain(&out.not_authentic)
+            .chain(&out.repair_markers);
+        for path in paths {
+            self.rt.block_on(futures::future::join_all(
+                self.remotes.iter().map(|r| r.delete(WRITE, path)),
+            ));
+        }
+        Ok(out)
+    }
+}
+
+impl<S: HasKey> Repository<S> {
     /// Take a lock for `command` (shown to whoever it makes wait), or fail with exit 11
     /// naming the holder of a conflicting one (after waiting up to `--retry-lock`). An
     /// exclusive lock also waits for running repairs to notice it and stop.
@@ -570,7 +608,7 @@ impl Repository {
             beat: 1,
             holder: ProcessIdentity::current(),
         };
-        let (signer, repo_id) = (self.signer()?, self.config.id);
+        let (signer, repo_id) = (self.signer(), self.config.id);
         let bytes = info.to_object(&repo_id, &signer);
         // The lease runs from before the lock is written: others may watch it from then.
         let lease = lease::start(&format!("the lock of this {command}"), times.lease);
@@ -600,42 +638,6 @@ impl Repository {
             return Ok(Err(l));
         }
         Ok(Ok(guard))
-    }
-
-    /// Whether `bytes` is an authentic copy of lock `path` of this repository.
-    pub fn authenticate_lock(&self, path: &str, bytes: &[u8]) -> Result<()> {
-        LockInfo::from_object(path, bytes, &self.config.owner, &self.config.id).map(|_| ())
-    }
-
-    /// Remove stale locks (every lock with `all`, and then every repair marker too) and
-    /// those no remote serves authentic.
-    pub fn remove_locks(&self, all: bool) -> Result<Unlocked> {
-        let times = lock_times();
-        let copies = self.read_locks();
-        let seen = judge(&copies, &self.lock_watch());
-        let mut out = Unlocked {
-            not_authentic: copies.bad.keys().cloned().collect(),
-            ..Unlocked::default()
-        };
-        for l in seen {
-            if all || l.state.is_stale(&times) {
-                out.removed.push(l.info);
-            } else {
-                out.kept.push(l);
-            }
-        }
-        if all {
-            out.repair_markers = self.repair_marker_paths();
-        }
-        let paths = (out.removed.iter().map(|l| &l.path))
-            .chain(&out.not_authentic)
-            .chain(&out.repair_markers);
-        for path in paths {
-            self.rt.block_on(futures::future::join_all(
-                self.remotes.iter().map(|r| r.delete(WRITE, path)),
-            ));
-        }
-        Ok(out)
     }
 }
 

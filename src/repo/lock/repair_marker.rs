@@ -29,7 +29,7 @@ use super::{
 };
 use crate::error::{Error, Kind, Result};
 use crate::remote::{DynRemote, lease};
-use crate::repo::Repository;
+use crate::repo::{Repository, State};
 
 const MAGIC: &str = "tangle repair marker v1";
 
@@ -90,7 +90,7 @@ struct MarkerSeen {
     remotes: Vec<String>,
 }
 
-impl Repository {
+impl<S: State> Repository<S> {
     /// Announce a repair and check that no exclusive lock is live (waiting up to
     /// `--retry-lock`); from then on writes go ahead only while the background re-checks
     /// find none (see the module's comment).

@@ -10,15 +10,15 @@ use super::fast::waited_for_shards;
 use super::shards_read;
 use crate::content::BlobId;
 use crate::extent::{Certificate, ExtentName};
-use crate::repo::Repository;
 use crate::repo::read_plan::PlannedReads;
+use crate::repo::{HasIndex, Repository};
 
 /// Trees looked at, and tree shards fetched at most, at once by a walk reading ahead
 /// ([`Repository::read_trees_ahead`]): half the shard cache.
 pub const TREES_AHEAD: usize = 256;
 pub const TREE_SHARDS_AHEAD: usize = 8;
 
-impl Repository {
+impl<S: HasIndex> Repository<S> {
     /// Before a walk reads tree `next` through the shard cache ([`ReadMode::ShardOffPlan`](super::ReadMode::ShardOffPlan)):
     /// if a shard it lies in is missing, fetch it together with the other missing data
     /// shards of its extent and of the extents of the trees read after it (`then`, in
@@ -37,7 +37,7 @@ impl Repository {
         }
         let certs = self.certificates_read(&reads);
         // `next`'s own shards first, then whole extents in the order the walk meets them.
-        let own = self.index.get(next).zip(certs.first().cloned().flatten());
+        let own = self.index().get(next).zip(certs.first().cloned().flatten());
         let own = own.into_iter().flat_map(|((_, loc), cert)| {
             let shards = shards_read(&cert, loc.offset.into(), loc.length.into());
             shards
@@ -74,7 +74,7 @@ impl Repository {
     /// Whether the shards holding tree `id` are all in the shard cache (or it cannot be
     /// located: its read meets that).
     fn next_tree_is_cached(&self, id: &BlobId) -> bool {
-        let Some((extent, loc)) = self.index.get(id) else {
+        let Some((extent, loc)) = self.index().get(id) else {
             return true;
         };
         let Ok(cert) = self.certificate(&extent) else {

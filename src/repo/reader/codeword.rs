@@ -9,9 +9,9 @@ use super::shard_stream::ShardStream;
 use crate::codec::{self, StripeSource};
 use crate::error::Result;
 use crate::extent::{Certificate, ExtentName};
-use crate::repo::Repository;
+use crate::repo::{Repository, State};
 
-impl Repository {
+impl<S: State> Repository<S> {
     /// Shard `index` of an extent as a pointer input for sealing: read from its
     /// certified remote [`SHARD_WINDOW`](super::shard_stream::SHARD_WINDOW) bytes at a
     /// time as the encoder gets to them, and hash-checked once read through, so sealing

@@ -6,7 +6,7 @@ use futures::future::join_all;
 
 use crate::error::{Error, Result};
 use crate::extent::Certificate;
-use crate::repo::Repository;
+use crate::repo::{Repository, State};
 
 /// Times a reader of this process waited for shards to arrive: once per shard it read
 /// that was not in the cache yet (fetched then or already in flight), once per batch
@@ -23,7 +23,7 @@ pub(super) fn waited_for_shards() {
     SHARD_WAITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
 }
 
-impl Repository {
+impl<S: State> Repository<S> {
     pub(super) fn read_range_fast(
         &self,
         cert: &Certificate,

@@ -25,8 +25,8 @@ use std::sync::{Arc, OnceLock};
 pub use self::ahead::{TREE_SHARDS_AHEAD, TREES_AHEAD};
 pub use self::fast::shard_waits;
 use self::once_cache::OnceCache;
-use super::Repository;
 use super::read_around::ShardDamage;
+use super::{HasIndex, Repository, State};
 use crate::content::{BlobId, BlobKind, Tree, decode_blob, decode_blob_then};
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, ExtentName};
@@ -69,7 +69,8 @@ pub enum ReadMode {
     ShardOffPlan,
 }
 
-impl Repository {
+/// Blobs are found through the index and decrypted with the key.
+impl<S: HasIndex> Repository<S> {
     /// The plaintext of a blob, checked against its id.
     pub fn read_blob(&self, id: &BlobId, kind: BlobKind) -> Result<Vec<u8>> {
         self.read_blob_with(id, kind, ReadMode::Range)
@@ -77,7 +78,7 @@ impl Repository {
 
     /// [`read_blob`](Self::read_blob) with a choice of how the bytes are fetched.
     pub fn read_blob_with(&self, id: &BlobId, kind: BlobKind, mode: ReadMode) -> Result<Vec<u8>> {
-        let key = self.key()?;
+        let key = self.key();
         self.read_blob_checked(id, mode, |stored, raw_len| {
             decode_blob(key, kind, id, stored, raw_len)
         })
@@ -94,7 +95,7 @@ impl Repository {
         mode: ReadMode,
         mut use_plain: impl FnMut(&[u8]) -> T,
     ) -> Result<T> {
-        let key = self.key()?;
+        let key = self.key();
         self.read_blob_checked(id, mode, |stored, raw_len| {
             decode_blob_then(key, kind, id, stored, raw_len, &mut use_plain)
         })
@@ -103,7 +104,7 @@ impl Repository {
     /// A blob's stored form (sealed, as in its extent), after checking that it decodes
     /// to its id: what `delete` copies when it repacks an extent.
     pub fn read_blob_stored(&self, id: &BlobId, kind: BlobKind) -> Result<Vec<u8>> {
-        let key = self.key()?;
+        let key = self.key();
         self.read_blob_checked(id, ReadMode::Range, |stored, raw_len| {
             decode_blob_then(key, kind, id, stored, raw_len, |_| stored.to_vec())
         })
@@ -118,7 +119,7 @@ impl Repository {
         mode: ReadMode,
         mut decode: impl FnMut(&[u8], usize) -> Result<T>,
     ) -> Result<T> {
-        let (extent, loc) = self.index.get(id).ok_or_else(|| {
+        let (extent, loc) = self.index().get(id).ok_or_else(|| {
             Error::corrupt(format!(
                 "blob {} is not in the index",
                 hex::encode(&id[..4])
@@ -164,7 +165,9 @@ impl Repository {
     pub fn load_tree_off_plan(&self, id: &BlobId) -> Result<Tree> {
         self.read_blob_then(id, BlobKind::Tree, ReadMode::ShardOffPlan, Tree::from_bytes)?
     }
+}
 
+impl<S: State> Repository<S> {
     /// The extent's data, from any `s + t` symbols of its codeword that pass their
     /// certified hashes, or, when too few are left, through the later codewords that
     /// point at its data shards (peeling, read only: [`super::rebuild`]). Failures are

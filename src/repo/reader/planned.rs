@@ -8,10 +8,10 @@ use std::sync::Arc;
 use super::shards_read;
 use crate::content::BlobId;
 use crate::extent::Certificate;
-use crate::repo::Repository;
 use crate::repo::read_plan::{PlannedReads, ReadPlan};
+use crate::repo::{HasIndex, Repository, State};
 
-impl Repository {
+impl<S: State> Repository<S> {
     /// Follow the reads a restore is about to make (in order) in the shard cache and
     /// [`prefetch_planned`](Self::prefetch_planned), until
     /// [`forget_read_plan`](Self::forget_read_plan); more may be added later with
@@ -85,25 +85,6 @@ impl Repository {
             .clone()
     }
 
-    /// Add to `reads` the read that [`read_blob_with`](Self::read_blob_with) in
-    /// [`ReadMode::Shard`](super::ReadMode::Shard) will make for blob `id` (none for a
-    /// blob not in the index: its read fails anyway).
-    pub fn plan_blob_read(&self, reads: &mut PlannedReads, id: &BlobId) {
-        if let Some((extent, loc)) = self.index.get(id) {
-            reads.push(extent, loc.offset, loc.length);
-        }
-    }
-
-    /// The restore will not make the planned reads of these blobs (the file they belong
-    /// to could not be written): they count as made, so that the plan keeps pace.
-    pub fn skip_planned_reads(&self, ids: &[BlobId]) {
-        let mut reads = PlannedReads::new();
-        for id in ids {
-            self.plan_blob_read(&mut reads, id);
-        }
-        self.skip_planned(reads);
-    }
-
     /// [`skip_planned_reads`](Self::skip_planned_reads) for reads listed by a walk (of a
     /// directory that could not be made), located exactly as the plan located them.
     pub fn skip_planned(&self, reads: PlannedReads) {
@@ -114,5 +95,26 @@ impl Repository {
         reads.skip_in(&plan, |number, offset, len| {
             shards_read(certs.get(number)?.as_ref()?, offset, len)
         });
+    }
+}
+
+impl<S: HasIndex> Repository<S> {
+    /// The restore will not make the planned reads of these blobs (the file they belong
+    /// to could not be written): they count as made, so that the plan keeps pace.
+    pub fn skip_planned_reads(&self, ids: &[BlobId]) {
+        let mut reads = PlannedReads::new();
+        for id in ids {
+            self.plan_blob_read(&mut reads, id);
+        }
+        self.skip_planned(reads);
+    }
+
+    /// Add to `reads` the read that [`read_blob_with`](Self::read_blob_with) in
+    /// [`ReadMode::Shard`](super::ReadMode::Shard) will make for blob `id` (none for a
+    /// blob not in the index: its read fails anyway).
+    pub fn plan_blob_read(&self, reads: &mut PlannedReads, id: &BlobId) {
+        if let Some((extent, loc)) = self.index().get(id) {
+            reads.push(extent, loc.offset, loc.length);
+        }
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::codec::{self, StripeSource};
 #[cfg(doc)]
-use crate::repo::Repository;
+use crate::repo::{Repository, State};
 
 /// How much of a pointer shard [`ShardStream`] reads at a time (a whole number of the
 /// encoder's stripes, so a stripe never spans two windows).

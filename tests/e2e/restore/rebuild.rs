@@ -58,12 +58,11 @@ fn setup() -> Fixture {
     let expected = manifest(&src);
     let report = repo.backup(&[&src], &[]);
     assert!(report.errors.is_empty(), "{:?}", report.errors);
-    let mut lib = Repository::open(repo.url(0).as_str(), Some(repo.path("lib-cache")))
+    let lib = Repository::open(repo.url(0).as_str(), Some(repo.path("lib-cache")))
         .expect("open through the library");
     let certs = lib.load_catalog().expect("certificates");
     assert!(certs.len() >= 40, "{} extents", certs.len());
-    lib.unlock_and_load_index(PASSWORD.as_bytes())
-        .expect("unlock and load the index");
+    let lib = (lib.unlock_and_load_index(PASSWORD.as_bytes())).expect("unlock and load the index");
     let data = (lib.index().iter())
         .filter(|(_, _, loc)| loc.kind == BlobKind::Data)
         .map(|(_, e, _)| e)

@@ -428,9 +428,8 @@ fn objects_of_another_repository_of_the_same_owner_are_removed_by_repair() {
     use tangle::extent::{Deletion, Head};
     let repo = setup();
     let r = tangle::repo::Repository::open(&repo.url(0), None).unwrap();
-    let mut r = r;
-    r.unlock(PASSWORD.as_bytes()).unwrap();
-    let signer = r.signer().unwrap();
+    let r = r.unlock(PASSWORD.as_bytes()).unwrap();
+    let signer = r.signer();
     let other_id = [0x5a; 16];
     let record = Deletion {
         repo_id: other_id,

@@ -22,7 +22,7 @@ use crate::support::report::{
 use serde_json::Value;
 use tangle::content::{BlobId, BlobKind, ChunkerParams, NodeKind, Tree};
 use tangle::extent::Certificate;
-use tangle::repo::{InitOptions, Repository};
+use tangle::repo::{Indexed, InitOptions, Repository};
 
 const EXTENT_SIZE: u32 = 256 * 1024;
 
@@ -79,10 +79,9 @@ fn setup() -> Fixture {
     let r2 = repo.backup(&[&src], &[]);
     assert!(r2.errors.is_empty(), "backup 2: {:?}", r2.errors);
 
-    let mut lib =
+    let lib =
         Repository::open(&repo.url(0), Some(repo.path("lib-cache"))).expect("open via library");
-    lib.unlock_and_load_index(PASSWORD.as_bytes())
-        .expect("unlock via library");
+    let lib = (lib.unlock_and_load_index(PASSWORD.as_bytes())).expect("unlock via library");
     let certs = lib.load_catalog().expect("certificates");
     let mut places = BTreeMap::new();
     for (id, extent, loc) in lib.index().iter() {
@@ -127,7 +126,7 @@ fn settle_atimes(dir: &std::path::Path) {
 }
 
 /// Every directory and file under `root`, depth first, with absolute paths.
-fn items(lib: &Repository, root: BlobId) -> Vec<Item> {
+fn items(lib: &Repository<Indexed>, root: BlobId) -> Vec<Item> {
     let mut out = vec![];
     let mut stack = vec![(String::new(), root)];
     while let Some((path, id)) = stack.pop() {

@@ -1,0 +1,220 @@
+//! Signed metadata on the remotes: reading one object from the first remote whose copy
+//! passes its checks, snapshots, extent certificates.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+
+use super::{HasKey, Repository, State, lock};
+use crate::content::Snapshot;
+use crate::crypto::envelope::{self, ObjectKind};
+use crate::error::{Error, Kind, Result};
+use crate::extent::{Certificate, ExtentName};
+
+/// Metadata objects [`Repository::read_objects`] fetches at once.
+const OBJECTS_IN_FLIGHT: usize = 16;
+
+/// A snapshot and its id.
+pub type IdentifiedSnapshot = (String, Snapshot);
+
+impl<S: State> Repository<S> {
+    /// Read `path` from the first remote whose copy passes `parse`.
+    pub fn read_object<T>(&self, path: &str, parse: impl Fn(&[u8]) -> Result<T>) -> Result<T> {
+        self.rt.block_on(self.read_object_async(path, parse))
+    }
+
+    /// [`read_object`](Self::read_object) of each of `paths`, in order, many at once: a
+    /// directory of objects not in the local cache (a new machine, a disaster recovery)
+    /// costs a few round trips instead of one per object.
+    pub fn read_objects<T>(
+        &self,
+        paths: &[String],
+        parse: impl Fn(&str, &[u8]) -> Result<T>,
+    ) -> Vec<Result<T>> {
+        use futures::stream::{self, StreamExt};
+        let parse = &parse;
+        self.rt.block_on(
+            stream::iter(
+                paths
+                    .iter()
+                    .map(|path| self.read_object_async(path, move |b: &[u8]| parse(path, b))),
+            )
+            .buffered(OBJECTS_IN_FLIGHT)
+            .collect(),
+        )
+    }
+
+    pub async fn read_object_async<T>(
+        &self,
+        path: &str,
+        parse: impl Fn(&[u8]) -> Result<T>,
+    ) -> Result<T> {
+        if let Some(v) = self.cached_object(path).and_then(|b| parse(&b).ok()) {
+            return Ok(v);
+        }
+        let mut errors = Vec::new();
+        for (i, r) in self.read_order() {
+            let got = self.get_from(i, path, metadata_limit(path)).await;
+            match got.and_then(|b| parse(&b).map(|v| (v, b))) {
+                Ok((v, b)) => {
+                    self.cache_object(path, &b);
+                    return Ok(v);
+                }
+                Err(e) => errors.push((r.url().to_string(), e)),
+            }
+        }
+        let all_missing = errors.iter().all(|(_, e)| e.kind() == Kind::NotFound);
+        let detail: Vec<String> = errors.iter().map(|(u, e)| format!("{u}: {e}")).collect();
+        let kind = if all_missing {
+            Kind::NotFound
+        } else {
+            Kind::Corrupt
+        };
+        Err(Error::new(
+            kind,
+            format!("no good copy of {path} ({})", detail.join("; ")),
+        ))
+    }
+
+    pub fn certificate(&self, name: &ExtentName) -> Result<Arc<Certificate>> {
+        self.rt.block_on(self.certificate_async(name))
+    }
+
+    /// A verified certificate (cached for the life of the process).
+    pub async fn certificate_async(&self, name: &ExtentName) -> Result<Arc<Certificate>> {
+        if let Some(c) = self
+            .certs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(name)
+        {
+            return Ok(c.clone());
+        }
+        let (owner, remotes) = (self.config.owner, self.remotes.len());
+        let cert = self
+            .read_object_async(&name.cert_path(), |b| {
+                let c = Certificate::from_object(b, &owner, name)?;
+                if c.shards.iter().any(|s| s.remote as usize >= remotes) {
+                    return Err(Error::corrupt(
+                        "certificate places shards on remotes the config does not have",
+                    ));
+                }
+                Ok(c)
+            })
+            .await?;
+        let cert = Arc::new(cert);
+        self.certs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(*name, cert.clone());
+        Ok(cert)
+    }
+
+    /// Every extent certificate in the repository, oldest first (by time, then writer and
+    /// chain position). Certificates that cannot be read anywhere are skipped with a warning.
+    pub fn load_catalog(&self) -> Result<Vec<Arc<Certificate>>> {
+        use futures::stream::{self, StreamExt};
+        let names: Vec<ExtentName> = self
+            .list_union("extents")?
+            .iter()
+            .filter_map(|p| ExtentName::parse(p.trim_start_matches("extents/")).ok())
+            .collect();
+        let results: Vec<Result<Arc<Certificate>>> = self.rt.block_on(
+            stream::iter(names.iter().map(|n| self.certificate_async(n)))
+                .buffer_unordered(32)
+                .collect(),
+        );
+        let mut certs = Vec::with_capacity(results.len());
+        for r in results {
+            match r {
+                Ok(c) => certs.push(c),
+                Err(e) => self.warn(&format!("skipping extent certificate: {e}")),
+            }
+        }
+        certs.sort_by_key(|c| (c.timestamp, c.writer, c.seq));
+        Ok(certs)
+    }
+
+    /// Shard `index` of an extent, checked against its certified hash (`None` if no
+    /// intact copy can be read).
+    pub fn fetch_shard(&self, cert: &Certificate, index: usize) -> Option<Bytes> {
+        self.rt.block_on(self.fetch_verified(cert, index))
+    }
+}
+
+/// Snapshots are encrypted: reading them needs the key.
+impl<S: HasKey> Repository<S> {
+    /// Every snapshot, oldest first; one that cannot be read is skipped with a warning.
+    pub fn snapshots(&self) -> Result<Vec<IdentifiedSnapshot>> {
+        let (snapshots, unreadable) = self.snapshots_and_unreadable()?;
+        for e in unreadable {
+            self.warn(&format!("skipping snapshot: {e}"));
+        }
+        Ok(snapshots)
+    }
+
+    /// Every snapshot that can be read, oldest first, and why each other one cannot:
+    /// for `delete`, which must not take a snapshot it cannot read for one not wanted.
+    pub fn snapshots_and_unreadable(&self) -> Result<(Vec<IdentifiedSnapshot>, Vec<Error>)> {
+        let key = self.key();
+        let owner = self.config.owner;
+        let (mut out, mut unreadable) = (Vec::new(), Vec::new());
+        let paths = self.list_union("snapshots")?;
+        let snapshots = self.read_objects(&paths, |path, b| {
+            check_content_address(path, b)?;
+            Snapshot::decrypt(key, envelope::open(ObjectKind::Snapshot, b, &owner)?)
+        });
+        for (path, snapshot) in paths.iter().zip(snapshots) {
+            match snapshot {
+                Ok(snap) => out.push((path.trim_start_matches("snapshots/").to_string(), snap)),
+                Err(e) => unreadable.push(e),
+            }
+        }
+        out.sort_by(|a, b| a.1.time_ns.cmp(&b.1.time_ns).then(a.0.cmp(&b.0)));
+        Ok((out, unreadable))
+    }
+
+    /// `latest` or a unique id prefix.
+    pub fn find_snapshot(&self, spec: &str) -> Result<(String, Snapshot)> {
+        let mut all = self.snapshots()?;
+        if spec == "latest" {
+            return all
+                .pop()
+                .ok_or_else(|| Error::fatal("the repository has no snapshots yet"));
+        }
+        let matches: Vec<_> = all
+            .into_iter()
+            .filter(|(id, _)| id.starts_with(&spec.to_ascii_lowercase()))
+            .collect();
+        match matches.len() {
+            0 => Err(Error::fatal(format!("no snapshot matches {spec:?}"))),
+            1 => Ok(matches.into_iter().next().unwrap_or_else(|| unreachable!())),
+            n => Err(Error::fatal(format!(
+                "{n} snapshots match {spec:?}; give more of the id"
+            ))),
+        }
+    }
+}
+
+/// The largest metadata object a reader accepts at `path`: index segments and snapshots
+/// grow with a backup; configs, keys, heads and certificates stay small. Anything larger
+/// is damage (or a hostile remote), and is never read whole.
+pub fn metadata_limit(path: &str) -> u64 {
+    match path.split('/').next() {
+        Some("index") | Some("snapshots") | Some("deletions") => 256 << 20,
+        Some("extents") => 4 << 20,
+        Some("locks") => lock::MAX_SIZE,
+        _ => 1 << 20,
+    }
+}
+
+/// Snapshot and index objects are named by the BLAKE3 of their bytes.
+pub(super) fn check_content_address(path: &str, bytes: &[u8]) -> Result<()> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if envelope::content_id(bytes) != name {
+        return Err(Error::corrupt(format!(
+            "{path} does not match its content hash"
+        )));
+    }
+    Ok(())
+}
