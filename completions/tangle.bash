@@ -82,6 +82,9 @@ _tangle() {
             tangle,verify)
                 cmd="tangle__subcmd__verify"
                 ;;
+            tangle,writer)
+                cmd="tangle__subcmd__writer"
+                ;;
             tangle__subcmd__cat,blob)
                 cmd="tangle__subcmd__cat__subcmd__blob"
                 ;;
@@ -208,6 +211,9 @@ _tangle() {
             tangle__subcmd__help,verify)
                 cmd="tangle__subcmd__help__subcmd__verify"
                 ;;
+            tangle__subcmd__help,writer)
+                cmd="tangle__subcmd__help__subcmd__writer"
+                ;;
             tangle__subcmd__help__subcmd__cat,blob)
                 cmd="tangle__subcmd__help__subcmd__cat__subcmd__blob"
                 ;;
@@ -261,6 +267,15 @@ _tangle() {
                 ;;
             tangle__subcmd__help__subcmd__remote,replace)
                 cmd="tangle__subcmd__help__subcmd__remote__subcmd__replace"
+                ;;
+            tangle__subcmd__help__subcmd__writer,add)
+                cmd="tangle__subcmd__help__subcmd__writer__subcmd__add"
+                ;;
+            tangle__subcmd__help__subcmd__writer,list)
+                cmd="tangle__subcmd__help__subcmd__writer__subcmd__list"
+                ;;
+            tangle__subcmd__help__subcmd__writer,revoke)
+                cmd="tangle__subcmd__help__subcmd__writer__subcmd__revoke"
                 ;;
             tangle__subcmd__key,add)
                 cmd="tangle__subcmd__key__subcmd__add"
@@ -334,6 +349,30 @@ _tangle() {
             tangle__subcmd__remote__subcmd__help,replace)
                 cmd="tangle__subcmd__remote__subcmd__help__subcmd__replace"
                 ;;
+            tangle__subcmd__writer,add)
+                cmd="tangle__subcmd__writer__subcmd__add"
+                ;;
+            tangle__subcmd__writer,help)
+                cmd="tangle__subcmd__writer__subcmd__help"
+                ;;
+            tangle__subcmd__writer,list)
+                cmd="tangle__subcmd__writer__subcmd__list"
+                ;;
+            tangle__subcmd__writer,revoke)
+                cmd="tangle__subcmd__writer__subcmd__revoke"
+                ;;
+            tangle__subcmd__writer__subcmd__help,add)
+                cmd="tangle__subcmd__writer__subcmd__help__subcmd__add"
+                ;;
+            tangle__subcmd__writer__subcmd__help,help)
+                cmd="tangle__subcmd__writer__subcmd__help__subcmd__help"
+                ;;
+            tangle__subcmd__writer__subcmd__help,list)
+                cmd="tangle__subcmd__writer__subcmd__help__subcmd__list"
+                ;;
+            tangle__subcmd__writer__subcmd__help,revoke)
+                cmd="tangle__subcmd__writer__subcmd__help__subcmd__revoke"
+                ;;
             *)
                 ;;
         esac
@@ -341,7 +380,7 @@ _tangle() {
 
     case "${cmd}" in
         tangle)
-            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help --version init backup snapshots ls restore dump verify repair delete prune unlock key remote find diff stats cat completions man profile run help"
+            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help --version init backup snapshots ls restore dump verify repair delete prune unlock key remote writer find diff stats cat completions man profile run help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1429,7 +1468,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__help)
-            opts="init backup snapshots ls restore dump verify repair delete prune unlock key remote find diff stats cat completions man profile run help"
+            opts="init backup snapshots ls restore dump verify repair delete prune unlock key remote writer find diff stats cat completions man profile run help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1991,6 +2030,62 @@ _tangle() {
         tangle__subcmd__help__subcmd__verify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__help__subcmd__writer)
+            opts="add list revoke"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__help__subcmd__writer__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__help__subcmd__writer__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__help__subcmd__writer__subcmd__revoke)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -3379,6 +3474,280 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -P)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cache-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__writer)
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help add list revoke help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -P)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cache-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__writer__subcmd__add)
+            opts="-r -P -q -v -h --out --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -P)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cache-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__writer__subcmd__help)
+            opts="add list revoke help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__writer__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__writer__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__writer__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__writer__subcmd__help__subcmd__revoke)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__writer__subcmd__list)
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -P)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cache-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__writer__subcmd__revoke)
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --repo)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -54,6 +54,7 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('unlock', 'unlock', [CompletionResultType]::ParameterValue, 'Remove stale locks (left by a backup or delete that died)')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'List, add, remove or change the passwords (key files) of the repository')
             [CompletionResult]::new('remote', 'remote', [CompletionResultType]::ParameterValue, 'List, add or replace remotes')
+            [CompletionResult]::new('writer', 'writer', [CompletionResultType]::ParameterValue, 'Add, list or revoke writer keys: backup hosts that may add history, never read or delete it')
             [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Find files and directories by glob pattern in the snapshots')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what changed between two snapshots')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Sizes, dedup and compression of snapshots; storage per remote')
@@ -617,6 +618,114 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
         'tangle;remote;help;help' {
             break
         }
+        'tangle;writer' {
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
+            [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
+            [CompletionResult]::new('--password-file', '--password-file', [CompletionResultType]::ParameterName, 'Read the password from this file (first line)')
+            [CompletionResult]::new('--password-command', '--password-command', [CompletionResultType]::ParameterName, 'Run this shell command and use its output as the password')
+            [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)')
+            [CompletionResult]::new('--owner', '--owner', [CompletionResultType]::ParameterName, 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted')
+            [CompletionResult]::new('--retry-lock', '--retry-lock', [CompletionResultType]::ParameterName, 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output on stdout (and fatal errors as JSON on stderr)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('--progress', '--progress', [CompletionResultType]::ParameterName, 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Make a writer key for one backup host: it may add snapshots, never read or delete')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the writers (needs no password)')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a writer: its later heads are refused; what it wrote before stays')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'tangle;writer;add' {
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Write the key here (created, mode 0600; never overwritten); default LABEL.writer-key in the current directory')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
+            [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
+            [CompletionResult]::new('--password-file', '--password-file', [CompletionResultType]::ParameterName, 'Read the password from this file (first line)')
+            [CompletionResult]::new('--password-command', '--password-command', [CompletionResultType]::ParameterName, 'Run this shell command and use its output as the password')
+            [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)')
+            [CompletionResult]::new('--owner', '--owner', [CompletionResultType]::ParameterName, 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted')
+            [CompletionResult]::new('--retry-lock', '--retry-lock', [CompletionResultType]::ParameterName, 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output on stdout (and fatal errors as JSON on stderr)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('--progress', '--progress', [CompletionResultType]::ParameterName, 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'tangle;writer;list' {
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
+            [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
+            [CompletionResult]::new('--password-file', '--password-file', [CompletionResultType]::ParameterName, 'Read the password from this file (first line)')
+            [CompletionResult]::new('--password-command', '--password-command', [CompletionResultType]::ParameterName, 'Run this shell command and use its output as the password')
+            [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)')
+            [CompletionResult]::new('--owner', '--owner', [CompletionResultType]::ParameterName, 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted')
+            [CompletionResult]::new('--retry-lock', '--retry-lock', [CompletionResultType]::ParameterName, 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output on stdout (and fatal errors as JSON on stderr)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('--progress', '--progress', [CompletionResultType]::ParameterName, 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'tangle;writer;revoke' {
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
+            [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
+            [CompletionResult]::new('--password-file', '--password-file', [CompletionResultType]::ParameterName, 'Read the password from this file (first line)')
+            [CompletionResult]::new('--password-command', '--password-command', [CompletionResultType]::ParameterName, 'Run this shell command and use its output as the password')
+            [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)')
+            [CompletionResult]::new('--owner', '--owner', [CompletionResultType]::ParameterName, 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted')
+            [CompletionResult]::new('--retry-lock', '--retry-lock', [CompletionResultType]::ParameterName, 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output on stdout (and fatal errors as JSON on stderr)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('--progress', '--progress', [CompletionResultType]::ParameterName, 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'tangle;writer;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Make a writer key for one backup host: it may add snapshots, never read or delete')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the writers (needs no password)')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a writer: its later heads are refused; what it wrote before stays')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'tangle;writer;help;add' {
+            break
+        }
+        'tangle;writer;help;list' {
+            break
+        }
+        'tangle;writer;help;revoke' {
+            break
+        }
+        'tangle;writer;help;help' {
+            break
+        }
         'tangle;find' {
             [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Search only this snapshot (id, prefix or `latest`); repeatable. Default: every snapshot, newest first')
             [CompletionResult]::new('--snapshot', '--snapshot', [CompletionResultType]::ParameterName, 'Search only this snapshot (id, prefix or `latest`); repeatable. Default: every snapshot, newest first')
@@ -1082,6 +1191,7 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('unlock', 'unlock', [CompletionResultType]::ParameterValue, 'Remove stale locks (left by a backup or delete that died)')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'List, add, remove or change the passwords (key files) of the repository')
             [CompletionResult]::new('remote', 'remote', [CompletionResultType]::ParameterValue, 'List, add or replace remotes')
+            [CompletionResult]::new('writer', 'writer', [CompletionResultType]::ParameterValue, 'Add, list or revoke writer keys: backup hosts that may add history, never read or delete it')
             [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Find files and directories by glob pattern in the snapshots')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what changed between two snapshots')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Sizes, dedup and compression of snapshots; storage per remote')
@@ -1162,6 +1272,21 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             break
         }
         'tangle;help;remote;rebalance' {
+            break
+        }
+        'tangle;help;writer' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Make a writer key for one backup host: it may add snapshots, never read or delete')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the writers (needs no password)')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a writer: its later heads are refused; what it wrote before stays')
+            break
+        }
+        'tangle;help;writer;add' {
+            break
+        }
+        'tangle;help;writer;list' {
+            break
+        }
+        'tangle;help;writer;revoke' {
             break
         }
         'tangle;help;find' {

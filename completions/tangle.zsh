@@ -668,6 +668,141 @@ esac
     ;;
 esac
 ;;
+(writer)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
+'-h[Print help]' \
+'--help[Print help]' \
+":: :_tangle__subcmd__writer_commands" \
+"*::: :->writer" \
+&& ret=0
+
+    case $state in
+    (writer)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-writer-command-$line[1]:"
+        case $line[1] in
+            (add)
+_arguments "${_arguments_options[@]}" : \
+'--out=[Write the key here (created, mode 0600; never overwritten); default LABEL.writer-key in the current directory]:FILE:_files' \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':label -- A name for the host (letters, digits, . _ @ -), unique in the repository:_default' \
+&& ret=0
+;;
+(list)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
+'-h[Print help]' \
+'--help[Print help]' \
+&& ret=0
+;;
+(revoke)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
+'-h[Print help]' \
+'--help[Print help]' \
+':writer -- The writer'\''s label, or a unique prefix of its id:_default' \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+":: :_tangle__subcmd__writer__subcmd__help_commands" \
+"*::: :->help" \
+&& ret=0
+
+    case $state in
+    (help)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-writer-help-command-$line[1]:"
+        case $line[1] in
+            (add)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(list)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(revoke)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+        esac
+    ;;
+esac
+;;
 (find)
 _arguments "${_arguments_options[@]}" : \
 '*-s+[Search only this snapshot (id, prefix or \`latest\`); repeatable. Default\: every snapshot, newest first]:ID:_default' \
@@ -1310,6 +1445,34 @@ _arguments "${_arguments_options[@]}" : \
     ;;
 esac
 ;;
+(writer)
+_arguments "${_arguments_options[@]}" : \
+":: :_tangle__subcmd__help__subcmd__writer_commands" \
+"*::: :->writer" \
+&& ret=0
+
+    case $state in
+    (writer)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-help-writer-command-$line[1]:"
+        case $line[1] in
+            (add)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(list)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(revoke)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
 (find)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -1435,6 +1598,7 @@ _tangle_commands() {
 'unlock:Remove stale locks (left by a backup or delete that died)' \
 'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
+'writer:Add, list or revoke writer keys\: backup hosts that may add history, never read or delete it' \
 'find:Find files and directories by glob pattern in the snapshots' \
 'diff:Show what changed between two snapshots' \
 'stats:Sizes, dedup and compression of snapshots; storage per remote' \
@@ -1620,6 +1784,7 @@ _tangle__subcmd__help_commands() {
 'unlock:Remove stale locks (left by a backup or delete that died)' \
 'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
+'writer:Add, list or revoke writer keys\: backup hosts that may add history, never read or delete it' \
 'find:Find files and directories by glob pattern in the snapshots' \
 'diff:Show what changed between two snapshots' \
 'stats:Sizes, dedup and compression of snapshots; storage per remote' \
@@ -1854,6 +2019,30 @@ _tangle__subcmd__help__subcmd__verify_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help verify commands' commands "$@"
 }
+(( $+functions[_tangle__subcmd__help__subcmd__writer_commands] )) ||
+_tangle__subcmd__help__subcmd__writer_commands() {
+    local commands; commands=(
+'add:Make a writer key for one backup host\: it may add snapshots, never read or delete' \
+'list:List the writers (needs no password)' \
+'revoke:Revoke a writer\: its later heads are refused; what it wrote before stays' \
+    )
+    _describe -t commands 'tangle help writer commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__writer__subcmd__add_commands] )) ||
+_tangle__subcmd__help__subcmd__writer__subcmd__add_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help writer add commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__writer__subcmd__list_commands] )) ||
+_tangle__subcmd__help__subcmd__writer__subcmd__list_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help writer list commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__writer__subcmd__revoke_commands] )) ||
+_tangle__subcmd__help__subcmd__writer__subcmd__revoke_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help writer revoke commands' commands "$@"
+}
 (( $+functions[_tangle__subcmd__init_commands] )) ||
 _tangle__subcmd__init_commands() {
     local commands; commands=()
@@ -2073,6 +2262,61 @@ _tangle__subcmd__unlock_commands() {
 _tangle__subcmd__verify_commands() {
     local commands; commands=()
     _describe -t commands 'tangle verify commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__writer_commands] )) ||
+_tangle__subcmd__writer_commands() {
+    local commands; commands=(
+'add:Make a writer key for one backup host\: it may add snapshots, never read or delete' \
+'list:List the writers (needs no password)' \
+'revoke:Revoke a writer\: its later heads are refused; what it wrote before stays' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'tangle writer commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__writer__subcmd__add_commands] )) ||
+_tangle__subcmd__writer__subcmd__add_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle writer add commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__writer__subcmd__help_commands] )) ||
+_tangle__subcmd__writer__subcmd__help_commands() {
+    local commands; commands=(
+'add:Make a writer key for one backup host\: it may add snapshots, never read or delete' \
+'list:List the writers (needs no password)' \
+'revoke:Revoke a writer\: its later heads are refused; what it wrote before stays' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'tangle writer help commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__writer__subcmd__help__subcmd__add_commands] )) ||
+_tangle__subcmd__writer__subcmd__help__subcmd__add_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle writer help add commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__writer__subcmd__help__subcmd__help_commands] )) ||
+_tangle__subcmd__writer__subcmd__help__subcmd__help_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle writer help help commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__writer__subcmd__help__subcmd__list_commands] )) ||
+_tangle__subcmd__writer__subcmd__help__subcmd__list_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle writer help list commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__writer__subcmd__help__subcmd__revoke_commands] )) ||
+_tangle__subcmd__writer__subcmd__help__subcmd__revoke_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle writer help revoke commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__writer__subcmd__list_commands] )) ||
+_tangle__subcmd__writer__subcmd__list_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle writer list commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__writer__subcmd__revoke_commands] )) ||
+_tangle__subcmd__writer__subcmd__revoke_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle writer revoke commands' commands "$@"
 }
 
 if [ "$funcstack[1]" = "_tangle" ]; then

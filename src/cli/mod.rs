@@ -30,6 +30,7 @@ mod snapshots;
 mod stats;
 mod unlock;
 mod verify;
+mod writer;
 
 use std::io::{self, Write};
 use std::sync::Mutex;
@@ -82,6 +83,8 @@ pub enum Command {
     Key(key::KeyArgs),
     /// List, add or replace remotes
     Remote(remote::RemoteArgs),
+    /// Add, list or revoke writer keys: backup hosts that may add history, never read or delete it
+    Writer(writer::WriterArgs),
     /// Find files and directories by glob pattern in the snapshots
     Find(find::FindArgs),
     /// Show what changed between two snapshots
@@ -146,6 +149,7 @@ pub fn run(parsed: Parsed) -> Result<u8> {
         Command::Unlock(a) => unlock::run(g, a),
         Command::Key(a) => key::run(g, a),
         Command::Remote(a) => remote::run(g, a),
+        Command::Writer(a) => writer::run(g, a),
         Command::Find(a) => find::run(g, a),
         Command::Diff(a) => diff::run(g, a),
         Command::Stats(a) => stats::run(g, a),

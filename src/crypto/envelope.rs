@@ -27,6 +27,7 @@ pub enum ObjectKind {
     Index = 6,
     Deletion = 7,
     Lock = 8,
+    Writer = 9,
 }
 
 impl ObjectKind {
@@ -40,6 +41,7 @@ impl ObjectKind {
             ObjectKind::Index => "index",
             ObjectKind::Deletion => "deletion record",
             ObjectKind::Lock => "lock",
+            ObjectKind::Writer => "writer record",
         }
     }
 }

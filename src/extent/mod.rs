@@ -10,6 +10,7 @@ mod deletion;
 mod error;
 mod head;
 mod pool;
+mod writer_record;
 
 pub use builder::{ExtentBuilder, SealContext, SealedExtent};
 pub use certificate::{Certificate, Pointer, ShardInfo};
@@ -17,6 +18,9 @@ pub use deletion::{DeletedExtent, Deletion, Deletions, head_path};
 pub use error::ExtentError;
 pub use head::Head;
 pub use pool::BufferPool;
+pub use writer_record::{
+    MAX_LABEL_LEN, REVOKED_WRITERS, Revocation, WRITERS, WriterRecord, valid_label,
+};
 
 use serde::{Deserialize, Serialize};
 

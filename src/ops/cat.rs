@@ -326,6 +326,7 @@ fn config_json(c: &Config) -> Value {
         "owner_fingerprint": crate::crypto::fingerprint(&c.owner),
         "owner_key": hex::encode(c.owner.0),
         "format_version": c.format_version,
+        "owner_kem": c.owner_kem.map(hex::encode),
         "revision": c.revision,
         "created": time_secs(c.created),
         "remotes": c.remotes,

@@ -25,6 +25,7 @@ pub mod stats;
 pub mod survey;
 mod unrebuildable;
 pub mod verify;
+pub mod writer;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -12,7 +12,7 @@ use futures::stream::{self, StreamExt};
 use crate::codec::peel::Codeword;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::Result;
-use crate::extent::{Certificate, Deletions, ExtentName};
+use crate::extent::{Certificate, Deletions, ExtentName, REVOKED_WRITERS, WRITERS};
 use crate::repo::{Foreign, Graph, Repository, State, names};
 
 /// One remote's copy of a metadata object.
@@ -254,6 +254,7 @@ fn looks_forged<S: State>(repo: &Repository<S>, path: &str, bytes: &[u8]) -> boo
         Some("snapshots") => ObjectKind::Snapshot,
         Some("index") => ObjectKind::Index,
         Some("deletions" | names::REMOVED_KEYS) => ObjectKind::Deletion,
+        Some(WRITERS | REVOKED_WRITERS) => ObjectKind::Writer,
         Some("locks") => ObjectKind::Lock,
         _ => ObjectKind::Config,
     };

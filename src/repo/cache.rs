@@ -30,12 +30,14 @@ pub fn default_cache_dir() -> Option<PathBuf> {
 
 /// The object kinds kept in the cache: immutable under their names (a key's removal
 /// record is written once under the key's name: `key remove` reuses one already there).
-const CACHED_PREFIXES: [&str; 5] = [
+const CACHED_PREFIXES: [&str; 7] = [
     "snapshots",
     "index",
     "heads",
     "deletions",
     super::names::REMOVED_KEYS,
+    crate::extent::WRITERS,
+    crate::extent::REVOKED_WRITERS,
 ];
 
 impl<S: State> Repository<S> {

@@ -119,6 +119,7 @@ pub fn init_remotes(
     let signer = master.signer();
     let config = Config {
         format_version: FORMAT_VERSION,
+        owner_kem: None,
         id: crate::crypto::random_bytes()?,
         owner: signer.public(),
         coding,

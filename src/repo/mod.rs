@@ -24,6 +24,7 @@ pub mod state;
 pub mod trust;
 mod unlock;
 mod write;
+mod writers;
 pub use cache::default_cache_dir;
 pub use health::WriteHealth;
 pub use lock::{
@@ -40,6 +41,7 @@ pub use rebuild::Graph;
 pub use state::{HasIndex, HasKey, Indexed, Public, State, Unlocked};
 pub use trust::{OwnerPin, pin_owner};
 pub use write::{ConfigPublished, Foreign};
+pub use writers::Writer;
 
 pub use config::Config;
 pub use init::{InitOptions, InitReport, check_init_options, init, init_remotes};

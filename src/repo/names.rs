@@ -8,7 +8,7 @@
 //! "an authentic copy" of) or plant a second spelling of an authentic certificate that
 //! looks like a fork and that repair would spread.
 
-use crate::extent::ExtentName;
+use crate::extent::{ExtentName, REVOKED_WRITERS, WRITERS};
 
 /// The per-remote identity marker (see [`super::marker`]).
 pub const MARKER_PATH: &str = "remote-id";
@@ -43,6 +43,10 @@ pub enum ObjectName {
     Deletion,
     /// `removed-keys/<key id>`: the deletion record of a key's removal, named by the key.
     RemovedKey,
+    /// `writers/<writer id>`: the owner's grant of a writer key.
+    Writer,
+    /// `revoked-writers/<writer id>`: the owner's revocation of a writer key.
+    RevokedWriter,
     /// `locks/<random id>`: a backup's or delete's lock (not replicated by repair).
     Lock,
     /// `repairs/<random id>`: a running repair's unsigned marker (see `repo::lock`).
@@ -63,6 +67,8 @@ impl ObjectName {
             ["index", id] if is_hex(id, 64) => Some(ObjectName::Index),
             ["deletions", id] if is_hex(id, 64) => Some(ObjectName::Deletion),
             [REMOVED_KEYS, id] if is_hex(id, 64) => Some(ObjectName::RemovedKey),
+            [WRITERS, id] if is_hex(id, 32) => Some(ObjectName::Writer),
+            [REVOKED_WRITERS, id] if is_hex(id, 32) => Some(ObjectName::RevokedWriter),
             ["locks", id] if is_hex(id, 64) => Some(ObjectName::Lock),
             ["repairs", id] if is_hex(id, 64) => Some(ObjectName::RepairMarker),
             ["heads", writer, seq] if is_hex(writer, 32) && is_hex(seq, 16) => {
@@ -142,6 +148,15 @@ mod tests {
         );
         assert!(is_metadata(&removed_key_path(H64)));
         assert_eq!(
+            ObjectName::parse(&format!("writers/{H32}")),
+            Some(ObjectName::Writer)
+        );
+        assert_eq!(
+            ObjectName::parse(&format!("revoked-writers/{H32}")),
+            Some(ObjectName::RevokedWriter)
+        );
+        assert!(is_metadata(&format!("revoked-writers/{H32}")));
+        assert_eq!(
             ObjectName::parse(&format!("heads/{H32}/00000000000000ff")),
             Some(ObjectName::Head)
         );
@@ -175,6 +190,8 @@ mod tests {
             format!("shards/{H64}"),
             format!("heads/{H32}/ff"),
             format!("heads/{H64}/00000000000000ff"),
+            format!("writers/{H64}"),
+            format!("revoked-writers/{H32}/x"),
             "README".into(),
             "config.bak".into(),
             "keys".into(),

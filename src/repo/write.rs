@@ -23,7 +23,9 @@ use crate::crypto::Signer;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::{Error, Result};
 use crate::extent::SealedExtent;
-use crate::extent::{Certificate, Deletion, ExtentName, Head};
+use crate::extent::{
+    Certificate, Deletion, ExtentName, Head, REVOKED_WRITERS, WRITERS, WriterRecord,
+};
 use crate::remote::DynRemote;
 use tokio::task::JoinHandle;
 
@@ -112,6 +114,7 @@ impl<S: State> Repository<S> {
                 self.deletion_record(path, bytes).map(|_| ())
             }
             Some(REMOVED_KEYS) => self.deletion_record(path, bytes).map(|_| ()),
+            Some(WRITERS | REVOKED_WRITERS) => self.writer_record(path, bytes).map(|_| ()),
             Some("heads") => {
                 if Head::from_object(bytes, &owner, path)?.repo_id != self.config.id {
                     return Err(Error::corrupt("head of another repository"));
@@ -135,6 +138,16 @@ impl<S: State> Repository<S> {
             }
             _ => Err(Error::corrupt("not a metadata object")),
         }
+    }
+
+    /// The writer record `bytes` served as `path`, if it is authentic: signed by the
+    /// owner, of this repository, at its own path (FORMAT §5.8).
+    pub fn writer_record(&self, path: &str, bytes: &[u8]) -> Result<WriterRecord> {
+        let r = WriterRecord::from_object(bytes, &self.config.owner, path)?;
+        if r.repo_id != self.config.id {
+            return Err(Error::corrupt("writer record of another repository"));
+        }
+        Ok(r)
     }
 
     /// The deletion record `bytes` served as `path`, if it is authentic: signed by the
@@ -179,6 +192,7 @@ impl<S: State> Repository<S> {
             "snapshots" => ObjectKind::Snapshot,
             "index" => ObjectKind::Index,
             "deletions" | REMOVED_KEYS => ObjectKind::Deletion,
+            WRITERS | REVOKED_WRITERS => ObjectKind::Writer,
             "heads" => ObjectKind::Head,
             "extents" => ObjectKind::Extent,
             _ => return None,
@@ -193,6 +207,9 @@ impl<S: State> Repository<S> {
             ObjectKind::Extent => postcard::from_bytes::<Certificate>(payload)
                 .ok()
                 .map(|c| c.repo_id),
+            ObjectKind::Writer => postcard::from_bytes::<WriterRecord>(payload)
+                .ok()
+                .map(|r| r.repo_id),
             _ => None,
         };
         let other_repo = repo_id.filter(|id| *id != self.config.id);

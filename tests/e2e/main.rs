@@ -56,4 +56,5 @@ mod signals;
 mod stalled_remote;
 mod tree_walks;
 mod verify;
+mod writers;
 mod xattrs;
