@@ -8,13 +8,28 @@
 //! The signature covers every byte before it, so a verifier holding only the owner's
 //! public key can authenticate an object (the payload of snapshots and index segments is
 //! encrypted, the rest is plaintext).
+//!
+//! Version 2 (writer keys, DESIGN.md §17) names its signer: a writer id, 16 bytes after
+//! `payload_len`, signed with the rest. The owner's objects stay version 1 byte for byte;
+//! a writer may sign only certificates, heads, snapshots and index segments.
 
+use super::writer::WriterId;
 use super::{CryptoError, EnvelopeProblem, OwnerPublicKey, SIGNATURE_LEN, Signer};
 use crate::error::Result;
 
 pub const MAGIC: &[u8; 4] = b"TNGL";
 pub const VERSION: u8 = 1;
+/// The version of objects a writer signed: they carry the writer's id.
+pub const VERSION_WRITER: u8 = 2;
 const HEADER_LEN: usize = 12;
+const SIGNER_LEN: usize = 16;
+
+/// Who signed an object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SignedBy {
+    Owner,
+    Writer(WriterId),
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
@@ -31,6 +46,14 @@ pub enum ObjectKind {
 }
 
 impl ObjectKind {
+    /// What a writer may sign: what a backup writes, nothing that rules the repository.
+    pub fn writer_may_sign(self) -> bool {
+        matches!(
+            self,
+            ObjectKind::Extent | ObjectKind::Head | ObjectKind::Snapshot | ObjectKind::Index
+        )
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             ObjectKind::Config => "config",
@@ -60,22 +83,76 @@ pub fn seal(kind: ObjectKind, payload: &[u8], signer: &Signer) -> Vec<u8> {
     out
 }
 
-/// Check structure and signature; return the payload.
+/// Wrap and sign a payload as writer `writer` (version 2). Only for the kinds a writer
+/// may sign.
+pub fn seal_as_writer(
+    kind: ObjectKind,
+    payload: &[u8],
+    signer: &Signer,
+    writer: &WriterId,
+) -> Vec<u8> {
+    debug_assert!(kind.writer_may_sign());
+    let mut out = Vec::with_capacity(HEADER_LEN + SIGNER_LEN + payload.len() + SIGNATURE_LEN);
+    out.extend_from_slice(MAGIC);
+    out.push(kind as u8);
+    out.push(VERSION_WRITER);
+    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    out.extend_from_slice(writer);
+    out.extend_from_slice(payload);
+    let sig = signer.sign(&out);
+    out.extend_from_slice(&sig);
+    out
+}
+
+/// Check structure and the owner's signature; return the payload. An object a writer
+/// signed is refused here (see [`open_signed`]).
 pub fn open<'a>(kind: ObjectKind, bytes: &'a [u8], owner: &OwnerPublicKey) -> Result<&'a [u8]> {
-    let (payload, signed, sig) = split(kind, bytes)?;
-    owner
-        .verify(signed, sig)
+    open_signed(kind, bytes, owner, |_| None).map(|(payload, _)| payload)
+}
+
+/// [`open`], also accepting an object signed by a writer whose public key `writer_key`
+/// gives (the caller's list of granted, unrevoked writers), if the kind is one a writer
+/// may sign. Returns the payload and who signed it.
+pub fn open_signed<'a>(
+    kind: ObjectKind,
+    bytes: &'a [u8],
+    owner: &OwnerPublicKey,
+    writer_key: impl Fn(&WriterId) -> Option<OwnerPublicKey>,
+) -> Result<(&'a [u8], SignedBy)> {
+    let (payload, signed, sig, by) = split(kind, bytes)?;
+    let key = match by {
+        SignedBy::Owner => *owner,
+        SignedBy::Writer(writer) if !kind.writer_may_sign() => {
+            let why = "and only the owner signs these";
+            return Err(CryptoError::WriterSignature { kind, writer, why }.into());
+        }
+        SignedBy::Writer(writer) => writer_key(&writer).ok_or(CryptoError::WriterSignature {
+            kind,
+            writer,
+            why: "a writer the owner did not grant (or revoked)",
+        })?,
+    };
+    key.verify(signed, sig)
         .map_err(|_| CryptoError::BadSignature { object: Some(kind) })?;
-    Ok(payload)
+    Ok((payload, by))
 }
 
 /// Check structure only and return the payload without verifying the signature: used
 /// for the config, whose signature is checked against the public key inside it.
 pub fn open_unverified(kind: ObjectKind, bytes: &[u8]) -> Result<&[u8]> {
-    split(kind, bytes).map(|(p, _, _)| p)
+    split(kind, bytes).map(|(p, _, _, _)| p)
 }
 
-fn split(kind: ObjectKind, bytes: &[u8]) -> Result<(&[u8], &[u8], &[u8])> {
+/// Who claims to have signed `bytes` (unverified: for naming a forger in a report).
+pub fn claimed_signer(kind: ObjectKind, bytes: &[u8]) -> Option<SignedBy> {
+    split(kind, bytes).ok().map(|(_, _, _, by)| by)
+}
+
+/// The payload, the signed bytes, the signature and the signer an object names.
+type Parts<'a> = (&'a [u8], &'a [u8], &'a [u8], SignedBy);
+
+fn split(kind: ObjectKind, bytes: &[u8]) -> Result<Parts<'_>> {
     let malformed = |problem| CryptoError::MalformedEnvelope { kind, problem };
     if bytes.len() < HEADER_LEN + SIGNATURE_LEN || &bytes[..4] != MAGIC {
         return Err(malformed(EnvelopeProblem::NotAnObject).into());
@@ -87,18 +164,29 @@ fn split(kind: ObjectKind, bytes: &[u8]) -> Result<(&[u8], &[u8], &[u8])> {
         }
         .into());
     }
-    if bytes[5] != VERSION {
-        return Err(malformed(EnvelopeProblem::UnsupportedVersion(bytes[5])).into());
-    }
+    let header = match bytes[5] {
+        VERSION => HEADER_LEN,
+        VERSION_WRITER => HEADER_LEN + SIGNER_LEN,
+        v => return Err(malformed(EnvelopeProblem::UnsupportedVersion(v)).into()),
+    };
     let len = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
-    if bytes.len() != HEADER_LEN + len + SIGNATURE_LEN {
+    if bytes.len() != header + len + SIGNATURE_LEN {
         return Err(malformed(EnvelopeProblem::BadLength).into());
     }
-    let signed = &bytes[..HEADER_LEN + len];
+    let by = match bytes[5] {
+        VERSION => SignedBy::Owner,
+        _ => {
+            let mut writer = [0u8; SIGNER_LEN];
+            writer.copy_from_slice(&bytes[HEADER_LEN..header]);
+            SignedBy::Writer(writer)
+        }
+    };
+    let signed = &bytes[..header + len];
     Ok((
-        &bytes[HEADER_LEN..HEADER_LEN + len],
+        &bytes[header..header + len],
         signed,
-        &bytes[HEADER_LEN + len..],
+        &bytes[header + len..],
+        by,
     ))
 }
 
@@ -140,6 +228,55 @@ mod tests {
         assert!(
             open(ObjectKind::Head, &obj, &other.public()).is_err(),
             "foreign key"
+        );
+    }
+
+    #[test]
+    fn writers_sign_what_a_backup_writes_and_nothing_else() {
+        let owner = Signer::from_seed(&[3; 32]).public();
+        let w = Signer::from_seed(&[5; 32]);
+        let id = [7u8; 16];
+        let known = |x: &WriterId| (*x == id).then(|| w.public());
+        let obj = seal_as_writer(ObjectKind::Snapshot, b"payload", &w, &id);
+        assert_eq!(obj.len(), 12 + 16 + 7 + 64);
+        assert_eq!(obj[5], 2);
+        let (payload, by) = open_signed(ObjectKind::Snapshot, &obj, &owner, known).unwrap();
+        assert_eq!((payload, by), (&b"payload"[..], SignedBy::Writer(id)));
+        assert_eq!(claimed_signer(ObjectKind::Snapshot, &obj), Some(SignedBy::Writer(id)));
+        // Not through `open` (the owner's), nor for an unknown writer, nor renamed.
+        assert!(open(ObjectKind::Snapshot, &obj, &owner).is_err());
+        assert!(open_signed(ObjectKind::Snapshot, &obj, &owner, |_| None).is_err());
+        let mut renamed = obj.clone();
+        renamed[12] ^= 1;
+        let anyone = |_: &WriterId| Some(w.public());
+        assert!(open_signed(ObjectKind::Snapshot, &renamed, &owner, anyone).is_err());
+        for i in 0..obj.len() {
+            let mut bad = obj.clone();
+            bad[i] ^= 0x10;
+            assert!(
+                open_signed(ObjectKind::Snapshot, &bad, &owner, known).is_err(),
+                "flip at {i}"
+            );
+        }
+        // A writer's config, key, deletion record, writer record or lock: refused, naming it.
+        for kind in [
+            ObjectKind::Config,
+            ObjectKind::Key,
+            ObjectKind::Deletion,
+            ObjectKind::Writer,
+            ObjectKind::Lock,
+        ] {
+            let mut forged = seal_as_writer(ObjectKind::Head, b"x", &w, &id);
+            forged[4] = kind as u8;
+            let e = open_signed(kind, &forged, &owner, known).unwrap_err().to_string();
+            assert!(e.contains("signed by writer 07070707"), "{e}");
+        }
+        // The owner's objects stay version 1, readable as before.
+        let owners = seal(ObjectKind::Head, b"p", &Signer::from_seed(&[3; 32]));
+        assert_eq!(owners[5], 1);
+        assert_eq!(
+            open_signed(ObjectKind::Head, &owners, &owner, known).unwrap().1,
+            SignedBy::Owner
         );
     }
 }

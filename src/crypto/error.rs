@@ -59,6 +59,14 @@ pub enum CryptoError {
     /// A signed envelope of another object type than expected (`found` is its type byte).
     #[error("{} has the wrong object type {found}", kind.name())]
     WrongObjectKind { kind: ObjectKind, found: u8 },
+    /// An object signed by a writer where only the owner may sign, or by a writer the
+    /// reader does not know (never granted, or revoked before it).
+    #[error("{} is signed by writer {}, {why}", kind.name(), hex::encode(&writer[..4]))]
+    WriterSignature {
+        kind: ObjectKind,
+        writer: [u8; 16],
+        why: &'static str,
+    },
     /// Unwrapped key bytes of the wrong length.
     #[error("master key has the wrong length")]
     MasterKeyLength,
@@ -104,6 +112,7 @@ impl CryptoError {
             | CryptoError::InvalidOwnerKey
             | CryptoError::MalformedEnvelope { .. }
             | CryptoError::WrongObjectKind { .. }
+            | CryptoError::WriterSignature { .. }
             | CryptoError::MasterKeyLength
             | CryptoError::KeyFileLimits { .. }
             | CryptoError::InvalidKdfParams(_)
