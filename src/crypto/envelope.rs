@@ -69,18 +69,9 @@ impl ObjectKind {
     }
 }
 
-/// Wrap and sign a payload.
+/// Wrap and sign a payload (the owner's objects: version 1).
 pub fn seal(kind: ObjectKind, payload: &[u8], signer: &Signer) -> Vec<u8> {
-    let mut out = Vec::with_capacity(HEADER_LEN + payload.len() + SIGNATURE_LEN);
-    out.extend_from_slice(MAGIC);
-    out.push(kind as u8);
-    out.push(VERSION);
-    out.extend_from_slice(&[0, 0]);
-    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-    out.extend_from_slice(payload);
-    let sig = signer.sign(&out);
-    out.extend_from_slice(&sig);
-    out
+    seal_versioned(kind, payload, signer, None)
 }
 
 /// Wrap and sign a payload as writer `writer` (version 2). Only for the kinds a writer
@@ -92,13 +83,29 @@ pub fn seal_as_writer(
     writer: &WriterId,
 ) -> Vec<u8> {
     debug_assert!(kind.writer_may_sign());
-    let mut out = Vec::with_capacity(HEADER_LEN + SIGNER_LEN + payload.len() + SIGNATURE_LEN);
+    seal_versioned(kind, payload, signer, Some(writer))
+}
+
+fn seal_versioned(
+    kind: ObjectKind,
+    payload: &[u8],
+    signer: &Signer,
+    writer: Option<&WriterId>,
+) -> Vec<u8> {
+    let header = HEADER_LEN + writer.map_or(0, |w| w.len());
+    let mut out = Vec::with_capacity(header + payload.len() + SIGNATURE_LEN);
     out.extend_from_slice(MAGIC);
     out.push(kind as u8);
-    out.push(VERSION_WRITER);
+    out.push(if writer.is_some() {
+        VERSION_WRITER
+    } else {
+        VERSION
+    });
     out.extend_from_slice(&[0, 0]);
     out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-    out.extend_from_slice(writer);
+    if let Some(w) = writer {
+        out.extend_from_slice(w);
+    }
     out.extend_from_slice(payload);
     let sig = signer.sign(&out);
     out.extend_from_slice(&sig);
@@ -242,7 +249,10 @@ mod tests {
         assert_eq!(obj[5], 2);
         let (payload, by) = open_signed(ObjectKind::Snapshot, &obj, &owner, known).unwrap();
         assert_eq!((payload, by), (&b"payload"[..], SignedBy::Writer(id)));
-        assert_eq!(claimed_signer(ObjectKind::Snapshot, &obj), Some(SignedBy::Writer(id)));
+        assert_eq!(
+            claimed_signer(ObjectKind::Snapshot, &obj),
+            Some(SignedBy::Writer(id))
+        );
         // Not through `open` (the owner's), nor for an unknown writer, nor renamed.
         assert!(open(ObjectKind::Snapshot, &obj, &owner).is_err());
         assert!(open_signed(ObjectKind::Snapshot, &obj, &owner, |_| None).is_err());
@@ -268,14 +278,18 @@ mod tests {
         ] {
             let mut forged = seal_as_writer(ObjectKind::Head, b"x", &w, &id);
             forged[4] = kind as u8;
-            let e = open_signed(kind, &forged, &owner, known).unwrap_err().to_string();
+            let e = open_signed(kind, &forged, &owner, known)
+                .unwrap_err()
+                .to_string();
             assert!(e.contains("signed by writer 07070707"), "{e}");
         }
         // The owner's objects stay version 1, readable as before.
         let owners = seal(ObjectKind::Head, b"p", &Signer::from_seed(&[3; 32]));
         assert_eq!(owners[5], 1);
         assert_eq!(
-            open_signed(ObjectKind::Head, &owners, &owner, known).unwrap().1,
+            open_signed(ObjectKind::Head, &owners, &owner, known)
+                .unwrap()
+                .1,
             SignedBy::Owner
         );
     }

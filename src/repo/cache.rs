@@ -47,7 +47,7 @@ impl<S: State> Repository<S> {
         if !CACHED_PREFIXES.contains(&kind) || !super::names::is_canonical(path) {
             return None;
         }
-        Some(self.cache_dir.as_ref()?.join("objects").join(path))
+        Some(self.inner.cache_dir.as_ref()?.join("objects").join(path))
     }
 
     /// The cached bytes of `path` (unchecked: the caller checks them as if fetched).
@@ -69,7 +69,7 @@ impl<S: State> Repository<S> {
         if !CACHED_PREFIXES.contains(&prefix) {
             return;
         }
-        let Some(root) = self.cache_dir.as_ref().map(|d| d.join("objects")) else {
+        let Some(root) = self.inner.cache_dir.as_ref().map(|d| d.join("objects")) else {
             return;
         };
         let listed: std::collections::HashSet<&str> = listed.iter().map(String::as_str).collect();
@@ -100,7 +100,8 @@ impl<S: State> Repository<S> {
     /// The newest head sequence number this client has seen per writer (its memory
     /// against rollbacks of every remote at once), from the local cache.
     pub fn known_heads(&self) -> HashMap<String, u64> {
-        self.cache_dir
+        self.inner
+            .cache_dir
             .as_ref()
             .and_then(|d| read_regular_file(&d.join("heads.json"), STATE_FILE_LIMIT).ok())
             .and_then(|b| serde_json::from_slice(&b).ok())
@@ -128,7 +129,9 @@ impl<S: State> Repository<S> {
     }
 
     fn store_known_heads(&self, known: &HashMap<String, u64>) {
-        let Some(dir) = &self.cache_dir else { return };
+        let Some(dir) = &self.inner.cache_dir else {
+            return;
+        };
         if let Ok(json) = serde_json::to_vec(known) {
             let _ = replace_file(&dir.join("heads.json"), &json);
         }
@@ -136,7 +139,9 @@ impl<S: State> Repository<S> {
 
     /// Record the writer of this client's newest run, whose chain the next run continues.
     pub fn set_writer_id(&self, id: &[u8; 16]) {
-        let Some(dir) = &self.cache_dir else { return };
+        let Some(dir) = &self.inner.cache_dir else {
+            return;
+        };
         let _ = replace_file(&dir.join("writer"), hex::encode(id).as_bytes());
     }
 
@@ -144,7 +149,7 @@ impl<S: State> Repository<S> {
     /// directory. Each run writes under a fresh id of its own and continues this one's
     /// chain.
     pub fn writer_id(&self) -> Result<[u8; 16]> {
-        let Some(dir) = &self.cache_dir else {
+        let Some(dir) = &self.inner.cache_dir else {
             return crate::crypto::random_bytes();
         };
         let path = dir.join("writer");
@@ -163,7 +168,8 @@ impl<S: State> Repository<S> {
     /// Extents the last `verify --read-data` found a corrupt shard in (hex names), so a
     /// plain `repair` re-checks exactly those: a listing cannot see corruption.
     pub fn suspect_extents(&self) -> Vec<String> {
-        self.cache_dir
+        self.inner
+            .cache_dir
             .as_ref()
             .and_then(|d| read_regular_file(&d.join("suspect-extents.json"), STATE_FILE_LIMIT).ok())
             .and_then(|b| serde_json::from_slice(&b).ok())
@@ -172,7 +178,9 @@ impl<S: State> Repository<S> {
 
     /// Replace the remembered suspect extents (best effort, like the rest of the cache).
     pub fn set_suspect_extents(&self, names: &[String]) {
-        let Some(dir) = &self.cache_dir else { return };
+        let Some(dir) = &self.inner.cache_dir else {
+            return;
+        };
         if let Ok(json) = serde_json::to_vec(names) {
             let _ = replace_file(&dir.join("suspect-extents.json"), &json);
         }

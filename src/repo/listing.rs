@@ -32,7 +32,7 @@ impl<S: State> Repository<S> {
     /// Everything the authentic deletion records name, read once per process. A record
     /// that no remote serves authentically is ignored (a forged one never counts).
     pub fn deletions(&self) -> Result<&Deletions> {
-        if let Some(d) = self.deletions.get() {
+        if let Some(d) = self.inner.deletions.get() {
             return Ok(d);
         }
         let mut all = Deletions::default();
@@ -53,23 +53,23 @@ impl<S: State> Repository<S> {
                 Err(e) => self.warn(&format!("skipping deletion record: {e}")),
             }
         }
-        Ok(self.deletions.get_or_init(|| all))
+        Ok(self.inner.deletions.get_or_init(|| all))
     }
 
     /// Per remote, the canonical object paths below `prefix`, or why it could not be
     /// listed. A remote that does not answer is noted as down for this process.
     pub fn list_each(&self, prefix: &str) -> Vec<Result<BTreeSet<String>>> {
-        let ahead = (self.listed_ahead.lock())
+        let ahead = (self.inner.listed_ahead.lock())
             .unwrap_or_else(|p| p.into_inner())
             .remove(prefix);
         let results = match ahead {
             Some(results) => results,
-            None => self.rt.block_on(self.list_remotes(prefix)),
+            None => self.inner.rt.block_on(self.list_remotes(prefix)),
         };
         (results.into_iter().enumerate())
             .map(|(i, r)| {
                 if let Err(e) = &r {
-                    self.health.note_list_error(i, e);
+                    self.inner.health.note_list_error(i, e);
                 }
                 // Foreign names are never objects (see `names`): not read, not trusted.
                 r.map(|list| {
@@ -83,13 +83,19 @@ impl<S: State> Repository<S> {
     }
 
     pub(super) async fn list_remotes(&self, prefix: &str) -> RemoteListings {
-        join_all(self.remotes.iter().enumerate().map(|(i, r)| async move {
-            // A remote already known not to answer is not asked again.
-            match self.health.down(i) {
-                Some(e) => Err(Error::fatal(e)),
-                None => r.list(prefix).await,
-            }
-        }))
+        join_all(
+            self.inner
+                .remotes
+                .iter()
+                .enumerate()
+                .map(|(i, r)| async move {
+                    // A remote already known not to answer is not asked again.
+                    match self.inner.health.down(i) {
+                        Some(e) => Err(Error::fatal(e)),
+                        None => r.list(prefix).await,
+                    }
+                }),
+        )
         .await
     }
 
@@ -100,10 +106,10 @@ impl<S: State> Repository<S> {
     /// prefixes before they list them (the read-only ones): a listing used after the
     /// command wrote would miss what it wrote.
     pub fn list_ahead(&self, prefixes: &[String]) {
-        let listed = self.rt.block_on(join_all(
+        let listed = self.inner.rt.block_on(join_all(
             (prefixes.iter()).map(|p| async move { (p.clone(), self.list_remotes(p).await) }),
         ));
-        (self.listed_ahead.lock())
+        (self.inner.listed_ahead.lock())
             .unwrap_or_else(|p| p.into_inner())
             .extend(listed);
     }

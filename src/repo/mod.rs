@@ -68,12 +68,18 @@ use remote::{DynRemote, RemoteSettings};
 /// `reader` and `write` (shards and blobs), `lock`.
 pub struct Repository<S = Public> {
     pub config: Config,
+    /// What this repository may do: the key and index it holds, if any.
+    state: S,
+    /// Everything else: the same in every state.
+    inner: Inner,
+}
+
+/// The parts of a [`Repository`] that do not change with its state.
+struct Inner {
     remotes: Vec<DynRemote>,
     /// The remote the user named with `-r`, read first.
     primary: usize,
     rt: tokio::runtime::Runtime,
-    /// What this repository may do: the key and index it holds, if any.
-    state: S,
     cache_dir: Option<PathBuf>,
     certs: Mutex<HashMap<ExtentName, Arc<Certificate>>>,
     decoded: reader::DecodedCache,
@@ -175,8 +181,8 @@ impl Repository<Public> {
             remotes.push(open_remote(u)?);
         }
         let mut repo = Self::assemble(rt, config, remotes, primary, opts.cache_dir.clone())?;
-        repo.foreign_configs = trusted.foreign;
-        repo.remote_settings = opts.remote_settings.clone();
+        repo.inner.foreign_configs = trusted.foreign;
+        repo.inner.remote_settings = opts.remote_settings.clone();
         Ok(repo)
     }
 
@@ -213,25 +219,27 @@ impl Repository<Public> {
             .map(|d| d.join(config.id_hex()));
         Ok(Repository {
             config,
-            remotes,
-            primary,
-            rt,
             state: Public,
-            cache_dir,
-            certs: Mutex::new(HashMap::new()),
-            decoded: reader::DecodedCache::new(4),
-            shards: reader::ShardCache::new(16),
-            read_plan: Mutex::new(None),
-            rescue: Mutex::new(None),
-            read_around: Default::default(),
-            on_warning: Box::new(|_| {}),
-            health: Arc::default(),
-            foreign_configs: Vec::new(),
-            remote_settings: remote::SettingsByUrl::new(),
-            deletions: std::sync::OnceLock::new(),
-            listed_ahead: Mutex::new(HashMap::new()),
-            warned: Mutex::new(Default::default()),
-            lock_wait: std::time::Duration::ZERO,
+            inner: Inner {
+                remotes,
+                primary,
+                rt,
+                cache_dir,
+                certs: Mutex::new(HashMap::new()),
+                decoded: reader::DecodedCache::new(4),
+                shards: reader::ShardCache::new(16),
+                read_plan: Mutex::new(None),
+                rescue: Mutex::new(None),
+                read_around: Default::default(),
+                on_warning: Box::new(|_| {}),
+                health: Arc::default(),
+                foreign_configs: Vec::new(),
+                remote_settings: remote::SettingsByUrl::new(),
+                deletions: std::sync::OnceLock::new(),
+                listed_ahead: Mutex::new(HashMap::new()),
+                warned: Mutex::new(Default::default()),
+                lock_wait: std::time::Duration::ZERO,
+            },
         })
     }
 }
@@ -239,7 +247,11 @@ impl Repository<Public> {
 impl<S: State> Repository<S> {
     /// The settings the remote with this URL was opened with.
     pub fn remote_settings(&self, url: &str) -> RemoteSettings {
-        self.remote_settings.get(url).cloned().unwrap_or_default()
+        self.inner
+            .remote_settings
+            .get(url)
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// Open a remote (not one of this repository's yet, e.g. one being added) with
@@ -251,23 +263,23 @@ impl<S: State> Repository<S> {
     /// Remotes that served a config of another owner at open (`url: why`): they are
     /// read around, and `verify` reports them as trust violations.
     pub fn foreign_configs(&self) -> &[String] {
-        &self.foreign_configs
+        &self.inner.foreign_configs
     }
 
     /// Where to send warnings about damage that an operation worked around (the CLI
     /// prints them; the library never prints).
     pub fn set_warning_handler(&mut self, f: impl Fn(&str) + Send + Sync + 'static) {
-        self.on_warning = Box::new(f);
+        self.inner.on_warning = Box::new(f);
     }
 
     pub fn warn(&self, msg: &str) {
-        (self.on_warning)(msg);
+        (self.inner.on_warning)(msg);
     }
 
     /// [`warn`](Self::warn), once per `key` in this process: for what a command may look
     /// at more than once (a lock is read before and after taking one's own).
     pub fn warn_once(&self, key: &str, msg: &str) {
-        let first = (self.warned.lock())
+        let first = (self.inner.warned.lock())
             .unwrap_or_else(|p| p.into_inner())
             .insert(key.to_string());
         if first {
@@ -276,24 +288,24 @@ impl<S: State> Repository<S> {
     }
 
     pub fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
-        self.rt.block_on(f)
+        self.inner.rt.block_on(f)
     }
 
     pub fn runtime(&self) -> &tokio::runtime::Runtime {
-        &self.rt
+        &self.inner.rt
     }
 
     pub fn remotes(&self) -> &[DynRemote] {
-        &self.remotes
+        &self.inner.remotes
     }
 
     /// Remotes in read order: the one the user named first.
     fn read_order(&self) -> impl Iterator<Item = (usize, &DynRemote)> {
-        let n = self.remotes.len();
+        let n = self.inner.remotes.len();
         (0..n).map(move |i| {
             (
-                (self.primary + i) % n,
-                &self.remotes[(self.primary + i) % n],
+                (self.inner.primary + i) % n,
+                &self.inner.remotes[(self.inner.primary + i) % n],
             )
         })
     }
@@ -326,10 +338,11 @@ impl<S: State> Repository<S> {
     /// Remote `i`, unless it is unknown or has stalled in this run.
     fn live_remote(&self, i: usize) -> Result<&remote::DynRemote> {
         let remote = self
+            .inner
             .remotes
             .get(i)
             .ok_or_else(|| Error::corrupt("no such remote in the config"))?;
-        if let Some(e) = self.health.down(i) {
+        if let Some(e) = self.inner.health.down(i) {
             return Err(Error::fatal(format!(
                 "remote {} is unreachable: {e}",
                 remote.url()
@@ -344,56 +357,17 @@ impl<S: State> Repository<S> {
     fn note_stall(&self, i: usize, got: &Result<Bytes>) {
         if let Err(e) = got {
             if stalled(e) {
-                self.health.note_list_error(i, e);
+                self.inner.health.note_list_error(i, e);
             }
         }
     }
 
     /// The same repository in another state (the key or index it holds added or given up).
     fn with_state<T>(self, next: impl FnOnce(S) -> T) -> Repository<T> {
-        let Repository {
-            config,
-            remotes,
-            primary,
-            rt,
-            state,
-            cache_dir,
-            certs,
-            decoded,
-            shards,
-            read_plan,
-            rescue,
-            read_around,
-            on_warning,
-            health,
-            foreign_configs,
-            remote_settings,
-            deletions,
-            listed_ahead,
-            warned,
-            lock_wait,
-        } = self;
         Repository {
-            config,
-            remotes,
-            primary,
-            rt,
-            state: next(state),
-            cache_dir,
-            certs,
-            decoded,
-            shards,
-            read_plan,
-            rescue,
-            read_around,
-            on_warning,
-            health,
-            foreign_configs,
-            remote_settings,
-            deletions,
-            listed_ahead,
-            warned,
-            lock_wait,
+            config: self.config,
+            state: next(self.state),
+            inner: self.inner,
         }
     }
 

@@ -20,7 +20,7 @@ pub type IdentifiedSnapshot = (String, Snapshot);
 impl<S: State> Repository<S> {
     /// Read `path` from the first remote whose copy passes `parse`.
     pub fn read_object<T>(&self, path: &str, parse: impl Fn(&[u8]) -> Result<T>) -> Result<T> {
-        self.rt.block_on(self.read_object_async(path, parse))
+        self.inner.rt.block_on(self.read_object_async(path, parse))
     }
 
     /// [`read_object`](Self::read_object) of each of `paths`, in order, many at once: a
@@ -33,7 +33,7 @@ impl<S: State> Repository<S> {
     ) -> Vec<Result<T>> {
         use futures::stream::{self, StreamExt};
         let parse = &parse;
-        self.rt.block_on(
+        self.inner.rt.block_on(
             stream::iter(
                 paths
                     .iter()
@@ -77,12 +77,13 @@ impl<S: State> Repository<S> {
     }
 
     pub fn certificate(&self, name: &ExtentName) -> Result<Arc<Certificate>> {
-        self.rt.block_on(self.certificate_async(name))
+        self.inner.rt.block_on(self.certificate_async(name))
     }
 
     /// A verified certificate (cached for the life of the process).
     pub async fn certificate_async(&self, name: &ExtentName) -> Result<Arc<Certificate>> {
         if let Some(c) = self
+            .inner
             .certs
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -90,7 +91,7 @@ impl<S: State> Repository<S> {
         {
             return Ok(c.clone());
         }
-        let (owner, remotes) = (self.config.owner, self.remotes.len());
+        let (owner, remotes) = (self.config.owner, self.inner.remotes.len());
         let cert = self
             .read_object_async(&name.cert_path(), |b| {
                 let c = Certificate::from_object(b, &owner, name)?;
@@ -103,7 +104,8 @@ impl<S: State> Repository<S> {
             })
             .await?;
         let cert = Arc::new(cert);
-        self.certs
+        self.inner
+            .certs
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .insert(*name, cert.clone());
@@ -119,7 +121,7 @@ impl<S: State> Repository<S> {
             .iter()
             .filter_map(|p| ExtentName::parse(p.trim_start_matches("extents/")).ok())
             .collect();
-        let results: Vec<Result<Arc<Certificate>>> = self.rt.block_on(
+        let results: Vec<Result<Arc<Certificate>>> = self.inner.rt.block_on(
             stream::iter(names.iter().map(|n| self.certificate_async(n)))
                 .buffer_unordered(32)
                 .collect(),
@@ -138,7 +140,7 @@ impl<S: State> Repository<S> {
     /// Shard `index` of an extent, checked against its certified hash (`None` if no
     /// intact copy can be read).
     pub fn fetch_shard(&self, cert: &Certificate, index: usize) -> Option<Bytes> {
-        self.rt.block_on(self.fetch_verified(cert, index))
+        self.inner.rt.block_on(self.fetch_verified(cert, index))
     }
 }
 

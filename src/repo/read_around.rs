@@ -20,6 +20,9 @@ use super::{Repository, State};
 use crate::error::{Error, Kind};
 use crate::extent::{Certificate, ExtentName};
 
+/// Per shard (extent, index) read around: the remote it was read around on, and why.
+type DamageByShard = BTreeMap<(ExtentName, usize), (usize, ShardDamage)>;
+
 /// Why a shard was read around.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum ShardDamage {
@@ -39,7 +42,7 @@ pub(super) enum ShardDamage {
 /// taken off.
 #[derive(Default)]
 pub(super) struct ReadAround {
-    shards: Mutex<BTreeMap<(ExtentName, usize), (usize, ShardDamage)>>,
+    shards: Mutex<DamageByShard>,
     /// Set with the first entry: until then a shard read intact takes no lock.
     any: AtomicBool,
 }
@@ -62,7 +65,7 @@ impl<S: State> Repository<S> {
     pub(super) fn note_read_failed(&self, cert: &Certificate, index: usize, e: &Error) {
         let remote = cert.shards.get(index).map(|s| s.remote as usize);
         let why = match e.kind() {
-            _ if remote.is_some_and(|r| self.health.down(r).is_some()) => ShardDamage::Away,
+            _ if remote.is_some_and(|r| self.inner.health.down(r).is_some()) => ShardDamage::Away,
             Kind::NotFound => ShardDamage::Missing,
             Kind::Corrupt => ShardDamage::Corrupt,
             _ => ShardDamage::Unreadable,
@@ -75,34 +78,40 @@ impl<S: State> Repository<S> {
         let Some(info) = cert.shards.get(index) else {
             return;
         };
-        (self.read_around.shards.lock())
+        (self.inner.read_around.shards.lock())
             .unwrap_or_else(|p| p.into_inner())
             .entry((cert.name(), index))
             .or_insert((info.remote as usize, why));
-        self.read_around.any.store(true, Ordering::Release);
+        self.inner.read_around.any.store(true, Ordering::Release);
     }
 
     /// Shard `index` of `cert` was read as certified after all.
     pub(super) fn note_read_intact(&self, cert: &Certificate, index: usize) {
-        if self.read_around.any.load(Ordering::Acquire) {
-            (self.read_around.shards.lock())
+        if self.inner.read_around.any.load(Ordering::Acquire) {
+            (self.inner.read_around.shards.lock())
                 .unwrap_or_else(|p| p.into_inner())
                 .remove(&(cert.name(), index));
         }
     }
 
+    /// The shards reads went around so far, and why.
+    fn shards_read_around(&self) -> std::sync::MutexGuard<'_, DamageByShard> {
+        (self.inner.read_around.shards.lock()).unwrap_or_else(|p| p.into_inner())
+    }
+
     /// What this process read around, per remote (config order; remotes with nothing
     /// read around are left out).
     pub fn damage_read_around(&self) -> Vec<RemoteReadAround> {
-        let map = self
-            .read_around
-            .shards
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let map = self.shards_read_around();
         let mut per: BTreeMap<usize, RemoteReadAround> = BTreeMap::new();
         for &(r, why) in map.values() {
             let e = per.entry(r).or_insert_with(|| RemoteReadAround {
-                remote: self.remotes.get(r).map_or("?", |x| x.url()).to_string(),
+                remote: self
+                    .inner
+                    .remotes
+                    .get(r)
+                    .map_or("?", |x| x.url())
+                    .to_string(),
                 missing: 0,
                 corrupt: 0,
                 unreadable: 0,
@@ -122,11 +131,7 @@ impl<S: State> Repository<S> {
     /// sees them in the listings, as it sees a remote that is away.
     pub fn remember_damage_read_around(&self) {
         let extents: Vec<String> = {
-            let map = self
-                .read_around
-                .shards
-                .lock()
-                .unwrap_or_else(|p| p.into_inner());
+            let map = self.shards_read_around();
             (map.iter())
                 .filter(|(_, (_, why))| {
                     matches!(why, ShardDamage::Corrupt | ShardDamage::Unreadable)

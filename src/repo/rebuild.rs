@@ -147,7 +147,12 @@ impl<S: State> Repository<S> {
     async fn fetch_checked(&self, cert: &Certificate, index: usize) -> Result<Bytes, Unread> {
         let info = cert.shards.get(index).ok_or(Unread::Missing)?;
         let r = info.remote as usize;
-        let url = self.remotes.get(r).map_or("?", |x| x.url()).to_string();
+        let url = self
+            .inner
+            .remotes
+            .get(r)
+            .map_or("?", |x| x.url())
+            .to_string();
         let what = format!("shard {index} of extent {}", cert.name().short());
         let path = cert.name().shard_path(index);
         let read = match self.get_from(r, &path, cert.shard_size as u64).await {
@@ -162,7 +167,7 @@ impl<S: State> Repository<S> {
             Ok(b) => Ok(b),
             Err(e) => {
                 self.note_read_failed(cert, index, &e);
-                if e.kind() == Kind::Corrupt && self.health.down(r).is_none() {
+                if e.kind() == Kind::Corrupt && self.inner.health.down(r).is_none() {
                     return Err(Unread::Wrong(format!("remote {url}: {what}: {e}")));
                 }
                 return Err(Unread::Missing);
@@ -182,9 +187,10 @@ impl<S: State> Repository<S> {
             .map(|(e, c)| (c.name(), e))
             .collect();
         let mut listed: HashSet<(usize, usize)> = HashSet::new();
-        let listings = self.rt.block_on(self.list_remotes("shards"));
+        let listings = self.inner.rt.block_on(self.list_remotes("shards"));
         for (r, listing) in listings.into_iter().enumerate() {
-            let Ok(listing) = listing.inspect_err(|e| self.health.note_list_error(r, e)) else {
+            let Ok(listing) = listing.inspect_err(|e| self.inner.health.note_list_error(r, e))
+            else {
                 continue;
             };
             for o in listing {
@@ -214,7 +220,7 @@ impl<S: State> Repository<S> {
     /// (`own`: why). Read only; see the module documentation.
     pub(super) fn rebuild_through_others(&self, cert: &Certificate, own: Error) -> Result<Vec<u8>> {
         let name = cert.name();
-        let mut guard = self.rescue.lock().unwrap_or_else(|p| p.into_inner());
+        let mut guard = self.inner.rescue.lock().unwrap_or_else(|p| p.into_inner());
         if guard.is_none() {
             *guard = Some(self.rescue_state().map_err(|e| {
                 Error::new(
@@ -358,7 +364,7 @@ impl<S: State> Repository<S> {
             for (i, &x) in targets.iter().enumerate() {
                 let shard = match have.get(&x) {
                     Some(b) => b.clone(),
-                    None => match self.rt.block_on(self.fetch_checked(&cert, i)) {
+                    None => match self.inner.rt.block_on(self.fetch_checked(&cert, i)) {
                         Ok(b) => b,
                         Err(why) => {
                             self.learn(st, x, why, wrong);
@@ -442,7 +448,7 @@ impl<S: State> Repository<S> {
                     None => Err(Unread::Missing),
                 }
             });
-            let got = self.rt.block_on(join_all(reads));
+            let got = self.inner.rt.block_on(join_all(reads));
             for (&k, read) in batch.iter().zip(got) {
                 match read {
                     Ok(b) => {

@@ -134,7 +134,7 @@ impl<S: State> Repository<S> {
     fn find_key(&self, password: &[u8]) -> Result<Unlocked> {
         // The key files and the names of key removals' records, in one round trip.
         let missing: Vec<String> = {
-            let ahead = (self.listed_ahead.lock()).unwrap_or_else(|p| p.into_inner());
+            let ahead = (self.inner.listed_ahead.lock()).unwrap_or_else(|p| p.into_inner());
             (["keys", names::REMOVED_KEYS].into_iter())
                 .filter(|p| !ahead.contains_key(*p))
                 .map(String::from)

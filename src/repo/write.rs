@@ -45,9 +45,10 @@ impl<S: State> Repository<S> {
     /// Write a metadata object to every remote that still takes writes; succeed if no
     /// more remotes failed than the coding tolerates (the rest is for `repair` later).
     pub fn write_replicated(&self, path: &str, bytes: Bytes) -> Result<()> {
-        let health = &self.health;
-        let oks = self.rt.block_on(join_all(
-            self.remotes
+        let health = &self.inner.health;
+        let oks = self.inner.rt.block_on(join_all(
+            self.inner
+                .remotes
                 .iter()
                 .enumerate()
                 .map(|(i, r)| health.put(i, r, path, bytes.clone())),
@@ -56,8 +57,8 @@ impl<S: State> Repository<S> {
         if failed > self.losses_tolerated() {
             return Err(Error::fatal(format!(
                 "could not write {path} to enough remotes ({failed} of {} failed): {}",
-                self.remotes.len(),
-                health.describe(&self.remotes)
+                self.inner.remotes.len(),
+                health.describe(&self.inner.remotes)
             )));
         }
         Ok(())
@@ -65,16 +66,17 @@ impl<S: State> Repository<S> {
 
     /// Whole remotes that can be lost without losing data, with this coding.
     pub fn losses_tolerated(&self) -> usize {
-        super::init::remote_losses_tolerated(&self.config.coding, self.remotes.len())
+        super::init::remote_losses_tolerated(&self.config.coding, self.inner.remotes.len())
     }
 
     /// Which remotes failed writes in this process (shared with upload tasks).
     pub fn health(&self) -> Arc<WriteHealth> {
-        self.health.clone()
+        self.inner.health.clone()
     }
 
     fn remote(&self, i: usize) -> Result<&DynRemote> {
-        self.remotes
+        self.inner
+            .remotes
             .get(i)
             .ok_or_else(|| Error::corrupt(format!("no remote {i} in the config")))
     }
@@ -128,7 +130,7 @@ impl<S: State> Repository<S> {
                 }
                 if c.shards
                     .iter()
-                    .any(|s| s.remote as usize >= self.remotes.len())
+                    .any(|s| s.remote as usize >= self.inner.remotes.len())
                 {
                     return Err(Error::corrupt(
                         "certificate names remotes the config does not have",
@@ -281,7 +283,7 @@ impl<S: State> Repository<S> {
     /// another remote of the config.
     pub fn claim_marker(&self, r: usize) -> Result<()> {
         let remote = self.remote(r)?;
-        let others: Vec<&DynRemote> = (self.remotes.iter().enumerate())
+        let others: Vec<&DynRemote> = (self.inner.remotes.iter().enumerate())
             .filter(|(k, _)| *k != r)
             .map(|(_, o)| o)
             .collect();
@@ -431,10 +433,11 @@ impl<S: State> Repository<S> {
         let path = name.cert_path();
         self.authenticate_metadata(&path, &object)?;
         let puts = self
+            .inner
             .remotes
             .iter()
             .map(|r| r.put(WRITE, &path, object.clone()));
-        for (r, result) in self.remotes.iter().zip(self.block_on(join_all(puts))) {
+        for (r, result) in self.inner.remotes.iter().zip(self.block_on(join_all(puts))) {
             // Stop before deleting anything: the old copies keep the old placement whole.
             result.map_err(|e| {
                 e.context(format!(
@@ -496,7 +499,7 @@ impl<S: State> Repository<S> {
             self.block_on(r.create(WRITE))
                 .map_err(|e| e.context(format!("creating {}", r.url())))?;
             // The remotes it joins: all current ones but the one it replaces.
-            let joins: Vec<&DynRemote> = (self.remotes.iter().enumerate())
+            let joins: Vec<&DynRemote> = (self.inner.remotes.iter().enumerate())
                 .filter(|(k, _)| Some(*k) != replaced)
                 .map(|(_, r)| r)
                 .collect();
@@ -506,7 +509,7 @@ impl<S: State> Repository<S> {
             written: 0,
             not_updated: Vec::new(),
         };
-        let old = replaced.and_then(|i| self.remotes.get(i));
+        let old = replaced.and_then(|i| self.inner.remotes.get(i));
         for r in targets.iter().chain(old) {
             match self.block_on(r.put(WRITE, "config", bytes.clone())) {
                 Ok(()) => published.written += 1,

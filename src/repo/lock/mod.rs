@@ -395,9 +395,9 @@ impl<S: State> Repository<S> {
     /// being written removes it too (and a failed write removes what copies it made).
     fn hold(&self, path: &str, lease: u64) -> Arc<HeldLock> {
         let lock = Arc::new(HeldLock {
-            remotes: self.remotes.clone(),
+            remotes: self.inner.remotes.clone(),
             path: path.to_string(),
-            rt: self.rt.handle().clone(),
+            rt: self.inner.rt.handle().clone(),
             refresher: std::sync::Mutex::new(None),
             lease,
         });
@@ -408,13 +408,13 @@ impl<S: State> Repository<S> {
     /// `--retry-lock`: how long [`lock`](Self::lock) and
     /// [`repair_marker`](Self::repair_marker) wait for a conflicting lock to go.
     pub fn set_lock_wait(&mut self, wait: Duration) {
-        self.lock_wait = wait;
+        self.inner.lock_wait = wait;
     }
 
     /// Which remotes to ask about locks: those not known to be down in this process.
     fn lock_remotes_usable(&self) -> Vec<bool> {
-        (0..self.remotes.len())
-            .map(|i| self.health.down(i).is_none())
+        (0..self.inner.remotes.len())
+            .map(|i| self.inner.health.down(i).is_none())
             .collect()
     }
 
@@ -422,8 +422,8 @@ impl<S: State> Repository<S> {
     /// authentic (a remote that plants locks stops no one).
     fn read_locks(&self) -> LockCopies {
         let usable = self.lock_remotes_usable();
-        let copies = self.rt.block_on(read_lock_copies(
-            &self.remotes,
+        let copies = self.inner.rt.block_on(read_lock_copies(
+            &self.inner.remotes,
             &usable,
             &self.config.owner,
             &self.config.id,
@@ -431,11 +431,11 @@ impl<S: State> Repository<S> {
         ));
         // A remote that does not answer is not asked again in this process.
         for (i, e) in &copies.unlisted {
-            self.health.note_list_error(*i, e);
+            self.inner.health.note_list_error(*i, e);
         }
         for (path, refusals) in &copies.bad {
             let served: Vec<String> = (refusals.iter())
-                .map(|(r, why)| format!("{} ({why})", self.remotes[*r].url()))
+                .map(|(r, why)| format!("{} ({why})", self.inner.remotes[*r].url()))
                 .collect();
             self.warn_once(
                 path,
@@ -458,7 +458,7 @@ impl<S: State> Repository<S> {
     }
 
     fn lock_watch(&self) -> liveness::Watch {
-        liveness::Watch::new(self.cache_dir.as_deref())
+        liveness::Watch::new(self.inner.cache_dir.as_deref())
     }
 
     /// A live lock that conflicts with one of `kind` (other than `own`).
@@ -487,10 +487,10 @@ impl<S: State> Repository<S> {
             }
             _ => "try again when it is done, or wait for it with `--retry-lock DURATION`".into(),
         };
-        let waited = if self.lock_wait.is_zero() {
+        let waited = if self.inner.lock_wait.is_zero() {
             String::new()
         } else {
-            format!(" after waiting {}", human_duration(self.lock_wait))
+            format!(" after waiting {}", human_duration(self.inner.lock_wait))
         };
         Error::new(
             Kind::Busy,
@@ -513,7 +513,7 @@ impl<S: State> Repository<S> {
         mut attempt: impl FnMut() -> Result<std::result::Result<T, SeenLock>>,
     ) -> Result<T> {
         let times = lock_times();
-        let give_up = Instant::now() + self.lock_wait;
+        let give_up = Instant::now() + self.inner.lock_wait;
         let mut said = false;
         loop {
             let holder = match attempt()? {
@@ -527,7 +527,7 @@ impl<S: State> Repository<S> {
             if !said {
                 self.warn(&format!(
                     "waiting up to {} for {} to release its lock",
-                    human_duration(self.lock_wait),
+                    human_duration(self.inner.lock_wait),
                     holder.info.describe()
                 ));
                 said = true;
@@ -565,8 +565,8 @@ impl<S: State> Repository<S> {
             .chain(&out.not_authentic)
             .chain(&out.repair_markers);
         for path in paths {
-            self.rt.block_on(futures::future::join_all(
-                self.remotes.iter().map(|r| r.delete(WRITE, path)),
+            self.inner.rt.block_on(futures::future::join_all(
+                self.inner.remotes.iter().map(|r| r.delete(WRITE, path)),
             ));
         }
         Ok(out)
@@ -616,8 +616,8 @@ impl<S: HasKey> Repository<S> {
         let guard = LockGuard(lock.clone());
         self.write_replicated(&path, bytes)
             .map_err(|e| e.context("taking the lock"))?;
-        let refresher = self.rt.spawn({
-            let remotes = self.remotes.clone();
+        let refresher = self.inner.rt.spawn({
+            let remotes = self.inner.remotes.clone();
             async move {
                 loop {
                     tokio::time::sleep(times.refresh).await;

@@ -113,7 +113,7 @@ impl<S: State> Repository<S> {
         let repo_id = self.config.id;
         let at = lease::mark();
         if !self.block_on(put_everywhere(
-            &self.remotes,
+            &self.inner.remotes,
             &path,
             marker_text(&repo_id, 1),
         )) {
@@ -126,11 +126,11 @@ impl<S: State> Repository<S> {
             return Ok(Err(l));
         }
         lease::renew(lease, at);
-        let refresher = self.rt.spawn({
-            let remotes = self.remotes.clone();
+        let refresher = self.inner.rt.spawn({
+            let remotes = self.inner.remotes.clone();
             let owner = self.config.owner;
             let watch = self.lock_watch();
-            let health = self.health.clone();
+            let health = self.inner.health.clone();
             async move {
                 let mut beat = 1;
                 loop {
@@ -196,7 +196,7 @@ impl<S: State> Repository<S> {
         let read: Vec<(usize, String, Result<Bytes>)> = self.block_on(
             futures::stream::iter(copies)
                 .map(|(i, path)| async move {
-                    let got = self.remotes[i].get_max(&path, super::MAX_SIZE).await;
+                    let got = self.inner.remotes[i].get_max(&path, super::MAX_SIZE).await;
                     (i, path, got)
                 })
                 .buffer_unordered(16)
@@ -205,7 +205,7 @@ impl<S: State> Repository<S> {
         let mut by_path: HashMap<String, MarkerSeen> = HashMap::new();
         let mut parts: HashMap<String, Vec<String>> = HashMap::new();
         for (i, path, got) in read {
-            let url = self.remotes[i].url().to_string();
+            let url = self.inner.remotes[i].url().to_string();
             let part = match &got {
                 Ok(b) => format!("{url}={}", blake3::hash(b).to_hex()),
                 Err(e) if e.kind() == Kind::NotFound => continue,
@@ -257,8 +257,8 @@ impl<S: State> Repository<S> {
             if live.is_empty() {
                 // Left by repairs that died: no one needs to wait for them again.
                 for m in &markers {
-                    self.rt.block_on(futures::future::join_all(
-                        self.remotes.iter().map(|r| r.delete(WRITE, &m.path)),
+                    self.inner.rt.block_on(futures::future::join_all(
+                        self.inner.remotes.iter().map(|r| r.delete(WRITE, &m.path)),
                     ));
                 }
                 return Ok(());

@@ -28,7 +28,7 @@ impl<S: HasIndex> Repository<S> {
     /// Tree extents hold only trees (the backup packs them apart), which a walk reads in
     /// a burst: the whole extent comes along. Failures are left for the read to meet.
     pub fn read_trees_ahead(&self, next: &BlobId, then: impl FnOnce() -> Vec<BlobId>, max: usize) {
-        if !self.remotes.iter().any(|r| r.high_latency()) || self.next_tree_is_cached(next) {
+        if !self.inner.remotes.iter().any(|r| r.high_latency()) || self.next_tree_is_cached(next) {
             return;
         }
         let mut reads = PlannedReads::new();
@@ -56,10 +56,10 @@ impl<S: HasIndex> Repository<S> {
             }
             let key = (cert.name(), shard);
             let high_latency = (cert.shards.get(shard))
-                .and_then(|info| self.remotes.get(info.remote as usize))
+                .and_then(|info| self.inner.remotes.get(info.remote as usize))
                 .is_some_and(|r| r.high_latency());
             if high_latency
-                && !self.shards.contains(&key)
+                && !self.inner.shards.contains(&key)
                 && !wanted.iter().any(|(c, s)| (c.name(), *s) == key)
             {
                 wanted.push((cert, shard));
@@ -83,20 +83,20 @@ impl<S: HasIndex> Repository<S> {
         shards_read(&cert, loc.offset.into(), loc.length.into())
             .unwrap_or_default()
             .into_iter()
-            .all(|s| self.shards.contains(&(extent, s)))
+            .all(|s| self.inner.shards.contains(&(extent, s)))
     }
 
     /// Fetch these shards into the shard cache, all at once. A shard that cannot be had
     /// leaves no entry: its reader meets the failure (and falls back from it).
     fn fetch_into_cache(&self, wanted: &[(Arc<Certificate>, usize)]) {
-        let fetched = self.rt.block_on(join_all(
+        let fetched = self.inner.rt.block_on(join_all(
             wanted
                 .iter()
                 .map(|(cert, shard)| self.cached_shard(cert, *shard)),
         ));
         for ((cert, shard), data) in wanted.iter().zip(fetched) {
             if data.is_none() {
-                self.shards.forget(&(cert.name(), *shard));
+                self.inner.shards.forget(&(cert.name(), *shard));
             }
         }
     }
@@ -122,10 +122,13 @@ impl<S: HasIndex> Repository<S> {
             let next_use = |k: &(ExtentName, usize)| plan.next_use(k);
             let wanted: Vec<(Arc<Certificate>, usize)> = keys
                 .iter()
-                .take_while(|key| self.shards.has_room_for(key, &next_use))
+                .take_while(|key| self.inner.shards.has_room_for(key, &next_use))
                 .filter_map(|(name, shard)| {
                     let cert = self.certificate(name).ok()?;
-                    let remote = self.remotes.get(cert.shards.get(*shard)?.remote as usize)?;
+                    let remote = self
+                        .inner
+                        .remotes
+                        .get(cert.shards.get(*shard)?.remote as usize)?;
                     remote.high_latency().then_some((cert, *shard))
                 })
                 .collect();

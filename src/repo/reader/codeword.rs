@@ -25,14 +25,14 @@ impl<S: State> Repository<S> {
     ) -> Option<Box<dyn StripeSource + '_>> {
         let info = cert.shards.get(index)?;
         let remote = info.remote as usize;
-        if self.remotes.get(remote)?.high_latency() {
-            let whole = self.rt.block_on(self.fetch_verified(cert, index))?;
+        if self.inner.remotes.get(remote)?.high_latency() {
+            let whole = self.inner.rt.block_on(self.fetch_verified(cert, index))?;
             return Some(Box::new(whole));
         }
         let path = cert.name().shard_path(index);
         let fetch = move |at: usize, n: usize| {
             let read = self.get_range_from(remote, &path, at as u64, n as u64);
-            self.rt.block_on(read).ok()
+            self.inner.rt.block_on(read).ok()
         };
         let mut stream = ShardStream::new(Box::new(fetch), cert.shard_size as usize, info.hash);
         stream.next_window();
@@ -49,7 +49,8 @@ impl<S: State> Repository<S> {
         let (s, ss) = (cert.data_shards as usize, cert.shard_size as usize);
         let fetch = |range: std::ops::Range<usize>| {
             let futs = range.map(|i| self.fetch_verified(cert, i));
-            self.rt
+            self.inner
+                .rt
                 .block_on(join_all(futs))
                 .into_iter()
                 .map(|b| b.map(|b| b.to_vec()))
@@ -121,7 +122,7 @@ impl<S: State> Repository<S> {
     }
 
     pub(crate) fn pointer_inputs(&self, cert: &Certificate) -> Vec<Option<Vec<u8>>> {
-        self.rt.block_on(self.pointer_inputs_async(cert))
+        self.inner.rt.block_on(self.pointer_inputs_async(cert))
     }
 
     pub(crate) async fn pointer_inputs_async(&self, cert: &Certificate) -> Vec<Option<Vec<u8>>> {

@@ -38,7 +38,7 @@ impl<S: State> Repository<S> {
             async move { self.get_range_from(i, &path, within, n).await }
         });
         let mut out = Vec::with_capacity(len as usize);
-        for r in self.rt.block_on(join_all(reads)) {
+        for r in self.inner.rt.block_on(join_all(reads)) {
             out.extend_from_slice(&r?);
         }
         Ok(out)
@@ -63,9 +63,9 @@ impl<S: State> Repository<S> {
         let mut failed = None;
         for &(shard, within, n) in &parts {
             if failed.is_none() {
-                let cached = self.shards.ready(&(name, shard)).unwrap_or_else(|| {
+                let cached = self.inner.shards.ready(&(name, shard)).unwrap_or_else(|| {
                     waited_for_shards();
-                    self.rt.block_on(self.cached_shard(cert, shard))
+                    self.inner.rt.block_on(self.cached_shard(cert, shard))
                 });
                 match cached {
                     Some(data) if parts.len() == 1 => {
@@ -75,7 +75,7 @@ impl<S: State> Repository<S> {
                         out.extend_from_slice(&data[within as usize..(within + n) as usize])
                     }
                     None => {
-                        self.shards.forget(&(name, shard));
+                        self.inner.shards.forget(&(name, shard));
                         failed = Some(shard);
                     }
                 }
@@ -102,9 +102,10 @@ impl<S: State> Repository<S> {
         let name = cert.name();
         let slot = match self.read_plan() {
             Some(plan) => self
+                .inner
                 .shards
                 .slot_planned(&(name, shard), Some(&|k| plan.next_use(k))),
-            None => self.shards.slot(&(name, shard)),
+            None => self.inner.shards.slot(&(name, shard)),
         };
         slot.get_or_init(|| async { self.fetch_verified(cert, shard).await })
             .await

@@ -174,7 +174,7 @@ impl<S: State> Repository<S> {
     /// not cached: a remote may be back next time.
     pub fn rebuilt_extent(&self, cert: &Certificate) -> Result<Arc<Vec<u8>>> {
         let name = cert.name();
-        let slot = self.decoded.slot(&name);
+        let slot = self.inner.decoded.slot(&name);
         let result = slot
             .get_or_init(|| {
                 self.rebuild(cert, &mut vec![name])
@@ -183,7 +183,7 @@ impl<S: State> Repository<S> {
             })
             .clone();
         if result.is_err() {
-            self.decoded.forget(&name);
+            self.inner.decoded.forget(&name);
         }
         result
     }

@@ -18,7 +18,11 @@ impl<S: State> Repository<S> {
     /// [`extend_read_plan`](Self::extend_read_plan).
     pub fn follow_read_plan(&self, reads: PlannedReads) {
         let plan = Arc::new(ReadPlan::default());
-        *self.read_plan.lock().unwrap_or_else(|p| p.into_inner()) = Some(plan.clone());
+        *self
+            .inner
+            .read_plan
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = Some(plan.clone());
         self.add_to_read_plan(&plan, reads);
     }
 
@@ -42,7 +46,7 @@ impl<S: State> Repository<S> {
     /// out of the plan (they meet the error).
     pub(super) fn certificates_read(&self, reads: &PlannedReads) -> Vec<Option<Arc<Certificate>>> {
         use futures::stream::{self, StreamExt};
-        self.rt.block_on(
+        self.inner.rt.block_on(
             stream::iter(
                 reads
                     .extents()
@@ -68,7 +72,11 @@ impl<S: State> Repository<S> {
 
     pub fn forget_read_plan(&self) {
         self.finish_read_plan();
-        *self.read_plan.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        *self
+            .inner
+            .read_plan
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = None;
     }
 
     /// No more reads follow the plan: stops [`prefetch_planned`](Self::prefetch_planned).
@@ -79,7 +87,8 @@ impl<S: State> Repository<S> {
     }
 
     pub(super) fn read_plan(&self) -> Option<Arc<ReadPlan>> {
-        self.read_plan
+        self.inner
+            .read_plan
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
