@@ -17,7 +17,7 @@ use crate::content::index::{Index, IndexSegment};
 use crate::content::snapshot::Snapshot;
 use crate::content::tree::Tree;
 use crate::crypto::envelope::{self, ObjectKind};
-use crate::crypto::{self, KeyFile, MasterKey, Signer};
+use crate::crypto::{self, KeyFile, MasterKey, Signer, Signers};
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, ExtentName, Head};
 use crate::repo::Config;
@@ -124,7 +124,8 @@ pub fn certificate(data: &[u8]) {
     let name = postcard::from_bytes::<Certificate>(data)
         .map(|c| c.name())
         .unwrap_or(ExtentName([0; 32]));
-    let Ok(c) = Certificate::from_object(&object, &signer.public(), &name) else {
+    let Ok(c) = Certificate::from_object(&object, &Signers::owner_only(signer.public()), &name)
+    else {
         return;
     };
     let _ = Certificate::placement_of(&object);
@@ -147,7 +148,7 @@ pub fn head(data: &[u8]) {
     let path = postcard::from_bytes::<Head>(data)
         .map(|h| h.path())
         .unwrap_or_else(|_| "heads/00/0".into());
-    if let Ok(h) = Head::from_object(&object, &signer.public(), &path) {
+    if let Ok(h) = Head::from_object(&object, &Signers::owner_only(signer.public()), &path) {
         assert_eq!(h.path(), path);
     }
 }

@@ -13,12 +13,14 @@ pub mod envelope;
 mod error;
 mod keyfile;
 mod owner;
+mod signers;
 pub mod writer;
 
 pub use aead::{NONCE_LEN, TAG_LEN, open, open_into, seal, seal_in_place};
 pub use error::{CryptoError, EnvelopeProblem};
 pub use keyfile::{KdfParams, KeyFile};
 pub use owner::{OwnerPublicKey, SIGNATURE_LEN, Signature, fingerprint};
+pub use signers::Signers;
 
 use crate::error::Result;
 

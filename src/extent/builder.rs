@@ -250,8 +250,12 @@ mod tests {
         b.append([2; 32], BlobKind::Data, 3, b"abc");
         let ctx = context(&signer, 1, [0; 32]);
         let sealed = b.seal(&ctx, Vec::new()).unwrap();
-        let cert = Certificate::from_object(&sealed.cert_object, &signer.public(), &sealed.name())
-            .unwrap();
+        let cert = Certificate::from_object(
+            &sealed.cert_object,
+            &crate::crypto::Signers::owner_only(signer.public()),
+            &sealed.name(),
+        )
+        .unwrap();
         assert_eq!(cert.size, 8);
         assert_eq!(sealed.shards.len(), 7);
         assert_eq!(cert.verifier, chain(&chain(&[0; 32], b"hello"), b"abc"));

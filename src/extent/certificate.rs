@@ -4,8 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use super::ExtentError;
 use super::ExtentName;
-use crate::crypto::envelope::{self, ObjectKind};
-use crate::crypto::{OwnerPublicKey, Signer};
+use crate::crypto::envelope::{self, ObjectKind, SignedBy};
+use crate::crypto::{Signer, Signers};
 use crate::error::Result;
 
 /// At most this many symbols (data, pointers, parity) per codeword, as the config allows.
@@ -71,14 +71,19 @@ impl Certificate {
     }
 
     /// Parse, check the signature and internal consistency, and that it is `expected`.
+    /// Signed by the owner, or by the writer whose chain it is in.
     pub fn from_object(
         bytes: &[u8],
-        owner: &OwnerPublicKey,
+        signers: &Signers,
         expected: &ExtentName,
     ) -> Result<Certificate> {
-        let cert: Certificate =
-            postcard::from_bytes(envelope::open(ObjectKind::Extent, bytes, owner)?)
-                .map_err(ExtentError::Malformed)?;
+        let (payload, by) = signers.open(ObjectKind::Extent, bytes)?;
+        let cert: Certificate = postcard::from_bytes(payload).map_err(ExtentError::Malformed)?;
+        if let SignedBy::Writer(w) = by {
+            if cert.writer != w {
+                return Err(Signers::not_its_own(ObjectKind::Extent, w).into());
+            }
+        }
         cert.check()?;
         if cert.name() != *expected {
             return Err(ExtentError::Misnamed {
@@ -181,18 +186,42 @@ mod tests {
         let c = sample(&s);
         let obj = c.to_object(&s).unwrap();
         assert_eq!(
-            Certificate::from_object(&obj, &s.public(), &c.name()).unwrap(),
+            Certificate::from_object(
+                &obj,
+                &crate::crypto::Signers::owner_only(s.public()),
+                &c.name()
+            )
+            .unwrap(),
             c
         );
         assert!(
-            Certificate::from_object(&obj, &s.public(), &ExtentName([0; 32])).is_err(),
+            Certificate::from_object(
+                &obj,
+                &crate::crypto::Signers::owner_only(s.public()),
+                &ExtentName([0; 32])
+            )
+            .is_err(),
             "wrong name"
         );
-        assert!(Certificate::from_object(&obj[..obj.len() - 5], &s.public(), &c.name()).is_err());
+        assert!(
+            Certificate::from_object(
+                &obj[..obj.len() - 5],
+                &crate::crypto::Signers::owner_only(s.public()),
+                &c.name()
+            )
+            .is_err()
+        );
         let mut inconsistent = c.clone();
         inconsistent.size = 129;
         let obj = inconsistent.to_object(&s).unwrap();
-        assert!(Certificate::from_object(&obj, &s.public(), &c.name()).is_err());
+        assert!(
+            Certificate::from_object(
+                &obj,
+                &crate::crypto::Signers::owner_only(s.public()),
+                &c.name()
+            )
+            .is_err()
+        );
     }
 
     /// Signed by the owner, and still refused: every field that must agree with another.
@@ -247,9 +276,13 @@ mod tests {
             let mut c = good.clone();
             damage(&mut c);
             let obj = c.to_object(&s).unwrap();
-            let err = Certificate::from_object(&obj, &s.public(), &c.name())
-                .expect_err(reason)
-                .to_string();
+            let err = Certificate::from_object(
+                &obj,
+                &crate::crypto::Signers::owner_only(s.public()),
+                &c.name(),
+            )
+            .expect_err(reason)
+            .to_string();
             assert!(
                 err.contains("inconsistent") && err.contains(reason),
                 "{reason}: {err}"
@@ -258,7 +291,12 @@ mod tests {
         // Pointers to other extents, each shard once, are fine.
         let mut c = good.clone();
         c.pointers = vec![to(9, 0), to(9, 1), to(8, 0)];
-        Certificate::from_object(&c.to_object(&s).unwrap(), &s.public(), &c.name()).unwrap();
+        Certificate::from_object(
+            &c.to_object(&s).unwrap(),
+            &crate::crypto::Signers::owner_only(s.public()),
+            &c.name(),
+        )
+        .unwrap();
     }
 
     #[test]

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::ExtentError;
 use super::ExtentName;
-use crate::crypto::envelope::{self, ObjectKind};
-use crate::crypto::{OwnerPublicKey, Signer};
+use crate::crypto::envelope::{self, ObjectKind, SignedBy};
+use crate::crypto::{CryptoError, Signer, Signers};
 use crate::error::Result;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,9 +44,24 @@ impl Head {
         ))
     }
 
-    pub fn from_object(bytes: &[u8], owner: &OwnerPublicKey, path: &str) -> Result<Head> {
-        let head: Head = postcard::from_bytes(envelope::open(ObjectKind::Head, bytes, owner)?)
-            .map_err(ExtentError::Malformed)?;
+    /// Parse and check: signed by the owner, or by the writer it is the head of (not
+    /// after that writer's revocation), and stored at its own path.
+    pub fn from_object(bytes: &[u8], signers: &Signers, path: &str) -> Result<Head> {
+        let (payload, by) = signers.open(ObjectKind::Head, bytes)?;
+        let head: Head = postcard::from_bytes(payload).map_err(ExtentError::Malformed)?;
+        if let SignedBy::Writer(w) = by {
+            if head.writer != w {
+                return Err(Signers::not_its_own(ObjectKind::Head, w).into());
+            }
+            if signers.head_after_revocation(&w, head.seq) {
+                return Err(CryptoError::WriterSignature {
+                    kind: ObjectKind::Head,
+                    writer: w,
+                    why: "after the owner revoked it",
+                }
+                .into());
+            }
+        }
         if head.path() != path {
             return Err(ExtentError::MisplacedHead {
                 path: path.to_string(),
@@ -76,8 +91,69 @@ mod tests {
             time: 9,
         };
         let obj = h.to_object(&s).unwrap();
-        assert_eq!(Head::from_object(&obj, &s.public(), &h.path()).unwrap(), h);
-        assert!(Head::from_object(&obj, &s.public(), "heads/x/0").is_err());
-        assert!(Head::from_object(&obj[1..], &s.public(), &h.path()).is_err());
+        assert_eq!(
+            Head::from_object(
+                &obj,
+                &crate::crypto::Signers::owner_only(s.public()),
+                &h.path()
+            )
+            .unwrap(),
+            h
+        );
+        assert!(
+            Head::from_object(
+                &obj,
+                &crate::crypto::Signers::owner_only(s.public()),
+                "heads/x/0"
+            )
+            .is_err()
+        );
+        assert!(
+            Head::from_object(
+                &obj[1..],
+                &crate::crypto::Signers::owner_only(s.public()),
+                &h.path()
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn a_writer_signs_only_its_own_heads_and_none_after_its_revocation() {
+        let owner = Signer::from_seed(&[1; 32]);
+        let w = Signer::from_seed(&[4; 32]);
+        let id = crate::crypto::writer::writer_id(&w.public());
+        let head = |writer, seq| Head {
+            repo_id: [1; 16],
+            writer,
+            seq,
+            extent: None,
+            snapshot: None,
+            index: None,
+            skipped: vec![],
+            time: 9,
+        };
+        let by_writer = |h: &Head| {
+            envelope::seal_as_writer(ObjectKind::Head, &postcard::to_stdvec(h).unwrap(), &w, &id)
+        };
+        let mut signers = Signers::owner_only(owner.public());
+        let own = head(id, 3);
+        // Unknown until granted.
+        assert!(Head::from_object(&by_writer(&own), &signers, &own.path()).is_err());
+        signers.grant(id, w.public(), None);
+        assert_eq!(
+            Head::from_object(&by_writer(&own), &signers, &own.path()).unwrap(),
+            own
+        );
+        // Another writer's head, signed by this one: refused, naming it.
+        let other = head([9; 16], 3);
+        let e = Head::from_object(&by_writer(&other), &signers, &other.path()).unwrap_err();
+        assert!(e.to_string().contains("names another writer"), "{e}");
+        // Revoked after head 3: head 3 stands, head 4 does not.
+        signers.grant(id, w.public(), Some(Some(3)));
+        assert!(Head::from_object(&by_writer(&own), &signers, &own.path()).is_ok());
+        let later = head(id, 4);
+        let e = Head::from_object(&by_writer(&later), &signers, &later.path()).unwrap_err();
+        assert!(e.to_string().contains("after the owner revoked it"), "{e}");
     }
 }

@@ -132,17 +132,17 @@ pub fn cat_signed<S: State>(repo: &Repository<S>, what: &Object) -> Result<Catte
         Object::Certificate(spec) => {
             let path = resolve(repo, "extents", "extent certificate", spec)?;
             let name = ExtentName::parse(last(&path))?;
-            let owner = repo.config.owner;
+            let signers = repo.signers();
             let c = read_checked(repo, &path, ObjectKind::Extent, |b| {
-                Certificate::from_object(b, &owner, &name)
+                Certificate::from_object(b, signers, &name)
             })?;
             certificate_json(repo, &c)
         }
         Object::Head(spec) => {
             let path = resolve_head(repo, spec)?;
-            let owner = repo.config.owner;
+            let signers = repo.signers();
             let h = read_checked(repo, &path, ObjectKind::Head, |b| {
-                Head::from_object(b, &owner, &path)
+                Head::from_object(b, signers, &path)
             })?;
             head_json(repo, &h)
         }

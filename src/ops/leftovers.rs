@@ -127,7 +127,7 @@ pub fn away(survey: &Survey) -> Vec<String> {
 fn heads<S: State>(repo: &Repository<S>, survey: &Survey) -> Vec<Head> {
     (survey.meta.range("heads/".to_string()..))
         .take_while(|(p, _)| p.starts_with("heads/"))
-        .filter_map(|(p, m)| Head::from_object(m.good.as_ref()?, &repo.config.owner, p).ok())
+        .filter_map(|(p, m)| Head::from_object(m.good.as_ref()?, repo.signers(), p).ok())
         .collect()
 }
 

@@ -445,7 +445,7 @@ impl Survey {
         let mut certs: Vec<Arc<Certificate>> = Vec::new();
         for (path, m) in &meta {
             if let (Some(name), Some(b)) = (path.strip_prefix("extents/"), &m.good) {
-                let c = Certificate::from_object(b, &repo.config.owner, &ExtentName::parse(name)?)?;
+                let c = Certificate::from_object(b, repo.signers(), &ExtentName::parse(name)?)?;
                 certs.push(Arc::new(c));
             }
         }

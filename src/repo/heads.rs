@@ -8,9 +8,9 @@ use crate::extent::Head;
 impl<S: State> Repository<S> {
     /// Every authentic head of every writer.
     pub fn heads(&self) -> Result<Vec<Head>> {
-        let owner = self.config.owner;
+        let signers = self.signers();
         let paths = self.list_union("heads")?;
-        let heads = self.read_objects(&paths, |path, b| Head::from_object(b, &owner, path));
+        let heads = self.read_objects(&paths, |path, b| Head::from_object(b, signers, path));
         Ok((heads.into_iter().filter_map(Result::ok))
             .filter(|h| h.repo_id == self.config.id)
             .collect())
@@ -54,9 +54,9 @@ impl<S: State> Repository<S> {
     /// The newest head of `writer`, if any.
     pub fn latest_head(&self, writer: &[u8; 16]) -> Result<Option<Head>> {
         let dir = format!("heads/{}", hex::encode(writer));
-        let owner = self.config.owner;
+        let signers = self.signers();
         for path in self.list_union(&dir)?.into_iter().rev() {
-            match self.read_object(&path, |b| Head::from_object(b, &owner, &path)) {
+            match self.read_object(&path, |b| Head::from_object(b, signers, &path)) {
                 Ok(h) if h.repo_id == self.config.id => return Ok(Some(h)),
                 Ok(_) => continue,
                 Err(_) => continue,

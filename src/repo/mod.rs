@@ -97,6 +97,8 @@ struct Inner {
     remote_settings: remote::SettingsByUrl,
     /// What the owner's deletion records name (read on first use).
     deletions: std::sync::OnceLock<Deletions>,
+    /// Who may sign (read on first use: [`Repository::signers`]).
+    signers: std::sync::OnceLock<crate::crypto::Signers>,
     /// Listings made ahead by [`list_ahead`](Self::list_ahead), per prefix, each taken
     /// by the first [`list_each`](Self::list_each) of its prefix.
     listed_ahead: Mutex<HashMap<String, RemoteListings>>,
@@ -236,6 +238,7 @@ impl Repository<Public> {
                 foreign_configs: Vec::new(),
                 remote_settings: remote::SettingsByUrl::new(),
                 deletions: std::sync::OnceLock::new(),
+                signers: std::sync::OnceLock::new(),
                 listed_ahead: Mutex::new(HashMap::new()),
                 warned: Mutex::new(Default::default()),
                 lock_wait: std::time::Duration::ZERO,

@@ -91,10 +91,10 @@ impl<S: State> Repository<S> {
         {
             return Ok(c.clone());
         }
-        let (owner, remotes) = (self.config.owner, self.inner.remotes.len());
+        let (signers, remotes) = (self.signers(), self.inner.remotes.len());
         let cert = self
             .read_object_async(&name.cert_path(), |b| {
-                let c = Certificate::from_object(b, &owner, name)?;
+                let c = Certificate::from_object(b, signers, name)?;
                 if c.shards.iter().any(|s| s.remote as usize >= remotes) {
                     return Err(Error::corrupt(
                         "certificate places shards on remotes the config does not have",

@@ -118,13 +118,13 @@ impl<S: State> Repository<S> {
             Some(REMOVED_KEYS) => self.deletion_record(path, bytes).map(|_| ()),
             Some(WRITERS | REVOKED_WRITERS) => self.writer_record(path, bytes).map(|_| ()),
             Some("heads") => {
-                if Head::from_object(bytes, &owner, path)?.repo_id != self.config.id {
+                if Head::from_object(bytes, self.signers(), path)?.repo_id != self.config.id {
                     return Err(Error::corrupt("head of another repository"));
                 }
                 Ok(())
             }
             Some("extents") => {
-                let c = Certificate::from_object(bytes, &owner, &ExtentName::parse(name)?)?;
+                let c = Certificate::from_object(bytes, self.signers(), &ExtentName::parse(name)?)?;
                 if c.repo_id != self.config.id {
                     return Err(Error::corrupt("certificate of another repository"));
                 }

@@ -4,6 +4,7 @@
 use bytes::Bytes;
 
 use super::{HasKey, Repository, State};
+use crate::crypto::Signers;
 use crate::error::Result;
 use crate::extent::{REVOKED_WRITERS, Revocation, WRITERS, WriterRecord};
 
@@ -46,6 +47,27 @@ impl<S: State> Repository<S> {
             (a.grant.created, &a.grant.label).cmp(&(b.grant.created, &b.grant.label))
         });
         Ok(writers)
+    }
+}
+
+impl<S: State> Repository<S> {
+    /// Who may sign this repository's objects: the owner and the writers it granted,
+    /// read once per process (with a warning, the owner alone if the records cannot be
+    /// listed: a writer's objects then fail their checks and are reported).
+    pub fn signers(&self) -> &Signers {
+        self.inner.signers.get_or_init(|| {
+            let mut signers = Signers::owner_only(self.config.owner);
+            match self.writers() {
+                Ok(writers) => {
+                    for w in writers {
+                        let revoked = w.revoked.map(|r| r.last_head);
+                        signers.grant(w.grant.writer, w.grant.public, revoked);
+                    }
+                }
+                Err(e) => self.warn(&format!("cannot read the writer records: {e}")),
+            }
+            signers
+        })
     }
 }
 

@@ -79,7 +79,8 @@ fn certificates(fx: &Fx, r: usize) -> Vec<Certificate> {
         .map(|p| {
             let name = ExtentName::parse(p.trim_start_matches("extents/")).unwrap();
             let bytes = fs::read(fx.repo.remotes[r].join(p)).unwrap();
-            Certificate::from_object(&bytes, &owner, &name).unwrap()
+            Certificate::from_object(&bytes, &tangle::crypto::Signers::owner_only(owner), &name)
+                .unwrap()
         })
         .collect()
 }

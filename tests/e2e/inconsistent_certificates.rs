@@ -51,7 +51,12 @@ fn certificates(repo: &Repo) -> Vec<(ExtentName, Certificate)> {
             let bytes = fs::read(repo.remotes[0].join(&p)).unwrap();
             (
                 name,
-                Certificate::from_object(&bytes, &owner, &name).unwrap(),
+                Certificate::from_object(
+                    &bytes,
+                    &tangle::crypto::Signers::owner_only(owner),
+                    &name,
+                )
+                .unwrap(),
             )
         })
         .collect()

@@ -56,8 +56,12 @@ fn forge_certificates(repo: &Repo, i: usize, owner: &Config, attacker: &Signer) 
     for path in object_paths(&repo.remotes[i], "extents") {
         let file = repo.remotes[i].join(&path);
         let name = ExtentName::parse(path.trim_start_matches("extents/")).unwrap();
-        let mut cert =
-            Certificate::from_object(&fs::read(&file).unwrap(), &owner.owner, &name).unwrap();
+        let mut cert = Certificate::from_object(
+            &fs::read(&file).unwrap(),
+            &tangle::crypto::Signers::owner_only(owner.owner),
+            &name,
+        )
+        .unwrap();
         for s in &mut cert.shards {
             s.hash[0] ^= 0xff;
         }

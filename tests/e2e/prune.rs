@@ -425,7 +425,8 @@ fn certificates(repo: &Repo, r: usize) -> Vec<Certificate> {
         .map(|p| {
             let name = ExtentName::parse(p.trim_start_matches("extents/")).expect("name");
             let bytes = fs::read(repo.remotes[r].join(p)).expect("certificate");
-            Certificate::from_object(&bytes, &owner, &name).expect("authentic certificate")
+            Certificate::from_object(&bytes, &tangle::crypto::Signers::owner_only(owner), &name)
+                .expect("authentic certificate")
         })
         .collect()
 }

@@ -20,14 +20,14 @@ pub(crate) fn heads_by_writer<S: State>(
     repo: &Repository<S>,
     survey: &Survey,
 ) -> HashMap<String, Vec<Head>> {
-    let owner = repo.config.owner;
+    let signers = repo.signers();
     let mut heads: HashMap<String, Vec<Head>> = HashMap::new();
     for (path, m) in survey.meta.range("heads/".to_string()..) {
         if !path.starts_with("heads/") {
             break;
         }
         let Some(b) = &m.good else { continue };
-        if let Ok(h) = Head::from_object(b, &owner, path) {
+        if let Ok(h) = Head::from_object(b, signers, path) {
             heads.entry(hex::encode(h.writer)).or_default().push(h);
         }
     }

@@ -406,7 +406,7 @@ fn redundant_heads(
 ) -> Vec<([u8; 16], u64)> {
     let mut heads: Vec<Head> = (survey.meta.range("heads/".to_string()..))
         .take_while(|(p, _)| p.starts_with("heads/"))
-        .filter_map(|(p, m)| Head::from_object(m.good.as_ref()?, &repo.config.owner, p).ok())
+        .filter_map(|(p, m)| Head::from_object(m.good.as_ref()?, repo.signers(), p).ok())
         .collect();
     heads.sort_by_key(|h| std::cmp::Reverse((h.time, h.writer, h.seq)));
     let replaced: HashSet<&String> = survey.deleted.index.iter().chain(&record.index).collect();

@@ -46,7 +46,7 @@ pub(super) fn metadata_replicas<S: State>(
         .meta
         .iter()
         .filter(|(p, _)| p.starts_with("heads/"))
-        .filter_map(|(p, m)| Head::from_object(m.good.as_ref()?, &repo.config.owner, p).ok())
+        .filter_map(|(p, m)| Head::from_object(m.good.as_ref()?, repo.signers(), p).ok())
         .filter_map(|h| h.index)
         .collect();
     let uncommitted = |path: &str| match path.split_once('/') {
