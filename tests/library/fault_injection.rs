@@ -359,6 +359,7 @@ fn restore_checked(w: &World, repo: &Repository, n: usize, what: &str) -> Restor
         repo,
         &RestoreOptions {
             spec: id.clone(),
+            filter: Default::default(),
             target: target.path().to_path_buf(),
             includes: vec![],
             excludes: vec![],
@@ -1005,6 +1006,7 @@ fn failing_writes_during_backup() {
                     &repo,
                     &RestoreOptions {
                         spec: id.clone(),
+                        filter: Default::default(),
                         target: target.path().into(),
                         includes: vec![],
                         excludes: vec![],
@@ -1031,6 +1033,7 @@ fn failing_writes_during_backup() {
                 &repo,
                 &RestoreOptions {
                     spec: id,
+                    filter: Default::default(),
                     target: target.path().into(),
                     includes: vec![],
                     excludes: vec![],
