@@ -130,6 +130,7 @@ _arguments "${_arguments_options[@]}" : \
 '--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
+'*::snapshots -- List only these snapshots (ids, prefixes or `latest`); default\: all (that the filters select):_default' \
 && ret=0
 ;;
 (ls)

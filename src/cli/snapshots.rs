@@ -1,4 +1,5 @@
-//! `tangle snapshots [--host H] [--tag T] [--path P] [--latest N] [--group-by F] [--compact]`
+//! `tangle snapshots [SNAPSHOT...] [--host H] [--tag T] [--path P] [--latest N]
+//! [--group-by F] [--compact]`
 
 use clap::Args;
 use tangle::Result;
@@ -14,6 +15,10 @@ use super::{Global, line};
     after_help = "Examples:\n  tangle -r /mnt/usb/tangle snapshots\n  tangle -r s3://bucket/tangle snapshots --json\n  tangle snapshots --host laptop --tag daily\n  tangle snapshots --latest 1 --group-by host,paths --compact"
 )]
 pub struct SnapshotsArgs {
+    /// List only these snapshots (ids, prefixes or `latest`); default: all (that the
+    /// filters select)
+    #[arg(value_name = "SNAPSHOT")]
+    pub snapshots: Vec<String>,
     /// Show only the N newest snapshots of each group (without --group-by: of all)
     #[arg(long, value_name = "N", value_parser = parse_latest)]
     pub latest: Option<usize>,
@@ -42,7 +47,7 @@ pub fn run(g: &Global, a: &SnapshotsArgs) -> Result<u8> {
     let filter = a.filter.filter()?;
     let repo = g.open_for_reading_without_index()?;
     let by = a.group_by.unwrap_or(GroupBy::NONE);
-    let groups = snapshots::groups(&repo, &filter, by, a.latest)?;
+    let groups = snapshots::groups(&repo, &a.snapshots, &filter, by, a.latest)?;
     if g.json {
         return match a.group_by {
             Some(_) => g.print_json(&groups),

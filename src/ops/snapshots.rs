@@ -20,15 +20,17 @@ pub struct SnapshotGroup {
 /// Every snapshot, oldest first; warns (through the repository's warning handler) when
 /// the remotes serve an older state than this client last saw.
 pub fn list(repo: &Repository) -> Result<Vec<SnapshotInfo>> {
-    let all = groups(repo, &SnapshotFilter::default(), GroupBy::NONE, None)?;
+    let all = groups(repo, &[], &SnapshotFilter::default(), GroupBy::NONE, None)?;
     Ok(all.into_iter().flat_map(|g| g.snapshots).collect())
 }
 
-/// The snapshots `filter` selects, in groups by `by` (in the order of their keys; one
-/// group with `GroupBy::NONE`), each oldest first and with `latest` only its newest
-/// `latest`. Warns as [`list`] does.
+/// The snapshots `specs` name (ids, prefixes, `latest`: the newest that `filter`
+/// selects), or with none every snapshot `filter` selects, in groups by `by` (in the
+/// order of their keys; one group with `GroupBy::NONE`), each oldest first and with
+/// `latest` only its newest `latest`. Warns as [`list`] does.
 pub fn groups(
     repo: &Repository,
+    specs: &[String],
     filter: &SnapshotFilter,
     by: GroupBy,
     latest: Option<usize>,
@@ -37,7 +39,7 @@ pub fn groups(
     if let Some(why) = &stale {
         repo.warn(why);
     }
-    let chosen = filter.select(repo.snapshots()?);
+    let chosen = select::find_all(repo, specs, filter)?;
     let mut out: Vec<SnapshotGroup> = select::group(chosen, by, latest)
         .into_iter()
         .map(|(group_key, snaps)| SnapshotGroup {

@@ -181,7 +181,7 @@ fn latest_is_scoped_by_host_in_every_command() {
 }
 
 /// `snapshots --host/--tag/--path`: restic's semantics (hosts and tag lists are
-/// alternatives, the tags of one list and all paths are required).
+/// alternatives, the tags of one list and all paths are required); `snapshots ID...`.
 #[test]
 fn snapshots_filters() {
     let h = two_hosts();
@@ -214,6 +214,12 @@ fn snapshots_filters() {
         "src-a",
     ]));
     assert_eq!(parse_snapshots(&out.stdout).len(), 2);
+    // Snapshots named: those (`latest` among the filtered ones), as restic.
+    assert_eq!(listed(&h, &["latest", "--host", "a"]), ids(&h, &[2]));
+    assert_eq!(
+        listed(&h, &[&h.ids[1][..8], h.ids[0].as_str(), "latest"]),
+        ids(&h, &[0, 1, 3])
+    );
     // Text: only the matching rows, and the count.
     let text = stdout_str(&run_ok(h.repo.cmd().args(["snapshots", "--host", "b"])));
     assert!(
