@@ -63,6 +63,7 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write the man pages into a directory')
             [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'Show the settings a profile gives (`profile show`)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the profile''s backup, then delete by its policy, then verify (for cron)')
+            [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Show the version, target, features and the repository format versions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -122,6 +123,12 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             break
         }
         'tangle;snapshots' {
+            [CompletionResult]::new('--latest', '--latest', [CompletionResultType]::ParameterName, 'Show only the N newest snapshots of each group (without --group-by: of all)')
+            [CompletionResult]::new('--group-by', '--group-by', [CompletionResultType]::ParameterName, 'Group the snapshots by these fields: host, paths and/or tags, comma-separated ('''' for one group); each group is printed under a header, and --json prints [{"group_key", "snapshots"}]')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only snapshots with all these tags (comma-separated; repeat: any of the lists; '''' matches snapshots without tags); `latest` is the newest of these')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only snapshots whose backed-up paths include PATH (repeat: all of them); `latest` is the newest of these')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
@@ -131,6 +138,8 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)')
             [CompletionResult]::new('--owner', '--owner', [CompletionResultType]::ParameterName, 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted')
             [CompletionResult]::new('--retry-lock', '--retry-lock', [CompletionResultType]::ParameterName, 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'One line per snapshot without the paths column')
+            [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'One line per snapshot without the paths column')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output on stdout (and fatal errors as JSON on stderr)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
@@ -143,6 +152,10 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             break
         }
         'tangle;ls' {
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only snapshots with all these tags (comma-separated; repeat: any of the lists; '''' matches snapshots without tags); `latest` is the newest of these')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only snapshots whose backed-up paths include PATH (repeat: all of them); `latest` is the newest of these')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
@@ -172,6 +185,10 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Restore only paths matching GLOB (repeatable)')
             [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'Skip paths matching GLOB (repeatable)')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip paths matching GLOB (repeatable)')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only snapshots with all these tags (comma-separated; repeat: any of the lists; '''' matches snapshots without tags); `latest` is the newest of these')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only snapshots whose backed-up paths include PATH (repeat: all of them); `latest` is the newest of these')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
@@ -194,6 +211,10 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             break
         }
         'tangle;dump' {
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only snapshots with all these tags (comma-separated; repeat: any of the lists; '''' matches snapshots without tags); `latest` is the newest of these')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only snapshots whose backed-up paths include PATH (repeat: all of them); `latest` is the newest of these')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
@@ -730,6 +751,9 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Search only this snapshot (id, prefix or `latest`); repeatable. Default: every snapshot, newest first')
             [CompletionResult]::new('--snapshot', '--snapshot', [CompletionResultType]::ParameterName, 'Search only this snapshot (id, prefix or `latest`); repeatable. Default: every snapshot, newest first')
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Search only at or below this path (as backed up)')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only snapshots with all these tags (comma-separated; repeat: any of the lists; '''' matches snapshots without tags); `latest` is the newest of these')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
@@ -753,6 +777,10 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             break
         }
         'tangle;diff' {
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only snapshots with all these tags (comma-separated; repeat: any of the lists; '''' matches snapshots without tags); `latest` is the newest of these')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only snapshots whose backed-up paths include PATH (repeat: all of them); `latest` is the newest of these')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
@@ -776,6 +804,10 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
         }
         'tangle;stats' {
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'What `total_size` counts')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only snapshots with all these tags (comma-separated; repeat: any of the lists; '''' matches snapshots without tags); `latest` is the newest of these')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only snapshots whose backed-up paths include PATH (repeat: all of them); `latest` is the newest of these')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
@@ -870,6 +902,10 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             break
         }
         'tangle;cat;snapshot' {
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only snapshots with all these tags (comma-separated; repeat: any of the lists; '''' matches snapshots without tags); `latest` is the newest of these')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only snapshots whose backed-up paths include PATH (repeat: all of them); `latest` is the newest of these')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
             [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
@@ -1177,6 +1213,27 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'tangle;version' {
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
+            [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
+            [CompletionResult]::new('--password-file', '--password-file', [CompletionResultType]::ParameterName, 'Read the password from this file (first line)')
+            [CompletionResult]::new('--password-command', '--password-command', [CompletionResultType]::ParameterName, 'Run this shell command and use its output as the password')
+            [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)')
+            [CompletionResult]::new('--owner', '--owner', [CompletionResultType]::ParameterName, 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted')
+            [CompletionResult]::new('--retry-lock', '--retry-lock', [CompletionResultType]::ParameterName, 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output on stdout (and fatal errors as JSON on stderr)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('--progress', '--progress', [CompletionResultType]::ParameterName, 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'tangle;help' {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a repository over one or more remotes')
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Back up files and directories into a new snapshot')
@@ -1200,6 +1257,7 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write the man pages into a directory')
             [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'Show the settings a profile gives (`profile show`)')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the profile''s backup, then delete by its policy, then verify (for cron)')
+            [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Show the version, target, features and the repository format versions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1351,6 +1409,9 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             break
         }
         'tangle;help;run' {
+            break
+        }
+        'tangle;help;version' {
             break
         }
         'tangle;help;help' {

@@ -8,11 +8,12 @@ use tangle::ops::cat::{self, Object};
 use tangle::repo::{Indexed, Public, Repository};
 
 use super::open::Purpose;
+use super::snapshot_filter::SnapshotFilterArgs;
 use super::{Global, write_stdout};
 
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  tangle cat config\n  tangle cat snapshot latest\n  tangle cat head 7bced8a2"
+    after_help = "Examples:\n  tangle cat config\n  tangle cat snapshot latest\n  tangle cat snapshot latest --host laptop\n  tangle cat head 7bced8a2"
 )]
 pub struct CatArgs {
     #[command(subcommand)]
@@ -32,6 +33,8 @@ pub enum CatWhat {
     Snapshot {
         /// Snapshot id (or a unique prefix), or `latest`
         id: String,
+        #[command(flatten)]
+        filter: SnapshotFilterArgs,
     },
     /// An index segment
     Index {
@@ -70,7 +73,7 @@ pub fn run(g: &Global, a: &CatArgs) -> Result<u8> {
     let what = match &a.what {
         CatWhat::Config => Object::Config,
         CatWhat::Key { id } => Object::Key(id.clone()),
-        CatWhat::Snapshot { id } => Object::Snapshot(id.clone()),
+        CatWhat::Snapshot { id, filter } => Object::Snapshot(id.clone(), filter.filter()?),
         CatWhat::Index { id } => Object::Index(id.clone()),
         CatWhat::Certificate { name } => Object::Certificate(name.clone()),
         CatWhat::Head { spec } => Object::Head(spec.clone()),

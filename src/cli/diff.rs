@@ -6,11 +6,14 @@ use tangle::ops::diff::{self, DiffOptions};
 use tangle::util::escape;
 
 use super::open::Purpose;
+use super::snapshot_filter::SnapshotFilterArgs;
 use super::{Global, line};
 use tangle::repo::{Indexed, Repository};
 
 #[derive(Args)]
-#[command(after_help = "Example:\n  tangle diff 1a2b3c4d latest --metadata")]
+#[command(
+    after_help = "Examples:\n  tangle diff 1a2b3c4d latest --metadata\n  tangle diff 1a2b3c4d latest --host laptop"
+)]
 pub struct DiffArgs {
     /// The older snapshot (id, prefix or `latest`)
     pub a: String,
@@ -19,14 +22,18 @@ pub struct DiffArgs {
     /// Also show entries whose metadata alone changed (U: mode, owner, mtime, xattrs)
     #[arg(long)]
     pub metadata: bool,
+    #[command(flatten)]
+    pub filter: SnapshotFilterArgs,
 }
 
 pub fn run(g: &Global, a: &DiffArgs) -> Result<u8> {
+    let filter = a.filter.filter()?;
     let repo: Repository<Indexed> = g.open(Purpose::Reading)?;
     let r = diff::diff(
         &repo,
         &a.a,
         &a.b,
+        &filter,
         DiffOptions {
             metadata: a.metadata,
         },

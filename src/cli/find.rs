@@ -8,12 +8,13 @@ use tangle::ops::find::{self, FindOptions};
 use tangle::util::escape;
 
 use super::open::Purpose;
+use super::snapshot_filter::HostTagArgs;
 use super::{Global, line};
 use tangle::repo::{Indexed, Repository};
 
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  tangle find '*.jpg'\n  tangle find --ignore-case --snapshot latest 'report*' --path /home/me/docs"
+    after_help = "Examples:\n  tangle find '*.jpg'\n  tangle find --ignore-case --snapshot latest 'report*' --path /home/me/docs\n  tangle find --host laptop --tag daily '*.jpg'"
 )]
 pub struct FindArgs {
     /// Glob patterns: without `/` matched against the file name, with `/` against the
@@ -30,6 +31,8 @@ pub struct FindArgs {
     /// Search only at or below this path (as backed up)
     #[arg(long, value_name = "PATH")]
     pub path: Option<PathBuf>,
+    #[command(flatten)]
+    pub filter: HostTagArgs,
 }
 
 pub fn run(g: &Global, a: &FindArgs) -> Result<u8> {
@@ -39,6 +42,7 @@ pub fn run(g: &Global, a: &FindArgs) -> Result<u8> {
         &FindOptions {
             patterns: a.patterns.clone(),
             snapshots: a.snapshots.clone(),
+            filter: a.filter.filter(),
             ignore_case: a.ignore_case,
             path: a.path.clone(),
         },

@@ -9,11 +9,14 @@ use tangle::util::escape;
 use tangle::{Error, Result};
 
 use super::open::Purpose;
+use super::snapshot_filter::SnapshotFilterArgs;
 use super::{Global, Stdout};
 use tangle::repo::{Indexed, Repository};
 
 #[derive(Args)]
-#[command(after_help = "Examples:\n  tangle ls latest\n  tangle ls -l 1a2b3c4d /home/me/docs")]
+#[command(
+    after_help = "Examples:\n  tangle ls latest\n  tangle ls latest --host laptop\n  tangle ls -l 1a2b3c4d /home/me/docs"
+)]
 pub struct LsArgs {
     /// Snapshot id (prefix) or `latest`
     pub snapshot: String,
@@ -22,9 +25,12 @@ pub struct LsArgs {
     /// Show type, mode, size and time
     #[arg(short, long)]
     pub long: bool,
+    #[command(flatten)]
+    pub filter: SnapshotFilterArgs,
 }
 
 pub fn run(g: &Global, a: &LsArgs) -> Result<u8> {
+    let filter = a.filter.filter()?;
     let repo: Repository<Indexed> = g.open(Purpose::Reading)?;
     // Buffered: a large listing is written in blocks, not one system call per line.
     let mut out = std::io::BufWriter::new(Stdout);
@@ -33,7 +39,7 @@ pub fn run(g: &Global, a: &LsArgs) -> Result<u8> {
     let exact = !a.long && !std::io::stdout().is_terminal();
     let mut entries = Vec::new();
     let mut failed = None;
-    ls::walk(&repo, &a.snapshot, a.path.as_deref(), &mut |e| {
+    ls::walk(&repo, &a.snapshot, &filter, a.path.as_deref(), &mut |e| {
         if g.json {
             entries.push(e);
             return;

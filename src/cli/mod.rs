@@ -26,10 +26,12 @@ mod restic;
 mod restore;
 mod run;
 pub(crate) mod settings;
+mod snapshot_filter;
 mod snapshots;
 mod stats;
 mod unlock;
 mod verify;
+mod version;
 mod writer;
 
 use std::io::{self, Write};
@@ -102,6 +104,8 @@ pub enum Command {
     Profile(profile::ProfileArgs),
     /// Run the profile's backup, then delete by its policy, then verify (for cron)
     Run(run::RunArgs),
+    /// Show the version, target, features and the repository format versions
+    Version(version::VersionArgs),
 }
 
 /// The command line as clap parsed it, and which arguments it (or the environment)
@@ -127,7 +131,7 @@ pub fn run(parsed: Parsed) -> Result<u8> {
     let Parsed { cli, given } = parsed;
     let reads_default_profile = !matches!(
         cli.command,
-        Command::Init(_) | Command::Completions(_) | Command::Man(_)
+        Command::Init(_) | Command::Completions(_) | Command::Man(_) | Command::Version(_)
     );
     let g = &Global::resolve(
         cli.global,
@@ -158,6 +162,7 @@ pub fn run(parsed: Parsed) -> Result<u8> {
         Command::Man(a) => man::run(a),
         Command::Profile(a) => profile::run(g, a),
         Command::Run(a) => run::run(g, a),
+        Command::Version(a) => version::run(g, a),
     }
 }
 

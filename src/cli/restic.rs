@@ -20,7 +20,6 @@ const COMMANDS: &[(&str, &str)] = &[
         "restic's `forget` is `tangle delete SNAPSHOT...` or `tangle delete --keep-...`, which \
          also reclaims the space, as `forget --prune` does",
     ),
-    ("version", "the version is `tangle --version`"),
     (
         "generate",
         "shell completions are `tangle completions SHELL`; the man pages are in docs/man/",

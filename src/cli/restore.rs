@@ -11,11 +11,12 @@ use tangle::util::human_bytes;
 use tangle::{Error, Kind, Result};
 
 use super::open::Purpose;
+use super::snapshot_filter::SnapshotFilterArgs;
 use super::{Global, progress::Bar, warn};
 
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  tangle restore latest --target /tmp/restore\n  tangle restore 1a2b3c4d --target /tmp/restore --include /home/me/docs"
+    after_help = "Examples:\n  tangle restore latest --target /tmp/restore\n  tangle restore latest --host laptop --target /tmp/restore\n  tangle restore 1a2b3c4d --target /tmp/restore --include /home/me/docs"
 )]
 pub struct RestoreArgs {
     /// Snapshot id (prefix) or `latest`, optionally with `:PATH` to restore only that path
@@ -33,12 +34,16 @@ pub struct RestoreArgs {
     /// Read the restored files back and check them against the snapshot
     #[arg(long)]
     pub verify: bool,
+    #[command(flatten)]
+    pub filter: SnapshotFilterArgs,
 }
 
 pub fn run(g: &Global, a: &RestoreArgs) -> Result<u8> {
+    let filter = a.filter.filter()?;
     let repo: Repository<Indexed> = g.open(Purpose::Reading)?;
     let opts = RestoreOptions {
         spec: a.snapshot.clone(),
+        filter,
         target: a.target.clone(),
         includes: a.includes.clone(),
         excludes: a.excludes.clone(),

@@ -6,6 +6,7 @@ use tangle::ops::stats::{self, Mode};
 use tangle::util::escape;
 
 use super::open::Purpose;
+use super::snapshot_filter::SnapshotFilterArgs;
 use super::{Global, line};
 use tangle::repo::{Indexed, Repository};
 
@@ -18,7 +19,9 @@ pub enum ModeArg {
 }
 
 #[derive(Args)]
-#[command(after_help = "Examples:\n  tangle stats\n  tangle stats latest --mode raw-data --json")]
+#[command(
+    after_help = "Examples:\n  tangle stats\n  tangle stats latest --mode raw-data --json\n  tangle stats --host laptop"
+)]
 pub struct StatsArgs {
     /// Snapshots to count (ids, prefixes or `latest`); default: all
     #[arg(value_name = "SNAPSHOT")]
@@ -26,15 +29,18 @@ pub struct StatsArgs {
     /// What `total_size` counts
     #[arg(long, value_enum, default_value = "restore-size")]
     pub mode: ModeArg,
+    #[command(flatten)]
+    pub filter: SnapshotFilterArgs,
 }
 
 pub fn run(g: &Global, a: &StatsArgs) -> Result<u8> {
+    let filter = a.filter.filter()?;
     let repo: Repository<Indexed> = g.open(Purpose::Reading)?;
     let mode = match a.mode {
         ModeArg::RestoreSize => Mode::RestoreSize,
         ModeArg::RawData => Mode::RawData,
     };
-    let r = stats::stats(&repo, &a.snapshots, mode)?;
+    let r = stats::stats(&repo, &a.snapshots, &filter, mode)?;
     if g.json {
         return g.print_json(&r).map(|_| 0);
     }

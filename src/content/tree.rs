@@ -196,9 +196,9 @@ pub struct Tree {
 }
 
 /// Nodes only: every tree without extended attributes.
-const TREE_VERSION: u8 = 1;
+pub const TREE_VERSION: u8 = 1;
 /// Nodes, then one list of extended attributes per node.
-const TREE_VERSION_XATTRS: u8 = 2;
+pub const TREE_VERSION_XATTRS: u8 = 2;
 
 impl Tree {
     pub fn sort(&mut self) {

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use super::listing::SnapshotInfo;
 use super::listing::{entry, kind_name};
+use super::select::{self, SnapshotFilter};
 use crate::content::{BlobId, BlobKind, IndexSegment, Snapshot, Tree};
 use crate::crypto::KeyFile;
 use crate::crypto::envelope::{self, ObjectKind};
@@ -25,8 +26,8 @@ pub enum Object {
     Config,
     /// A key file id (prefix).
     Key(String),
-    /// A snapshot id (prefix) or `latest`.
-    Snapshot(String),
+    /// A snapshot id (prefix), or `latest`: the newest the filter selects.
+    Snapshot(String, SnapshotFilter),
     Index(String),
     /// An extent name (prefix).
     Certificate(String),
@@ -43,7 +44,7 @@ impl Object {
     pub fn needs_password(&self) -> bool {
         matches!(
             self,
-            Object::Snapshot(_) | Object::Index(_) | Object::Tree(_) | Object::Blob(_)
+            Object::Snapshot(..) | Object::Index(_) | Object::Tree(_) | Object::Blob(_)
         )
     }
 }
@@ -57,9 +58,9 @@ pub struct Catted {
 /// The object `what` names, checked and decoded.
 pub fn cat(repo: &Repository<Indexed>, what: &Object) -> Result<Catted> {
     let json = match what {
-        Object::Snapshot(spec) => {
-            let path = if spec == "latest" {
-                format!("snapshots/{}", repo.find_snapshot(spec)?.0)
+        Object::Snapshot(spec, filter) => {
+            let path = if spec == select::LATEST {
+                format!("snapshots/{}", select::find(repo, spec, filter)?.0)
             } else {
                 resolve(repo, "snapshots", "snapshot", spec)?
             };
@@ -67,6 +68,7 @@ pub fn cat(repo: &Repository<Indexed>, what: &Object) -> Result<Catted> {
             let s = read_checked(repo, &path, ObjectKind::Snapshot, |b| {
                 Snapshot::decrypt(key, envelope::open(ObjectKind::Snapshot, b, &owner)?)
             })?;
+            select::warn_unmatched(repo, spec, last(&path), &s, filter);
             snapshot_json(&path, &s)
         }
         Object::Index(spec) => {
@@ -154,7 +156,7 @@ pub fn cat_signed<S: State>(repo: &Repository<S>, what: &Object) -> Result<Catte
             })?;
             deletion_json(&path, &d)
         }
-        Object::Snapshot(_) | Object::Index(_) | Object::Tree(_) | Object::Blob(_) => {
+        Object::Snapshot(..) | Object::Index(_) | Object::Tree(_) | Object::Blob(_) => {
             return Err(Error::usage(
                 "snapshots, index segments, trees and blobs are encrypted: give the password",
             ));

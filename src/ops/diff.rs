@@ -10,6 +10,7 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use super::listing::{kind_name, subtrees};
+use super::select::{self, SnapshotFilter};
 use crate::content::{BlobId, Node, NodeKind, Tree};
 use crate::error::Result;
 use crate::repo::{Indexed, Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
@@ -80,9 +81,17 @@ pub struct DiffReport {
     pub stats: DiffStats,
 }
 
-pub fn diff(repo: &Repository<Indexed>, a: &str, b: &str, opts: DiffOptions) -> Result<DiffReport> {
-    let (id_a, snap_a) = repo.find_snapshot(a)?;
-    let (id_b, snap_b) = repo.find_snapshot(b)?;
+/// Compare snapshot `a` with `b` (either may be `latest`: the newest that `filter`
+/// selects).
+pub fn diff(
+    repo: &Repository<Indexed>,
+    a: &str,
+    b: &str,
+    filter: &SnapshotFilter,
+    opts: DiffOptions,
+) -> Result<DiffReport> {
+    let (id_a, snap_a) = select::find(repo, a, filter)?;
+    let (id_b, snap_b) = select::find(repo, b, filter)?;
     let mut d = Differ {
         repo,
         opts,

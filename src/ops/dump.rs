@@ -6,21 +6,23 @@
 use std::io::Write;
 
 use super::locate::{Located, locate};
+use super::select::{self, SnapshotFilter};
 use crate::content::{BlobKind, NodeKind};
 use crate::error::{Error, Result, ResultExt};
 use crate::repo::{ForgetReadPlan, Indexed, PREFETCH_WINDOW};
 use crate::repo::{PlannedReads, ReadMode, Repository};
 
-/// Write the file at `path` (as backed up) of snapshot `spec` to `out`; the shards read
-/// around are remembered for `repair` however it ends
-/// ([`Repository::remember_damage_read_around`]).
+/// Write the file at `path` (as backed up) of snapshot `spec` (`latest`: the newest that
+/// `filter` selects) to `out`; the shards read around are remembered for `repair` however
+/// it ends ([`Repository::remember_damage_read_around`]).
 pub fn dump(
     repo: &Repository<Indexed>,
     spec: &str,
+    filter: &SnapshotFilter,
     path: &std::path::Path,
     out: &mut dyn Write,
 ) -> Result<u64> {
-    let result = dump_file(repo, spec, path, out);
+    let result = dump_file(repo, spec, filter, path, out);
     repo.remember_damage_read_around();
     result
 }
@@ -28,10 +30,11 @@ pub fn dump(
 fn dump_file(
     repo: &Repository<Indexed>,
     spec: &str,
+    filter: &SnapshotFilter,
     path: &std::path::Path,
     out: &mut dyn Write,
 ) -> Result<u64> {
-    let (_, snap) = repo.find_snapshot(spec)?;
+    let (_, snap) = select::find(repo, spec, filter)?;
     let node = match locate(repo, &snap, path)? {
         Located::Node(n) if n.kind == NodeKind::File => n,
         _ => {

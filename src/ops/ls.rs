@@ -5,18 +5,21 @@ use std::path::Path;
 
 use super::listing::{Entry, entry, subtrees};
 use super::locate::{Located, locate};
+use super::select::{self, SnapshotFilter};
 use crate::content::{NodeKind, Tree};
 use crate::error::Result;
 use crate::repo::{Indexed, Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
 
-/// Visit every entry at or below `path` in the snapshot, in order.
+/// Visit every entry at or below `path` in the snapshot `spec` names (`latest`: the
+/// newest that `filter` selects), in order.
 pub fn walk(
     repo: &Repository<Indexed>,
     spec: &str,
+    filter: &SnapshotFilter,
     path: Option<&Path>,
     visit: &mut dyn FnMut(Entry),
 ) -> Result<()> {
-    let (_, snap) = repo.find_snapshot(spec)?;
+    let (_, snap) = select::find(repo, spec, filter)?;
     let start = path.unwrap_or(Path::new("/"));
     match locate(repo, &snap, start)? {
         Located::Root(tree) => walk_tree(repo, b"", &tree, visit),

@@ -20,11 +20,13 @@ pub mod rebalance;
 pub mod remote;
 pub mod repair;
 pub mod restore;
+pub mod select;
 pub mod snapshots;
 pub mod stats;
 pub mod survey;
 mod unrebuildable;
 pub mod verify;
+pub mod version;
 pub mod writer;
 
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -14,6 +14,7 @@ use crate::content::{BlobId, BlobKind, NodeKind};
 use crate::error::Result;
 use crate::ops::analysis::{self, PointerCoverage, Storage};
 use crate::ops::listing::subtrees;
+use crate::ops::select::{self, SnapshotFilter};
 use crate::ops::survey::Survey;
 use crate::repo::names::ObjectName;
 use crate::repo::{Indexed, Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
@@ -119,19 +120,15 @@ struct Totals {
     bytes: u64,
 }
 
-pub fn stats(repo: &Repository<Indexed>, specs: &[String], mode: Mode) -> Result<StatsReport> {
-    let snaps = if specs.is_empty() {
-        repo.snapshots()?
-    } else {
-        let mut v: Vec<(String, crate::content::Snapshot)> = Vec::new();
-        for spec in specs {
-            let s = repo.find_snapshot(spec)?;
-            if !v.iter().any(|(id, _)| *id == s.0) {
-                v.push(s);
-            }
-        }
-        v
-    };
+/// The stats of the snapshots `specs` name (`latest`: the newest that `filter` selects),
+/// or with none of every snapshot `filter` selects.
+pub fn stats(
+    repo: &Repository<Indexed>,
+    specs: &[String],
+    filter: &SnapshotFilter,
+    mode: Mode,
+) -> Result<StatsReport> {
+    let snaps = select::find_all(repo, specs, filter)?;
     let mut walk = Walk {
         repo,
         seen: HashMap::new(),

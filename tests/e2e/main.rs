@@ -53,6 +53,7 @@ mod restic_habits;
 mod restore;
 mod seams;
 mod signals;
+mod snapshot_selection;
 mod stalled_remote;
 mod tree_walks;
 mod verify;

@@ -395,6 +395,7 @@ fn restore_checked(w: &World, repo: &Repository<Indexed>, n: usize, what: &str) 
         repo,
         &RestoreOptions {
             spec: id.clone(),
+            filter: Default::default(),
             target: target.path().to_path_buf(),
             includes: vec![],
             excludes: vec![],
@@ -1041,6 +1042,7 @@ fn failing_writes_during_backup() {
                     &repo,
                     &RestoreOptions {
                         spec: id.clone(),
+                        filter: Default::default(),
                         target: target.path().into(),
                         includes: vec![],
                         excludes: vec![],
@@ -1067,6 +1069,7 @@ fn failing_writes_during_backup() {
                 &repo,
                 &RestoreOptions {
                     spec: id,
+                    filter: Default::default(),
                     target: target.path().into(),
                     includes: vec![],
                     excludes: vec![],

@@ -138,6 +138,7 @@ fn slow_remote_holds_backup_up_by_its_queue(queue: usize) {
         &repo,
         &RestoreOptions {
             spec: "latest".into(),
+            filter: Default::default(),
             target: target.path().to_path_buf(),
             includes: vec![],
             excludes: vec![],

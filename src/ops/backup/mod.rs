@@ -19,7 +19,7 @@
 mod budget;
 pub(crate) mod pipeline;
 mod reader;
-mod sources;
+pub(crate) mod sources;
 mod trees;
 mod walker;
 

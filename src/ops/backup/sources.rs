@@ -101,7 +101,7 @@ impl Sources {
 }
 
 /// Lexically resolve `.` and `..` (like restic, without following symlinks).
-fn normalize(p: &Path) -> PathBuf {
+pub(crate) fn normalize(p: &Path) -> PathBuf {
     let mut out = PathBuf::from("/");
     for c in p.components() {
         match c {

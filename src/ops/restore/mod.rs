@@ -48,6 +48,7 @@ use self::workers::{EndPlanOnPanic, FileJob, restore_workers};
 use self::write::make_dirs_below;
 use super::Progress;
 use super::locate::{Located, locate, split_spec};
+use super::select::{self, SnapshotFilter};
 use crate::content::Node;
 use crate::content::fsmeta;
 use crate::error::{Kind, Result, ResultExt};
@@ -56,6 +57,8 @@ use crate::repo::{ForgetReadPlan, Indexed, PREFETCH_WINDOW, RemoteReadAround, Re
 pub struct RestoreOptions {
     /// `SNAPSHOT[:PATH]`.
     pub spec: String,
+    /// Which snapshots `latest` chooses among (`--host`, `--tag`, `--path`).
+    pub filter: SnapshotFilter,
     pub target: PathBuf,
     pub includes: Vec<String>,
     pub excludes: Vec<String>,
@@ -149,7 +152,7 @@ fn restore(
         repo.warn(why);
     }
     let (snap_spec, sub) = split_spec(&opts.spec);
-    let (id, snap) = repo.find_snapshot(snap_spec)?;
+    let (id, snap) = select::find(repo, snap_spec, &opts.filter)?;
     let r = Restorer {
         repo,
         progress,

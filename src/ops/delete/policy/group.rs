@@ -1,81 +1,12 @@
 //! Which snapshots a policy considers (`--host`, `--tag`: [`Filter`]) and how they are
-//! grouped (`--group-by`: [`GroupBy`]); each group is judged on its own.
-
-use std::fmt;
+//! grouped (`--group-by`: [`GroupBy`], shared with `snapshots` in [`crate::ops::select`]);
+//! each group is judged on its own.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 
-use crate::error::{Error, Result};
-
-/// What separates groups of snapshots (`--group-by`); restic's default is `host,paths`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct GroupBy {
-    pub host: bool,
-    pub paths: bool,
-    pub tags: bool,
-}
-
-impl Default for GroupBy {
-    fn default() -> Self {
-        GroupBy {
-            host: true,
-            paths: true,
-            tags: false,
-        }
-    }
-}
-
-impl GroupBy {
-    /// No grouping at all: the policy sees every considered snapshot as one group.
-    pub const NONE: GroupBy = GroupBy {
-        host: false,
-        paths: false,
-        tags: false,
-    };
-
-    /// Parse `host,paths,tags` (any subset, comma-separated, `path`/`tag`/`hosts` also
-    /// accepted as restic does); `''` disables grouping.
-    pub fn parse(s: &str) -> Result<GroupBy> {
-        let mut g = GroupBy::NONE;
-        for part in s.split(',').map(str::trim) {
-            match part {
-                "host" | "hosts" => g.host = true,
-                "path" | "paths" => g.paths = true,
-                "tag" | "tags" => g.tags = true,
-                "" => {}
-                other => {
-                    return Err(Error::usage(format!(
-                        "invalid --group-by {s:?}: unknown criterion {other:?} \
-                         (use host, paths and/or tags, comma-separated, or '' for no grouping)"
-                    )));
-                }
-            }
-        }
-        Ok(g)
-    }
-}
-
-impl fmt::Display for GroupBy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<&str> = [
-            (self.host, "host"),
-            (self.paths, "paths"),
-            (self.tags, "tags"),
-        ]
-        .into_iter()
-        .filter_map(|(on, name)| on.then_some(name))
-        .collect();
-        f.write_str(&parts.join(","))
-    }
-}
-
-impl std::str::FromStr for GroupBy {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<GroupBy> {
-        GroupBy::parse(s)
-    }
-}
+use crate::ops::select;
+pub use crate::ops::select::GroupBy;
+pub(super) use crate::ops::select::{GroupKey, split_tags};
 
 /// Which snapshots the policy considers (`--host`, `--tag`); the others are left alone.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -127,21 +58,9 @@ impl SnapshotRef {
     }
 }
 
-/// Comma-separated tag list, blanks trimmed; `""` is the empty list (untagged).
-pub(super) fn split_tags(list: &str) -> Vec<String> {
-    list.split(',')
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .map(String::from)
-        .collect()
-}
-
 /// The snapshot has every tag of `list`; the empty list matches untagged snapshots only.
 pub(super) fn has_tags(s: &SnapshotRef, list: &[String]) -> bool {
-    if list.is_empty() {
-        return s.tags.is_empty();
-    }
-    list.iter().all(|t| s.tags.contains(t))
+    select::has_tags(&s.tags, list)
 }
 
 pub(super) fn tag_reason(list: &[String]) -> String {
@@ -153,40 +72,6 @@ pub(super) fn tag_reason(list: &[String]) -> String {
 }
 
 /// The group a snapshot belongs to: sorted paths and tags, as restic.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) struct GroupKey {
-    host: Option<String>,
-    paths: Option<Vec<String>>,
-    tags: Option<Vec<String>>,
-}
-
-impl GroupKey {
-    pub(super) fn of(s: &SnapshotRef, by: GroupBy) -> GroupKey {
-        let sorted = |v: &[String]| {
-            let mut v = v.to_vec();
-            v.sort();
-            v
-        };
-        GroupKey {
-            host: by.host.then(|| s.host.clone()),
-            paths: by.paths.then(|| sorted(&s.paths)),
-            tags: by.tags.then(|| sorted(&s.tags)),
-        }
-    }
-}
-
-impl fmt::Display for GroupKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut parts = Vec::new();
-        if let Some(h) = &self.host {
-            parts.push(format!("host {h}"));
-        }
-        if let Some(p) = &self.paths {
-            parts.push(format!("paths [{}]", p.join(", ")));
-        }
-        if let Some(t) = &self.tags {
-            parts.push(format!("tags [{}]", t.join(", ")));
-        }
-        f.write_str(&parts.join(", "))
-    }
+pub(super) fn group_key(s: &SnapshotRef, by: GroupBy) -> GroupKey {
+    GroupKey::new(&s.host, &s.paths, &s.tags, by)
 }

@@ -46,7 +46,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use serde::Serialize;
 
 pub use self::group::{Filter, GroupBy, SnapshotRef};
-use self::group::{GroupKey, has_tags, split_tags, tag_reason};
+use self::group::{GroupKey, group_key, has_tags, split_tags, tag_reason};
 use self::period::Period;
 pub use self::within::{Within, parse_within};
 use crate::error::{Error, Result};
@@ -183,7 +183,7 @@ pub fn apply<Tz: TimeZone>(
 ) -> Result<Vec<Decision>> {
     let mut groups: BTreeMap<GroupKey, Vec<&SnapshotRef>> = BTreeMap::new();
     for s in snapshots.iter().filter(|s| filter.matches(s)) {
-        groups.entry(GroupKey::of(s, group_by)).or_default().push(s);
+        groups.entry(group_key(s, group_by)).or_default().push(s);
     }
     let mut out = Vec::new();
     for (key, mut group) in groups {
