@@ -1,4 +1,4 @@
-//! Path patterns for `--exclude`, `--exclude-file` and `--include`, the same in backup
+//! Path patterns for `--exclude`, `--exclude-file`, `--iexclude` and `--include`, the same in backup
 //! and restore: a pattern containing `/` matches the whole absolute path (anchored when it
 //! starts with `/`, else at any depth); a pattern without `/` matches the file name
 //! anywhere, like restic and .gitignore.
@@ -68,6 +68,15 @@ impl PathMatcher {
             by_name: build(by_name)?,
             empty: all.is_empty(),
         })
+    }
+
+    /// Matches nothing.
+    pub fn empty() -> PathMatcher {
+        PathMatcher {
+            by_path: GlobSet::empty(),
+            by_name: GlobSet::empty(),
+            empty: true,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
