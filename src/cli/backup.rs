@@ -117,9 +117,13 @@ fn parse_tag_spec(text: &str) -> Result<String> {
     Ok(text.to_string())
 }
 
-/// `--exclude-larger-than SIZE`, in restic's size syntax.
+/// `--exclude-larger-than SIZE`, in restic's size syntax: bytes (`100` or `100B`), or a
+/// number with K, M, G or T.
 fn parse_size_flag(text: &str) -> Result<u64> {
-    tangle::util::parse_size(text.trim()).ok_or_else(|| {
+    let t = text.trim();
+    let bytes = (t.strip_suffix(['b', 'B']))
+        .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    tangle::util::parse_size(bytes.unwrap_or(t)).ok_or_else(|| {
         Error::usage(format!(
             "{text:?} is not a size: give bytes, or a number with K, M, G or T (500K, 2M, 1G)"
         ))
@@ -334,4 +338,29 @@ pub fn print(g: &Global, r: &BackupReport) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_as_restic_writes_them() {
+        for (text, want) in [
+            ("0", 0),
+            ("100", 100),
+            ("100B", 100),
+            ("7b", 7),
+            ("2k", 2048),
+            ("2M", 2 << 20),
+            (" 1G ", 1 << 30),
+            ("1T", 1 << 40),
+        ] {
+            assert_eq!(parse_size_flag(text).ok(), Some(want), "{text}");
+        }
+        for bad in ["", "B", "1KB", "1.5G", "-1", "2X", "99999999999T"] {
+            let e = parse_size_flag(bad).unwrap_err();
+            assert!(e.message().contains("is not a size"), "{bad}: {e}");
+        }
+    }
 }

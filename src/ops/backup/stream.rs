@@ -74,9 +74,19 @@ impl StdinOptions {
     }
 }
 
+/// The command line as a shell would take it back: a word with anything but letters,
+/// digits and `-_./=:,+@%` in single quotes.
 fn shell_words(argv: &[OsString]) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
     (argv.iter())
-        .map(|a| a.to_string_lossy().into_owned())
+        .map(|a| {
+            let a = a.to_string_lossy();
+            if !a.is_empty() && a.chars().all(plain) {
+                a.into_owned()
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -174,5 +184,14 @@ mod tests {
         for bad in ["", "/", "./", "a/../b", "x\0y"] {
             assert!(named(bad).components().is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn commands_are_shown_as_a_shell_would_take_them() {
+        let argv: Vec<OsString> = ["sh", "-c", "exit 3", "it's", ""]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        assert_eq!(shell_words(&argv), r#"sh -c 'exit 3' 'it'\''s' ''"#);
     }
 }
