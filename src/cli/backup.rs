@@ -180,6 +180,20 @@ pub fn execute(g: &Global, a: &BackupArgs) -> Result<BackupReport> {
             }
         }
     }
+    let filter = FilterOptions {
+        excludes: a.excludes.clone(),
+        exclude_files: a.exclude_files.clone(),
+        iexcludes: a.iexcludes.clone(),
+        iexclude_files: a.iexclude_files.clone(),
+        exclude_caches: a.exclude_caches,
+        exclude_if_present: a.exclude_if_present.clone(),
+        exclude_larger_than: a.exclude_larger_than,
+        one_file_system: a.one_file_system,
+    };
+    // Bad patterns and unreadable pattern files too, before the password is asked for.
+    if stdin.is_none() {
+        backup::filter::Filter::new(&filter)?;
+    }
     let mut repo = g.open_unlocked_without_index()?;
     // Shared with other backups, exclusive of a delete: taken before the index is
     // loaded, so nothing this run dedups against or points into can be deleted under it.
@@ -191,16 +205,7 @@ pub fn execute(g: &Global, a: &BackupArgs) -> Result<BackupReport> {
     backup::prepare(&mut repo)?;
     let opts = BackupOptions {
         paths,
-        filter: FilterOptions {
-            excludes: a.excludes.clone(),
-            exclude_files: a.exclude_files.clone(),
-            iexcludes: a.iexcludes.clone(),
-            iexclude_files: a.iexclude_files.clone(),
-            exclude_caches: a.exclude_caches,
-            exclude_if_present: a.exclude_if_present.clone(),
-            exclude_larger_than: a.exclude_larger_than,
-            one_file_system: a.one_file_system,
-        },
+        filter,
         stdin,
         tags: a.tags.clone(),
         host: a.host.clone(),

@@ -160,6 +160,21 @@ fn iexclude_and_iexclude_file() {
         ],
         "reading pattern file",
     );
+    // Checked before the password is needed: a bad pattern too.
+    for (flag, value) in [
+        ("--iexclude-file", missing.to_str().unwrap()),
+        ("--iexclude", "[oops"),
+    ] {
+        let o = run_code(
+            repo.cmd_as(Client::via(0).no_password())
+                .args(["backup", flag, value])
+                .arg(&src),
+            1,
+        );
+        let err = stderr_str(&o);
+        assert!(!err.contains("password"), "{flag} {value}: {err}");
+        assert!(err.contains("pattern"), "{flag} {value}: {err}");
+    }
 }
 
 /// `-x`/`--one-file-system`: a backup of `/dev` keeps `/dev/shm` (a tmpfs on Linux) as
