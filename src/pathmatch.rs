@@ -84,10 +84,6 @@ impl PathMatcher {
     }
 
     /// Whether `path` (absolute) or its file name `name` matches.
-    pub fn excluded(&self, path: &Path, name: &[u8]) -> bool {
-        self.matches(path, name)
-    }
-
     pub fn matches(&self, path: &Path, name: &[u8]) -> bool {
         !self.empty
             && (self
