@@ -430,7 +430,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__backup)
-            opts="-e -n -r -P -q -v -h --exclude --exclude-file --tag --host --dry-run --allow-stale --upload-queue --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-e -x -n -r -P -q -v -h --exclude --exclude-file --iexclude --iexclude-file --exclude-caches --exclude-if-present --exclude-larger-than --one-file-system --files-from --files-from-verbatim --files-from-raw --stdin --stdin-filename --stdin-from-command --tag --host --dry-run --allow-stale --upload-queue --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -445,6 +445,38 @@ _tangle() {
                     return 0
                     ;;
                 --exclude-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --iexclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --iexclude-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-if-present)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-larger-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --files-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --files-from-verbatim)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --files-from-raw)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stdin-filename)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

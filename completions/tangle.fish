@@ -80,6 +80,14 @@ complete -c tangle -n "__fish_tangle_using_subcommand init" -l progress -d 'Show
 complete -c tangle -n "__fish_tangle_using_subcommand init" -s h -l help -d 'Print help'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s e -l exclude -d 'Skip paths matching GLOB (a name like `*.o`, or an absolute path pattern)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l exclude-file -d 'Read exclude patterns from a file (one per line, # comments)' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l iexclude -d 'As --exclude, ignoring case' -r
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l iexclude-file -d 'As --exclude-file, ignoring case' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l exclude-if-present -d 'Skip the contents of directories holding FILE, or FILE starting with HEADER (FILE is kept); repeatable' -r
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l exclude-larger-than -d 'Skip files larger than SIZE (bytes, or with K, M, G, T: 500K, 2M, 1G)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l files-from -d 'Read the paths to back up from FILE (one path or glob pattern a line, # comments; - is stdin); repeatable' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l files-from-verbatim -d 'Read the paths to back up from FILE, one a line, taken literally; repeatable' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l files-from-raw -d 'Read the paths to back up from FILE, separated by NUL bytes; repeatable' -r -F
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l stdin-filename -d 'The stdin file\'s path in the snapshot (default: stdin, recorded as /stdin)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l tag -d 'Tag the snapshot (repeatable)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l host -d 'Host name to record (default: this machine\'s)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l upload-queue -d 'Extents a slow remote may fall behind by before the backup waits for it (1-64, default 1; each holds about 28 MiB of memory with the default coding; raise it when one remote is much slower than the others)' -r
@@ -90,6 +98,10 @@ complete -c tangle -n "__fish_tangle_using_subcommand backup" -l password-comman
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l exclude-caches -d 'Skip the contents of directories holding a valid CACHEDIR.TAG (the tag is kept)'
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -s x -l one-file-system -d 'Stay on the file system of each source: do not descend into mount points'
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l stdin -d 'Back up what is read from stdin, as one file'
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l stdin-from-command -d 'Back up the output of the command given after `--` as one file (the backup fails if the command does not exit 0)'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s n -l dry-run -d 'Do everything except write to the repository'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l allow-stale -d 'Back up even if the repository is older than this client last saw it (rollback)'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'

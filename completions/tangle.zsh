@@ -75,6 +75,14 @@ _arguments "${_arguments_options[@]}" : \
 '*-e+[Skip paths matching GLOB (a name like \`*.o\`, or an absolute path pattern)]:GLOB:_default' \
 '*--exclude=[Skip paths matching GLOB (a name like \`*.o\`, or an absolute path pattern)]:GLOB:_default' \
 '*--exclude-file=[Read exclude patterns from a file (one per line, # comments)]:FILE:_files' \
+'*--iexclude=[As --exclude, ignoring case]:GLOB:_default' \
+'*--iexclude-file=[As --exclude-file, ignoring case]:FILE:_files' \
+'*--exclude-if-present=[Skip the contents of directories holding FILE, or FILE starting with HEADER (FILE is kept); repeatable]:FILE[:HEADER]:_default' \
+'--exclude-larger-than=[Skip files larger than SIZE (bytes, or with K, M, G, T\: 500K, 2M, 1G)]:SIZE:_default' \
+'*--files-from=[Read the paths to back up from FILE (one path or glob pattern a line, # comments; - is stdin); repeatable]:FILE:_files' \
+'*--files-from-verbatim=[Read the paths to back up from FILE, one a line, taken literally; repeatable]:FILE:_files' \
+'*--files-from-raw=[Read the paths to back up from FILE, separated by NUL bytes; repeatable]:FILE:_files' \
+'--stdin-filename=[The stdin file'\''s path in the snapshot (default\: stdin, recorded as /stdin)]:NAME:_default' \
 '*--tag=[Tag the snapshot (repeatable)]:TAG:_default' \
 '--host=[Host name to record (default\: this machine'\''s)]:HOST:_default' \
 '--upload-queue=[Extents a slow remote may fall behind by before the backup waits for it (1-64, default 1; each holds about 28 MiB of memory with the default coding; raise it when one remote is much slower than the others)]:N:_default' \
@@ -87,6 +95,11 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--exclude-caches[Skip the contents of directories holding a valid CACHEDIR.TAG (the tag is kept)]' \
+'-x[Stay on the file system of each source\: do not descend into mount points]' \
+'--one-file-system[Stay on the file system of each source\: do not descend into mount points]' \
+'--stdin[Back up what is read from stdin, as one file]' \
+'--stdin-from-command[Back up the output of the command given after \`--\` as one file (the backup fails if the command does not exit 0)]' \
 '-n[Do everything except write to the repository]' \
 '--dry-run[Do everything except write to the repository]' \
 '--allow-stale[Back up even if the repository is older than this client last saw it (rollback)]' \
@@ -99,7 +112,7 @@ _arguments "${_arguments_options[@]}" : \
 '--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
-'*::paths -- Files and directories to back up (default\: the profile'\''s \[backup\] sources):_files' \
+'*::paths -- Files and directories to back up (default\: the profile'\''s \[backup\] sources); with --stdin-from-command, the command and its arguments:_files' \
 && ret=0
 ;;
 (snapshots)

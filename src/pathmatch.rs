@@ -1,4 +1,4 @@
-//! Path patterns for `--exclude`, `--exclude-file` and `--include`, the same in backup
+//! Path patterns for `--exclude`, `--exclude-file`, `--iexclude` and `--include`, the same in backup
 //! and restore: a pattern containing `/` matches the whole absolute path (anchored when it
 //! starts with `/`, else at any depth); a pattern without `/` matches the file name
 //! anywhere, like restic and .gitignore.
@@ -70,15 +70,20 @@ impl PathMatcher {
         })
     }
 
+    /// Matches nothing.
+    pub fn empty() -> PathMatcher {
+        PathMatcher {
+            by_path: GlobSet::empty(),
+            by_name: GlobSet::empty(),
+            empty: true,
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.empty
     }
 
     /// Whether `path` (absolute) or its file name `name` matches.
-    pub fn excluded(&self, path: &Path, name: &[u8]) -> bool {
-        self.matches(path, name)
-    }
-
     pub fn matches(&self, path: &Path, name: &[u8]) -> bool {
         !self.empty
             && (self

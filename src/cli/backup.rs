@@ -1,11 +1,14 @@
 //! `tangle backup PATH...` (or the sources of the profile's `[backup]`)
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
 use tangle::ops::Progress;
-use tangle::ops::backup::{self, BackupOptions, BackupReport};
+use tangle::ops::backup::{
+    self, BackupOptions, BackupReport, FilterOptions, StdinOptions, StreamSource,
+};
 use tangle::repo::{LockKind, Repository, Unlocked};
 use tangle::util::human_bytes;
 use tangle::{Error, Result};
@@ -19,10 +22,11 @@ settings! {
     section "backup";
     #[derive(Args, Clone)]
     #[command(
-        after_help = "Examples:\n  tangle -r /mnt/usb/tangle backup ~/docs ~/photos --exclude '*.tmp'\n  tangle -P home backup --json"
+        after_help = "Examples:\n  tangle -r /mnt/usb/tangle backup ~/docs ~/photos --exclude '*.tmp'\n  tangle -P home backup --json\n  tangle -P home backup --exclude-caches -x --exclude-larger-than 1G ~\n  pg_dumpall | tangle -P home backup --stdin --stdin-filename pg/all.sql\n  tangle -P home backup --stdin-from-command --stdin-filename pg/all.sql -- pg_dumpall"
     )]
     pub struct BackupArgs {
-        /// Files and directories to back up (default: the profile's [backup] sources)
+        /// Files and directories to back up (default: the profile's [backup] sources);
+        /// with --stdin-from-command, the command and its arguments
         #[arg(value_name = "PATH")]
         pub paths: Vec<PathBuf> => key("sources"),
         /// Skip paths matching GLOB (a name like `*.o`, or an absolute path pattern)
@@ -31,6 +35,45 @@ settings! {
         /// Read exclude patterns from a file (one per line, # comments)
         #[arg(long = "exclude-file", value_name = "FILE")]
         pub exclude_files: Vec<PathBuf> => key("exclude-file"),
+        /// As --exclude, ignoring case
+        #[arg(long = "iexclude", value_name = "GLOB")]
+        pub iexcludes: Vec<String> => key("iexclude"),
+        /// As --exclude-file, ignoring case
+        #[arg(long = "iexclude-file", value_name = "FILE")]
+        pub iexclude_files: Vec<PathBuf> => key("iexclude-file"),
+        /// Skip the contents of directories holding a valid CACHEDIR.TAG (the tag is kept)
+        #[arg(long)]
+        pub exclude_caches: bool,
+        /// Skip the contents of directories holding FILE, or FILE starting with HEADER
+        /// (FILE is kept); repeatable
+        #[arg(long, value_name = "FILE[:HEADER]", value_parser = parse_tag_spec)]
+        pub exclude_if_present: Vec<String>,
+        /// Skip files larger than SIZE (bytes, or with K, M, G, T: 500K, 2M, 1G)
+        #[arg(long, value_name = "SIZE", value_parser = parse_size_flag)]
+        pub exclude_larger_than: Option<u64>,
+        /// Stay on the file system of each source: do not descend into mount points
+        #[arg(short = 'x', long)]
+        pub one_file_system: bool,
+        /// Read the paths to back up from FILE (one path or glob pattern a line, #
+        /// comments; - is stdin); repeatable
+        #[arg(long, value_name = "FILE")]
+        pub files_from: Vec<PathBuf>,
+        /// Read the paths to back up from FILE, one a line, taken literally; repeatable
+        #[arg(long, value_name = "FILE")]
+        pub files_from_verbatim: Vec<PathBuf>,
+        /// Read the paths to back up from FILE, separated by NUL bytes; repeatable
+        #[arg(long, value_name = "FILE")]
+        pub files_from_raw: Vec<PathBuf>,
+        /// Back up what is read from stdin, as one file
+        #[arg(long)]
+        pub stdin: bool => cli_only(),
+        /// The stdin file's path in the snapshot (default: stdin, recorded as /stdin)
+        #[arg(long, value_name = "NAME")]
+        pub stdin_filename: Option<String> => cli_only(),
+        /// Back up the output of the command given after `--` as one file (the backup
+        /// fails if the command does not exit 0)
+        #[arg(long)]
+        pub stdin_from_command: bool => cli_only(),
         /// Tag the snapshot (repeatable)
         #[arg(long = "tag", value_name = "TAG")]
         pub tags: Vec<String> => alias("tag"),
@@ -51,10 +94,41 @@ settings! {
     }
 }
 
+/// The settings naming what to back up: from the command line, or else from the profile.
+const SOURCES: [&str; 4] = [
+    "paths",
+    "files_from",
+    "files_from_verbatim",
+    "files_from_raw",
+];
+
 /// The arguments with what `given` lacks taken from the profile's `[backup]`, key by
-/// key; its `sources` only when no PATH is given.
+/// key; its `sources` and `files-from*` only when the command line names nothing to back
+/// up (no PATH, no --files-from*, no --stdin*).
 fn resolve(g: &Global, a: &BackupArgs, given: &Given) -> Result<Resolved<BackupArgs>> {
-    settings::resolve(g.loaded.as_deref(), a, given, |_| true)
+    let named = (SOURCES.iter().chain(&["stdin", "stdin_from_command"])).any(|id| given.has(id));
+    settings::resolve(g.loaded.as_deref(), a, given, |id| {
+        !(named && SOURCES.contains(&id))
+    })
+}
+
+/// `--exclude-if-present FILE[:HEADER]`, checked.
+fn parse_tag_spec(text: &str) -> Result<String> {
+    backup::filter::parse_tag_spec(text).map_err(Error::usage)?;
+    Ok(text.to_string())
+}
+
+/// `--exclude-larger-than SIZE`, in restic's size syntax: bytes (`100` or `100B`), or a
+/// number with K, M, G or T.
+fn parse_size_flag(text: &str) -> Result<u64> {
+    let t = text.trim();
+    let bytes = (t.strip_suffix(['b', 'B']))
+        .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    tangle::util::parse_size(bytes.unwrap_or(t)).ok_or_else(|| {
+        Error::usage(format!(
+            "{text:?} is not a size: give bytes, or a number with K, M, G or T (500K, 2M, 1G)"
+        ))
+    })
 }
 
 /// The settings `tangle run` uses: no flags.
@@ -77,19 +151,49 @@ pub fn exit_code(r: &BackupReport) -> u8 {
 
 /// Back up and warn about what could not be read or written; print nothing else.
 pub fn execute(g: &Global, a: &BackupArgs) -> Result<BackupReport> {
-    if a.paths.is_empty() {
-        return Err(Error::usage(
-            "nothing to back up: give the PATHs, or a profile (-P) with [backup] sources",
-        ));
-    }
-    // A missing source path is an error before anything else happens (even the password).
-    for p in &a.paths {
-        if let Err(e) = std::fs::symlink_metadata(p) {
-            return Err(tangle::Error::fatal(format!(
-                "source path {} cannot be backed up: {e}",
-                p.display()
-            )));
+    let stdin = stdin_options(a)?;
+    let mut paths = a.paths.clone();
+    if stdin.is_none() {
+        let lists = backup::FilesFrom {
+            patterns: a.files_from.clone(),
+            verbatim: a.files_from_verbatim.clone(),
+            raw: a.files_from_raw.clone(),
+        };
+        let (listed, warnings) = backup::files_from(&lists)?;
+        for w in &warnings {
+            warn(format_args!("{w}"));
         }
+        paths.extend(listed);
+        if paths.is_empty() {
+            return Err(Error::usage(
+                "nothing to back up: give the PATHs (or --files-from, --stdin), or a profile \
+                 (-P) with [backup] sources",
+            ));
+        }
+        // A missing source path is an error before anything else happens (even the
+        // password).
+        for p in &paths {
+            if let Err(e) = std::fs::symlink_metadata(p) {
+                return Err(tangle::Error::fatal(format!(
+                    "source path {} cannot be backed up: {e}",
+                    p.display()
+                )));
+            }
+        }
+    }
+    let filter = FilterOptions {
+        excludes: a.excludes.clone(),
+        exclude_files: a.exclude_files.clone(),
+        iexcludes: a.iexcludes.clone(),
+        iexclude_files: a.iexclude_files.clone(),
+        exclude_caches: a.exclude_caches,
+        exclude_if_present: a.exclude_if_present.clone(),
+        exclude_larger_than: a.exclude_larger_than,
+        one_file_system: a.one_file_system,
+    };
+    // Bad patterns and unreadable pattern files too, before the password is asked for.
+    if stdin.is_none() {
+        backup::filter::Filter::new(&filter)?;
     }
     let repo: Repository<Unlocked> = g.open(Purpose::Writing)?;
     // Shared with other backups, exclusive of a delete: taken before the index is
@@ -101,9 +205,9 @@ pub fn execute(g: &Global, a: &BackupArgs) -> Result<BackupReport> {
     };
     let repo = backup::prepare(repo)?;
     let opts = BackupOptions {
-        paths: a.paths.clone(),
-        excludes: a.excludes.clone(),
-        exclude_files: a.exclude_files.clone(),
+        paths,
+        filter,
+        stdin,
         tags: a.tags.clone(),
         host: a.host.clone(),
         dry_run: a.dry_run,
@@ -126,6 +230,70 @@ pub fn execute(g: &Global, a: &BackupArgs) -> Result<BackupReport> {
         ));
     }
     Ok(r)
+}
+
+/// The stream to back up (`--stdin`, `--stdin-from-command`), checked against the rest of
+/// the command line: `None` for a backup of paths.
+fn stdin_options(a: &BackupArgs) -> Result<Option<StdinOptions>> {
+    let source = match (a.stdin, a.stdin_from_command) {
+        (true, true) => {
+            return Err(Error::usage(
+                "--stdin and --stdin-from-command exclude each other: give one",
+            ));
+        }
+        (false, false) => {
+            if a.stdin_filename.is_some() {
+                return Err(Error::usage(
+                    "--stdin-filename names the file of --stdin or --stdin-from-command: give one of them",
+                ));
+            }
+            return Ok(None);
+        }
+        (true, false) => {
+            if !a.paths.is_empty() {
+                return Err(Error::usage(
+                    "--stdin backs up what is read from stdin: give no PATH with it",
+                ));
+            }
+            if std::io::stdin().is_terminal() {
+                return Err(Error::usage(
+                    "--stdin backs up what is read from stdin, which is a terminal: pipe the data in",
+                ));
+            }
+            StreamSource::Stdin
+        }
+        (false, true) => {
+            if a.paths.is_empty() {
+                return Err(Error::usage(
+                    "--stdin-from-command needs the command after `--`: \
+                     tangle backup --stdin-from-command -- COMMAND [ARG...]",
+                ));
+            }
+            StreamSource::Command(a.paths.iter().map(|p| p.clone().into_os_string()).collect())
+        }
+    };
+    let flag = if a.stdin {
+        "--stdin"
+    } else {
+        "--stdin-from-command"
+    };
+    for (given, name) in [
+        (!a.files_from.is_empty(), "--files-from"),
+        (!a.files_from_verbatim.is_empty(), "--files-from-verbatim"),
+        (!a.files_from_raw.is_empty(), "--files-from-raw"),
+    ] {
+        if given {
+            return Err(Error::usage(format!(
+                "{flag} and {name} exclude each other: back up either a stream or paths"
+            )));
+        }
+    }
+    let o = StdinOptions {
+        source,
+        filename: a.stdin_filename.clone().unwrap_or_else(|| "stdin".into()),
+    };
+    o.components()?;
+    Ok(Some(o))
 }
 
 /// The report: JSON, or the human summary.
@@ -176,4 +344,29 @@ pub fn print(g: &Global, r: &BackupReport) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_as_restic_writes_them() {
+        for (text, want) in [
+            ("0", 0),
+            ("100", 100),
+            ("100B", 100),
+            ("7b", 7),
+            ("2k", 2048),
+            ("2M", 2 << 20),
+            (" 1G ", 1 << 30),
+            ("1T", 1 << 40),
+        ] {
+            assert_eq!(parse_size_flag(text).ok(), Some(want), "{text}");
+        }
+        for bad in ["", "B", "1KB", "1.5G", "-1", "2X", "99999999999T"] {
+            let e = parse_size_flag(bad).unwrap_err();
+            assert!(e.message().contains("is not a size"), "{bad}: {e}");
+        }
+    }
 }

@@ -40,12 +40,7 @@ pub fn source_dir() -> (TempDir, PathBuf) {
 pub fn backup_options(src: &Path, host: &str) -> BackupOptions {
     BackupOptions {
         paths: vec![src.to_path_buf()],
-        excludes: vec![],
-        exclude_files: vec![],
-        tags: vec![],
         host: Some(host.into()),
-        dry_run: false,
-        allow_stale: false,
-        upload_queue: None,
+        ..Default::default()
     }
 }

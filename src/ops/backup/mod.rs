@@ -17,11 +17,17 @@
 //! objects nothing commits, or a committed run whose head names a snapshot never written.
 
 mod budget;
+pub mod filter;
 pub(crate) mod pipeline;
 mod reader;
 pub(crate) mod sources;
+mod stream;
 mod trees;
 mod walker;
+
+pub use filter::FilterOptions;
+pub use sources::{FilesFrom, files_from};
+pub use stream::{StdinOptions, StreamSource};
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -38,10 +44,13 @@ use crate::error::Result;
 use crate::extent::Head;
 use crate::repo::{Indexed, Repository, Unlocked};
 
+#[derive(Default)]
 pub struct BackupOptions {
     pub paths: Vec<PathBuf>,
-    pub excludes: Vec<String>,
-    pub exclude_files: Vec<PathBuf>,
+    /// What to leave out of the trees below `paths`.
+    pub filter: FilterOptions,
+    /// Back up one stream instead of `paths` (`--stdin`, `--stdin-from-command`).
+    pub stdin: Option<StdinOptions>,
     pub tags: Vec<String>,
     pub host: Option<String>,
     pub dry_run: bool,
@@ -113,10 +122,20 @@ pub fn run(
 ) -> Result<BackupReport> {
     let started = Instant::now();
     let start_time = chrono::Utc::now();
-    let sources = sources::Sources::new(&opts.paths)?;
-    let excludes = sources::Excludes::new(&opts.excludes, &opts.exclude_files)?;
+    let tree;
+    let (input, paths) = match &opts.stdin {
+        Some(o) => (pipeline::Input::Stream(o), vec![o.snapshot_path()?]),
+        None => {
+            tree = (
+                sources::Sources::new(&opts.paths)?,
+                filter::Filter::new(&opts.filter)?,
+            );
+            let (sources, filter) = (&tree.0, &tree.1);
+            let input = pipeline::Input::Tree { sources, filter };
+            (input, sources.display_paths())
+        }
+    };
     let host = opts.host.clone().unwrap_or_else(crate::util::hostname);
-    let paths = sources.display_paths();
     if !opts.allow_stale {
         refuse_stale(repo)?;
     }
@@ -124,15 +143,7 @@ pub fn run(
     let (parent, parent_tree) = find_parent(repo, &host, &paths)?;
 
     let errors = Mutex::new(Vec::new());
-    let mut outcome = pipeline::run(
-        repo,
-        &sources,
-        &excludes,
-        parent_tree.as_ref(),
-        opts,
-        progress,
-        &errors,
-    )?;
+    let mut outcome = pipeline::run(repo, &input, parent_tree.as_ref(), opts, progress, &errors)?;
 
     let outcome_waits = std::mem::take(&mut outcome.upload_waits);
     let mut report = BackupReport {

@@ -30,10 +30,12 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 
 use super::TreeStats;
 use super::budget::Budget;
-use super::reader::read_file;
-use super::sources::{Excludes, Sources};
+use super::filter::Filter;
+use super::reader::{read_file, read_stream};
+use super::sources::Sources;
+use super::stream::StdinOptions;
 use super::trees::TreeBuilder;
-use super::walker::{Event, FileJob, Walker, count_totals};
+use super::walker::{Event, FileJob, JobInput, Walker, count_totals};
 use crate::content::index::ExtentBlobs;
 use crate::content::{BlobId, BlobKind, Index, Tree, encode_blob};
 use crate::crypto::MasterKey;
@@ -120,10 +122,18 @@ impl Dedup<'_> {
     }
 }
 
+/// What a backup reads: trees below source paths, or one stream.
+pub enum Input<'a> {
+    Tree {
+        sources: &'a Sources,
+        filter: &'a Filter,
+    },
+    Stream(&'a StdinOptions),
+}
+
 pub fn run(
     repo: &Repository<Indexed>,
-    sources: &Sources,
-    excludes: &Excludes,
+    input: &Input<'_>,
     parent: Option<&Tree>,
     opts: &super::BackupOptions,
     progress: &Progress,
@@ -169,8 +179,10 @@ pub fn run(
     let scan = std::thread::scope(|s| -> Result<(TreeStats, BlobId)> {
         // Totals for the progress display, counted ahead by a cheap stat-only pass (it
         // still lstats every entry a second time: skipped when nothing shows them).
-        if progress.watched.load(Ordering::Relaxed) {
-            s.spawn(|| count_totals(sources, excludes, progress));
+        if let Input::Tree { sources, filter } = input
+            && progress.watched.load(Ordering::Relaxed)
+        {
+            s.spawn(|| count_totals(sources, filter, progress));
         }
         // The walker recurses once per directory level. Its paths are full paths, which
         // the kernel refuses beyond PATH_MAX (4096 bytes), so at most 2048 levels: about
@@ -180,15 +192,23 @@ pub fn run(
             .name("walker".into())
             .stack_size(crate::ops::WALKER_STACK);
         let walker = walker_thread.spawn_scoped(s, || {
+            let none = Filter::none();
             let walker = Walker {
                 repo,
-                excludes,
+                filter: match input {
+                    Input::Tree { filter, .. } => filter,
+                    Input::Stream(_) => &none,
+                },
                 events: event_tx,
                 jobs: job_tx,
                 errors,
                 seen_inodes: HashSet::new(),
+                device: None,
             };
-            let _ = walker.run(sources, parent);
+            let _ = match input {
+                Input::Tree { sources, .. } => walker.run(sources, parent),
+                Input::Stream(o) => walker.run_stream(o),
+            };
         });
         if let Err(e) = walker {
             return Err(Error::fatal(format!("cannot start the walker thread: {e}")));
@@ -198,9 +218,14 @@ pub fn run(
             let (dedup, chunker, streaming) = (&dedup, repo.config.chunker, &streaming);
             s.spawn(move || {
                 for job in job_rx {
-                    let result = read_file(
-                        &job.path, key, &chunker, dedup, &plain_tx, progress, streaming,
-                    );
+                    let result = match &job.input {
+                        JobInput::File(path) => {
+                            read_file(path, key, &chunker, dedup, &plain_tx, progress, streaming)
+                        }
+                        JobInput::Stream(o) => {
+                            read_stream(o, key, &chunker, dedup, &plain_tx, progress, streaming)
+                        }
+                    };
                     Progress::add(&progress.files_done, 1);
                     let _ = job.reply.send(result);
                 }

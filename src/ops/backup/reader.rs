@@ -12,6 +12,7 @@ use bytes::Bytes;
 use crossbeam_channel::Sender;
 
 use super::pipeline::{Dedup, PlainBlob};
+use super::stream::StdinOptions;
 use super::walker::FileResult;
 use crate::content::chunker::{chunk_reader, chunk_slice};
 use crate::content::{BlobKind, ChunkerParams};
@@ -67,5 +68,28 @@ pub(super) fn read_file(
         let _one_stream = streaming.lock().unwrap_or_else(|p| p.into_inner());
         chunk_reader(file, chunker, &mut emit).map_err(|e| e.context(path.display()))?
     };
+    Ok((ids, read))
+}
+
+/// A reader's job for a stream (`backup --stdin`): as [`read_file`] for a file that
+/// streams.
+pub(super) fn read_stream(
+    o: &StdinOptions,
+    key: &MasterKey,
+    chunker: &ChunkerParams,
+    dedup: &Dedup<'_>,
+    out: &Sender<PlainBlob>,
+    progress: &Progress,
+    streaming: &Mutex<()>,
+) -> FileResult {
+    let _one_stream = streaming.lock().unwrap_or_else(|p| p.into_inner());
+    let mut ids = Vec::new();
+    let emit = |chunk: Bytes| -> Result<()> {
+        let id = key.blob_id(&chunk);
+        ids.push(id);
+        Progress::add(&progress.bytes_done, chunk.len() as u64);
+        dedup.offer(out, id, BlobKind::Data, chunk)
+    };
+    let read = super::stream::read(o, chunker, emit)?;
     Ok((ids, read))
 }

@@ -104,13 +104,18 @@ impl<'a> TreeBuilder<'a> {
             }
             Content::Ready { unchanged: true } => FileState::Unchanged,
             Content::Ready { unchanged: false } => FileState::New,
-            Content::Pending { reply, existed } => {
+            Content::Pending {
+                reply,
+                existed,
+                fatal,
+            } => {
                 match reply.recv().map_err(|_| Error::fatal("backup stopped"))? {
                     Ok((ids, read)) => {
                         node.content = ids;
                         node.size = read;
                         self.stats.bytes_read += read;
                     }
+                    Err(e) if fatal => return Err(e),
                     Err(e) => {
                         note_error(self.errors, e.to_string());
                         return Ok(None);

@@ -2,17 +2,22 @@
 //! entry's metadata and extended attributes (always read afresh: cheap, unlike contents),
 //! decides for each file whether the parent snapshot's blob list can be reused (same
 //! size, mtime, ctime and inode) or the file must be read, hands files to read to the
-//! readers, and emits an ordered event stream for the tree builder.
+//! readers, and emits an ordered event stream for the tree builder. What the filters
+//! leave out (filter.rs) is never looked at further. A backup of one stream (stream.rs)
+//! has no walk: [`Walker::run_stream`] emits the events of its one file.
 
 use std::collections::HashSet;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
 use crossbeam_channel::{Receiver, Sender};
 
-use super::sources::{Excludes, Sources, VirtualDir, VirtualEntry};
+use super::filter::Filter;
+use super::sources::{Sources, VirtualDir, VirtualEntry};
+use super::stream::{self, StdinOptions};
 use crate::content::fsmeta;
 use crate::content::{BlobId, Node, NodeKind, Tree};
 use crate::ops::Progress;
@@ -24,17 +29,26 @@ use crate::repo::{Indexed, Repository};
 pub type FileResult = crate::error::Result<(Vec<BlobId>, u64)>;
 
 pub struct FileJob {
-    pub path: std::path::PathBuf,
+    pub input: JobInput,
     pub reply: Sender<FileResult>,
+}
+
+/// What a reader reads.
+pub enum JobInput {
+    File(std::path::PathBuf),
+    Stream(StdinOptions),
 }
 
 pub enum Content {
     /// Nothing to wait for: not a file, or a file whose content was reused.
     Ready { unchanged: bool },
     /// A reader is working on it; `existed` says whether the parent snapshot had it.
+    /// `fatal`: an error reading it fails the backup (a stream: there is nothing else to
+    /// save), instead of leaving the file out.
     Pending {
         reply: Receiver<FileResult>,
         existed: bool,
+        fatal: bool,
     },
     /// Another hard link to a file already emitted in this run.
     SameInode { device: u64, inode: u64 },
@@ -51,19 +65,54 @@ pub struct Stopped;
 
 pub struct Walker<'a> {
     pub repo: &'a Repository<Indexed>,
-    pub excludes: &'a Excludes,
+    pub filter: &'a Filter,
     pub events: Sender<Event>,
     pub jobs: Sender<FileJob>,
     pub errors: &'a Mutex<Vec<String>>,
     pub seen_inodes: HashSet<(u64, u64)>,
+    /// With `--one-file-system`: the device of the source being walked.
+    pub device: Option<u64>,
 }
 
 impl Walker<'_> {
     pub fn run(mut self, sources: &Sources, parent: Option<&Tree>) -> Result<(), Stopped> {
         match &sources.root {
             Some(root) => self.walk_virtual(root, Path::new("/"), parent),
-            None => self.walk_children(Path::new("/"), parent),
+            None => {
+                self.device = std::fs::symlink_metadata("/").ok().map(|md| md.dev());
+                self.walk_children(Path::new("/"), parent)
+            }
         }
+    }
+
+    /// The events of a backup of one stream: the directories of its path, each made up
+    /// (there is nothing to read their metadata from), and the file, read by a reader.
+    pub fn run_stream(self, o: &StdinOptions) -> Result<(), Stopped> {
+        let Ok(mut parts) = o.components() else {
+            return Ok(());
+        };
+        let Some(name) = parts.pop() else {
+            return Ok(());
+        };
+        for dir in &parts {
+            self.emit(Event::Enter(stream::node(dir, NodeKind::Dir)))?;
+        }
+        let (reply, rx) = crossbeam_channel::bounded(1);
+        let job = FileJob {
+            input: JobInput::Stream(o.clone()),
+            reply,
+        };
+        self.jobs.send(job).map_err(|_| Stopped)?;
+        let content = Content::Pending {
+            reply: rx,
+            existed: false,
+            fatal: true,
+        };
+        self.emit(Event::Entry(stream::node(&name, NodeKind::File), content))?;
+        for _ in &parts {
+            self.emit(Event::Leave)?;
+        }
+        Ok(())
     }
 
     fn error(&self, msg: String) {
@@ -98,7 +147,11 @@ impl Walker<'_> {
             let child = path.join(std::ffi::OsStr::from_bytes(name));
             let parent_node = parent.and_then(|t| t.find(name));
             match entry {
-                VirtualEntry::Source => self.walk(&child, name, parent_node)?,
+                VirtualEntry::Source => {
+                    // Its own device, the one its walk stays on with --one-file-system.
+                    self.device = None;
+                    self.walk(&child, name, parent_node)?
+                }
                 VirtualEntry::Dir(sub) => {
                     // Ancestors are followed (a source below a symlinked directory is
                     // still reached), and only their own metadata is recorded.
@@ -143,15 +196,16 @@ impl Walker<'_> {
             }
         };
         names.sort();
-        for name in names {
-            let child = path.join(std::ffi::OsStr::from_bytes(&name));
-            self.walk(&child, &name, parent.and_then(|t| t.find(&name)))?;
+        let tagged = self.filter.tags_in(path, &names);
+        for name in names.iter().filter(|n| !tagged.excludes(n)) {
+            let child = path.join(std::ffi::OsStr::from_bytes(name));
+            self.walk(&child, name, parent.and_then(|t| t.find(name)))?;
         }
         Ok(())
     }
 
     fn walk(&mut self, path: &Path, name: &[u8], parent: Option<&Node>) -> Result<(), Stopped> {
-        if self.excludes.excluded(path, name) {
+        if self.filter.excluded_by_name(path, name) {
             return Ok(());
         }
         let mut node = match std::fs::symlink_metadata(path)
@@ -164,8 +218,22 @@ impl Walker<'_> {
                 return Ok(());
             }
         };
+        if self.filter.excluded_by_size(&node) {
+            return Ok(());
+        }
+        // Another file system below the source: a directory (a mount point) is kept
+        // empty, as restic keeps it; anything else is left out.
+        let elsewhere =
+            self.filter.one_file_system() && *self.device.get_or_insert(node.device) != node.device;
+        if elsewhere && node.kind != NodeKind::Dir {
+            return Ok(());
+        }
         self.xattrs(path, false, &mut node);
         match node.kind {
+            NodeKind::Dir if elsewhere => {
+                self.emit(Event::Enter(node))?;
+                self.emit(Event::Leave)
+            }
             NodeKind::Dir => {
                 self.emit(Event::Enter(node))?;
                 let sub_parent = self.parent_subtree(parent);
@@ -194,7 +262,7 @@ impl Walker<'_> {
         let (reply, rx) = crossbeam_channel::bounded(1);
         self.jobs
             .send(FileJob {
-                path: path.to_path_buf(),
+                input: JobInput::File(path.to_path_buf()),
                 reply,
             })
             .map_err(|_| Stopped)?;
@@ -203,6 +271,7 @@ impl Walker<'_> {
             Content::Pending {
                 reply: rx,
                 existed: parent.is_some(),
+                fatal: false,
             },
         ))
     }
@@ -220,23 +289,36 @@ fn unchanged(old: &Node, new: &Node) -> bool {
         && (old.size == 0 || !old.content.is_empty())
 }
 
-/// Count files and bytes ahead of the walker so progress can show totals and an ETA.
-pub fn count_totals(sources: &Sources, excludes: &Excludes, progress: &Progress) {
-    let mut stack: Vec<std::path::PathBuf> = sources.paths.clone();
-    while let Some(p) = stack.pop() {
+/// Count files and bytes ahead of the walker so progress can show totals and an ETA,
+/// leaving out what the walker will leave out (near enough: a file may change between).
+pub fn count_totals(sources: &Sources, filter: &Filter, progress: &Progress) {
+    let mut stack: Vec<(std::path::PathBuf, Option<u64>)> =
+        sources.paths.iter().map(|p| (p.clone(), None)).collect();
+    while let Some((p, device)) = stack.pop() {
         let Ok(md) = std::fs::symlink_metadata(&p) else {
             continue;
         };
+        let device = device.unwrap_or(md.dev());
+        if filter.one_file_system() && md.dev() != device {
+            continue;
+        }
         if md.is_dir() {
-            if let Ok(rd) = std::fs::read_dir(&p) {
-                for e in rd.flatten() {
-                    let path = e.path();
-                    if !excludes.excluded(&path, e.file_name().as_bytes()) {
-                        stack.push(path);
-                    }
+            let Ok(rd) = std::fs::read_dir(&p) else {
+                continue;
+            };
+            let mut names: Vec<Vec<u8>> = rd
+                .flatten()
+                .map(|e| e.file_name().as_bytes().to_vec())
+                .collect();
+            names.sort();
+            let tagged = filter.tags_in(&p, &names);
+            for name in names.iter().filter(|n| !tagged.excludes(n)) {
+                let path = p.join(std::ffi::OsStr::from_bytes(name));
+                if !filter.excluded_by_name(&path, name) {
+                    stack.push((path, Some(device)));
                 }
             }
-        } else if md.is_file() {
+        } else if md.is_file() && !filter.excluded_by_size_of(md.len()) {
             Progress::add(&progress.files_total, 1);
             Progress::add(&progress.bytes_total, md.len());
         }

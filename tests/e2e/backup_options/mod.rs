@@ -1,4 +1,10 @@
-//! End-to-end: backup options --exclude, --exclude-file, --tag, --host, --dry-run, -q.
+//! End-to-end: backup options --exclude, --exclude-file, --tag, --host, --dry-run, -q,
+//! --upload-queue, --json; restic's filters (--exclude-caches, --exclude-if-present,
+//! --exclude-larger-than, --iexclude*, -x), source lists (--files-from*) and streams
+//! (--stdin, --stdin-from-command), as flags and as profile keys.
+
+mod filters;
+mod inputs;
 
 use crate::shared::files::{pseudo_random, write_file};
 use crate::support::command::{assert_clean_failure, run_code, run_ok, stderr_str, stdout_str};
@@ -254,4 +260,42 @@ fn backup_json_is_json_lines() {
     }
     // No bar on stderr: --json keeps stderr for messages.
     assert!(!stderr_str(&out).contains('\r'), "{}", stderr_str(&out));
+}
+
+/// The manifest `full` without the entries `excluded` names (by path relative to the
+/// source).
+fn without(full: &[Entry], excluded: impl Fn(&[u8]) -> bool) -> Vec<Entry> {
+    full.iter()
+        .filter(|e| !excluded(&e.path))
+        .cloned()
+        .collect()
+}
+
+/// Back up `src` with `flags`, restore it and compare it with `want`.
+fn backup_restores_as(repo: &Repo, src: &std::path::Path, flags: &[&str], want: &[Entry]) {
+    let r = repo.backup(&[src], flags);
+    assert!(r.errors.is_empty(), "errors: {:?}", r.errors);
+    let t = repo.dir(&format!("t-{}", r.short_id));
+    repo.restore(&r.snapshot_id, &t);
+    assert_tree_matches(
+        want,
+        &restored_path(&t, src),
+        &format!("restore of a backup with {flags:?}"),
+    );
+}
+
+/// A usage error: exit 1, one clean error containing `says` (clap's usage lines may
+/// follow it), and no snapshot.
+fn refused(repo: &Repo, args: &[&str], says: &str) {
+    let before = repo.snapshot_ids();
+    let o = run_code(repo.cmd().arg("backup").arg("--no-progress").args(args), 1);
+    assert_clean_failure(&o, &format!("backup {args:?}"));
+    let err = stderr_str(&o);
+    assert!(err.contains(says), "backup {args:?}: {err}");
+    assert_eq!(err.matches("error:").count(), 1, "backup {args:?}: {err}");
+    assert_eq!(
+        repo.snapshot_ids(),
+        before,
+        "backup {args:?} wrote a snapshot"
+    );
 }
