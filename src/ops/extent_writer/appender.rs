@@ -21,11 +21,11 @@ use rand::rngs::StdRng;
 
 use super::StoredBlob;
 use super::upload::Uploads;
-use crate::codec::pointers::{self, Catalog, Want};
 use crate::codec::{self, StripeSource};
 use crate::content::BlobKind;
 use crate::content::index::ExtentBlobs;
 use crate::error::Result;
+use crate::extent::pointers::{self, Catalog, Want};
 use crate::extent::{
     BufferPool, Certificate, ExtentBuilder, ExtentName, Pointer, SealContext, genesis_verifier,
 };
