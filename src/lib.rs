@@ -8,11 +8,11 @@ pub mod content;
 pub mod crypto;
 pub mod error;
 pub mod extent;
-#[cfg(feature = "testing")]
-pub mod fuzzing;
 pub mod ops;
 pub mod pathmatch;
 pub mod repo;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod util;
 
 pub use error::{Error, Kind, Result};
