@@ -6,6 +6,7 @@
 pub mod codec;
 pub mod content;
 pub mod crypto;
+pub mod debug;
 pub mod error;
 pub mod extent;
 pub mod ops;
