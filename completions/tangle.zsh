@@ -117,6 +117,12 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (snapshots)
 _arguments "${_arguments_options[@]}" : \
+'--latest=[Show only the N newest snapshots of each group (without --group-by\: of all)]:N:_default' \
+'--group-by=[Group the snapshots by these fields\: host, paths and/or tags, comma-separated ('\'''\'' for one group); each group is printed under a header, and --json prints \[{"group_key", "snapshots"}\]]:host,paths,tags:_default' \
+'*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--host=[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--tag=[Only snapshots with all these tags (comma-separated; repeat\: any of the lists; '\'''\'' matches snapshots without tags); \`latest\` is the newest of these]:TAG[,TAG]:_default' \
+'*--path=[Only snapshots whose backed-up paths include PATH (repeat\: all of them); \`latest\` is the newest of these]:PATH:_files' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
@@ -126,6 +132,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'-c[One line per snapshot without the paths column]' \
+'--compact[One line per snapshot without the paths column]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -135,10 +143,15 @@ _arguments "${_arguments_options[@]}" : \
 '--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
 '-h[Print help]' \
 '--help[Print help]' \
+'*::snapshots -- List only these snapshots (ids, prefixes or `latest`); default\: all (that the filters select):_default' \
 && ret=0
 ;;
 (ls)
 _arguments "${_arguments_options[@]}" : \
+'*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--host=[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--tag=[Only snapshots with all these tags (comma-separated; repeat\: any of the lists; '\'''\'' matches snapshots without tags); \`latest\` is the newest of these]:TAG[,TAG]:_default' \
+'*--path=[Only snapshots whose backed-up paths include PATH (repeat\: all of them); \`latest\` is the newest of these]:PATH:_files' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
@@ -171,6 +184,10 @@ _arguments "${_arguments_options[@]}" : \
 '*--include=[Restore only paths matching GLOB (repeatable)]:GLOB:_default' \
 '*-e+[Skip paths matching GLOB (repeatable)]:GLOB:_default' \
 '*--exclude=[Skip paths matching GLOB (repeatable)]:GLOB:_default' \
+'*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--host=[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--tag=[Only snapshots with all these tags (comma-separated; repeat\: any of the lists; '\'''\'' matches snapshots without tags); \`latest\` is the newest of these]:TAG[,TAG]:_default' \
+'*--path=[Only snapshots whose backed-up paths include PATH (repeat\: all of them); \`latest\` is the newest of these]:PATH:_files' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
@@ -195,6 +212,10 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (dump)
 _arguments "${_arguments_options[@]}" : \
+'*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--host=[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--tag=[Only snapshots with all these tags (comma-separated; repeat\: any of the lists; '\'''\'' matches snapshots without tags); \`latest\` is the newest of these]:TAG[,TAG]:_default' \
+'*--path=[Only snapshots whose backed-up paths include PATH (repeat\: all of them); \`latest\` is the newest of these]:PATH:_files' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
@@ -821,6 +842,9 @@ _arguments "${_arguments_options[@]}" : \
 '*-s+[Search only this snapshot (id, prefix or \`latest\`); repeatable. Default\: every snapshot, newest first]:ID:_default' \
 '*--snapshot=[Search only this snapshot (id, prefix or \`latest\`); repeatable. Default\: every snapshot, newest first]:ID:_default' \
 '--path=[Search only at or below this path (as backed up)]:PATH:_files' \
+'*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--host=[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--tag=[Only snapshots with all these tags (comma-separated; repeat\: any of the lists; '\'''\'' matches snapshots without tags); \`latest\` is the newest of these]:TAG[,TAG]:_default' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
@@ -846,6 +870,10 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (diff)
 _arguments "${_arguments_options[@]}" : \
+'*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--host=[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--tag=[Only snapshots with all these tags (comma-separated; repeat\: any of the lists; '\'''\'' matches snapshots without tags); \`latest\` is the newest of these]:TAG[,TAG]:_default' \
+'*--path=[Only snapshots whose backed-up paths include PATH (repeat\: all of them); \`latest\` is the newest of these]:PATH:_files' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
@@ -873,6 +901,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '--mode=[What \`total_size\` counts]:MODE:((restore-size\:"The files as restored, summed over the snapshots"
 raw-data\:"The unique blobs the snapshots reference, as stored"))' \
+'*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--host=[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--tag=[Only snapshots with all these tags (comma-separated; repeat\: any of the lists; '\'''\'' matches snapshots without tags); \`latest\` is the newest of these]:TAG[,TAG]:_default' \
+'*--path=[Only snapshots whose backed-up paths include PATH (repeat\: all of them); \`latest\` is the newest of these]:PATH:_files' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
@@ -971,6 +1003,10 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (snapshot)
 _arguments "${_arguments_options[@]}" : \
+'*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--host=[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--tag=[Only snapshots with all these tags (comma-separated; repeat\: any of the lists; '\'''\'' matches snapshots without tags); \`latest\` is the newest of these]:TAG[,TAG]:_default' \
+'*--path=[Only snapshots whose backed-up paths include PATH (repeat\: all of them); \`latest\` is the newest of these]:PATH:_files' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
@@ -1338,6 +1374,28 @@ _arguments "${_arguments_options[@]}" : \
 '--help[Print help]' \
 && ret=0
 ;;
+(version)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
+'-h[Print help]' \
+'--help[Print help]' \
+&& ret=0
+;;
 (help)
 _arguments "${_arguments_options[@]}" : \
 ":: :_tangle__subcmd__help_commands" \
@@ -1582,6 +1640,10 @@ esac
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(version)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (help)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -1620,6 +1682,7 @@ _tangle_commands() {
 'man:Write the man pages into a directory' \
 'profile:Show the settings a profile gives (\`profile show\`)' \
 'run:Run the profile'\''s backup, then delete by its policy, then verify (for cron)' \
+'version:Show the version, target, features and the repository format versions' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'tangle commands' commands "$@"
@@ -1806,6 +1869,7 @@ _tangle__subcmd__help_commands() {
 'man:Write the man pages into a directory' \
 'profile:Show the settings a profile gives (\`profile show\`)' \
 'run:Run the profile'\''s backup, then delete by its policy, then verify (for cron)' \
+'version:Show the version, target, features and the repository format versions' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'tangle help commands' commands "$@"
@@ -2031,6 +2095,11 @@ _tangle__subcmd__help__subcmd__unlock_commands() {
 _tangle__subcmd__help__subcmd__verify_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help verify commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__version_commands] )) ||
+_tangle__subcmd__help__subcmd__version_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help version commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__help__subcmd__writer_commands] )) ||
 _tangle__subcmd__help__subcmd__writer_commands() {
@@ -2275,6 +2344,11 @@ _tangle__subcmd__unlock_commands() {
 _tangle__subcmd__verify_commands() {
     local commands; commands=()
     _describe -t commands 'tangle verify commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__version_commands] )) ||
+_tangle__subcmd__version_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle version commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__writer_commands] )) ||
 _tangle__subcmd__writer_commands() {

@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo fmt --check
+# The library's layers depend downwards only (src/lib.rs; tested by test_check_layers.py).
+scripts/check_layers.py
 python3 -m unittest discover -s scripts -p 'test_*.py'
 # The shipped build (no test-only remotes) and everything with the `testing` feature,
 # which the tests need (memory:// and fault-injecting remotes, direct remote writes).

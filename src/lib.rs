@@ -1,21 +1,49 @@
 //! tangle: archival backups as signed, hash-chained extents, erasure-coded and entangled
-//! across several remotes. See docs/DESIGN.md for the architecture; layers, bottom up:
-//! [`remote`] → [`codec`] → [`extent`] → [`content`] → [`repo`] → [`ops`] (the
-//! operations behind each command) → the CLI in `main.rs`/`cli`.
+//! across several remotes. See docs/DESIGN.md for the architecture and
+//! docs/DEVELOPING.md for every folder and file.
+//!
+//! # Layers
+//!
+//! Bottom up. A module uses the layers below it and never one beside or above it
+//! (`scripts/check_layers.py`, run by `scripts/test.sh`, keeps it so):
+//!
+//! 1. [`error`], [`util`], [`debug`] (the `TANGLE_DEBUG_REQUESTS` counters): nothing of
+//!    the crate.
+//! 2. [`crypto`] (keys, AEAD, the signed envelope) and [`pathmatch`] (path patterns).
+//! 3. [`remote`] (where objects live) and [`codec`] (Reed-Solomon, placement, peeling),
+//!    side by side: neither uses the other.
+//! 4. [`extent`]: the extent log (building and sealing, certificates, heads, deletion
+//!    records, the pointer chooser).
+//! 5. [`content`]: chunks, blobs, trees, snapshots and the blob index (which names
+//!    extents).
+//! 6. [`repo`]: the repository, `Repository<S>`, and every write to a remote.
+//! 7. [`ops`]: the operation behind each command.
+//! 8. `testing` (cargo feature `testing` only): the fuzz entry points.
+//!
+//! The command line (`main.rs`, `cli/`) is the binary, on top, through this crate's
+//! public paths.
+//!
+//! One exception, deliberate, in where a folder is rather than in what it uses: the
+//! remote backends live in `repo/remote/` and are re-exported as [`remote`]. Writing or
+//! deleting takes a [`remote::WriteAccess`], which only `repo` can make
+//! (`pub(in crate::repo)`), so every write goes through the repository's durability and
+//! trust rules; code outside `repo/` reads through `crate::remote` and cannot write.
+//! `repo/remote/` still uses nothing of `repo`: it is the bottom layer it always was.
 
 pub mod codec;
 pub mod content;
 pub mod crypto;
+pub mod debug;
 pub mod error;
 pub mod extent;
-#[cfg(feature = "testing")]
-pub mod fuzzing;
 pub mod ops;
 pub mod pathmatch;
 pub mod repo;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod util;
 
 pub use error::{Error, Kind, Result};
-/// The remote backends live inside the repository layer (only it may write to them);
-/// reading code names them by this path.
+/// The remote layer lives inside the repository's folder (only it may write to remotes,
+/// see the layers above); everything else names it by this path.
 pub use repo::remote;

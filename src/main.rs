@@ -26,18 +26,10 @@ fn main() -> ExitCode {
             ));
         }
     }
-    if std::env::var_os("TANGLE_DEBUG_REQUESTS").is_some() {
-        let counts: Vec<String> = (tangle::repo::remote::deadline::request_counts().iter())
-            .map(|(op, n)| format!("{op} {n}"))
-            .collect();
-        eprintln!("tangle: remote requests: {}", counts.join(", "));
-        eprintln!("tangle: shard waits: {}", tangle::repo::shard_waits());
-        if let Some(plan) = tangle::repo::plan_counts() {
-            eprintln!(
-                "tangle: read plan: {} shard reads, {} segment(s), at most {} ahead, \
-                 {} never made, {} unforeseen",
-                plan.planned, plan.segments, plan.most_ahead, plan.unmade, plan.unforeseen
-            );
+    // TANGLE_DEBUG_REQUESTS: the process-wide debug counters.
+    if tangle::debug::enabled() {
+        for line in tangle::debug::report() {
+            eprintln!("{line}");
         }
     }
     // Send what is still buffered now, so that its write errors count below.

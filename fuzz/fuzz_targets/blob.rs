@@ -1,4 +1,4 @@
 #![no_main]
-//! See `tangle::fuzzing::blob`.
+//! See `tangle::testing::fuzzing::blob`.
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::fuzzing::blob(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::testing::fuzzing::blob(data));

@@ -1,4 +1,4 @@
 #![no_main]
-//! See `tangle::fuzzing::certificate`.
+//! See `tangle::testing::fuzzing::certificate`.
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::fuzzing::certificate(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::testing::fuzzing::certificate(data));

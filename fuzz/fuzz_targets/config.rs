@@ -1,4 +1,4 @@
 #![no_main]
-//! See `tangle::fuzzing::config`.
+//! See `tangle::testing::fuzzing::config`.
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::fuzzing::config(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::testing::fuzzing::config(data));

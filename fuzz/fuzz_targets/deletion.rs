@@ -1,4 +1,4 @@
 #![no_main]
-//! See `tangle::fuzzing::deletion`.
+//! See `tangle::testing::fuzzing::deletion`.
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::fuzzing::deletion(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::testing::fuzzing::deletion(data));

@@ -1,4 +1,4 @@
 #![no_main]
-//! See `tangle::fuzzing::envelope`.
+//! See `tangle::testing::fuzzing::envelope`.
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::fuzzing::envelope(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::testing::fuzzing::envelope(data));

@@ -1,4 +1,4 @@
 #![no_main]
-//! See `tangle::fuzzing::head`.
+//! See `tangle::testing::fuzzing::head`.
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::fuzzing::head(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::testing::fuzzing::head(data));

@@ -1,4 +1,4 @@
 #![no_main]
-//! See `tangle::fuzzing::index`.
+//! See `tangle::testing::fuzzing::index`.
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::fuzzing::index(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::testing::fuzzing::index(data));

@@ -1,4 +1,4 @@
 #![no_main]
-//! See `tangle::fuzzing::key_file`.
+//! See `tangle::testing::fuzzing::key_file`.
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::fuzzing::key_file(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::testing::fuzzing::key_file(data));

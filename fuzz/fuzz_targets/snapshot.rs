@@ -1,4 +1,4 @@
 #![no_main]
-//! See `tangle::fuzzing::snapshot`.
+//! See `tangle::testing::fuzzing::snapshot`.
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::fuzzing::snapshot(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::testing::fuzzing::snapshot(data));

@@ -1,4 +1,4 @@
 #![no_main]
-//! See `tangle::fuzzing::tree`.
+//! See `tangle::testing::fuzzing::tree`.
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::fuzzing::tree(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tangle::testing::fuzzing::tree(data));

@@ -2,16 +2,15 @@
 //! shards come back.
 //!
 //! A codeword is `s` data shards (the extent's bytes, split in order and zero-padded)
-//! plus `t` pointer shards (data shards of older extents; chosen by the entanglement
-//! layer) plus `p` Reed-Solomon parity shards over those `s + t` inputs. Only data and
-//! parity shards of the extent itself are stored with it; pointers are stored by the
-//! extent they belong to. Data shards are stored as they are (systematic code), so
-//! reading needs no decoding unless something is missing or corrupt.
+//! plus `t` pointer shards (data shards of older extents; chosen a layer up, in
+//! `extent::pointers`) plus `p` Reed-Solomon parity shards over those `s + t` inputs.
+//! Only data and parity shards of the extent itself are stored with it; pointers are
+//! stored by the extent they belong to. Data shards are stored as they are (systematic
+//! code), so reading needs no decoding unless something is missing or corrupt.
 
 mod coding;
 mod error;
 pub mod peel;
-pub mod pointers;
 mod rs;
 
 pub use coding::{Coding, PointerStrategy};

@@ -96,8 +96,8 @@ impl KeyFile {
     }
 }
 
-/// For the fuzz harness (`crate::fuzzing`): the unwrap path without Argon2, which is far
-/// too slow to fuzz.
+/// For the fuzz harness (`crate::testing::fuzzing`): the unwrap path without Argon2, which
+/// is far too slow to fuzz.
 #[cfg(feature = "testing")]
 impl KeyFile {
     /// [`unwrap`](Self::unwrap) with `kek` standing in for the derived key: the same

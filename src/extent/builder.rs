@@ -1,18 +1,20 @@
 //! Building an extent: append blocks, then seal (pad, split, code, hash, sign).
+//!
+//! The builder knows blocks, not blobs: what a block is (a blob's id, kind and plaintext
+//! length, for the index) is the content layer's business, so the caller keeps that
+//! beside the offsets [`ExtentBuilder::append`] returns (the extent log sits below the
+//! content layer and never imports it).
 
 use bytes::Bytes;
 
 use super::{BufferPool, Certificate, ExtentName, Pointer, ShardInfo, chain};
 use crate::codec::{self, Coding, StripeSource};
-use crate::content::index::{ExtentBlobs, IndexEntry};
-use crate::content::{BlobId, BlobKind};
 use crate::crypto::Signer;
 use crate::error::Result;
 
 pub struct ExtentBuilder {
     data: Vec<u8>,
     block_lengths: Vec<u32>,
-    blobs: Vec<IndexEntry>,
     /// Where the buffer comes from and goes back to once sealed, if anywhere.
     pool: Option<BufferPool>,
     /// `data` is a fresh allocation, to be swapped for an idle pooled one.
@@ -38,7 +40,6 @@ pub struct SealedExtent {
     pub cert_object: Bytes,
     /// Data shards then parity shards, as stored.
     pub shards: Vec<Bytes>,
-    pub blobs: ExtentBlobs,
 }
 
 /// A pointer as one of the encoder's inputs (for as long as the encoding borrows it).
@@ -60,7 +61,6 @@ impl ExtentBuilder {
         ExtentBuilder {
             data: Vec::with_capacity(capacity),
             block_lengths: Vec::new(),
-            blobs: Vec::new(),
             pool: None,
             fresh: false,
         }
@@ -78,7 +78,6 @@ impl ExtentBuilder {
         ExtentBuilder {
             data,
             block_lengths: Vec::new(),
-            blobs: Vec::new(),
             pool: Some(pool.clone()),
             fresh,
         }
@@ -92,19 +91,15 @@ impl ExtentBuilder {
         self.data.is_empty()
     }
 
-    pub fn append(&mut self, id: BlobId, kind: BlobKind, raw_len: u32, stored: &[u8]) {
+    /// Append one block (a stored blob); returns its offset in the extent's data.
+    pub fn append(&mut self, block: &[u8]) -> u32 {
         if self.fresh {
             self.adopt_idle_buffer();
         }
-        self.blobs.push(IndexEntry {
-            id,
-            kind,
-            offset: self.data.len() as u32,
-            length: stored.len() as u32,
-            raw_len,
-        });
-        self.block_lengths.push(stored.len() as u32);
-        self.data.extend_from_slice(stored);
+        let offset = self.data.len() as u32;
+        self.block_lengths.push(block.len() as u32);
+        self.data.extend_from_slice(block);
+        offset
     }
 
     /// Swap a fresh buffer for a pooled one that has become idle, copying what is in it
@@ -206,15 +201,10 @@ impl ExtentBuilder {
             placement: 0,
         };
         let cert_object = Bytes::from(cert.to_object(ctx.signer)?);
-        let blobs = ExtentBlobs {
-            extent: cert.name(),
-            blobs: self.blobs,
-        };
         Ok(SealedExtent {
             cert,
             cert_object,
             shards,
-            blobs,
         })
     }
 }
@@ -246,8 +236,8 @@ mod tests {
     fn seal_produces_consistent_certificate() {
         let signer = Signer::from_seed(&[1; 32]);
         let mut b = ExtentBuilder::new(0);
-        b.append([1; 32], BlobKind::Data, 5, b"hello");
-        b.append([2; 32], BlobKind::Data, 3, b"abc");
+        assert_eq!(b.append(b"hello"), 0);
+        assert_eq!(b.append(b"abc"), 5);
         let ctx = context(&signer, 1, [0; 32]);
         let sealed = b.seal(&ctx, Vec::new()).unwrap();
         let cert = Certificate::from_object(
@@ -264,16 +254,15 @@ mod tests {
             assert_eq!(shard.len(), cert.shard_size as usize);
         }
         assert_eq!(&sealed.shards[0][..8], b"helloabc");
-        assert_eq!(sealed.blobs.blobs[1].offset, 5);
     }
 
     /// Seal three blobs appended to `b` (the second one after `between` ran).
     fn seal_three(mut b: ExtentBuilder, between: impl FnOnce()) -> SealedExtent {
         let signer = Signer::from_seed(&[1; 32]);
-        b.append([1; 32], BlobKind::Data, 5, &[3u8; 1000]);
+        b.append(&[3u8; 1000]);
         between();
-        b.append([2; 32], BlobKind::Data, 3, &[4u8; 333]);
-        b.append([3; 32], BlobKind::Data, 3, &[5u8; 77]);
+        b.append(&[4u8; 333]);
+        b.append(&[5u8; 77]);
         b.seal(&context(&signer, 1, [0; 32]), Vec::new()).unwrap()
     }
 
@@ -308,7 +297,7 @@ mod tests {
     fn seal_with_pointers_pads_and_codes_them() {
         let signer = Signer::from_seed(&[1; 32]);
         let mut b = ExtentBuilder::new(0);
-        b.append([1; 32], BlobKind::Data, 100, &[7u8; 100]);
+        b.append(&[7u8; 100]);
         let ctx = context(&signer, 2, [0; 32]);
         // One pointer larger than the extent's own shards: the codeword grows to it.
         let big = Bytes::from(vec![9u8; 256]);

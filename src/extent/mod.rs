@@ -9,6 +9,7 @@ mod certificate;
 mod deletion;
 mod error;
 mod head;
+pub mod pointers;
 mod pool;
 mod writer_record;
 

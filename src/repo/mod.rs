@@ -33,10 +33,8 @@ pub use lock::{
 };
 pub use objects::{IdentifiedSnapshot, metadata_limit};
 pub use read_around::RemoteReadAround;
-pub use read_plan::{
-    ForgetReadPlan, PLAN_SEGMENT, PREFETCH_WINDOW, PlanCounts, PlannedReads, plan_counts,
-};
-pub use reader::{ReadMode, TREE_SHARDS_AHEAD, TREES_AHEAD, shard_waits};
+pub use read_plan::{ForgetReadPlan, PLAN_SEGMENT, PREFETCH_WINDOW, PlannedReads};
+pub use reader::{ReadMode, TREE_SHARDS_AHEAD, TREES_AHEAD};
 pub use rebuild::Graph;
 pub use state::{HasIndex, HasKey, Indexed, Public, State, Unlocked};
 pub use trust::{OwnerPin, pin_owner};

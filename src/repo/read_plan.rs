@@ -23,9 +23,9 @@
 //! cache, which costs at most a fetch.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Condvar, Mutex};
 
+use crate::debug;
 use crate::extent::ExtentName;
 use crate::repo::{Repository, State};
 
@@ -51,42 +51,6 @@ pub(super) type ShardKey = (ExtentName, usize);
 /// at most one and a half segments ahead of the restore. On the benchmark tree (1.85 GiB,
 /// 85,602 shard reads) the whole restore is one segment.
 pub const PLAN_SEGMENT: usize = 1 << 19;
-
-/// What the plans of this process came to (for `TANGLE_DEBUG_REQUESTS`), as in
-/// [`PlanCounts`].
-static SEGMENTS: AtomicU64 = AtomicU64::new(0);
-static PLANNED: AtomicU64 = AtomicU64::new(0);
-static MOST_AHEAD: AtomicU64 = AtomicU64::new(0);
-static UNMADE: AtomicU64 = AtomicU64::new(0);
-static UNFORESEEN: AtomicU64 = AtomicU64::new(0);
-
-/// What the read plans of this process came to.
-#[derive(Debug, Clone, Copy)]
-pub struct PlanCounts {
-    /// Segments of reads added.
-    pub segments: u64,
-    /// Shard reads planned.
-    pub planned: u64,
-    /// The most planned reads ever ahead of the reader.
-    pub most_ahead: u64,
-    /// Planned reads still standing when the plan was finished: reads the restore never
-    /// made nor skipped (0 when plan and restore agree).
-    pub unmade: u64,
-    /// Reads made that no planned read matched by then (a retry, or a walk that lagged).
-    pub unforeseen: u64,
-}
-
-/// The counts of the read plans this process made, or `None` if it made none.
-pub fn plan_counts() -> Option<PlanCounts> {
-    let segments = SEGMENTS.load(Relaxed);
-    (segments > 0).then(|| PlanCounts {
-        segments,
-        planned: PLANNED.load(Relaxed),
-        most_ahead: MOST_AHEAD.load(Relaxed),
-        unmade: UNMADE.load(Relaxed),
-        unforeseen: UNFORESEEN.load(Relaxed),
-    })
-}
 
 /// The reads of a restore in the order it makes them, as extent byte ranges: what the
 /// walk ahead of the restore collects (see [`Repository::follow_read_plan`](super::Repository::follow_read_plan)).
@@ -141,9 +105,10 @@ impl PlannedReads {
         self.for_each_shard(locate, |key| state.expect(key));
         state.pass_runs();
         state.changes += 1;
-        SEGMENTS.fetch_add(1, Relaxed);
-        PLANNED.fetch_add(state.planned - before, Relaxed);
-        MOST_AHEAD.fetch_max(state.planned - state.consumed, Relaxed);
+        // What the plans of this process came to (`TANGLE_DEBUG_REQUESTS`).
+        debug::PLAN_SEGMENTS.add(1);
+        debug::PLAN_READS.add(state.planned - before);
+        debug::PLAN_MOST_AHEAD.max(state.planned - state.consumed);
         drop(state);
         plan.moved.notify_all();
     }
@@ -351,8 +316,8 @@ impl ReadPlan {
         let mut state = self.state();
         if !state.finished {
             state.finished = true;
-            UNMADE.fetch_add(state.planned - state.consumed, Relaxed);
-            UNFORESEEN.fetch_add(state.early.values().map(|&n| u64::from(n)).sum(), Relaxed);
+            debug::PLAN_UNMADE.add(state.planned - state.consumed);
+            debug::PLAN_UNFORESEEN.add(state.early.values().map(|&n| u64::from(n)).sum());
         }
         drop(state);
         self.moved.notify_all();

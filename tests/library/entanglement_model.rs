@@ -1,15 +1,15 @@
 //! The model of an entangled archive that `entanglement_sim.rs` measures and
 //! `tests/e2e/pointer_coverage.rs` compares a real repository with: a history of extents placed
-//! by the real `codec::place`, entangled by the real `codec::pointers::choose` (or not at
+//! by the real `codec::place`, entangled by the real `extent::pointers::choose` (or not at
 //! all: plain Reed-Solomon), damaged by presence bitmaps and repaired by the real
 //! `codec::peel`. No I/O. Coverage and spares are counted here from the codewords, not
 //! with the library's own counting, so comparing the two checks both.
 
 use rand::Rng;
 use tangle::codec::peel::{Codeword, peel};
-use tangle::codec::pointers::{self, Candidate, Catalog, Want};
 use tangle::codec::{Coding, place, shard_size_for};
 use tangle::extent::ExtentName;
+use tangle::extent::pointers::{self, Candidate, Catalog, Want};
 
 /// A coding on a number of remotes: `s` data + `p` parity shards per extent, `t`
 /// pointers (0: plain Reed-Solomon).

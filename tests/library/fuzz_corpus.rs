@@ -1,7 +1,7 @@
 //! The fuzz corpora replayed as ordinary tests (no sanitizer build): every file of
 //! `fuzz/corpus/<target>/` and `fuzz/regressions/<target>/` goes through the same
-//! `tangle::fuzzing` entry point as the cargo-fuzz target (`scripts/fuzz.sh` runs those),
-//! and none may panic.
+//! `tangle::testing::fuzzing` entry point as the cargo-fuzz target (`scripts/fuzz.sh` runs
+//! those), and none may panic.
 //!
 //! The corpora come from a real repository:
 //! `cargo test --features testing --test library -- --ignored fuzz_corpus::regenerate_corpus`
@@ -17,10 +17,10 @@ use crate::shared::files::{mkfifo, pseudo_random, write_file};
 use crate::shared::init::small_init_options;
 use tangle::content::{BlobKind, ChunkerParams};
 use tangle::crypto::envelope::ObjectKind;
-use tangle::fuzzing::{self, TARGETS};
 use tangle::ops::Progress;
 use tangle::ops::backup::{self, BackupOptions};
 use tangle::repo::init_remotes;
+use tangle::testing::fuzzing::{self, TARGETS};
 
 /// Allocations above the fuzzers' cap (`MEM_MB` in scripts/fuzz.sh, 512 MiB) fail here
 /// too: a kept reproducer of an over-cap allocation then aborts this test ("memory
@@ -89,7 +89,7 @@ fn every_target_has_a_harness_and_a_corpus() {
     assert_eq!(
         files(&fuzz_dir().join("fuzz_targets")).len(),
         TARGETS.len(),
-        "a cargo-fuzz target that tangle::fuzzing::TARGETS does not list"
+        "a cargo-fuzz target that tangle::testing::fuzzing::TARGETS does not list"
     );
 }
 

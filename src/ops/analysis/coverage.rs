@@ -6,8 +6,8 @@
 use std::collections::HashSet;
 
 use super::finding::{PointerCoverage, RemoteSpare, Storage, StoredShare};
-use crate::codec::pointers::Catalog;
 use crate::extent::ExtentName;
+use crate::extent::pointers::Catalog;
 use crate::ops::survey::Survey;
 use crate::repo::{Repository, State};
 

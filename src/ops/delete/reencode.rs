@@ -11,10 +11,10 @@ use std::sync::Arc;
 use bytes::Bytes;
 use rand::SeedableRng;
 
-use crate::codec::{self, pointers};
+use crate::codec;
 use crate::crypto::Signer;
 use crate::error::{Error, Result};
-use crate::extent::{Certificate, Pointer};
+use crate::extent::{Certificate, Pointer, pointers};
 use crate::repo::{Indexed, Repository};
 
 /// Bytes moved by one re-encode.

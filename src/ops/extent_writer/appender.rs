@@ -21,11 +21,11 @@ use rand::rngs::StdRng;
 
 use super::StoredBlob;
 use super::upload::Uploads;
-use crate::codec::pointers::{self, Catalog, Want};
 use crate::codec::{self, StripeSource};
 use crate::content::BlobKind;
-use crate::content::index::ExtentBlobs;
+use crate::content::index::{ExtentBlobs, IndexEntry};
 use crate::error::Result;
+use crate::extent::pointers::{self, Catalog, Want};
 use crate::extent::{
     BufferPool, Certificate, ExtentBuilder, ExtentName, Pointer, SealContext, genesis_verifier,
 };
@@ -37,8 +37,8 @@ pub(crate) struct Appender<'a> {
     repo: &'a Repository<Indexed>,
     writer: [u8; 16],
     /// The extent being filled with file data, and the one with tree blobs.
-    builder: ExtentBuilder,
-    trees: ExtentBuilder,
+    builder: Filling,
+    trees: Filling,
     /// Where the next extent's hash chain starts (the last extent's name, or genesis).
     start: [u8; 32],
     seq: u64,
@@ -66,6 +66,33 @@ pub(crate) struct Appender<'a> {
     pool: BufferPool,
     pub(crate) pointers_used: u64,
     pub(crate) pointer_bytes_fetched: u64,
+}
+
+/// An extent being filled, and the index entries of the blobs appended to it so far
+/// (the extent log knows blocks, not blobs: see [`ExtentBuilder::append`]).
+struct Filling {
+    extent: ExtentBuilder,
+    blobs: Vec<IndexEntry>,
+}
+
+impl Filling {
+    fn new(extent: ExtentBuilder) -> Self {
+        Filling {
+            extent,
+            blobs: Vec::new(),
+        }
+    }
+
+    fn append(&mut self, blob: &StoredBlob) {
+        let offset = self.extent.append(&blob.data);
+        self.blobs.push(IndexEntry {
+            id: blob.id,
+            kind: blob.kind,
+            offset,
+            length: blob.data.len() as u32,
+            raw_len: blob.raw_len,
+        });
+    }
 }
 
 /// Extents of this run whose certificates stay in memory (see `recent`).
@@ -115,9 +142,9 @@ impl<'a> Appender<'a> {
             pointer_bytes_fetched: 0,
             repo,
             writer,
-            builder: ExtentBuilder::pooled(&pool, extent_capacity(&repo.config)),
+            builder: Filling::new(ExtentBuilder::pooled(&pool, extent_capacity(&repo.config))),
             pool,
-            trees: ExtentBuilder::new(0),
+            trees: Filling::new(ExtentBuilder::new(0)),
             start,
             seq,
             prev: last.map(|(n, _)| n),
@@ -144,11 +171,11 @@ impl<'a> Appender<'a> {
             BlobKind::Data => (BlobKind::Data, extent_size),
             BlobKind::Tree => (BlobKind::Tree, extent_size / TREE_EXTENT_DIVISOR),
         };
-        let builder = self.builder_for(kind);
+        let builder = &self.builder_for(kind).extent;
         if !builder.is_empty() && builder.len() + blob.data.len() > target {
             self.seal(kind)?;
         }
-        (self.builder_for(kind)).append(blob.id, blob.kind, blob.raw_len, &blob.data);
+        self.builder_for(kind).append(&blob);
         Ok(())
     }
 
@@ -157,14 +184,14 @@ impl<'a> Appender<'a> {
     /// (`Coding::for_trees`) than file data.
     pub(crate) fn finish(&mut self) -> Result<()> {
         for kind in [BlobKind::Data, BlobKind::Tree] {
-            if !self.builder_for(kind).is_empty() {
+            if !self.builder_for(kind).extent.is_empty() {
                 self.seal(kind)?;
             }
         }
         self.uploads.finish()
     }
 
-    fn builder_for(&mut self, kind: BlobKind) -> &mut ExtentBuilder {
+    fn builder_for(&mut self, kind: BlobKind) -> &mut Filling {
         match kind {
             BlobKind::Data => &mut self.builder,
             BlobKind::Tree => &mut self.trees,
@@ -177,7 +204,10 @@ impl<'a> Appender<'a> {
             BlobKind::Data => ExtentBuilder::pooled(&self.pool, extent_capacity(&self.repo.config)),
             BlobKind::Tree => ExtentBuilder::new(0),
         };
-        let builder = std::mem::replace(self.builder_for(kind), next);
+        let Filling {
+            extent: builder,
+            blobs,
+        } = std::mem::replace(self.builder_for(kind), Filling::new(next));
         if self.dry_run {
             return Ok(());
         }
@@ -218,7 +248,10 @@ impl<'a> Appender<'a> {
         self.seq += 1;
         self.bytes_stored += sealed.shards.iter().map(|s| s.len() as u64).sum::<u64>();
         self.pointers_used += sealed.cert.pointers.len() as u64;
-        self.extents.push(sealed.blobs.clone());
+        self.extents.push(ExtentBlobs {
+            extent: name,
+            blobs,
+        });
         self.catalog.push_certificate(&sealed.cert);
         self.recent.push_back(sealed.cert.clone());
         if self.recent.len() > RECENT_EXTENTS {

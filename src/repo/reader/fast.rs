@@ -8,19 +8,9 @@ use crate::error::{Error, Result};
 use crate::extent::Certificate;
 use crate::repo::{Repository, State};
 
-/// Times a reader of this process waited for shards to arrive: once per shard it read
-/// that was not in the cache yet (fetched then or already in flight), once per batch
-/// fetched ahead. A walk over a high-latency remote costs about a round trip per wait,
-/// so this is what the tree read-ahead cuts (`TANGLE_DEBUG_REQUESTS` prints it).
-static SHARD_WAITS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// See [`SHARD_WAITS`].
-pub fn shard_waits() -> u64 {
-    SHARD_WAITS.load(std::sync::atomic::Ordering::Relaxed)
-}
-
+/// A reader waited for shards to arrive (counted in [`crate::debug::SHARD_WAITS`]).
 pub(super) fn waited_for_shards() {
-    SHARD_WAITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    crate::debug::SHARD_WAITS.add(1);
 }
 
 impl<S: State> Repository<S> {

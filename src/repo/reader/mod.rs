@@ -23,7 +23,6 @@ mod shard_stream;
 use std::sync::{Arc, OnceLock};
 
 pub use self::ahead::{TREE_SHARDS_AHEAD, TREES_AHEAD};
-pub use self::fast::shard_waits;
 use self::once_cache::OnceCache;
 use super::read_around::ShardDamage;
 use super::{HasIndex, Repository, State};

@@ -13,6 +13,7 @@ use async_trait::async_trait;
 use bytes::Bytes;
 
 use super::{DynRemote, ObjectInfo, Remote, RemoteError, WriteAccess};
+use crate::debug;
 use crate::error::Result;
 
 /// The default idle allowance (`timeout` in a profile's `[remote."URL"]` table).
@@ -22,40 +23,13 @@ const BYTES_PER_ALLOWANCE: u64 = 4 << 20;
 /// A read's bound counts up to this much when sizing its allowance.
 const MAX_COUNTED: u64 = 64 << 20;
 
-/// Operations started on network and local remotes by this process, by kind (`put`,
-/// `get`, `stat`, `list`, `delete`, `create`): what `TANGLE_DEBUG_REQUESTS` prints, and
-/// what the history benchmark compares.
-static REQUESTS: [std::sync::atomic::AtomicU64; OPS.len()] =
-    [const { std::sync::atomic::AtomicU64::new(0) }; OPS.len()];
-const OPS: [&str; 6] = ["list", "get", "stat", "put", "delete", "create"];
-/// Bytes the gets returned, in all and of shards (`shards/...`: extent contents, as
-/// against metadata).
-static GOT_BYTES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-static GOT_SHARD_BYTES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// The count of every operation kind so far, in a fixed order, then the bytes the gets
-/// returned (`get_bytes`) and how many of them were shards (`get_shard_bytes`).
-pub fn request_counts() -> Vec<(&'static str, u64)> {
-    (OPS.iter().zip(&REQUESTS))
-        .map(|(op, n)| (*op, n.load(std::sync::atomic::Ordering::Relaxed)))
-        .chain([
-            (
-                "get_bytes",
-                GOT_BYTES.load(std::sync::atomic::Ordering::Relaxed),
-            ),
-            (
-                "get_shard_bytes",
-                GOT_SHARD_BYTES.load(std::sync::atomic::Ordering::Relaxed),
-            ),
-        ])
-        .collect()
-}
-
+/// Count the bytes a get returned (`TANGLE_DEBUG_REQUESTS`, [`crate::debug`]), in all and
+/// of shards (`shards/...`: extent contents, as against metadata).
 fn got(path: &str, result: Result<Bytes>) -> Result<Bytes> {
     if let Ok(b) = &result {
-        GOT_BYTES.fetch_add(b.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        debug::GOT_BYTES.add(b.len() as u64);
         if path.starts_with("shards/") {
-            GOT_SHARD_BYTES.fetch_add(b.len() as u64, std::sync::atomic::Ordering::Relaxed);
+            debug::GOT_SHARD_BYTES.add(b.len() as u64);
         }
     }
     result
@@ -104,9 +78,9 @@ impl Deadline {
         bytes: u64,
         fut: impl Future<Output = Result<T>>,
     ) -> Result<T> {
-        if let Some(i) = OPS.iter().position(|o| *o == op) {
-            REQUESTS[i].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        }
+        // Operations started on network and local remotes, by kind: what
+        // `TANGLE_DEBUG_REQUESTS` prints, and what the history benchmark compares.
+        debug::request(op);
         let periods = 1 + bytes.min(MAX_COUNTED) / BYTES_PER_ALLOWANCE;
         let limit = self.timeout.saturating_mul(periods as u32);
         match tokio::time::timeout(limit, fut).await {

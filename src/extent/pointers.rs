@@ -1,5 +1,10 @@
 //! Choosing pointers: which data shards of older extents a new codeword entangles with.
 //!
+//! It lives in the extent layer, not in the codec: it chooses among certified extents
+//! (the catalog is built from their certificates and names them by [`ExtentName`]), and
+//! the codec below only codes the symbols it is given. Backup's appender, delete's
+//! re-encode and the coverage analysis (all in `ops`) use it.
+//!
 //! Two rules bound the choice:
 //! * **Remote rule**: no remote may hold more than `p` symbols of a codeword, pointers
 //!   included. Own shards are placed first (round-robin), so pointers go to the remotes
@@ -38,7 +43,7 @@ use std::collections::HashMap;
 
 use rand::{Rng, RngExt};
 
-use crate::extent::{Certificate, ExtentName, Pointer};
+use super::{Certificate, ExtentName, Pointer};
 
 /// A far pointer names an extent at least this many extents older than the codeword
 /// (512 MiB of data with the default 16 MiB extents), so that a run of consecutive
