@@ -290,8 +290,8 @@ mod tests {
 
     use super::Cli;
 
-    /// Every example in a subcommand's help parses as written (environment assignments
-    /// and output redirections aside).
+    /// Every example in a subcommand's help parses as written (environment assignments,
+    /// output redirections and what pipes into tangle aside).
     #[test]
     fn help_examples_parse() {
         let root = Cli::command();
@@ -316,6 +316,8 @@ mod tests {
             {
                 let line = line.split(" > ").next().unwrap_or(line);
                 let line = line.split(" || ").next().unwrap_or(line);
+                // A pipe into tangle (`pg_dumpall | tangle backup --stdin`): tangle's part.
+                let line = line.rsplit(" | ").next().unwrap_or(line);
                 let words: Vec<String> = line
                     .split_whitespace()
                     .skip_while(|w| w.contains('=') && !w.starts_with('-'))
