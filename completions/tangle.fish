@@ -161,6 +161,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand restore" -l cache-dir -d '
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l verify -d 'Read the restored files back and check them against the snapshot'
+complete -c tangle -n "__fish_tangle_using_subcommand restore" -s n -l dry-run -d 'Say how many files and bytes would be restored; write nothing'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s v -l verbose -d 'More detail (repeat for more)'

@@ -198,6 +198,8 @@ _arguments "${_arguments_options[@]}" : \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
 '--verify[Read the restored files back and check them against the snapshot]' \
+'-n[Say how many files and bytes would be restored; write nothing]' \
+'--dry-run[Say how many files and bytes would be restored; write nothing]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \

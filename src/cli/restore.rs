@@ -34,6 +34,9 @@ pub struct RestoreArgs {
     /// Read the restored files back and check them against the snapshot
     #[arg(long)]
     pub verify: bool,
+    /// Say how many files and bytes would be restored; write nothing
+    #[arg(short = 'n', long)]
+    pub dry_run: bool,
     #[command(flatten)]
     pub filter: SnapshotFilterArgs,
 }
@@ -48,6 +51,7 @@ pub fn run(g: &Global, a: &RestoreArgs) -> Result<u8> {
         includes: a.includes.clone(),
         excludes: a.excludes.clone(),
         verify: a.verify,
+        dry_run: a.dry_run,
     };
     let progress = Arc::new(Progress::default());
     let bar = Bar::start(g.show_progress(), progress.clone(), "restoring");
@@ -83,6 +87,14 @@ pub fn run(g: &Global, a: &RestoreArgs) -> Result<u8> {
     }
     if g.json {
         g.print_json(&r)?;
+    } else if r.dry_run {
+        g.say(format_args!(
+            "would restore {} files ({}) of snapshot {} to {}",
+            r.files,
+            human_bytes(r.bytes),
+            &r.snapshot_id[..8],
+            a.target.display()
+        ));
     } else {
         g.say(format_args!(
             "restored snapshot {} to {}: {} files, {} dirs, {} others, {} in {:.1}s",

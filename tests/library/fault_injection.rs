@@ -400,6 +400,7 @@ fn restore_checked(w: &World, repo: &Repository<Indexed>, n: usize, what: &str) 
             includes: vec![],
             excludes: vec![],
             verify: false,
+            dry_run: false,
         },
         &Progress::default(),
     );
@@ -1047,6 +1048,7 @@ fn failing_writes_during_backup() {
                         includes: vec![],
                         excludes: vec![],
                         verify: true,
+                        dry_run: false,
                     },
                     &Progress::default(),
                 )
@@ -1074,6 +1076,7 @@ fn failing_writes_during_backup() {
                     includes: vec![],
                     excludes: vec![],
                     verify: true,
+                    dry_run: false,
                 },
                 &Progress::default(),
             )

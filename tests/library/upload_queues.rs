@@ -143,6 +143,7 @@ fn slow_remote_holds_backup_up_by_its_queue(queue: usize) {
             includes: vec![],
             excludes: vec![],
             verify: false,
+            dry_run: false,
         },
         &Progress::default(),
     )

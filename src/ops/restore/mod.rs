@@ -64,11 +64,15 @@ pub struct RestoreOptions {
     pub excludes: Vec<String>,
     /// Read every restored file back and compare it with the snapshot.
     pub verify: bool,
+    /// Count what would be restored; write nothing (the target is not even made).
+    pub dry_run: bool,
 }
 
 #[derive(Serialize, Default, Debug)]
 pub struct RestoreReport {
     pub snapshot_id: String,
+    /// Nothing was written: `files` and `bytes` are what would have been restored.
+    pub dry_run: bool,
     pub files: u64,
     pub dirs: u64,
     pub others: u64,
@@ -161,9 +165,6 @@ fn restore(
         chown: fsmeta::is_root(),
         notes: Notes::default(),
     };
-    std::fs::create_dir_all(&opts.target)
-        .ctx(format_args!("creating target {}", opts.target.display()))?;
-
     let start = sub.map(Path::new).unwrap_or(Path::new("/"));
     let located = locate(repo, &snap, start).map_err(|e| match e.kind() {
         Kind::DataLost => e.context(format!(
@@ -172,9 +173,30 @@ fn restore(
         )),
         _ => e,
     })?;
+    let whole = sub.is_none() && opts.includes.is_empty() && opts.excludes.is_empty();
+    if opts.dry_run {
+        // The walk the progress bar's totals come from; a listing it cannot read is an
+        // error here, as it would be in the restore.
+        let (files, bytes) =
+            totals(repo, &snap, &r.filter, &located, start, whole).ok_or_else(|| {
+                crate::Error::new(
+                    Kind::DataLost,
+                    "a directory listing of the snapshot cannot be read",
+                )
+            })?;
+        return Ok(RestoreReport {
+            snapshot_id: id,
+            dry_run: true,
+            files,
+            bytes,
+            duration_secs: started.elapsed().as_secs_f64(),
+            ..Default::default()
+        });
+    }
+    std::fs::create_dir_all(&opts.target)
+        .ctx(format_args!("creating target {}", opts.target.display()))?;
     // A bar shows the totals from the start (else they grow as the walk goes);
     // before the read plan, whose shard cache a walk would disturb.
-    let whole = sub.is_none() && opts.includes.is_empty() && opts.excludes.is_empty();
     let totals_ahead = (progress.watched.load(Ordering::Relaxed))
         .then(|| totals(repo, &snap, &r.filter, &located, start, whole))
         .flatten();

@@ -2,6 +2,7 @@
 //! lost shards on the way, and what it warns about.
 
 mod confinement;
+mod dry_run;
 mod partial;
 mod reads;
 mod rebuild;
