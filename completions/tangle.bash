@@ -386,7 +386,7 @@ _tangle() {
 
     case "${cmd}" in
         tangle)
-            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help --version init backup snapshots ls restore dump verify repair delete prune unlock key remote writer find diff stats cat completions man profile run version help"
+            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help --version init backup snapshots ls restore dump verify repair delete prune unlock key remote writer find diff stats cat completions man profile run version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -428,6 +428,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -436,7 +444,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__backup)
-            opts="-e -x -n -r -P -q -v -h --exclude --exclude-file --iexclude --iexclude-file --exclude-caches --exclude-if-present --exclude-larger-than --one-file-system --files-from --files-from-verbatim --files-from-raw --stdin --stdin-filename --stdin-from-command --tag --host --dry-run --allow-stale --upload-queue --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-e -x -n -r -P -q -v -h --exclude --exclude-file --iexclude --iexclude-file --exclude-caches --exclude-if-present --exclude-larger-than --one-file-system --files-from --files-from-verbatim --files-from-raw --stdin --stdin-filename --stdin-from-command --tag --host --dry-run --allow-stale --upload-queue --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -534,6 +542,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -542,7 +558,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help config key snapshot index certificate head deletion tree blob help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help config key snapshot index certificate head deletion tree blob help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -584,6 +600,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -592,7 +616,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__blob)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -631,6 +655,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -642,7 +674,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__certificate)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -681,6 +713,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -692,7 +732,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__config)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -731,6 +771,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -742,7 +790,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__deletion)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -781,6 +829,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -792,7 +848,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__head)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -831,6 +887,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -996,7 +1060,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__index)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1035,6 +1099,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1046,7 +1118,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__key)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1088,6 +1160,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1096,7 +1176,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__snapshot)
-            opts="-H -r -P -q -v -h --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-H -r -P -q -v -h --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1154,6 +1234,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1162,7 +1250,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__cat__subcmd__tree)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1204,6 +1292,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1212,7 +1308,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__completions)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help bash elvish fish powershell zsh"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1254,6 +1350,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1262,7 +1366,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__delete)
-            opts="-n -r -P -q -v -h --policy --keep-last --keep-hourly --keep-daily --keep-weekly --keep-monthly --keep-yearly --keep-within --keep-tag --group-by --host --tag --dry-run --max-unused --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-n -r -P -q -v -h --policy --keep-last --keep-hourly --keep-daily --keep-weekly --keep-monthly --keep-yearly --keep-within --keep-tag --group-by --host --tag --dry-run --max-unused --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1352,6 +1456,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1360,7 +1472,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__diff)
-            opts="-H -r -P -q -v -h --metadata --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-H -r -P -q -v -h --metadata --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1415,6 +1527,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1426,7 +1546,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__dump)
-            opts="-H -r -P -q -v -h --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-H -r -P -q -v -h --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1484,6 +1604,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1492,7 +1620,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__find)
-            opts="-s -i -H -r -P -q -v -h --snapshot --ignore-case --path --host --tag --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-s -i -H -r -P -q -v -h --snapshot --ignore-case --path --host --tag --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1555,6 +1683,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2210,7 +2346,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__init)
-            opts="-r -P -q -v -h --remote --data-shards --parity-shards --pointers --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --remote --data-shards --parity-shards --pointers --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2268,6 +2404,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2276,7 +2420,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__key)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help list add remove passwd help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help list add remove passwd help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2318,6 +2462,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2326,7 +2478,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__key__subcmd__add)
-            opts="-r -P -q -v -h --new-password-file --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --new-password-file --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2369,6 +2521,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2464,7 +2624,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__key__subcmd__list)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2506,6 +2666,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2514,7 +2682,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__key__subcmd__passwd)
-            opts="-r -P -q -v -h --new-password-file --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --new-password-file --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2560,6 +2728,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2568,7 +2744,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__key__subcmd__remove)
-            opts="-r -P -q -v -h --force --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --force --allow-degraded --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2610,6 +2786,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2618,7 +2802,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__ls)
-            opts="-l -H -r -P -q -v -h --long --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-l -H -r -P -q -v -h --long --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2676,6 +2860,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2684,7 +2876,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__man)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2723,6 +2915,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2734,7 +2934,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__profile)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help show help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2773,6 +2973,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2826,7 +3034,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__profile__subcmd__show)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2865,6 +3073,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2876,7 +3092,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__prune)
-            opts="-n -r -P -q -v -h --dry-run --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-n -r -P -q -v -h --dry-run --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2915,6 +3131,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2926,7 +3150,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help list add replace rebalance help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help list add replace rebalance help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2968,6 +3192,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2976,7 +3208,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote__subcmd__add)
-            opts="-r -P -q -v -h --no-rebalance --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --no-rebalance --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3015,6 +3247,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3110,7 +3350,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote__subcmd__list)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3149,6 +3389,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3160,7 +3408,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote__subcmd__rebalance)
-            opts="-n -r -P -q -v -h --dry-run --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-n -r -P -q -v -h --dry-run --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3199,6 +3447,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3210,7 +3466,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__remote__subcmd__replace)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3252,6 +3508,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3260,7 +3524,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__repair)
-            opts="-n -r -P -q -v -h --dry-run --read-data --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-n -r -P -q -v -h --dry-run --read-data --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3302,6 +3566,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3310,7 +3582,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__restore)
-            opts="-t -i -e -n -H -r -P -q -v -h --target --include --exclude --verify --dry-run --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-t -i -e -n -H -r -P -q -v -h --target --include --exclude --verify --dry-run --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3392,6 +3664,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3400,7 +3680,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__run)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3442,6 +3722,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3450,7 +3738,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__snapshots)
-            opts="-c -H -r -P -q -v -h --latest --group-by --compact --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-c -H -r -P -q -v -h --latest --group-by --compact --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3516,6 +3804,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3524,7 +3820,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__stats)
-            opts="-H -r -P -q -v -h --mode --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-H -r -P -q -v -h --mode --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3586,6 +3882,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3594,7 +3898,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__unlock)
-            opts="-r -P -q -v -h --remove-all --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --remove-all --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3636,6 +3940,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3644,7 +3956,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__verify)
-            opts="-r -P -q -v -h --read-data --read-data-subset --seed --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --read-data --read-data-subset --seed --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3694,6 +4006,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3702,7 +4022,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__version)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3741,6 +4061,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3752,7 +4080,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__writer)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help add list revoke help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help add list revoke help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3794,6 +4122,14 @@ _tangle() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3802,7 +4138,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__writer__subcmd__add)
-            opts="-r -P -q -v -h --out --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --out --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3845,6 +4181,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3926,7 +4270,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__writer__subcmd__list)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3965,6 +4309,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3976,7 +4328,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__writer__subcmd__revoke)
-            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --help"
+            opts="-r -P -q -v -h --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4015,6 +4367,14 @@ _tangle() {
                     return 0
                     ;;
                 --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_tangle_global_optspecs
-    string join \n r/repo= P/profile= password-file= password-command= json q/quiet v/verbose no-progress progress cache-dir= owner= retry-lock= h/help V/version
+    string join \n r/repo= P/profile= password-file= password-command= json q/quiet v/verbose no-progress progress cache-dir= owner= retry-lock= limit-upload= limit-download= h/help V/version
 end
 
 function __fish_tangle_needs_command
@@ -31,6 +31,8 @@ complete -c tangle -n "__fish_tangle_needs_command" -l password-command -d 'Run 
 complete -c tangle -n "__fish_tangle_needs_command" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_needs_command" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_needs_command" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_needs_command" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_needs_command" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_needs_command" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_needs_command" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_needs_command" -s v -l verbose -d 'More detail (repeat for more)'
@@ -73,6 +75,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand init" -l password-command 
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand init" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand init" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand init" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand init" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand init" -s v -l verbose -d 'More detail (repeat for more)'
@@ -99,6 +103,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand backup" -l password-comman
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l exclude-caches -d 'Skip the contents of directories holding a valid CACHEDIR.TAG (the tag is kept)'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s x -l one-file-system -d 'Stay on the file system of each source: do not descend into mount points'
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l stdin -d 'Back up what is read from stdin, as one file'
@@ -123,6 +129,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l password-com
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s c -l compact -d 'One line per snapshot without the paths column'
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand snapshots" -s q -l quiet -d 'Print only errors'
@@ -140,6 +148,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand ls" -l password-command -d
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand ls" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand ls" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -s l -l long -d 'Show type, mode, size and time'
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand ls" -s q -l quiet -d 'Print only errors'
@@ -160,6 +170,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand restore" -l password-comma
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand restore" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand restore" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l verify -d 'Read the restored files back and check them against the snapshot'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s n -l dry-run -d 'Say how many files and bytes would be restored; write nothing'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
@@ -178,6 +190,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand dump" -l password-command 
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand dump" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand dump" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s v -l verbose -d 'More detail (repeat for more)'
@@ -193,6 +207,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand verify" -l password-comman
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand verify" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l read-data -d 'Download every shard, check its hash and that parity matches data and pointers'
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand verify" -s q -l quiet -d 'Print only errors'
@@ -207,6 +223,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand repair" -l password-comman
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand repair" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -s n -l dry-run -d 'Print the plan and the bytes it would move; change nothing'
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l read-data -d 'First download and hash every shard, to also find corruption a listing cannot see'
 complete -c tangle -n "__fish_tangle_using_subcommand repair" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
@@ -234,6 +252,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand delete" -l password-comman
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand delete" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand delete" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l policy -d 'Use the profile\'s [delete] policy (flags given here win key by key); the default when neither snapshots nor --keep-* options are given and the profile has one'
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -s n -l dry-run -d 'Say what would be removed and freed; change nothing'
 complete -c tangle -n "__fish_tangle_using_subcommand delete" -l allow-degraded -d 'Delete even with remotes unreachable (the next repair removes from them what the deletion names)'
@@ -250,6 +270,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand prune" -l password-command
 complete -c tangle -n "__fish_tangle_using_subcommand prune" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand prune" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand prune" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand prune" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand prune" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand prune" -s n -l dry-run -d 'Say what would be removed, per remote; change nothing (takes no lock, so a backup running meanwhile may show in it)'
 complete -c tangle -n "__fish_tangle_using_subcommand prune" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand prune" -s q -l quiet -d 'Print only errors'
@@ -264,6 +286,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l password-comman
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l remove-all -d 'Remove every lock and repair marker, not only stale locks (only when you know no backup, delete or repair runs, on any machine)'
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand unlock" -s q -l quiet -d 'Print only errors'
@@ -278,6 +302,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_s
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and not __fish_seen_subcommand_from list add remove passwd help" -s v -l verbose -d 'More detail (repeat for more)'
@@ -296,6 +322,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail (repeat for more)'
@@ -310,6 +338,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More detail (repeat for more)'
@@ -323,6 +353,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l force -d 'Also remove the key this command opened the repository with'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l allow-degraded -d 'Remove even with remotes unreachable (the next repair removes the key file from them; it never opens the repository meanwhile)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from remove" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
@@ -339,6 +371,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l allow-degraded -d 'Go on with remotes unreachable (as for `key remove`)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand key; and __fish_seen_subcommand_from passwd" -s q -l quiet -d 'Print only errors'
@@ -358,6 +392,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_see
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and not __fish_seen_subcommand_from list add replace rebalance help" -s v -l verbose -d 'More detail (repeat for more)'
@@ -376,6 +412,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail (repeat for more)'
@@ -389,6 +427,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l no-rebalance -d 'Only change the config (new extents use the remote; run `repair` and `remote rebalance` later)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors'
@@ -403,6 +443,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from replace" -s v -l verbose -d 'More detail (repeat for more)'
@@ -416,6 +458,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -s n -l dry-run -d 'Print what would move without moving anything'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand remote; and __fish_seen_subcommand_from rebalance" -s q -l quiet -d 'Print only errors'
@@ -435,6 +479,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand writer; and not __fish_see
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and not __fish_seen_subcommand_from add list revoke help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and not __fish_seen_subcommand_from add list revoke help" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and not __fish_seen_subcommand_from add list revoke help" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand writer; and not __fish_seen_subcommand_from add list revoke help" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand writer; and not __fish_seen_subcommand_from add list revoke help" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and not __fish_seen_subcommand_from add list revoke help" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and not __fish_seen_subcommand_from add list revoke help" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and not __fish_seen_subcommand_from add list revoke help" -s v -l verbose -d 'More detail (repeat for more)'
@@ -453,6 +499,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from add" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from add" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from add" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from add" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from add" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from add" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from add" -s v -l verbose -d 'More detail (repeat for more)'
@@ -466,6 +514,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from list" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from list" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from list" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from list" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from list" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from list" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail (repeat for more)'
@@ -479,6 +529,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_su
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from revoke" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from revoke" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from revoke" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from revoke" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from revoke" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from revoke" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand writer; and __fish_seen_subcommand_from revoke" -s v -l verbose -d 'More detail (repeat for more)'
@@ -500,6 +552,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand find" -l password-command 
 complete -c tangle -n "__fish_tangle_using_subcommand find" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand find" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand find" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand find" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand find" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand find" -s i -l ignore-case -d 'Match regardless of case'
 complete -c tangle -n "__fish_tangle_using_subcommand find" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand find" -s q -l quiet -d 'Print only errors'
@@ -517,6 +571,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand diff" -l password-command 
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand diff" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -l metadata -d 'Also show entries whose metadata alone changed (U: mode, owner, mtime, xattrs)'
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand diff" -s q -l quiet -d 'Print only errors'
@@ -536,6 +592,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand stats" -l password-command
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand stats" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand stats" -s v -l verbose -d 'More detail (repeat for more)'
@@ -549,6 +607,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_s
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and not __fish_seen_subcommand_from config key snapshot index certificate head deletion tree blob help" -s v -l verbose -d 'More detail (repeat for more)'
@@ -572,6 +632,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from config" -s v -l verbose -d 'More detail (repeat for more)'
@@ -585,6 +647,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from key" -s v -l verbose -d 'More detail (repeat for more)'
@@ -601,6 +665,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from snapshot" -s v -l verbose -d 'More detail (repeat for more)'
@@ -614,6 +680,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from index" -s v -l verbose -d 'More detail (repeat for more)'
@@ -627,6 +695,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from certificate" -s v -l verbose -d 'More detail (repeat for more)'
@@ -640,6 +710,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from head" -s v -l verbose -d 'More detail (repeat for more)'
@@ -653,6 +725,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from deletion" -s v -l verbose -d 'More detail (repeat for more)'
@@ -666,6 +740,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from tree" -s v -l verbose -d 'More detail (repeat for more)'
@@ -679,6 +755,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subco
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand cat; and __fish_seen_subcommand_from blob" -s v -l verbose -d 'More detail (repeat for more)'
@@ -702,6 +780,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand completions" -l password-c
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand completions" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand completions" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand completions" -s v -l verbose -d 'More detail (repeat for more)'
@@ -715,6 +795,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand man" -l password-command -
 complete -c tangle -n "__fish_tangle_using_subcommand man" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand man" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand man" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand man" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand man" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand man" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand man" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand man" -s v -l verbose -d 'More detail (repeat for more)'
@@ -728,6 +810,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_se
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and not __fish_seen_subcommand_from show help" -s v -l verbose -d 'More detail (repeat for more)'
@@ -743,6 +827,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_s
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand profile; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More detail (repeat for more)'
@@ -758,6 +844,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand run" -l password-command -
 complete -c tangle -n "__fish_tangle_using_subcommand run" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand run" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand run" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand run" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand run" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand run" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand run" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand run" -s v -l verbose -d 'More detail (repeat for more)'
@@ -771,6 +859,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand version" -l password-comma
 complete -c tangle -n "__fish_tangle_using_subcommand version" -l cache-dir -d 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand version" -l owner -d 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted' -r
 complete -c tangle -n "__fish_tangle_using_subcommand version" -l retry-lock -d 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand version" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
+complete -c tangle -n "__fish_tangle_using_subcommand version" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand version" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand version" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand version" -s v -l verbose -d 'More detail (repeat for more)'

@@ -24,6 +24,8 @@ _tangle() {
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -59,6 +61,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -95,6 +99,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--exclude-caches[Skip the contents of directories holding a valid CACHEDIR.TAG (the tag is kept)]' \
 '-x[Stay on the file system of each source\: do not descend into mount points]' \
 '--one-file-system[Stay on the file system of each source\: do not descend into mount points]' \
@@ -132,6 +138,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '-c[One line per snapshot without the paths column]' \
 '--compact[One line per snapshot without the paths column]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
@@ -161,6 +169,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '-l[Show type, mode, size and time]' \
 '--long[Show type, mode, size and time]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
@@ -197,6 +207,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--verify[Read the restored files back and check them against the snapshot]' \
 '-n[Say how many files and bytes would be restored; write nothing]' \
 '--dry-run[Say how many files and bytes would be restored; write nothing]' \
@@ -227,6 +239,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -253,6 +267,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '(--read-data-subset)--read-data[Download every shard, check its hash and that parity matches data and pointers]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
@@ -276,6 +292,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '-n[Print the plan and the bytes it would move; change nothing]' \
 '--dry-run[Print the plan and the bytes it would move; change nothing]' \
 '--read-data[First download and hash every shard, to also find corruption a listing cannot see]' \
@@ -313,6 +331,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--policy[Use the profile'\''s \[delete\] policy (flags given here win key by key); the default when neither snapshots nor --keep-* options are given and the profile has one]' \
 '-n[Say what would be removed and freed; change nothing]' \
 '--dry-run[Say what would be removed and freed; change nothing]' \
@@ -340,6 +360,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '-n[Say what would be removed, per remote; change nothing (takes no lock, so a backup running meanwhile may show in it)]' \
 '--dry-run[Say what would be removed, per remote; change nothing (takes no lock, so a backup running meanwhile may show in it)]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
@@ -364,6 +386,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--remove-all[Remove every lock and repair marker, not only stale locks (only when you know no backup, delete or repair runs, on any machine)]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
@@ -387,6 +411,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -417,6 +443,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -440,6 +468,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -462,6 +492,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--force[Also remove the key this command opened the repository with]' \
 '--allow-degraded[Remove even with remotes unreachable (the next repair removes the key file from them; it never opens the repository meanwhile)]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
@@ -488,6 +520,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--allow-degraded[Go on with remotes unreachable (as for \`key remove\`)]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
@@ -551,6 +585,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -581,6 +617,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -603,6 +641,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--no-rebalance[Only change the config (new extents use the remote; run \`repair\` and \`remote rebalance\` later)]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
@@ -627,6 +667,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -651,6 +693,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '-n[Print what would move without moving anything]' \
 '--dry-run[Print what would move without moving anything]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
@@ -715,6 +759,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -746,6 +792,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -769,6 +817,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -791,6 +841,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -856,6 +908,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '-i[Match regardless of case]' \
 '--ignore-case[Match regardless of case]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
@@ -885,6 +939,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--metadata[Also show entries whose metadata alone changed (U\: mode, owner, mtime, xattrs)]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
@@ -916,6 +972,8 @@ raw-data\:"The unique blobs the snapshots reference, as stored"))' \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -939,6 +997,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -969,6 +1029,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -991,6 +1053,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1018,6 +1082,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1041,6 +1107,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1064,6 +1132,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1087,6 +1157,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1110,6 +1182,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1133,6 +1207,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1156,6 +1232,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1239,6 +1317,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1262,6 +1342,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1285,6 +1367,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1315,6 +1399,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1365,6 +1451,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \
@@ -1387,6 +1475,8 @@ _arguments "${_arguments_options[@]}" : \
 '--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
 '--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
 '--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \

@@ -69,6 +69,22 @@ pub struct GlobalArgs {
         value_parser = tangle::util::parse_duration
     )]
     pub retry_lock: Option<Duration>,
+    /// Upload at most this many KiB/s, over all remotes together
+    #[arg(long, env = "TANGLE_LIMIT_UPLOAD", global = true, value_name = "KIB_PER_S", value_parser = parse_limit)]
+    pub limit_upload: Option<u64>,
+    /// Download at most this many KiB/s, over all remotes together
+    #[arg(long, env = "TANGLE_LIMIT_DOWNLOAD", global = true, value_name = "KIB_PER_S", value_parser = parse_limit)]
+    pub limit_download: Option<u64>,
+}
+
+/// A bandwidth limit in KiB/s: a whole number of 1 or more.
+fn parse_limit(s: &str) -> std::result::Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(0) => Err("0 would move nothing: give 1 or more KiB/s".to_string()),
+        Ok(n) if n > u64::MAX / 1024 => Err("too large".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err("want a whole number of KiB/s, like 1024".to_string()),
+    }
 }
 
 /// The global settings after flags, environment, profile and defaults: what commands
@@ -98,6 +114,9 @@ pub struct Global {
     pub cache_dir: Option<PathBuf>,
     pub owner: Option<String>,
     pub retry_lock: Option<Duration>,
+    /// `--limit-upload` / `--limit-download` (KiB/s), else the profile's.
+    pub limit_upload: Option<u64>,
+    pub limit_download: Option<u64>,
     /// Per-remote settings from the profile (passed to every remote opened).
     pub remote_settings: tangle::remote::SettingsByUrl,
     /// Which arguments the command line or the environment gave (they beat the profile).
@@ -141,6 +160,8 @@ impl Global {
             cache_dir: a.cache_dir,
             owner: a.owner,
             retry_lock: a.retry_lock,
+            limit_upload: a.limit_upload,
+            limit_download: a.limit_download,
             remote_settings: Default::default(),
             given,
             loaded: None,
@@ -190,6 +211,20 @@ impl Global {
             if g.owner.is_none() {
                 g.owner = r.owner.clone();
             }
+            let limit = |key: &str, v: &Option<String>| -> Result<Option<u64>> {
+                (v.as_deref().map(parse_limit).transpose()).map_err(|e| {
+                    Error::usage(format!(
+                        "profile {}: [repository] {key}: {e}",
+                        p.path.display()
+                    ))
+                })
+            };
+            if g.limit_upload.is_none() {
+                g.limit_upload = limit("limit-upload", &r.limit_upload)?;
+            }
+            if g.limit_download.is_none() {
+                g.limit_download = limit("limit-download", &r.limit_download)?;
+            }
             g.remote_settings = p.remote_settings()?;
             g.loaded = Some(Arc::new(p));
         }
@@ -208,6 +243,11 @@ impl Global {
         if let Some(owner) = &g.owner {
             tangle::repo::OwnerPin::parse(owner)?;
         }
+        // For every remote this process opens, whichever command opens it.
+        tangle::remote::set_bandwidth_limits(tangle::remote::BandwidthLimits {
+            upload: g.limit_upload.map(|k| k * 1024),
+            download: g.limit_download.map(|k| k * 1024),
+        });
         Ok(g)
     }
 

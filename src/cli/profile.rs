@@ -150,6 +150,19 @@ fn effective(g: &Global) -> Result<Vec<Table>> {
         json!(g.cache_dir),
         origin("cache_dir", pr.is_some_and(|r| r.cache_dir.is_some())),
     ));
+    repo.push(set(
+        "limit-upload",
+        json!(g.limit_upload),
+        origin("limit_upload", pr.is_some_and(|r| r.limit_upload.is_some())),
+    ));
+    repo.push(set(
+        "limit-download",
+        json!(g.limit_download),
+        origin(
+            "limit_download",
+            pr.is_some_and(|r| r.limit_download.is_some()),
+        ),
+    ));
     let mut tables = vec![("repository".to_string(), repo)];
 
     for (url, settings) in p.map(|p| &p.remote).into_iter().flatten() {

@@ -101,6 +101,11 @@ pub struct RepositorySection {
     pub owner: Option<String>,
     #[serde(default, alias = "cache_dir")]
     pub cache_dir: Option<String>,
+    /// KiB/s (`--limit-upload`, `--limit-download`).
+    #[serde(default, deserialize_with = "text", alias = "limit_upload")]
+    pub limit_upload: Option<String>,
+    #[serde(default, deserialize_with = "text", alias = "limit_download")]
+    pub limit_download: Option<String>,
 }
 
 /// A scalar as text: `keep-daily = 7` and `keep-daily = "7"` mean the same, as on the

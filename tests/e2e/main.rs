@@ -23,6 +23,7 @@ mod entanglement_model;
 mod backends;
 mod backup_options;
 mod backup_restore;
+mod bandwidth;
 mod completions;
 mod delete;
 mod durability_harness;

@@ -21,6 +21,7 @@ mod restic;
 pub mod retry;
 mod s3;
 mod sftp;
+mod throttle;
 
 pub use error::{BoxError, RemoteError, RemoteResult};
 pub use local::{LocalRemote, TEMP_PREFIX};
@@ -28,6 +29,7 @@ pub use local::{LocalRemote, TEMP_PREFIX};
 pub use memory::MemoryRemote;
 pub use s3::S3Remote;
 pub use sftp::SftpRemote;
+pub use throttle::{BandwidthLimits, set_bandwidth_limits};
 
 use std::sync::Arc;
 
@@ -148,7 +150,9 @@ pub fn open_with(url: &str, settings: &RemoteSettings) -> Result<DynRemote> {
         return Ok(backend);
     }
     let timeout = settings.timeout.unwrap_or(deadline::DEFAULT_TIMEOUT);
-    Ok(Arc::new(deadline::Deadline::new(backend, timeout)))
+    Ok(throttle::limited(Arc::new(deadline::Deadline::new(
+        backend, timeout,
+    ))))
 }
 
 fn open_backend(url: &str, settings: &RemoteSettings) -> Result<DynRemote> {
