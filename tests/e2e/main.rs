@@ -25,6 +25,7 @@ mod backup_options;
 mod backup_restore;
 mod completions;
 mod delete;
+mod dump_archive;
 mod durability_harness;
 mod errors;
 mod foreign_objects;
