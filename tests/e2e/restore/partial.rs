@@ -252,6 +252,19 @@ fn dump_of_a_directory_with_lost_data_is_21() {
         err.contains(&fx.orig("a.bin")) || err.contains(&fx.orig("sub/b.txt")),
         "the message names no lost file:\n{err}"
     );
+    // What was written is no complete archive: `tar` says so.
+    let cut = fx.repo.path("cut.tar");
+    fs::write(&cut, &out.stdout).unwrap();
+    let listed = std::process::Command::new("tar")
+        .arg("-tf")
+        .arg(&cut)
+        .output()
+        .expect("run tar");
+    assert!(
+        !listed.status.success(),
+        "tar lists the cut archive without complaint:\n{}",
+        String::from_utf8_lossy(&listed.stdout)
+    );
     let target = fx.repo.path("lost.tar");
     let out = dump(&["--target".as_ref(), target.as_os_str()]);
     assert_eq!(
