@@ -45,7 +45,7 @@ complete -c tangle -n "__fish_tangle_needs_command" -f -a "backup" -d 'Back up f
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "snapshots" -d 'List snapshots'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "ls" -d 'List the files in a snapshot'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "restore" -d 'Restore a snapshot (or a path in it) under a target directory'
-complete -c tangle -n "__fish_tangle_needs_command" -f -a "dump" -d 'Write one file of a snapshot to standard output'
+complete -c tangle -n "__fish_tangle_needs_command" -f -a "dump" -d 'Write a file of a snapshot, or a directory as a tar archive, to standard output'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "verify" -d 'Check the repository on every remote (needs no password)'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "repair" -d 'Rebuild missing or damaged shards and metadata copies (needs no password)'
 complete -c tangle -n "__fish_tangle_needs_command" -f -a "delete" -d 'Delete snapshots and reclaim their space, re-encoding what pointed into it'
@@ -180,6 +180,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand restore" -s v -l verbose -
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s h -l help -d 'Print help'
+complete -c tangle -n "__fish_tangle_using_subcommand dump" -l archive -d 'Archive format of a directory dump (only `tar`)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand dump" -s t -l target -d 'Write to this file instead of standard output' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s H -l host -d 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given' -r
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l tag -d 'Only snapshots with all these tags (comma-separated; repeat: any of the lists; \'\' matches snapshots without tags); `latest` is the newest of these' -r
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l path -d 'Only snapshots whose backed-up paths include PATH (repeat: all of them); `latest` is the newest of these' -r -F
@@ -872,7 +874,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_
 complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete prune unlock key remote writer find diff stats cat completions man profile run version help" -f -a "snapshots" -d 'List snapshots'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete prune unlock key remote writer find diff stats cat completions man profile run version help" -f -a "ls" -d 'List the files in a snapshot'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete prune unlock key remote writer find diff stats cat completions man profile run version help" -f -a "restore" -d 'Restore a snapshot (or a path in it) under a target directory'
-complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete prune unlock key remote writer find diff stats cat completions man profile run version help" -f -a "dump" -d 'Write one file of a snapshot to standard output'
+complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete prune unlock key remote writer find diff stats cat completions man profile run version help" -f -a "dump" -d 'Write a file of a snapshot, or a directory as a tar archive, to standard output'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete prune unlock key remote writer find diff stats cat completions man profile run version help" -f -a "verify" -d 'Check the repository on every remote (needs no password)'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete prune unlock key remote writer find diff stats cat completions man profile run version help" -f -a "repair" -d 'Rebuild missing or damaged shards and metadata copies (needs no password)'
 complete -c tangle -n "__fish_tangle_using_subcommand help; and not __fish_seen_subcommand_from init backup snapshots ls restore dump verify repair delete prune unlock key remote writer find diff stats cat completions man profile run version help" -f -a "delete" -d 'Delete snapshots and reclaim their space, re-encoding what pointed into it'

@@ -48,7 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('snapshots', 'snapshots', [CompletionResultType]::ParameterValue, 'List snapshots')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the files in a snapshot')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore a snapshot (or a path in it) under a target directory')
-            [CompletionResult]::new('dump', 'dump', [CompletionResultType]::ParameterValue, 'Write one file of a snapshot to standard output')
+            [CompletionResult]::new('dump', 'dump', [CompletionResultType]::ParameterValue, 'Write a file of a snapshot, or a directory as a tar archive, to standard output')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the repository on every remote (needs no password)')
             [CompletionResult]::new('repair', 'repair', [CompletionResultType]::ParameterValue, 'Rebuild missing or damaged shards and metadata copies (needs no password)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete snapshots and reclaim their space, re-encoding what pointed into it')
@@ -238,6 +238,9 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             break
         }
         'tangle;dump' {
+            [CompletionResult]::new('--archive', '--archive', [CompletionResultType]::ParameterName, 'Archive format of a directory dump (only `tar`)')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Write to this file instead of standard output')
+            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Write to this file instead of standard output')
             [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only snapshots with all these tags (comma-separated; repeat: any of the lists; '''' matches snapshots without tags); `latest` is the newest of these')
@@ -1345,7 +1348,7 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('snapshots', 'snapshots', [CompletionResultType]::ParameterValue, 'List snapshots')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the files in a snapshot')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore a snapshot (or a path in it) under a target directory')
-            [CompletionResult]::new('dump', 'dump', [CompletionResultType]::ParameterValue, 'Write one file of a snapshot to standard output')
+            [CompletionResult]::new('dump', 'dump', [CompletionResultType]::ParameterValue, 'Write a file of a snapshot, or a directory as a tar archive, to standard output')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the repository on every remote (needs no password)')
             [CompletionResult]::new('repair', 'repair', [CompletionResultType]::ParameterValue, 'Rebuild missing or damaged shards and metadata copies (needs no password)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete snapshots and reclaim their space, re-encoding what pointed into it')

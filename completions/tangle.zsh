@@ -226,6 +226,9 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (dump)
 _arguments "${_arguments_options[@]}" : \
+'--archive=[Archive format of a directory dump (only \`tar\`)]:FORMAT:_default' \
+'-t+[Write to this file instead of standard output]:FILE:_files' \
+'--target=[Write to this file instead of standard output]:FILE:_files' \
 '*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
 '*--host=[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
 '*--tag=[Only snapshots with all these tags (comma-separated; repeat\: any of the lists; '\'''\'' matches snapshots without tags); \`latest\` is the newest of these]:TAG[,TAG]:_default' \
@@ -251,7 +254,7 @@ _arguments "${_arguments_options[@]}" : \
 '-h[Print help]' \
 '--help[Print help]' \
 ':snapshot -- Snapshot id (prefix) or `latest`:_default' \
-':file -- Absolute path of the file, as backed up:_files' \
+':file -- Absolute path of the file or directory, as backed up (`/`\: the whole snapshot):_files' \
 && ret=0
 ;;
 (verify)
@@ -1757,7 +1760,7 @@ _tangle_commands() {
 'snapshots:List snapshots' \
 'ls:List the files in a snapshot' \
 'restore:Restore a snapshot (or a path in it) under a target directory' \
-'dump:Write one file of a snapshot to standard output' \
+'dump:Write a file of a snapshot, or a directory as a tar archive, to standard output' \
 'verify:Check the repository on every remote (needs no password)' \
 'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
 'delete:Delete snapshots and reclaim their space, re-encoding what pointed into it' \
@@ -1944,7 +1947,7 @@ _tangle__subcmd__help_commands() {
 'snapshots:List snapshots' \
 'ls:List the files in a snapshot' \
 'restore:Restore a snapshot (or a path in it) under a target directory' \
-'dump:Write one file of a snapshot to standard output' \
+'dump:Write a file of a snapshot, or a directory as a tar archive, to standard output' \
 'verify:Check the repository on every remote (needs no password)' \
 'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
 'delete:Delete snapshots and reclaim their space, re-encoding what pointed into it' \

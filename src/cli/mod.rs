@@ -69,7 +69,7 @@ pub enum Command {
     Ls(ls::LsArgs),
     /// Restore a snapshot (or a path in it) under a target directory
     Restore(restore::RestoreArgs),
-    /// Write one file of a snapshot to standard output
+    /// Write a file of a snapshot, or a directory as a tar archive, to standard output
     Dump(dump::DumpArgs),
     /// Check the repository on every remote (needs no password)
     Verify(verify::VerifyArgs),

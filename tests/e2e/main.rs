@@ -26,6 +26,7 @@ mod backup_restore;
 mod bandwidth;
 mod completions;
 mod delete;
+mod dump_archive;
 mod durability_harness;
 mod errors;
 mod foreign_objects;

@@ -181,6 +181,7 @@ fn reading_commands_into_a_closed_pipe() {
     let (repo, src) = repo_with_snapshot();
     let one_file = src.join("directory-with-a-long-name-00/file-with-a-long-name-000.txt");
     let one_file = one_file.to_str().expect("temp paths are UTF-8");
+    let src_dir = src.to_str().expect("temp paths are UTF-8");
     let cases: Vec<Vec<&str>> = vec![
         vec!["snapshots", "--json"],
         vec!["snapshots"],
@@ -208,6 +209,8 @@ fn reading_commands_into_a_closed_pipe() {
         vec!["remote", "rebalance", "--dry-run", "--json"],
         vec!["remote", "rebalance", "--dry-run"],
         vec!["dump", "latest", one_file],
+        vec!["dump", "latest", src_dir],
+        vec!["dump", "latest", "/"],
     ];
     for a in &cases {
         both_readers(&a.join(" "), || args(&repo, true, a));
@@ -284,6 +287,13 @@ fn dump_of_a_large_file_into_a_closed_pipe() {
     both_readers("dump of a 12 MiB file", || {
         let mut c = args(&repo, true, &["dump", "latest"]);
         c.arg(big);
+        c
+    });
+    // The same file inside a tar archive of its directory.
+    let dir: &Path = &src;
+    both_readers("dump of a directory holding a 12 MiB file", || {
+        let mut c = args(&repo, true, &["dump", "latest"]);
+        c.arg(dir);
         c
     });
 }

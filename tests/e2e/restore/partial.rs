@@ -232,3 +232,46 @@ fn an_unwritable_target_is_1_and_data_lost_wins() {
         "the target's error is not reported beside the loss:\n{err}"
     );
 }
+
+/// `dump` of a directory holding a file whose data is lost: exit 21 naming the file,
+/// never a tar that silently lacks it; with `--target` no archive is left behind.
+#[test]
+fn dump_of_a_directory_with_lost_data_is_21() {
+    let fx = setup();
+    fx.lose_extent(0);
+    let dump = |extra: &[&std::ffi::OsStr]| {
+        let mut cmd = fx.repo.cmd_as(Client::via(0).fresh_home());
+        let out = run_any(cmd.args(["dump", "latest"]).args(extra).arg(&fx.src));
+        assert_no_panic(&out, "dump");
+        out
+    };
+    let out = dump(&[]);
+    let err = stderr_str(&out);
+    assert_eq!(out.status.code(), Some(21), "dump\nstderr:\n{err}");
+    assert!(
+        err.contains(&fx.orig("a.bin")) || err.contains(&fx.orig("sub/b.txt")),
+        "the message names no lost file:\n{err}"
+    );
+    // What was written is no complete archive: `tar` says so.
+    let cut = fx.repo.path("cut.tar");
+    fs::write(&cut, &out.stdout).unwrap();
+    let listed = std::process::Command::new("tar")
+        .arg("-tf")
+        .arg(&cut)
+        .output()
+        .expect("run tar");
+    assert!(
+        !listed.status.success(),
+        "tar lists the cut archive without complaint:\n{}",
+        String::from_utf8_lossy(&listed.stdout)
+    );
+    let target = fx.repo.path("lost.tar");
+    let out = dump(&["--target".as_ref(), target.as_os_str()]);
+    assert_eq!(
+        out.status.code(),
+        Some(21),
+        "dump --target\nstderr:\n{}",
+        stderr_str(&out)
+    );
+    assert!(!target.exists(), "a failed dump left {}", target.display());
+}

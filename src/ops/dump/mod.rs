@@ -1,13 +1,16 @@
-//! `tangle dump`: one file's contents to a writer (stdout). With a high-latency remote
+//! `tangle dump`: one file's contents, or a directory as a tar archive, to a writer
+//! (stdout). With a high-latency remote
 //! (S3, SFTP) the file's shard reads are planned first, so a prefetcher fetches the
 //! next shards from all remotes at once while the file is written (see
 //! [`crate::repo::PlannedReads`]).
 
 use std::io::Write;
 
+mod archive;
+
 use super::locate::{Located, locate};
 use super::select::{self, SnapshotFilter};
-use crate::content::{BlobKind, NodeKind};
+use crate::content::{BlobKind, Node, NodeKind, Tree};
 use crate::error::{Error, Result, ResultExt};
 use crate::repo::{ForgetReadPlan, Indexed, PREFETCH_WINDOW};
 use crate::repo::{PlannedReads, ReadMode, Repository};
@@ -35,19 +38,36 @@ fn dump_file(
     out: &mut dyn Write,
 ) -> Result<u64> {
     let (_, snap) = select::find(repo, spec, filter)?;
-    let node = match locate(repo, &snap, path)? {
-        Located::Node(n) if n.kind == NodeKind::File => n,
-        _ => {
+    let tree = match locate(repo, &snap, path)? {
+        Located::Node(n) if n.kind == NodeKind::File => return write_file(repo, &n, path, out),
+        Located::Node(n) if n.kind == NodeKind::Dir => match n.subtree {
+            Some(id) => repo
+                .load_tree(&id)
+                .map_err(|e| e.as_data_lost().context(format!("{}", path.display())))?,
+            None => Tree::default(),
+        },
+        Located::Root(tree) => tree,
+        Located::Node(_) => {
             return Err(Error::fatal(format!(
-                "{} is not a file in the snapshot",
+                "{} is neither a file nor a directory in the snapshot",
                 path.display()
             )));
         }
     };
+    archive::write_tar(repo, &tree, path, out)
+}
+
+/// Ends the read plan of a high-latency remote and runs its prefetcher around `write`;
+/// `plan` lists the data blobs in the order `write` reads them.
+pub(super) fn with_read_plan<'b, T>(
+    repo: &Repository<Indexed>,
+    plan: impl Iterator<Item = &'b crate::content::BlobId>,
+    write: impl FnOnce() -> Result<T>,
+) -> Result<T> {
     let planned = repo.remotes().iter().any(|r| r.high_latency());
     if planned {
         let mut reads = PlannedReads::new();
-        for id in &node.content {
+        for id in plan {
             repo.plan_blob_read(&mut reads, id);
         }
         repo.follow_read_plan(reads);
@@ -58,6 +78,17 @@ fn dump_file(
         if planned {
             s.spawn(|| repo.prefetch_planned(PREFETCH_WINDOW));
         }
+        write()
+    })
+}
+
+fn write_file(
+    repo: &Repository<Indexed>,
+    node: &Node,
+    path: &std::path::Path,
+    out: &mut dyn Write,
+) -> Result<u64> {
+    with_read_plan(repo, node.content.iter(), || {
         let mut written = 0u64;
         for id in &node.content {
             written += repo

@@ -1,0 +1,184 @@
+//! `tangle dump SNAPSHOT DIR` (issue 36): a directory, or `/` for the whole snapshot, as
+//! a tar archive that the system `tar` extracts to the backed-up tree (bytes, symlink
+//! targets, modes, mtimes); `--target FILE`; `--archive` names what it supports.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::shared::files::{pseudo_random, write_file};
+use crate::support::command::{assert_clean_failure, run_any, run_ok, stderr_str};
+use crate::support::fsutil::raw;
+use crate::support::repo::Repo;
+
+/// Nested directories, an empty file, an empty directory, a symlink, an executable, a
+/// large file, a non-UTF-8 name and a path longer than tar's 100-byte name field.
+fn build_tree(src: &Path) {
+    write_file(&src.join("a.txt"), b"alpha\n");
+    write_file(&src.join("empty"), b"");
+    write_file(&src.join("sub/deep/big.bin"), &pseudo_random(7, 3 << 20));
+    write_file(&src.join("sub/c.txt"), b"charlie\n");
+    write_file(&src.join(raw(b"caf\xe9")), b"latin-1 named\n");
+    let long = "a-directory-name-that-is-rather-long/".repeat(4) + "and-a-file-at-the-end.txt";
+    write_file(&src.join(long), b"long path\n");
+    fs::create_dir_all(src.join("emptydir")).unwrap();
+    let tool = src.join("bin/tool.sh");
+    write_file(&tool, b"#!/bin/sh\necho hi\n");
+    fs::set_permissions(&tool, fs::Permissions::from_mode(0o755)).unwrap();
+    symlink("../a.txt", src.join("sub/link-to-a")).unwrap();
+    symlink("/nowhere/at/all", src.join("dangling")).unwrap();
+}
+
+/// What the comparison looks at, per path below `root`: kind, permission bits, file
+/// bytes or link target, and (files, directories) the mtime in seconds.
+fn describe(root: &Path) -> BTreeMap<Vec<u8>, (char, u32, Vec<u8>, i64)> {
+    let mut out = BTreeMap::new();
+    fn walk(base: &Path, p: &Path, out: &mut BTreeMap<Vec<u8>, (char, u32, Vec<u8>, i64)>) {
+        for e in fs::read_dir(p).unwrap() {
+            let path = e.unwrap().path();
+            let m = fs::symlink_metadata(&path).unwrap();
+            let rel = path
+                .strip_prefix(base)
+                .unwrap()
+                .as_os_str()
+                .as_bytes()
+                .to_vec();
+            let mode = m.mode() & 0o7777;
+            if m.is_dir() {
+                walk(base, &path, out);
+                out.insert(rel, ('d', mode, Vec::new(), m.mtime()));
+            } else if m.file_type().is_symlink() {
+                let target = fs::read_link(&path).unwrap();
+                out.insert(rel, ('l', 0, target.as_os_str().as_bytes().to_vec(), 0));
+            } else {
+                out.insert(rel, ('f', mode, fs::read(&path).unwrap(), m.mtime()));
+            }
+        }
+    }
+    walk(root, root, &mut out);
+    out
+}
+
+/// Extract `archive` with the system tar (`-p`: the archive's modes) into a new `dir`.
+fn extract(archive: &Path, dir: &Path) {
+    fs::create_dir_all(dir).unwrap();
+    let out = Command::new("tar")
+        .arg("-xpf")
+        .arg(archive)
+        .arg("-C")
+        .arg(dir)
+        .output()
+        .expect("run tar");
+    assert!(
+        out.status.success(),
+        "tar -x of {} failed: {}",
+        archive.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn assert_same(expected: &Path, actual: &Path, what: &str) {
+    let (want, got) = (describe(expected), describe(actual));
+    let names = |m: &BTreeMap<Vec<u8>, _>| -> Vec<String> {
+        m.keys()
+            .map(|k| String::from_utf8_lossy(k).into_owned())
+            .collect()
+    };
+    assert_eq!(names(&want), names(&got), "{what}: other paths");
+    for (k, w) in &want {
+        let g = &got[k];
+        assert!(
+            w == g,
+            "{what}: {} differs: kind/mode/mtime {:?} vs {:?}, {} vs {} bytes",
+            String::from_utf8_lossy(k),
+            (w.0, format!("{:o}", w.1), w.3),
+            (g.0, format!("{:o}", g.1), g.3),
+            w.2.len(),
+            g.2.len()
+        );
+    }
+}
+
+/// `dump latest DIR > x.tar` and `dump latest DIR --target x.tar` extract to the
+/// source tree; `dump latest /` holds the snapshot's paths without the leading slash.
+#[test]
+fn dump_of_a_directory_is_a_tar_of_it() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    build_tree(&src);
+    repo.backup(&[&src], &[]);
+
+    let out = run_ok(repo.cmd().args(["dump", "latest"]).arg(&src));
+    let piped = repo.path("piped.tar");
+    fs::write(&piped, &out.stdout).unwrap();
+    let x1 = repo.path("x1");
+    extract(&piped, &x1);
+    assert_same(&src, &x1, "dump DIR > x.tar");
+
+    let target = repo.path("target.tar");
+    let out = run_ok(
+        repo.cmd()
+            .args(["dump", "latest", "--archive", "tar", "--target"])
+            .arg(&target)
+            .arg(&src),
+    );
+    assert!(out.stdout.is_empty(), "dump --target wrote to stdout");
+    assert!(
+        fs::read(&target).unwrap() == fs::read(&piped).unwrap(),
+        "--target and stdout differ"
+    );
+
+    // A sub-directory: paths relative to it.
+    let out = run_ok(repo.cmd().args(["dump", "latest"]).arg(src.join("sub")));
+    let sub_tar = repo.path("sub.tar");
+    fs::write(&sub_tar, &out.stdout).unwrap();
+    let x2 = repo.path("x2");
+    extract(&sub_tar, &x2);
+    assert_same(&src.join("sub"), &x2, "dump DIR/sub");
+
+    // The whole snapshot.
+    let all = repo.path("all.tar");
+    run_ok(repo.cmd().args(["dump", "latest", "/", "-t"]).arg(&all));
+    let x3 = repo.path("x3");
+    extract(&all, &x3);
+    let below: PathBuf = x3.join(src.strip_prefix("/").unwrap());
+    assert_same(&src, &below, "dump /");
+
+    // A file is still written as it is, whatever --archive says.
+    let out = run_ok(
+        repo.cmd()
+            .args(["dump", "latest", "--archive", "tar"])
+            .arg(src.join("a.txt")),
+    );
+    assert_eq!(out.stdout, b"alpha\n");
+}
+
+/// `--archive zip` and an unknown format: one clear usage error naming tar, no output.
+#[test]
+fn dump_archive_formats_other_than_tar_are_refused() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("a.txt"), b"alpha\n");
+    repo.backup(&[&src], &[]);
+    for format in ["zip", "rar"] {
+        let target = repo.path(&format!("out.{format}"));
+        let out = run_any(
+            repo.cmd()
+                .args(["dump", "latest", "--archive", format, "--target"])
+                .arg(&target)
+                .arg(&src),
+        );
+        let what = format!("dump --archive {format}");
+        assert_clean_failure(&out, &what);
+        let err = stderr_str(&out);
+        assert!(
+            err.contains(format) && err.contains("tar"),
+            "{what}: the message names neither the format nor tar:\n{err}"
+        );
+        assert!(out.stdout.is_empty(), "{what} wrote to stdout");
+        assert!(!target.exists(), "{what} created its target");
+    }
+}
