@@ -3,8 +3,13 @@
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 mod cli;
+
+/// The exit code of the signal that arrived (0: none yet). From then on the signal
+/// thread ends the process, once it has removed the locks.
+static SIGNALLED: AtomicU8 = AtomicU8::new(0);
 
 fn main() -> ExitCode {
     limit_malloc_arenas();
@@ -16,6 +21,14 @@ fn main() -> ExitCode {
     exit_on_signals();
     let json = args.cli.global.json;
     let mut result = cli::run(args);
+    // Interrupted: the command's own end (an error its refused writes caused) must not
+    // race the signal thread, which exits with the signal's code.
+    let signalled = SIGNALLED.load(Ordering::SeqCst);
+    if signalled != 0 {
+        // Bounded: the lock removals are (5 s each), and a second signal exits at once.
+        std::thread::sleep(std::time::Duration::from_secs(30));
+        std::process::exit(signalled.into());
+    }
     // A lock whose lease lapsed (the process stalled): whatever the command made of the
     // refused writes, what happened is that it lost its lock (exit 11).
     if let Some(why) = tangle::repo::remote::lease::lost_reason() {
@@ -99,6 +112,7 @@ fn exit_on_signals() {
             })
         };
         let code = next_signal();
+        SIGNALLED.store(code as u8, Ordering::SeqCst);
         // A progress bar comes off first, or it is drawn again below the message. Without
         // one, the new line leaves the terminal's `^C`.
         let newline = if cli::progress::clear_for_exit() {
@@ -108,7 +122,10 @@ fn exit_on_signals() {
         };
         let _ = writeln!(std::io::stderr(), "{newline}tangle: interrupted");
         let _ = std::thread::Builder::new().spawn(move || {
-            // Exit whatever happens while the locks are removed.
+            // Exit whatever happens while the locks are removed: a command that ended
+            // meanwhile may have shut its runtime down under them (the lock then goes
+            // stale), which is no panic to show.
+            std::panic::set_hook(Box::new(|_| {}));
             let _ = std::panic::catch_unwind(|| {
                 tangle::repo::stop_writing_and_unlock(std::time::Duration::from_secs(5))
             });
