@@ -5,6 +5,7 @@
 //! only accepted after its checks (signature, content address, decryption) pass, so one
 //! bad copy never hides a good one.
 
+mod authentic;
 mod cache;
 pub mod config;
 mod heads;
@@ -25,6 +26,7 @@ pub mod trust;
 mod unlock;
 mod write;
 mod writers;
+pub use authentic::Foreign;
 pub use cache::default_cache_dir;
 pub use health::WriteHealth;
 pub use lock::{
@@ -38,7 +40,7 @@ pub use reader::{ReadMode, TREE_SHARDS_AHEAD, TREES_AHEAD};
 pub use rebuild::Graph;
 pub use state::{HasIndex, HasKey, Indexed, Public, State, Unlocked};
 pub use trust::{OwnerPin, pin_owner};
-pub use write::{ConfigPublished, Foreign};
+pub use write::ConfigPublished;
 pub use writers::Writer;
 
 pub use config::Config;
