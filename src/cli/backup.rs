@@ -5,11 +5,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
+use tangle::crypto::writer::WriterKey;
 use tangle::ops::Progress;
 use tangle::ops::backup::{
     self, BackupOptions, BackupReport, FilterOptions, StdinOptions, StreamSource,
 };
-use tangle::repo::{LockKind, Repository, Unlocked};
+use tangle::repo::{LockGuard, LockKind, Public, Repository, Signs, Unlocked};
 use tangle::util::human_bytes;
 use tangle::{Error, Result};
 
@@ -91,6 +92,10 @@ settings! {
         /// raise it when one remote is much slower than the others)
         #[arg(long, value_name = "N", value_parser = parse_upload_queue)]
         pub upload_queue: Option<usize>,
+        /// Back up with this writer key file (from `tangle writer add`) instead of the
+        /// password: the run can add history but read none, and delete nothing
+        #[arg(long, value_name = "FILE", env = "TANGLE_WRITER_KEY")]
+        pub writer_key: Option<std::path::PathBuf>,
     }
 }
 
@@ -195,15 +200,6 @@ pub fn execute(g: &Global, a: &BackupArgs) -> Result<BackupReport> {
     if stdin.is_none() {
         backup::filter::Filter::new(&filter)?;
     }
-    let repo: Repository<Unlocked> = g.open(Purpose::Writing)?;
-    // Shared with other backups, exclusive of a delete: taken before the index is
-    // loaded, so nothing this run dedups against or points into can be deleted under it.
-    let _lock = if a.dry_run {
-        None
-    } else {
-        Some(repo.lock(LockKind::Shared, "backup")?)
-    };
-    let repo = backup::prepare(repo)?;
     let opts = BackupOptions {
         paths,
         filter,
@@ -217,7 +213,18 @@ pub fn execute(g: &Global, a: &BackupArgs) -> Result<BackupReport> {
     let progress = Arc::new(Progress::default());
     let bar = Bar::start(g.show_progress(), progress.clone(), "backing up");
     let status = JsonStatus::start(g.json && g.progress, progress.clone());
-    let result = backup::run(&repo, &opts, &progress);
+    let result = match &a.writer_key {
+        Some(file) => backup_as_writer(g, file, &opts, &progress),
+        None => {
+            let repo: Repository<Unlocked> = g.open(Purpose::Writing)?;
+            // Shared with other backups, exclusive of a delete: taken before the index is
+            // loaded, so nothing this run dedups against or points into can be deleted
+            // under it.
+            let _lock = lock_unless(&repo, a.dry_run)?;
+            let repo = backup::prepare(repo)?;
+            backup::run(&repo, &opts, &progress)
+        }
+    };
     bar.finish();
     status.finish();
     let r = result?;
@@ -230,6 +237,43 @@ pub fn execute(g: &Global, a: &BackupArgs) -> Result<BackupReport> {
         ));
     }
     Ok(r)
+}
+
+/// A backup run's lock, shared with other backups (none for a dry run).
+fn lock_unless<S: Signs>(repo: &Repository<S>, dry_run: bool) -> Result<Option<LockGuard>> {
+    Ok(match dry_run {
+        true => None,
+        false => Some(repo.lock(LockKind::Shared, "backup")?),
+    })
+}
+
+/// A backup with a writer key: no password; the repository opened with the public key,
+/// checked against the owner keys the key file pins, then as the writer.
+fn backup_as_writer(
+    g: &Global,
+    file: &std::path::Path,
+    opts: &BackupOptions,
+    progress: &Progress,
+) -> Result<BackupReport> {
+    let text = tangle::util::read_regular_file(file, 64 << 10).map_err(|e| {
+        Error::fatal(format!(
+            "cannot read the writer key {}: {e}",
+            file.display()
+        ))
+    })?;
+    let key = String::from_utf8(text)
+        .ok()
+        .and_then(|t| WriterKey::from_file_text(&t).ok())
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "{} is not a tangle writer key file (`tangle writer add` makes them)",
+                file.display()
+            ))
+        })?;
+    let repo: Repository<Public> = g.open(Purpose::Writing)?;
+    let repo = repo.open_as_writer(key)?;
+    let _lock = lock_unless(&repo, opts.dry_run)?;
+    backup::run(&repo, opts, progress)
 }
 
 /// The stream to back up (`--stdin`, `--stdin-from-command`), checked against the rest of

@@ -166,7 +166,9 @@ pub fn execute(g: &Global, a: &DeleteArgs) -> Result<DeleteReport> {
     let mut decisions = Vec::new();
     if a.snapshots.is_empty() {
         let snaps: Vec<SnapshotRef> = (repo.snapshots()?.into_iter())
-            .map(|(id, s)| SnapshotRef::new(id, s.time_ns, s.host, s.paths, s.tags))
+            .map(|(id, s)| {
+                SnapshotRef::new(id, s.time_ns, s.host, s.paths, s.tags).signed_by(s.writer)
+            })
             .collect();
         let filter = Filter {
             hosts: a.host.clone(),

@@ -58,6 +58,13 @@ pub fn read(g: &Global, confirm: bool) -> Result<Password> {
             return Err(Error::usage("passwords do not match"));
         }
         pw
+    } else if std::env::var_os("TANGLE_WRITER_KEY").is_some() {
+        // A backup host with only its writer key: say why it is not enough.
+        return Err(Error::usage(
+            "no password given, and a writer key (TANGLE_WRITER_KEY) only adds backups: \
+             reading snapshots, trees or files, and changing or deleting anything, needs the \
+             owner's password",
+        ));
     } else {
         return Err(Error::usage(format!(
             "no password given: use --password-file, --password-command, TANGLE_PASSWORD or a profile (no terminal to ask on){}",

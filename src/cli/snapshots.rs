@@ -90,7 +90,10 @@ fn print_group(group: &SnapshotGroup, compact: bool) -> Result<()> {
             "{:<9} {:<25} {:<16} {:<12}",
             s.short_id,
             s.time,
-            escape(&s.host),
+            match &s.writer_label {
+                Some(label) => format!("{} [{}]", escape(&s.host), escape(label)),
+                None => escape(&s.host).into_owned(),
+            },
             escape(&s.tags.join(",")),
         );
         if compact {

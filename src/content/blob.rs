@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::BlobId;
 use super::ContentError;
-use crate::crypto::{self, MasterKey};
+use crate::crypto::{self, ContentKeys};
 use crate::error::Result;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -39,7 +39,11 @@ pub const ZSTD_LEVEL: i32 = 3;
 /// zstd (with a reused per-thread context) writes straight into the stored blob's own
 /// buffer, sized for the input: pages past what zstd writes are never touched, so they
 /// cost address space, not memory. The header is slid in front afterwards.
-pub fn encode_blob(key: &MasterKey, kind: BlobKind, plaintext: &[u8]) -> Result<Vec<u8>> {
+pub fn encode_blob(
+    key: &(impl ContentKeys + ?Sized),
+    kind: BlobKind,
+    plaintext: &[u8],
+) -> Result<Vec<u8>> {
     let head = crypto::NONCE_LEN + 1;
     // Compressed output must be smaller than the input to be worth it: give zstd only that
     // much room; if it does not fit, store raw.
@@ -65,7 +69,7 @@ pub fn encode_blob(key: &MasterKey, kind: BlobKind, plaintext: &[u8]) -> Result<
             buf.extend_from_slice(plaintext);
             buf
         });
-    crypto::seal_in_place(&key.encryption, kind.aad(), &mut buf)?;
+    crypto::seal_in_place(key.encryption(), kind.aad(), &mut buf)?;
     Ok(buf)
 }
 
@@ -78,14 +82,18 @@ thread_local! {
 /// The same blob under a fresh nonce (same length, same framing): what a repack
 /// writes, so its extents never repeat an old extent's bytes, and so never its name
 /// (a verifier chain over the same blocks from the same start would give the same one).
-pub fn reseal_blob(key: &MasterKey, kind: BlobKind, stored: &[u8]) -> Result<Vec<u8>> {
-    let framed = crypto::open(&key.encryption, kind.aad(), stored)?;
-    crypto::seal(&key.encryption, kind.aad(), &framed)
+pub fn reseal_blob(
+    key: &(impl ContentKeys + ?Sized),
+    kind: BlobKind,
+    stored: &[u8],
+) -> Result<Vec<u8>> {
+    let framed = crypto::open(key.encryption(), kind.aad(), stored)?;
+    crypto::seal(key.encryption(), kind.aad(), &framed)
 }
 
 /// Decrypt, decompress and check that the plaintext really is blob `id`.
 pub fn decode_blob(
-    key: &MasterKey,
+    key: &(impl ContentKeys + ?Sized),
     kind: BlobKind,
     id: &BlobId,
     stored: &[u8],
@@ -108,7 +116,7 @@ pub fn decode_blob(
 /// decompressed) cost an allocation, page faults on fresh memory, and a copy of each
 /// blob stored uncompressed.
 pub fn decode_blob_then<T>(
-    key: &MasterKey,
+    key: &(impl ContentKeys + ?Sized),
     kind: BlobKind,
     id: &BlobId,
     stored: &[u8],
@@ -152,14 +160,14 @@ thread_local! {
 }
 
 fn decode_into(
-    key: &MasterKey,
+    key: &(impl ContentKeys + ?Sized),
     kind: BlobKind,
     id: &BlobId,
     stored: &[u8],
     raw_len: usize,
     buffers: &mut DecodeBuffers,
 ) -> Result<Decoded> {
-    crypto::open_into(&key.encryption, kind.aad(), stored, &mut buffers.framed)?;
+    crypto::open_into(key.encryption(), kind.aad(), stored, &mut buffers.framed)?;
     let (decoded, plaintext) = match buffers.framed.split_first() {
         Some((&RAW, rest)) => (Decoded::Raw, rest),
         Some((&ZSTD, rest)) => {
@@ -262,6 +270,7 @@ fn decompress_into(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crypto::MasterKey;
 
     #[test]
     fn round_trip_and_rejection() {

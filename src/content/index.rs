@@ -3,12 +3,14 @@
 //! The index is derived data: it can be rebuilt from the extents.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::ContentError;
 use super::{BlobId, BlobKind};
-use crate::crypto::{self, MasterKey};
+use crate::crypto::writer::{RunKeys, WriterId};
+use crate::crypto::{self, ContentKey, ContentKeys};
 use crate::error::Result;
 use crate::extent::ExtentName;
 
@@ -34,28 +36,85 @@ pub struct ExtentBlobs {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IndexSegment {
     pub extents: Vec<ExtentBlobs>,
+    /// Writers' extents an owner's segment lists (delete's consolidated one): their
+    /// blobs stay under each writer run's key. Stored only in version 2 segments.
+    #[serde(skip)]
+    pub writers: Vec<WriterExtents>,
+}
+
+/// Extents of one writer run, listed in an owner's segment, with the run key the writer
+/// sealed to the owner: the owner opens it to read them, as from the writer's segment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WriterExtents {
+    pub writer: WriterId,
+    /// The run key sealed to the owner ([`crate::crypto::writer::SEALED_KEY_LEN`] bytes).
+    pub sealed_key: Vec<u8>,
+    pub extents: Vec<ExtentBlobs>,
+}
+
+/// An index segment with writers' extents, as stored (FORMAT.md §5.6, version 2).
+#[derive(Serialize, Deserialize)]
+struct SegmentV2 {
+    extents: Vec<ExtentBlobs>,
+    writers: Vec<WriterExtents>,
 }
 
 pub(crate) const AAD: &[u8] = b"tangle index";
+/// The AAD of a version 2 segment: one that lists writers' extents.
+const AAD_V2: &[u8] = b"tangle index v2";
+
+/// A segment as the owner opened it: the keys of its own extents (`None`: the master
+/// key's; a writer's run for a writer's segment), and those of each writer group.
+pub struct OpenedSegment {
+    pub segment: IndexSegment,
+    pub keys: Option<Arc<RunKeys>>,
+    /// One per `segment.writers` group, in order.
+    pub groups: Vec<Arc<RunKeys>>,
+}
 
 impl IndexSegment {
-    pub fn encrypt(&self, key: &MasterKey) -> Result<Vec<u8>> {
-        let plain = postcard::to_stdvec(self)?;
+    /// Every extent it lists: its own, then the writer groups'.
+    pub fn all_extents(&self) -> impl Iterator<Item = &ExtentBlobs> {
+        (self.extents.iter()).chain(self.writers.iter().flat_map(|g| g.extents.iter()))
+    }
+
+    /// Version 1 (today's layout) unless it lists writers' extents.
+    pub fn encrypt(&self, key: &(impl ContentKeys + ?Sized)) -> Result<Vec<u8>> {
+        let (plain, aad) = match self.writers.is_empty() {
+            true => (postcard::to_stdvec(self)?, AAD),
+            false => {
+                let v2 = SegmentV2 {
+                    extents: self.extents.clone(),
+                    writers: self.writers.clone(),
+                };
+                (postcard::to_stdvec(&v2)?, AAD_V2)
+            }
+        };
         let compressed = zstd::bulk::compress(&plain, 3).map_err(ContentError::Compress)?;
         let mut framed = (plain.len() as u32).to_le_bytes().to_vec();
         framed.extend(compressed);
-        crypto::seal(&key.encryption, AAD, &framed)
+        crypto::seal(key.encryption(), aad, &framed)
     }
 
-    pub fn decrypt(key: &MasterKey, sealed: &[u8]) -> Result<IndexSegment> {
-        let framed = crypto::open(&key.encryption, AAD, sealed)?;
+    pub fn decrypt(key: &(impl ContentKeys + ?Sized), sealed: &[u8]) -> Result<IndexSegment> {
+        let (framed, v2) = match crypto::open(key.encryption(), AAD, sealed) {
+            Ok(framed) => (framed, false),
+            Err(_) => (crypto::open(key.encryption(), AAD_V2, sealed)?, true),
+        };
         if framed.len() < 4 {
             return Err(ContentError::IndexTruncated.into());
         }
         let len = u32::from_le_bytes([framed[0], framed[1], framed[2], framed[3]]) as usize;
         let plain = super::blob::decompress_bounded(&framed[4..], len)
             .map_err(ContentError::IndexDecompress)?;
-        Ok(postcard::from_bytes(&plain).map_err(ContentError::Malformed)?)
+        if !v2 {
+            return Ok(postcard::from_bytes(&plain).map_err(ContentError::Malformed)?);
+        }
+        let v2: SegmentV2 = postcard::from_bytes(&plain).map_err(ContentError::Malformed)?;
+        Ok(IndexSegment {
+            extents: v2.extents,
+            writers: v2.writers,
+        })
     }
 }
 
@@ -74,14 +133,33 @@ pub struct BlobLocation {
 pub struct Index {
     extents: Vec<ExtentName>,
     extent_pos: HashMap<ExtentName, u32>,
+    /// The content keys of each extent's blobs (by position, as `extents`) where they
+    /// are not the master key's: a writer's run key and id key, from the segment that
+    /// first placed the extent.
+    extent_keys: Vec<Option<Arc<RunKeys>>>,
     blobs: HashMap<BlobId, BlobLocation>,
 }
 
 impl Index {
+    /// Add a segment of the owner's (blobs under the master key).
     pub fn add_segment(&mut self, seg: &IndexSegment) {
-        for e in &seg.extents {
+        self.add_extents(&seg.extents, None)
+    }
+
+    /// Add a segment the owner opened, each extent with its keys.
+    pub fn add_opened(&mut self, opened: &OpenedSegment) {
+        self.add_extents(&opened.segment.extents, opened.keys.clone());
+        for (group, keys) in opened.segment.writers.iter().zip(&opened.groups) {
+            self.add_extents(&group.extents, Some(keys.clone()));
+        }
+    }
+
+    /// Add extents whose blobs are under `keys` (a writer's run; `None`: the owner's).
+    pub fn add_extents(&mut self, extents: &[ExtentBlobs], keys: Option<Arc<RunKeys>>) {
+        for e in extents {
             let pos = *self.extent_pos.entry(e.extent).or_insert_with(|| {
                 self.extents.push(e.extent);
+                self.extent_keys.push(keys.clone());
                 (self.extents.len() - 1) as u32
             });
             for b in &e.blobs {
@@ -100,6 +178,22 @@ impl Index {
         self.blobs
             .get(id)
             .map(|loc| (self.extents[loc.extent as usize], *loc))
+    }
+
+    /// The content keys of the blob at `loc`, if they are not the master key's.
+    pub fn keys_of(&self, loc: &BlobLocation) -> Option<&ContentKey> {
+        Some(&self.extent_keys.get(loc.extent as usize)?.as_ref()?.content)
+    }
+
+    /// The writer run whose keys `extent`'s blobs are under (`None`: the master key's).
+    pub fn writer_run_of(&self, extent: &ExtentName) -> Option<&Arc<RunKeys>> {
+        let &p = self.extent_pos.get(extent)?;
+        self.extent_keys.get(p as usize)?.as_ref()
+    }
+
+    /// Whether `extent`'s blobs are under a writer's keys, not the master key's.
+    pub fn written_by_writer(&self, extent: &ExtentName) -> bool {
+        self.writer_run_of(extent).is_some()
     }
 
     pub fn contains(&self, id: &BlobId) -> bool {
@@ -128,11 +222,13 @@ impl Index {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crypto::MasterKey;
 
     #[test]
     fn segment_round_trip_and_lookup() {
         let key = MasterKey::generate().unwrap();
         let seg = IndexSegment {
+            writers: Vec::new(),
             extents: vec![ExtentBlobs {
                 extent: ExtentName([5; 32]),
                 blobs: vec![IndexEntry {

@@ -12,7 +12,7 @@ pub mod tree;
 pub use blob::{BlobKind, decode_blob, decode_blob_then, encode_blob};
 pub use chunker::ChunkerParams;
 pub use error::ContentError;
-pub use index::{BlobLocation, Index, IndexSegment};
+pub use index::{BlobLocation, Index, IndexSegment, OpenedSegment, WriterExtents};
 pub use snapshot::Snapshot;
 pub use tree::{Node, NodeKind, Tree};
 

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{BlobId, ContentError};
-use crate::crypto::{self, MasterKey};
+use crate::crypto::{self, ContentKeys};
 use crate::error::Result;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -21,6 +21,10 @@ pub struct Snapshot {
     pub parent: Option<String>,
     pub program: String,
     pub summary: SnapshotSummary,
+    /// The writer that signed it (`None`: the owner). Not in the payload: the reader
+    /// sets it from the envelope.
+    #[serde(skip)]
+    pub writer: Option<crate::crypto::writer::WriterId>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,13 +42,13 @@ pub struct SnapshotSummary {
 pub(crate) const AAD: &[u8] = b"tangle snapshot";
 
 impl Snapshot {
-    pub fn encrypt(&self, key: &MasterKey) -> Result<Vec<u8>> {
-        crypto::seal(&key.encryption, AAD, &postcard::to_stdvec(self)?)
+    pub fn encrypt(&self, key: &(impl ContentKeys + ?Sized)) -> Result<Vec<u8>> {
+        crypto::seal(key.encryption(), AAD, &postcard::to_stdvec(self)?)
     }
 
-    pub fn decrypt(key: &MasterKey, sealed: &[u8]) -> Result<Snapshot> {
+    pub fn decrypt(key: &(impl ContentKeys + ?Sized), sealed: &[u8]) -> Result<Snapshot> {
         Ok(
-            postcard::from_bytes(&crypto::open(&key.encryption, AAD, sealed)?)
+            postcard::from_bytes(&crypto::open(key.encryption(), AAD, sealed)?)
                 .map_err(ContentError::Malformed)?,
         )
     }
@@ -57,6 +61,7 @@ impl Snapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crypto::MasterKey;
 
     #[test]
     fn round_trip_and_rejection() {
@@ -71,6 +76,7 @@ mod tests {
             parent: None,
             program: "tangle 0.1.0".into(),
             summary: SnapshotSummary::default(),
+            writer: None,
         };
         let sealed = s.encrypt(&key).unwrap();
         assert_eq!(Snapshot::decrypt(&key, &sealed).unwrap(), s);

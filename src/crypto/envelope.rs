@@ -50,7 +50,11 @@ impl ObjectKind {
     pub fn writer_may_sign(self) -> bool {
         matches!(
             self,
-            ObjectKind::Extent | ObjectKind::Head | ObjectKind::Snapshot | ObjectKind::Index
+            ObjectKind::Extent
+                | ObjectKind::Head
+                | ObjectKind::Snapshot
+                | ObjectKind::Index
+                | ObjectKind::Lock
         )
     }
 
@@ -69,9 +73,11 @@ impl ObjectKind {
     }
 }
 
-/// Wrap and sign a payload (the owner's objects: version 1).
+/// Wrap and sign a payload: version 1 for the owner's objects, version 2 (naming the
+/// writer) for a writer's ([`Signer::writer`]).
 pub fn seal(kind: ObjectKind, payload: &[u8], signer: &Signer) -> Vec<u8> {
-    seal_versioned(kind, payload, signer, None)
+    debug_assert!(signer.writer_id().is_none() || kind.writer_may_sign());
+    seal_versioned(kind, payload, signer, signer.writer_id())
 }
 
 /// Wrap and sign a payload as writer `writer` (version 2). Only for the kinds a writer

@@ -87,6 +87,54 @@ impl MasterKey {
 
 pub use owner::Signer;
 
+/// The two keys that encrypt and name content (blobs, snapshot and index payloads): the
+/// master key's for the owner's runs; a run key and the writer's id key for a writer's
+/// run (DESIGN.md §17). The content layer takes either.
+pub trait ContentKeys: Send + Sync {
+    /// The AEAD key of blobs, snapshot and index payloads.
+    fn encryption(&self) -> &[u8; 32];
+    /// The content-derived id of a blob.
+    fn blob_id(&self, plaintext: &[u8]) -> [u8; 32];
+}
+
+impl ContentKeys for MasterKey {
+    fn encryption(&self) -> &[u8; 32] {
+        &self.encryption
+    }
+    fn blob_id(&self, plaintext: &[u8]) -> [u8; 32] {
+        MasterKey::blob_id(self, plaintext)
+    }
+}
+
+/// The content keys of one writer's run: its run key and its id key. Held only while
+/// the run lasts (by the writer) or while the owner reads it; wiped when dropped.
+#[derive(Clone, zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
+pub struct ContentKey {
+    pub(crate) encryption: [u8; 32],
+    pub(crate) id_key: [u8; 32],
+}
+
+impl ContentKey {
+    pub fn new(encryption: [u8; 32], id_key: [u8; 32]) -> ContentKey {
+        ContentKey { encryption, id_key }
+    }
+}
+
+impl ContentKeys for ContentKey {
+    fn encryption(&self) -> &[u8; 32] {
+        &self.encryption
+    }
+    fn blob_id(&self, plaintext: &[u8]) -> [u8; 32] {
+        *blake3::keyed_hash(&self.id_key, plaintext).as_bytes()
+    }
+}
+
+impl std::fmt::Debug for ContentKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ContentKey(<redacted>)")
+    }
+}
+
 impl std::fmt::Debug for MasterKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("MasterKey(<redacted>)")

@@ -9,15 +9,32 @@ use crate::error::Result;
 pub const SIGNATURE_LEN: usize = 64;
 pub type Signature = [u8; SIGNATURE_LEN];
 
+/// A signing key: the owner's, or a writer's ([`Signer::writer`]), whose objects say
+/// which writer signed them (envelope version 2).
 pub struct Signer {
     key: SigningKey,
+    writer: Option<super::writer::WriterId>,
 }
 
 impl Signer {
+    /// The owner's signing key (from the master key's seed).
     pub fn from_seed(seed: &[u8; 32]) -> Self {
         Signer {
             key: SigningKey::from_bytes(seed),
+            writer: None,
         }
+    }
+
+    /// A writer's signing key: what it seals names it as the signer.
+    pub fn writer(seed: &[u8; 32]) -> Self {
+        let mut signer = Signer::from_seed(seed);
+        signer.writer = Some(super::writer::writer_id(&signer.public()));
+        signer
+    }
+
+    /// The writer this key signs as (`None`: the owner).
+    pub fn writer_id(&self) -> Option<&super::writer::WriterId> {
+        self.writer.as_ref()
     }
     pub fn public(&self) -> OwnerPublicKey {
         OwnerPublicKey(self.key.verifying_key().to_bytes())

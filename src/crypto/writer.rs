@@ -70,6 +70,25 @@ fn run_key_info(repo_id: &[u8; 16], writer: &WriterId) -> Vec<u8> {
     info
 }
 
+/// A writer run's content keys as the owner opened them, with what they were opened
+/// from: the writer and its sealed run key (an owner's index segment that lists the
+/// writer's extents repeats both, FORMAT.md §5.6).
+pub struct RunKeys {
+    pub content: super::ContentKey,
+    pub writer: WriterId,
+    pub sealed: [u8; SEALED_KEY_LEN],
+}
+
+impl std::fmt::Debug for RunKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "RunKeys(writer {}, <redacted>)",
+            hex::encode(self.writer)
+        )
+    }
+}
+
 /// The owner's key-encapsulation key pair, derived from the master key (RFC 9180
 /// `DeriveKeyPair` from `BLAKE3 derive_key("tangle owner kem v1", master key)`).
 pub struct OwnerKem {
@@ -208,12 +227,18 @@ impl WriterKey {
         })
     }
 
+    /// The writer's signing key: what it seals names this writer.
     pub fn signer(&self) -> Signer {
-        Signer::from_seed(&self.signing_seed)
+        Signer::writer(&self.signing_seed)
     }
 
     pub fn id(&self) -> WriterId {
         writer_id(&self.signer().public())
+    }
+
+    /// The key of this writer's blob ids.
+    pub(crate) fn id_key(&self) -> &[u8; 32] {
+        &self.id_key
     }
 
     /// The blob id of `plaintext` as this writer names it.

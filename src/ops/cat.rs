@@ -64,18 +64,16 @@ pub fn cat(repo: &Repository<Indexed>, what: &Object) -> Result<Catted> {
             } else {
                 resolve(repo, "snapshots", "snapshot", spec)?
             };
-            let (key, owner) = (repo.key(), repo.config.owner);
             let s = read_checked(repo, &path, ObjectKind::Snapshot, |b| {
-                Snapshot::decrypt(key, envelope::open(ObjectKind::Snapshot, b, &owner)?)
+                repo.open_snapshot(&path, b)
             })?;
             select::warn_unmatched(repo, spec, last(&path), &s, filter);
             snapshot_json(&path, &s)
         }
         Object::Index(spec) => {
             let path = resolve(repo, "index", "index segment", spec)?;
-            let (key, owner) = (repo.key(), repo.config.owner);
             let seg = read_checked(repo, &path, ObjectKind::Index, |b| {
-                IndexSegment::decrypt(key, envelope::open(ObjectKind::Index, b, &owner)?)
+                repo.open_index_segment(b).map(|o| o.segment)
             })?;
             index_json(&path, &seg)
         }
@@ -383,6 +381,10 @@ fn index_json(path: &str, seg: &IndexSegment) -> Value {
     json!({
         "path": path,
         "id": last(path),
+        "writers": seg.writers.iter().map(|g| json!({
+            "writer": hex::encode(g.writer),
+            "extents": g.extents.iter().map(|e| e.extent.hex()).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
         "extents": seg.extents.iter().map(|e| json!({
             "extent": e.extent.hex(),
             "blobs": e.blobs.iter().map(|b| json!({

@@ -28,8 +28,7 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use super::survey::Survey;
-use crate::content::{BlobId, IndexSegment};
-use crate::crypto::envelope::{self, ObjectKind};
+use crate::content::{BlobId, OpenedSegment};
 use crate::error::Result;
 use crate::extent::{Deletions, ExtentName, Head};
 use crate::repo::names::ObjectName;
@@ -323,21 +322,18 @@ fn uncommitted(
     kept: &mut Vec<String>,
 ) -> Result<(HashSet<ExtentName>, HashSet<String>)> {
     let none = || (HashSet::new(), HashSet::new());
-    let owner = repo.config.owner;
     let heads = heads(repo, survey);
     let committed = committed(&heads, survey);
     let head_index: HashSet<&str> = heads.iter().filter_map(|h| h.index.as_deref()).collect();
     // Every index segment no record names: what each one names must be known.
-    let key = repo.key();
-    let mut segments: Vec<(String, IndexSegment)> = Vec::new();
+    let mut segments: Vec<(String, OpenedSegment)> = Vec::new();
     for (path, m) in
         (survey.meta.range("index/".to_string()..)).take_while(|(p, _)| p.starts_with("index/"))
     {
         let id = path.trim_start_matches("index/").to_string();
         let read = match &m.good {
             None => Err(crate::Error::corrupt("no remote holds an authentic copy")),
-            Some(b) => envelope::open(ObjectKind::Index, b, &owner)
-                .and_then(|payload| IndexSegment::decrypt(key, payload)),
+            Some(b) => repo.open_index_segment(b),
         };
         match read {
             Ok(s) => segments.push((id, s)),
@@ -365,7 +361,11 @@ fn uncommitted(
     let staying_blobs = |dead_seg: &HashSet<usize>| -> HashSet<BlobId> {
         (segments.iter().enumerate())
             .filter(|(k, _)| !dead_seg.contains(k))
-            .flat_map(|(_, (_, s))| s.extents.iter().flat_map(|e| e.blobs.iter().map(|b| b.id)))
+            .flat_map(|(_, (_, s))| {
+                s.segment
+                    .all_extents()
+                    .flat_map(|e| e.blobs.iter().map(|b| b.id))
+            })
             .collect()
     };
     let only_dead = |dead_ext: &HashSet<ExtentName>,
@@ -373,7 +373,7 @@ fn uncommitted(
                      staying: &HashSet<BlobId>|
      -> Vec<(ExtentName, BlobId)> {
         (dead_seg.iter())
-            .flat_map(|&k| segments[k].1.extents.iter())
+            .flat_map(|&k| segments[k].1.segment.all_extents())
             .filter(|e| dead_ext.contains(&e.extent))
             .flat_map(|e| e.blobs.iter().map(move |b| (e.extent, b.id)))
             .filter(|(_, id)| !staying.contains(id))
@@ -383,7 +383,7 @@ fn uncommitted(
     let at_risk = only_dead(&dead_ext, &dead_seg, &staying);
     if !at_risk.is_empty() {
         // Read the snapshots through every segment, those that stay first.
-        let order: Vec<&IndexSegment> = (segments.iter().enumerate())
+        let order: Vec<&OpenedSegment> = (segments.iter().enumerate())
             .filter(|(k, _)| !dead_seg.contains(k))
             .chain(
                 segments
@@ -417,7 +417,7 @@ fn uncommitted(
                      (run `tangle verify`)"
                 ));
                 let named: HashSet<ExtentName> = (dead_seg.iter())
-                    .flat_map(|&k| segments[k].1.extents.iter().map(|e| e.extent))
+                    .flat_map(|&k| segments[k].1.segment.all_extents().map(|e| e.extent))
                     .collect();
                 dead_ext.retain(|e| !named.contains(e));
                 dead_seg.clear();
@@ -437,14 +437,14 @@ fn uncommitted(
 /// certificate cannot be judged).
 fn settle(
     survey: &Survey,
-    segments: &[(String, IndexSegment)],
+    segments: &[(String, OpenedSegment)],
     dead_ext: &mut HashSet<ExtentName>,
     dead_seg: &mut HashSet<usize>,
 ) {
     loop {
         let mut named: HashSet<ExtentName> = (segments.iter().enumerate())
             .filter(|(k, _)| !dead_seg.contains(k))
-            .flat_map(|(_, (_, s))| s.extents.iter().map(|e| e.extent))
+            .flat_map(|(_, (_, s))| s.segment.all_extents().map(|e| e.extent))
             .collect();
         for c in survey
             .certs
@@ -460,7 +460,13 @@ fn settle(
             (survey.cert_pos.contains_key(e) && !dead_ext.contains(e)) || cert_unknown(survey, e)
         };
         let segments_before = dead_seg.len();
-        dead_seg.retain(|&k| !segments[k].1.extents.iter().any(|e| stays(&e.extent)));
+        dead_seg.retain(|&k| {
+            !segments[k]
+                .1
+                .segment
+                .all_extents()
+                .any(|e| stays(&e.extent))
+        });
         if dead_ext.len() == extents_before && dead_seg.len() == segments_before {
             return;
         }

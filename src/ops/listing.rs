@@ -24,6 +24,9 @@ pub struct SnapshotInfo {
     pub tree: String,
     pub files: u64,
     pub bytes: u64,
+    /// The writer key that made it (hex id; null for the owner's), and its label.
+    pub writer: Option<String>,
+    pub writer_label: Option<String>,
     /// The remotes serve an older state than this client last saw (the same on every
     /// entry of a listing; a warning says why).
     pub repository_stale: bool,
@@ -43,6 +46,8 @@ impl SnapshotInfo {
             tree: hex::encode(s.tree),
             files: s.summary.files,
             bytes: s.summary.bytes,
+            writer: s.writer.map(hex::encode),
+            writer_label: None,
             repository_stale: false,
         }
     }

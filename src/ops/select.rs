@@ -265,6 +265,11 @@ impl std::str::FromStr for GroupBy {
 /// the [`GroupBy`] asks (`None`: not grouped by it), as restic. Groups sort by it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct GroupKey {
+    /// The writer that signed the group's snapshots (hex id; `None`: the owner). Set by
+    /// retention always, whatever `--group-by` says: a writer's snapshots crowd out only
+    /// its own (DESIGN.md §17).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub writer: Option<String>,
     pub host: Option<String>,
     pub paths: Option<Vec<String>>,
     pub tags: Option<Vec<String>>,
@@ -278,15 +283,22 @@ impl GroupKey {
             v
         };
         GroupKey {
+            writer: None,
             host: by.host.then(|| host.to_string()),
             paths: by.paths.then(|| sorted(paths)),
             tags: by.tags.then(|| sorted(tags)),
         }
     }
 
-    /// Grouped by nothing (`--group-by ''`).
+    /// The same key, for the snapshots `writer` signed (`None`: the owner's).
+    pub fn of_writer(mut self, writer: Option<&crate::crypto::writer::WriterId>) -> GroupKey {
+        self.writer = writer.map(hex::encode);
+        self
+    }
+
+    /// Grouped by nothing (`--group-by ''`), the owner's.
     pub fn is_empty(&self) -> bool {
-        self.host.is_none() && self.paths.is_none() && self.tags.is_none()
+        self.writer.is_none() && self.host.is_none() && self.paths.is_none() && self.tags.is_none()
     }
 }
 
@@ -294,6 +306,9 @@ impl fmt::Display for GroupKey {
     /// `host alpha, paths [/home], tags [db]` (empty when grouped by nothing).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
+        if let Some(w) = &self.writer {
+            parts.push(format!("writer {}", &w[..8.min(w.len())]));
+        }
         if let Some(h) = &self.host {
             parts.push(format!("host {h}"));
         }
@@ -348,6 +363,7 @@ mod tests {
                 user: "u".into(),
                 tags: owned(tags),
                 parent: None,
+                writer: None,
                 program: "tangle".into(),
                 summary: SnapshotSummary::default(),
             },

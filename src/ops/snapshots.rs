@@ -40,14 +40,25 @@ pub fn groups<S: HasKey>(
         repo.warn(why);
     }
     let chosen = select::find_all(repo, specs, filter)?;
+    let labels: std::collections::HashMap<String, String> =
+        match chosen.iter().any(|s| s.1.writer.is_some()) {
+            true => (repo.writers()?.into_iter())
+                .map(|w| (hex::encode(w.grant.writer), w.grant.label))
+                .collect(),
+            false => Default::default(),
+        };
     let mut out: Vec<SnapshotGroup> = select::group(chosen, by, latest)
         .into_iter()
         .map(|(group_key, snaps)| SnapshotGroup {
             group_key,
             snapshots: (snaps.iter())
-                .map(|(id, s)| SnapshotInfo {
-                    repository_stale: stale.is_some(),
-                    ..SnapshotInfo::new(id, s)
+                .map(|(id, s)| {
+                    let info = SnapshotInfo::new(id, s);
+                    SnapshotInfo {
+                        repository_stale: stale.is_some(),
+                        writer_label: (info.writer.as_ref()).and_then(|w| labels.get(w).cloned()),
+                        ..info
+                    }
                 })
                 .collect(),
         })

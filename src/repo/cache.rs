@@ -186,3 +186,54 @@ impl<S: State> Repository<S> {
         }
     }
 }
+
+/// A writer's own blobs, kept by the writer: it cannot read the index (sealed to the
+/// owner), so it dedups against the segments it wrote itself. They hold blob ids (keyed
+/// hashes under the writer's id key) and places, no content and no names:
+/// `<cache>/writers/<writer id>/segments/<index id>`, written once a head commits them.
+impl<S: State> Repository<S> {
+    fn writer_segments_dir(&self, writer: &crate::crypto::writer::WriterId) -> Option<PathBuf> {
+        Some(
+            (self.inner.cache_dir.as_ref()?)
+                .join("writers")
+                .join(hex::encode(writer))
+                .join("segments"),
+        )
+    }
+
+    /// Keep a committed segment of this writer's (best effort: a lost cache costs the
+    /// next run its dedup, not correctness).
+    pub fn cache_writer_segment(
+        &self,
+        writer: &crate::crypto::writer::WriterId,
+        index_id: &str,
+        segment: &crate::content::IndexSegment,
+    ) {
+        let Some(dir) = self.writer_segments_dir(writer) else {
+            return;
+        };
+        if let Ok(bytes) = postcard::to_stdvec(segment) {
+            let _ = std::fs::create_dir_all(&dir);
+            let _ = replace_file(&dir.join(index_id), &bytes);
+        }
+    }
+
+    /// The segments this writer kept; one that cannot be read is skipped.
+    pub fn writer_segments(
+        &self,
+        writer: &crate::crypto::writer::WriterId,
+    ) -> Vec<crate::content::IndexSegment> {
+        let Some(dir) = self.writer_segments_dir(writer) else {
+            return Vec::new();
+        };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return Vec::new();
+        };
+        let mut names: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        names.sort();
+        (names.iter())
+            .filter_map(|p| read_regular_file(p, STATE_FILE_LIMIT).ok())
+            .filter_map(|b| postcard::from_bytes(&b).ok())
+            .collect()
+    }
+}

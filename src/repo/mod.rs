@@ -38,7 +38,7 @@ pub use read_around::RemoteReadAround;
 pub use read_plan::{ForgetReadPlan, PLAN_SEGMENT, PREFETCH_WINDOW, PlannedReads};
 pub use reader::{ReadMode, TREE_SHARDS_AHEAD, TREES_AHEAD};
 pub use rebuild::Graph;
-pub use state::{HasIndex, HasKey, Indexed, Public, State, Unlocked};
+pub use state::{Appends, HasIndex, HasKey, Indexed, Public, Signs, State, Unlocked, Writing};
 pub use trust::{OwnerPin, pin_owner};
 pub use write::ConfigPublished;
 pub use writers::Writer;
@@ -99,6 +99,16 @@ struct Inner {
     deletions: std::sync::OnceLock<Deletions>,
     /// Who may sign (read on first use: [`Repository::signers`]).
     signers: std::sync::OnceLock<crate::crypto::Signers>,
+    /// The owner's KEM key (derived from the master key on first use) and the writers'
+    /// run keys opened with it, by their sealed form ([`Repository::run_keys`]).
+    owner_kem: std::sync::OnceLock<crate::crypto::writer::OwnerKem>,
+    #[allow(clippy::type_complexity)]
+    run_keys: std::sync::Mutex<
+        Vec<(
+            [u8; crate::crypto::writer::SEALED_KEY_LEN],
+            std::sync::Arc<crate::crypto::writer::RunKeys>,
+        )>,
+    >,
     /// Listings made ahead by [`list_ahead`](Self::list_ahead), per prefix, each taken
     /// by the first [`list_each`](Self::list_each) of its prefix.
     listed_ahead: Mutex<HashMap<String, RemoteListings>>,
@@ -239,6 +249,8 @@ impl Repository<Public> {
                 remote_settings: remote::SettingsByUrl::new(),
                 deletions: std::sync::OnceLock::new(),
                 signers: std::sync::OnceLock::new(),
+                owner_kem: std::sync::OnceLock::new(),
+                run_keys: std::sync::Mutex::new(Vec::new()),
                 listed_ahead: Mutex::new(HashMap::new()),
                 warned: Mutex::new(Default::default()),
                 lock_wait: std::time::Duration::ZERO,

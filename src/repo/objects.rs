@@ -7,7 +7,7 @@ use bytes::Bytes;
 
 use super::{HasKey, Repository, State, lock};
 use crate::content::Snapshot;
-use crate::crypto::envelope::{self, ObjectKind};
+use crate::crypto::envelope::{self, ObjectKind, SignedBy};
 use crate::error::{Error, Kind, Result};
 use crate::extent::{Certificate, ExtentName};
 
@@ -158,14 +158,9 @@ impl<S: HasKey> Repository<S> {
     /// Every snapshot that can be read, oldest first, and why each other one cannot:
     /// for `delete`, which must not take a snapshot it cannot read for one not wanted.
     pub fn snapshots_and_unreadable(&self) -> Result<(Vec<IdentifiedSnapshot>, Vec<Error>)> {
-        let key = self.key();
-        let owner = self.config.owner;
         let (mut out, mut unreadable) = (Vec::new(), Vec::new());
         let paths = self.list_union("snapshots")?;
-        let snapshots = self.read_objects(&paths, |path, b| {
-            check_content_address(path, b)?;
-            Snapshot::decrypt(key, envelope::open(ObjectKind::Snapshot, b, &owner)?)
-        });
+        let snapshots = self.read_objects(&paths, |path, b| self.open_snapshot(path, b));
         for (path, snapshot) in paths.iter().zip(snapshots) {
             match snapshot {
                 Ok(snap) => out.push((path.trim_start_matches("snapshots/").to_string(), snap)),
@@ -174,6 +169,21 @@ impl<S: HasKey> Repository<S> {
         }
         out.sort_by(|a, b| a.1.time_ns.cmp(&b.1.time_ns).then(a.0.cmp(&b.0)));
         Ok((out, unreadable))
+    }
+
+    /// A snapshot object's content, checked (content address, signature of the owner or
+    /// a granted writer) and decrypted (a writer's with its run's keys).
+    pub fn open_snapshot(&self, path: &str, object: &[u8]) -> Result<Snapshot> {
+        check_content_address(path, object)?;
+        let (payload, signed_by) = self.signers().open(ObjectKind::Snapshot, object)?;
+        let mut snapshot = match self.payload_keys(signed_by, payload)? {
+            (Some(keys), sealed) => Snapshot::decrypt(&keys.content, sealed)?,
+            (None, sealed) => Snapshot::decrypt(self.key(), sealed)?,
+        };
+        if let SignedBy::Writer(w) = signed_by {
+            snapshot.writer = Some(w);
+        }
+        Ok(snapshot)
     }
 
     /// `latest` or a unique id prefix.

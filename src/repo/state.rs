@@ -12,18 +12,22 @@
 //!                             Repository<Indexed>     + the blob index: read and write blobs
 //! ```
 //!
-//! A future state for a writer key (may append, may not read) is one more struct here
-//! implementing [`State`] but neither [`HasKey`] nor [`HasIndex`].
+//! A writer's key file opens [`Writing`] instead (`Repository::open_as_writer`): it
+//! [`Signs`] and [`Appends`] like the owner's [`Indexed`], but has neither [`HasKey`]
+//! nor [`HasIndex`], so nothing that reads snapshots, trees or file contents compiles
+//! against it.
 
 use super::Repository;
 use crate::content::Index;
-use crate::crypto::MasterKey;
+use crate::crypto::writer::{SEALED_KEY_LEN, WriterKey};
+use crate::crypto::{ContentKey, ContentKeys, MasterKey, Signer};
 
 mod sealed {
     pub trait Sealed {}
     impl Sealed for super::Public {}
     impl Sealed for super::Unlocked {}
     impl Sealed for super::Indexed {}
+    impl Sealed for super::Writing {}
 }
 
 /// A state of an open repository. What every state answers at run time, for the few
@@ -125,5 +129,85 @@ impl HasKey for Indexed {
 impl HasIndex for Indexed {
     fn index(&self) -> &Index {
         &self.index
+    }
+}
+
+/// A state that signs what it writes: the owner's (with the password) or a writer's.
+pub trait Signs: State {
+    /// The key that signs this process's locks and, for a backup, its run.
+    fn run_signer(&self) -> Signer;
+}
+
+/// A state that may write a backup run: the owner's with the index loaded, or a
+/// writer's.
+pub trait Appends: Signs {
+    /// The keys the run's blobs, snapshot and index segment are sealed with.
+    fn content_keys(&self) -> &dyn ContentKeys;
+    /// A writer's run key sealed to the owner: it goes in front of the run's snapshot and
+    /// index payloads (`None` for the owner's runs).
+    fn sealed_run_key(&self) -> Option<&[u8; SEALED_KEY_LEN]>;
+    /// The blobs a run may dedup against; only their extents may be pointed at.
+    fn known_blobs(&self) -> &Index;
+}
+
+impl Signs for Unlocked {
+    fn run_signer(&self) -> Signer {
+        self.key.signer()
+    }
+}
+
+impl Signs for Indexed {
+    fn run_signer(&self) -> Signer {
+        self.unlocked.key.signer()
+    }
+}
+
+impl Appends for Indexed {
+    fn content_keys(&self) -> &dyn ContentKeys {
+        &self.unlocked.key
+    }
+    fn sealed_run_key(&self) -> Option<&[u8; SEALED_KEY_LEN]> {
+        None
+    }
+    fn known_blobs(&self) -> &Index {
+        &self.index
+    }
+}
+
+/// Opened with a writer's key file: may add history under its own writer id (extents,
+/// an index segment, a snapshot, a head), may decrypt nothing. The run key is fresh for
+/// each process and wiped when it ends; only its sealed form (which the owner alone
+/// opens) is written.
+pub struct Writing {
+    pub(super) key: WriterKey,
+    pub(super) run: ContentKey,
+    pub(super) sealed: [u8; SEALED_KEY_LEN],
+    /// This writer's own committed blobs, from its cache (it cannot read the index).
+    pub(super) known: Index,
+}
+
+impl Writing {
+    pub fn writer_key(&self) -> &WriterKey {
+        &self.key
+    }
+}
+
+impl State for Writing {}
+
+impl Signs for Writing {
+    fn run_signer(&self) -> Signer {
+        self.key.signer()
+    }
+}
+
+impl Appends for Writing {
+    fn content_keys(&self) -> &dyn ContentKeys {
+        &self.run
+    }
+    fn sealed_run_key(&self) -> Option<&[u8; SEALED_KEY_LEN]> {
+        Some(&self.sealed)
+    }
+    fn known_blobs(&self) -> &Index {
+        &self.known
     }
 }

@@ -5,10 +5,13 @@ use std::collections::BTreeSet;
 
 use super::listing::union_of;
 use super::objects::check_content_address;
-use super::{HasIndex, HasKey, Indexed, Public, Repository, State, Unlocked, names};
-use crate::content::{Index, IndexSegment};
-use crate::crypto::envelope::{self, ObjectKind};
-use crate::crypto::{KeyFile, MasterKey, Signer};
+use super::{
+    Appends, HasIndex, HasKey, Indexed, Public, Repository, Signs, State, Unlocked, Writing, names,
+};
+use crate::content::{Index, OpenedSegment};
+use crate::crypto::envelope::{self, ObjectKind, SignedBy};
+use crate::crypto::writer::{RunKey, SEALED_KEY_LEN, WriterKey, seal_run_key};
+use crate::crypto::{ContentKey, ContentKeys, KeyFile, MasterKey, Signer};
 use crate::error::{Error, Kind, Result};
 
 impl Repository<Public> {
@@ -47,8 +50,76 @@ impl Repository<Public> {
             (found, sealed)
         });
         let unlocked = found?;
-        let index = self.decrypt_index(&unlocked.key, sealed?);
-        Ok(self.with_state(|Public| Indexed { unlocked, index }))
+        let unlocked = self.with_state(|Public| unlocked);
+        let index = unlocked.decrypt_index(sealed?);
+        Ok(unlocked.with_state(|unlocked| Indexed { unlocked, index }))
+    }
+}
+
+impl Repository<Public> {
+    /// Open with a writer's key file, to add history without the password: the key must
+    /// be this repository's, pin the owner keys the config carries (else a remote serves
+    /// another owner's config: exit 22), and be granted and not revoked (exit 12). The
+    /// run gets a fresh run key, sealed to the owner; the writer's own committed blobs
+    /// (from its cache, on extents that still exist) are what it dedups against.
+    pub fn open_as_writer(self, key: WriterKey) -> Result<Repository<Writing>> {
+        if key.repo_id != self.config.id {
+            return Err(Error::fatal(format!(
+                "the writer key {:?} is for repository {}, not this one ({})",
+                key.label,
+                hex::encode(key.repo_id),
+                hex::encode(self.config.id)
+            )));
+        }
+        if key.owner != self.config.owner.0 || self.config.owner_kem != Some(key.owner_kem) {
+            return Err(Error::new(
+                Kind::Trust,
+                "the repository's owner keys are not the ones the writer key pins: \
+                 a remote serves a config another owner signed",
+            ));
+        }
+        let id = key.id();
+        let public = key.signer().public();
+        let writers = self.writers()?;
+        let Some(record) =
+            (writers.iter()).find(|w| w.grant.writer == id && w.grant.public == public)
+        else {
+            return Err(Error::new(
+                Kind::WrongPassword,
+                format!(
+                    "writer {:?} ({}) is not granted in this repository (the owner grants \
+                     writers with `tangle writer add`)",
+                    key.label,
+                    hex::encode(id)
+                ),
+            ));
+        };
+        if record.revoked.is_some() {
+            return Err(Error::new(
+                Kind::WrongPassword,
+                format!(
+                    "writer {:?} ({}) was revoked by the owner: it may add no more history",
+                    record.grant.label,
+                    hex::encode(id)
+                ),
+            ));
+        }
+        let live: std::collections::HashSet<crate::extent::ExtentName> =
+            (self.load_catalog()?.iter()).map(|c| c.name()).collect();
+        let mut known = Index::default();
+        for mut segment in self.writer_segments(&id) {
+            segment.extents.retain(|e| live.contains(&e.extent));
+            known.add_segment(&segment);
+        }
+        let run = RunKey::generate()?;
+        let sealed = seal_run_key(&key.owner_kem, &run, &self.config.id, &id)?;
+        let content = ContentKey::new(*run.encryption_key(), *key.id_key());
+        Ok(self.with_state(|Public| Writing {
+            key,
+            run: content,
+            sealed,
+            known,
+        }))
     }
 }
 
@@ -68,6 +139,30 @@ impl<S: HasKey> Repository<S> {
     }
 }
 
+impl<S: Signs> Repository<S> {
+    /// Who signs this process's locks and runs: the owner, or a writer key's writer.
+    pub fn run_signer(&self) -> Signer {
+        self.state.run_signer()
+    }
+}
+
+impl<S: Appends> Repository<S> {
+    /// The keys a backup run seals its blobs, snapshot and index segment with.
+    pub fn content_keys(&self) -> &dyn ContentKeys {
+        self.state.content_keys()
+    }
+
+    /// A writer's run key sealed to the owner (`None` for the owner's runs).
+    pub fn sealed_run_key(&self) -> Option<&[u8; SEALED_KEY_LEN]> {
+        self.state.sealed_run_key()
+    }
+
+    /// The blobs a run dedups against (the owner's index, a writer's own blobs).
+    pub fn known_blobs(&self) -> &Index {
+        self.state.known_blobs()
+    }
+}
+
 impl Repository<Unlocked> {
     /// Load every index segment.
     pub fn load_index(self) -> Result<Repository<Indexed>> {
@@ -78,7 +173,7 @@ impl Repository<Unlocked> {
     /// segments some head commits to, never against an interrupted run's).
     pub fn load_index_where(self, keep: impl Fn(&str) -> bool) -> Result<Repository<Indexed>> {
         let sealed = self.read_sealed_index(keep)?;
-        let index = self.decrypt_index(self.key(), sealed);
+        let index = self.decrypt_index(sealed);
         Ok(self.with_state(|unlocked| Indexed { unlocked, index }))
     }
 
@@ -86,7 +181,7 @@ impl Repository<Unlocked> {
     /// (prune reads the snapshots through the segments that stay first).
     pub fn with_index_segments<'a>(
         self,
-        segments: impl IntoIterator<Item = &'a IndexSegment>,
+        segments: impl IntoIterator<Item = &'a OpenedSegment>,
     ) -> Repository<Indexed> {
         let index = index_of(segments);
         self.with_state(|unlocked| Indexed { unlocked, index })
@@ -108,7 +203,8 @@ impl Repository<Indexed> {
     /// Load the index again, only the segments whose id `keep` accepts.
     pub fn reload_index_where(&mut self, keep: impl Fn(&str) -> bool) -> Result<()> {
         let sealed = self.read_sealed_index(keep)?;
-        self.state.index = self.decrypt_index(self.key(), sealed);
+        let index = self.decrypt_index(sealed);
+        self.state.index = index;
         Ok(())
     }
 
@@ -116,7 +212,7 @@ impl Repository<Indexed> {
     /// [`with_index_segments`](Repository::with_index_segments)).
     pub fn load_index_segments<'a>(
         &mut self,
-        segments: impl IntoIterator<Item = &'a IndexSegment>,
+        segments: impl IntoIterator<Item = &'a OpenedSegment>,
     ) {
         self.state.index = index_of(segments);
     }
@@ -253,23 +349,32 @@ impl<S: State> Repository<S> {
     /// its content address and the owner's signature, still encrypted. A payload that
     /// passes both is the same from every remote, so decrypting it later instead of
     /// here, where a failure would send the read on to the next remote, changes nothing.
-    fn read_sealed_index(&self, keep: impl Fn(&str) -> bool) -> Result<Vec<Result<Vec<u8>>>> {
-        let owner = self.config.owner;
+    fn read_sealed_index(&self, keep: impl Fn(&str) -> bool) -> Result<Vec<Result<SealedSegment>>> {
+        let signers = self.signers();
         let mut paths = self.list_union("index")?;
         paths.retain(|path| keep(path.trim_start_matches("index/")));
         Ok(self.read_objects(&paths, |path, b| {
             check_content_address(path, b)?;
-            Ok(envelope::open(ObjectKind::Index, b, &owner)?.to_vec())
+            let (payload, signed_by) = signers.open(ObjectKind::Index, b)?;
+            Ok((payload.to_vec(), signed_by))
         }))
     }
+}
 
+/// An index segment's payload, still encrypted, and who signed it.
+type SealedSegment = (Vec<u8>, SignedBy);
+
+impl<S: HasKey> Repository<S> {
     /// The index from the sealed segments; one that does not decrypt is skipped with a
     /// warning (its blobs become unreachable until the index is rebuilt from the extents).
-    fn decrypt_index(&self, key: &MasterKey, sealed: Vec<Result<Vec<u8>>>) -> Index {
+    /// A writer's segment opens with its run's keys, which its blobs are under.
+    fn decrypt_index(&self, sealed: Vec<Result<SealedSegment>>) -> Index {
         let mut index = Index::default();
         for segment in sealed {
-            match segment.and_then(|payload| IndexSegment::decrypt(key, &payload)) {
-                Ok(seg) => index.add_segment(&seg),
+            let opened =
+                segment.and_then(|(payload, signed_by)| self.decrypt_segment(signed_by, &payload));
+            match opened {
+                Ok(opened) => index.add_opened(&opened),
                 Err(e) => self.warn(&format!("skipping index segment: {e}")),
             }
         }
@@ -277,10 +382,10 @@ impl<S: State> Repository<S> {
     }
 }
 
-fn index_of<'a>(segments: impl IntoIterator<Item = &'a IndexSegment>) -> Index {
+fn index_of<'a>(segments: impl IntoIterator<Item = &'a OpenedSegment>) -> Index {
     let mut index = Index::default();
     for segment in segments {
-        index.add_segment(segment);
+        index.add_opened(segment);
     }
     index
 }

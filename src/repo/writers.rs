@@ -1,11 +1,16 @@
 //! The writers the owner granted and revoked (DESIGN.md §17): read with the public key,
 //! written with the master key.
 
+use std::sync::Arc;
+
 use bytes::Bytes;
 
 use super::{HasKey, Repository, State};
-use crate::crypto::Signers;
-use crate::error::Result;
+use crate::content::{IndexSegment, OpenedSegment};
+use crate::crypto::envelope::{ObjectKind, SignedBy};
+use crate::crypto::writer::{OwnerKem, RunKeys, SEALED_KEY_LEN, WriterId, writer_id_key};
+use crate::crypto::{ContentKey, CryptoError, Signers};
+use crate::error::{Error, Result};
 use crate::extent::{REVOKED_WRITERS, Revocation, WRITERS, WriterRecord};
 
 /// A writer as the owner's records say: its grant, and its revocation if there is one.
@@ -56,18 +61,28 @@ impl<S: State> Repository<S> {
     /// listed: a writer's objects then fail their checks and are reported).
     pub fn signers(&self) -> &Signers {
         self.inner.signers.get_or_init(|| {
-            let mut signers = Signers::owner_only(self.config.owner);
-            match self.writers() {
-                Ok(writers) => {
-                    for w in writers {
-                        let revoked = w.revoked.map(|r| r.last_head);
-                        signers.grant(w.grant.writer, w.grant.public, revoked);
-                    }
-                }
-                Err(e) => self.warn(&format!("cannot read the writer records: {e}")),
+            // Listing and reading the records needs the runtime: from a thread of its own
+            // when this one is inside it (a read whose checks are the first to need them).
+            if tokio::runtime::Handle::try_current().is_err() {
+                return self.read_signers();
             }
-            signers
+            std::thread::scope(|s| s.spawn(|| self.read_signers()).join())
+                .unwrap_or_else(|p| std::panic::resume_unwind(p))
         })
+    }
+
+    fn read_signers(&self) -> Signers {
+        let mut signers = Signers::owner_only(self.config.owner);
+        match self.writers() {
+            Ok(writers) => {
+                for w in writers {
+                    let revoked = w.revoked.map(|r| r.last_head);
+                    signers.grant(w.grant.writer, w.grant.public, revoked);
+                }
+            }
+            Err(e) => self.warn(&format!("cannot read the writer records: {e}")),
+        }
+        signers
     }
 }
 
@@ -77,5 +92,86 @@ impl<S: HasKey> Repository<S> {
         let object = record.to_object(&self.signer())?;
         self.write_replicated(&record.path(), Bytes::from(object))
             .map_err(|e| e.context("writing the writer record"))
+    }
+}
+
+/// What writers wrote is sealed to the owner: opening it needs the master key.
+impl<S: HasKey> Repository<S> {
+    /// The keys of a signed snapshot or index payload, and its sealed content: the
+    /// owner's own (`None`: the master key), or for a writer's, the run key its first
+    /// [`SEALED_KEY_LEN`] bytes seal to the owner, with that writer's id key.
+    pub fn payload_keys<'a>(
+        &self,
+        signed_by: SignedBy,
+        payload: &'a [u8],
+    ) -> Result<(Option<Arc<RunKeys>>, &'a [u8])> {
+        let SignedBy::Writer(writer) = signed_by else {
+            return Ok((None, payload));
+        };
+        let (sealed, rest) = payload
+            .split_first_chunk::<SEALED_KEY_LEN>()
+            .ok_or(CryptoError::SealedKey)?;
+        Ok((Some(self.run_keys(sealed, &writer)?), rest))
+    }
+
+    /// An index segment's payload decrypted, with the keys its blobs are under. Only the
+    /// owner's segments may list writers' extents (each group with the run key its
+    /// writer sealed: opened here, so a group that does not open fails the segment).
+    pub fn decrypt_segment(&self, signed_by: SignedBy, payload: &[u8]) -> Result<OpenedSegment> {
+        let (keys, sealed) = self.payload_keys(signed_by, payload)?;
+        let segment = match &keys {
+            Some(k) => IndexSegment::decrypt(&k.content, sealed)?,
+            None => IndexSegment::decrypt(self.key(), sealed)?,
+        };
+        if keys.is_some() && !segment.writers.is_empty() {
+            return Err(Error::corrupt(
+                "a writer's index segment that lists other runs' extents",
+            ));
+        }
+        let groups = (segment.writers.iter())
+            .map(|g| {
+                let sealed: &[u8; SEALED_KEY_LEN] =
+                    (g.sealed_key.as_slice().try_into()).map_err(|_| CryptoError::SealedKey)?;
+                self.run_keys(sealed, &g.writer)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(OpenedSegment {
+            segment,
+            keys,
+            groups,
+        })
+    }
+
+    /// An index segment object checked (signature of the owner or a granted writer) and
+    /// decrypted.
+    pub fn open_index_segment(&self, object: &[u8]) -> Result<OpenedSegment> {
+        let (payload, signed_by) = self.signers().open(ObjectKind::Index, object)?;
+        self.decrypt_segment(signed_by, payload)
+    }
+
+    /// The content keys of a writer's run from its sealed run key, opened once per
+    /// process (every certificate and payload of a run carries the same sealed key).
+    pub fn run_keys(
+        &self,
+        sealed: &[u8; SEALED_KEY_LEN],
+        writer: &WriterId,
+    ) -> Result<Arc<RunKeys>> {
+        let mut opened = (self.inner.run_keys.lock()).unwrap_or_else(|p| p.into_inner());
+        if let Some((_, k)) = opened.iter().find(|(s, _)| s == sealed) {
+            return Ok(k.clone());
+        }
+        let master = self.key();
+        let kem = self
+            .inner
+            .owner_kem
+            .get_or_init(|| OwnerKem::derive(master));
+        let run = kem.open_run_key(sealed, &self.config.id, writer)?;
+        let keys = Arc::new(RunKeys {
+            content: ContentKey::new(*run.encryption_key(), writer_id_key(&master.id_key, writer)),
+            writer: *writer,
+            sealed: *sealed,
+        });
+        opened.push((*sealed, keys.clone()));
+        Ok(keys)
     }
 }

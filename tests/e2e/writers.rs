@@ -263,3 +263,228 @@ fn a_forged_writer_record_is_named_and_repair_copies_only_the_owners() {
     );
     assert_eq!(code, 0, "{}", show_findings(&report));
 }
+
+/// `tangle backup --writer-key KEY --json` with no password, from a HOME of the writer's
+/// own (its cache: what it dedups against), via remote 0.
+fn writer_backup(
+    repo: &Repo,
+    key: &std::path::Path,
+    home: &std::path::Path,
+    src: &std::path::Path,
+) -> std::process::Output {
+    let mut c = crate::support::command::tangle_bare(home);
+    c.arg("-r")
+        .arg(&repo.remotes[0])
+        .args(["backup", "--json", "--no-progress", "--writer-key"])
+        .arg(key)
+        .arg(src);
+    crate::support::command::run_any(&mut c)
+}
+
+/// Every file below `dir`, read whole.
+fn all_bytes(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if e.file_type().unwrap().is_dir() {
+                stack.push(p);
+            } else if e.file_type().unwrap().is_file() {
+                out.push((p.clone(), fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_writer_backs_up_without_the_password_reads_nothing_and_the_owner_restores_it() {
+    use crate::support::manifest::manifest;
+    let repo = Repo::init();
+    let (_, key) = add(&repo, "db-host");
+    let src = repo.dir("src");
+    let marker = b"PLAINTEXT-MARKER-7f3a of the writer's secret file\n".repeat(50);
+    crate::shared::files::write_file(&src.join("secret.txt"), &marker);
+    crate::shared::files::write_file(
+        &src.join("sub/random.bin"),
+        &crate::shared::files::pseudo_random(5, 3 << 20),
+    );
+    let expected = manifest(&src);
+    let home = repo.dir("writer-home");
+
+    // 1. A password-less backup with the writer key.
+    let out = writer_backup(&repo, &key, &home, &src);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_str(&out));
+    let first: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = first["snapshot_id"].as_str().unwrap().to_string();
+    assert!(
+        first["bytes_added"].as_u64().unwrap() > 3 << 20,
+        "{first:#}"
+    );
+
+    // Dedup against its own uploads: a repeat adds almost nothing.
+    let out = writer_backup(&repo, &key, &home, &src);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_str(&out));
+    let again: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        again["bytes_added"].as_u64().unwrap() < 4096,
+        "a repeat backup by the same writer re-uploaded data: {again:#}"
+    );
+
+    // 2. Nothing the writer wrote is readable in the remotes, and with only the writer
+    // key nothing can be read back.
+    for r in &repo.remotes {
+        for (path, bytes) in all_bytes(r) {
+            assert!(
+                !bytes.windows(24).any(|w| w == &marker[..24]),
+                "plaintext in {}",
+                path.display()
+            );
+        }
+    }
+    for args in [
+        vec!["snapshots"],
+        vec!["ls", "latest"],
+        vec!["restore", "latest", "--target", "/nonexistent-target"],
+        vec!["dump", "latest", "/"],
+        vec!["find", "secret.txt"],
+    ] {
+        let out = run_code(
+            repo.cmd_as(Client::via(0).no_password())
+                .env("TANGLE_WRITER_KEY", &key)
+                .args(&args),
+            1,
+        );
+        assert!(
+            stderr_str(&out).contains("a writer key (TANGLE_WRITER_KEY) only adds backups"),
+            "{args:?}: {}",
+            stderr_str(&out)
+        );
+    }
+
+    // 3. The owner sees both snapshots and restores them byte-identical, through any
+    // remote; password-less verify and the owner's verify --read-data are clean.
+    let ids = repo.snapshot_ids();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert!(ids.contains(&id));
+    for via in 0..3 {
+        repo.assert_restore_matches(via, &id, &src, &expected, "writer's snapshot");
+    }
+    for client in [Client::via(1).no_password(), Client::via(2)] {
+        let (code, report) = run_report(
+            repo.cmd_as(client)
+                .args(["verify", "--read-data", "--json"]),
+            "verify",
+        );
+        assert_eq!(code, 0, "{}", show_findings(&report));
+    }
+
+    // The owner's own backup of the same data goes on beside the writer's, and a delete
+    // of the writer's snapshots (the owner's alone) keeps the owner's restorable.
+    let own = repo.backup(&[&src], &[]);
+    run_ok(repo.cmd().args([
+        "delete",
+        &id,
+        &ids.iter().find(|i| **i != id).unwrap()[..12],
+    ]));
+    assert_eq!(repo.snapshot_ids(), vec![own.snapshot_id.clone()]);
+    repo.assert_restore_matches(1, &own.snapshot_id, &src, &expected, "owner's after delete");
+    let (code, report) = run_report(
+        repo.cmd_as(Client::via(0).no_password())
+            .args(["verify", "--json"]),
+        "verify after delete",
+    );
+    assert_eq!(code, 0, "{}", show_findings(&report));
+}
+
+#[test]
+fn a_revoked_or_foreign_writer_key_adds_nothing_and_earlier_snapshots_still_restore() {
+    use crate::support::manifest::manifest;
+    let repo = Repo::init();
+    let (_, key) = add(&repo, "laptop");
+    let src = repo.dir("src");
+    crate::shared::files::write_file(&src.join("f"), b"laptop data\n");
+    let expected = manifest(&src);
+    let home = repo.dir("writer-home");
+    let out = writer_backup(&repo, &key, &home, &src);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_str(&out));
+    let id = serde_json::from_slice::<Value>(&out.stdout).unwrap()["snapshot_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    run_ok(repo.cmd().args(["writer", "revoke", "laptop"]));
+    let out = writer_backup(&repo, &key, &home, &src);
+    assert_eq!(out.status.code(), Some(12), "{}", stderr_str(&out));
+    assert!(
+        stderr_str(&out).contains("was revoked by the owner"),
+        "{}",
+        stderr_str(&out)
+    );
+    assert_eq!(repo.snapshot_ids(), vec![id.clone()]);
+    repo.assert_restore_matches(2, &id, &src, &expected, "before the revocation");
+
+    // A writer key of another repository, and a file that is no key at all.
+    let other = Repo::init();
+    let (_, other_key) = add(&other, "elsewhere");
+    let out = writer_backup(&repo, &other_key, &home, &src);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_str(&out));
+    assert!(
+        stderr_str(&out).contains("is for repository"),
+        "{}",
+        stderr_str(&out)
+    );
+    let junk = repo.path("junk.key");
+    fs::write(&junk, b"not a key\n").unwrap();
+    let out = writer_backup(&repo, &junk, &home, &src);
+    assert!(
+        stderr_str(&out).contains("is not a tangle writer key file"),
+        "{}",
+        stderr_str(&out)
+    );
+    assert_eq!(repo.snapshot_ids(), vec![id]);
+}
+
+#[test]
+fn retention_groups_by_signer_so_a_writers_snapshots_crowd_out_only_its_own() {
+    let repo = Repo::init();
+    let (_, key) = add(&repo, "compromised");
+    let src = repo.dir("src");
+    crate::shared::files::write_file(&src.join("f"), b"the owner's data\n");
+    let owner: Vec<String> = (0..3)
+        .map(|_| repo.backup(&[&src], &[]).snapshot_id)
+        .collect();
+    // The same host and paths, newer: grouped with the owner's by host and paths alone,
+    // they would be the ones kept.
+    let home = repo.dir("writer-home");
+    let mut junk = Vec::new();
+    for _ in 0..3 {
+        let out = writer_backup(&repo, &key, &home, &src);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr_str(&out));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        junk.push(v["snapshot_id"].as_str().unwrap().to_string());
+    }
+    let listed = repo.snapshots();
+    let labelled: Vec<&Value> = listed
+        .iter()
+        .filter(|s| s["writer_label"] == "compromised")
+        .collect();
+    assert_eq!(labelled.len(), 3, "{listed:#?}");
+    assert!(listed.iter().filter(|s| s["writer"].is_null()).count() == 3);
+
+    run_ok(repo.cmd().args(["delete", "--keep-last", "2"]));
+    let left = repo.snapshot_ids();
+    for id in &owner[1..] {
+        assert!(
+            left.contains(id),
+            "the owner's newest two must stay: {left:?}"
+        );
+    }
+    assert!(!left.contains(&owner[0]));
+    assert!(
+        !left.contains(&junk[0]) && left.contains(&junk[2]),
+        "{left:?}"
+    );
+    assert_eq!(left.len(), 4, "{left:?}");
+}

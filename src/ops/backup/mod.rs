@@ -42,7 +42,7 @@ use crate::content::{IndexSegment, Snapshot};
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::Result;
 use crate::extent::Head;
-use crate::repo::{Indexed, Repository, Unlocked};
+use crate::repo::{Appends, Indexed, Repository, State, Unlocked};
 
 #[derive(Default)]
 pub struct BackupOptions {
@@ -115,8 +115,8 @@ pub fn prepare(repo: Repository<Unlocked>) -> Result<Repository<Indexed>> {
     repo.load_index_where(|id| committed.contains(id))
 }
 
-pub fn run(
-    repo: &Repository<Indexed>,
+pub fn run<S: Appends>(
+    repo: &Repository<S>,
     opts: &BackupOptions,
     progress: &Progress,
 ) -> Result<BackupReport> {
@@ -140,7 +140,11 @@ pub fn run(
         refuse_stale(repo)?;
     }
 
-    let (parent, parent_tree) = find_parent(repo, &host, &paths)?;
+    // Only the owner can read snapshots: a writer's runs have no parent.
+    let (parent, parent_tree) = match S::indexed(repo) {
+        Some(owner) => find_parent(owner, &host, &paths)?,
+        None => (None, None),
+    };
 
     let errors = Mutex::new(Vec::new());
     let mut outcome = pipeline::run(repo, &input, parent_tree.as_ref(), opts, progress, &errors)?;
@@ -167,16 +171,16 @@ pub fn run(
     };
 
     if !opts.dry_run {
-        let key = repo.key();
-        let signer = repo.signer();
+        let signer = repo.run_signer();
         let mut index_id = None;
-        if !outcome.extents.is_empty() {
-            let seg = IndexSegment {
-                extents: outcome.extents,
-            };
+        let segment = IndexSegment {
+            extents: outcome.extents,
+            writers: Vec::new(),
+        };
+        if !segment.extents.is_empty() {
             let obj = Bytes::from(envelope::seal(
                 ObjectKind::Index,
-                &seg.encrypt(key)?,
+                &sealed_payload(repo, segment.encrypt(repo.content_keys())?),
                 &signer,
             ));
             let id = envelope::content_id(&obj);
@@ -193,6 +197,7 @@ pub fn run(
             tags: opts.tags.clone(),
             parent: report.parent.clone(),
             program: format!("tangle {}", env!("CARGO_PKG_VERSION")),
+            writer: None,
             summary: SnapshotSummary {
                 files: report.files_new + report.files_changed + report.files_unchanged,
                 dirs: report.dirs,
@@ -205,7 +210,7 @@ pub fn run(
         };
         let obj = Bytes::from(envelope::seal(
             ObjectKind::Snapshot,
-            &snapshot.encrypt(key)?,
+            &sealed_payload(repo, snapshot.encrypt(repo.content_keys())?),
             &signer,
         ));
         let id = envelope::content_id(&obj);
@@ -229,7 +234,15 @@ pub fn run(
         // The next run continues this one's chain (even if the snapshot cannot be
         // written: the head committed the extents); the previous run's head is now an
         // ancestor of it (losing it shows as a gap), so only this head needs remembering.
-        repo.set_writer_id(&head.writer);
+        match signer.writer_id() {
+            // A writer keeps what it committed, to dedup against next time.
+            Some(w) => {
+                if let Some(id) = &head.index {
+                    repo.cache_writer_segment(w, id, &segment);
+                }
+            }
+            None => repo.set_writer_id(&head.writer),
+        }
         repo.remember_heads(&[(hex::encode(head.writer), head.seq)].into_iter().collect());
         if let Some(previous) = outcome.continued.filter(|p| *p != head.writer) {
             repo.forget_heads(&[hex::encode(previous)]);
@@ -260,9 +273,18 @@ pub fn run(
     Ok(report)
 }
 
+/// A snapshot or index payload as stored: a writer's run key sealed to the owner, then
+/// the content sealed under it; the owner's content as it is.
+fn sealed_payload<S: Appends>(repo: &Repository<S>, sealed: Vec<u8>) -> Vec<u8> {
+    match repo.sealed_run_key() {
+        Some(key) => [&key[..], &sealed].concat(),
+        None => sealed,
+    }
+}
+
 /// Refuse to build on a state older than this client has seen: a remote (or all of
 /// them) may have been rolled back, and new data would be chained to a stale head.
-fn refuse_stale(repo: &Repository<Indexed>) -> Result<()> {
+fn refuse_stale<S: State>(repo: &Repository<S>) -> Result<()> {
     match repo.older_than_seen()? {
         Some(why) => Err(crate::Error::fatal(format!(
             "{why}; pass --allow-stale to back up anyway"
@@ -281,7 +303,8 @@ fn find_parent(
     paths: &[String],
 ) -> Result<(Option<(String, Snapshot)>, Option<crate::content::Tree>)> {
     let mut all = repo.snapshots()?;
-    all.retain(|(_, s)| s.host == host && s.paths == paths);
+    // The owner's own only: a writer's blobs are named in the writer's id space.
+    all.retain(|(_, s)| s.host == host && s.paths == paths && s.writer.is_none());
     while let Some((id, snap)) = all.pop() {
         if !repo.index().contains(&snap.tree) {
             continue;

@@ -38,12 +38,12 @@ use super::trees::TreeBuilder;
 use super::walker::{Event, FileJob, JobInput, Walker, count_totals};
 use crate::content::index::ExtentBlobs;
 use crate::content::{BlobId, BlobKind, Index, Tree, encode_blob};
-use crate::crypto::MasterKey;
+use crate::crypto::ContentKeys;
 use crate::error::{Error, Result};
 use crate::extent::ExtentName;
 use crate::ops::Progress;
 use crate::ops::extent_writer::{Appender, DEFAULT_UPLOAD_QUEUE, StoredBlob};
-use crate::repo::{Indexed, Repository};
+use crate::repo::{Appends, Repository};
 
 /// Bytes of new blobs between the readers and the appender (see [`Budget`]): a few of
 /// big files' 1 MiB chunks, or hundreds of small files. 8 and 16 MiB were no faster on
@@ -131,18 +131,18 @@ pub enum Input<'a> {
     Stream(&'a StdinOptions),
 }
 
-pub fn run(
-    repo: &Repository<Indexed>,
+pub fn run<S: Appends>(
+    repo: &Repository<S>,
     input: &Input<'_>,
     parent: Option<&Tree>,
     opts: &super::BackupOptions,
     progress: &Progress,
     errors: &Mutex<Vec<String>>,
 ) -> Result<Outcome> {
-    let key = repo.key();
+    let key = repo.content_keys();
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let dedup = Dedup {
-        index: repo.index(),
+        index: repo.known_blobs(),
         pending: Mutex::new(HashSet::new()),
         in_flight: Budget::new(BYTES_IN_FLIGHT),
     };
@@ -159,12 +159,18 @@ pub fn run(
     // never share a chain position or a head path (one would overwrite the other's head
     // and leave its extents uncommitted). It continues the chain of this client's
     // previous run: the same verifier chain, across writer ids.
-    let previous = repo.writer_id()?;
+    // A writer key's runs all go under its own id, one after the other (heads under
+    // `heads/<writer>/` are the only ones it may sign).
+    let fixed = repo.run_signer().writer_id().copied();
+    let previous = match fixed {
+        Some(w) => w,
+        None => repo.writer_id()?,
+    };
     let last_head = repo.latest_head(&previous)?;
-    let writer: [u8; 16] = if opts.dry_run {
-        previous
-    } else {
-        crate::crypto::random_bytes()?
+    let writer: [u8; 16] = match fixed {
+        Some(w) => w,
+        None if opts.dry_run => previous,
+        None => crate::crypto::random_bytes()?,
     };
     let mut appender = Appender::new(
         repo,
@@ -193,8 +199,10 @@ pub fn run(
             .stack_size(crate::ops::WALKER_STACK);
         let walker = walker_thread.spawn_scoped(s, || {
             let none = Filter::none();
+            // Only the owner can read the parent's trees (a writer has no parent).
+            let load_tree = |id: &BlobId| S::indexed(repo).and_then(|r| r.load_tree(id).ok());
             let walker = Walker {
-                repo,
+                load_tree: &load_tree,
                 filter: match input {
                     Input::Tree { filter, .. } => filter,
                     Input::Stream(_) => &none,
@@ -292,7 +300,7 @@ pub fn run(
 /// A compressor thread: compress and encrypt blobs until the channel closes. An error
 /// stops this thread; the first one is kept in `fatal` and fails the run at its end.
 fn compress(
-    key: &MasterKey,
+    key: &dyn ContentKeys,
     plain: Receiver<PlainBlob>,
     stored: Sender<StoredBlob>,
     fatal: &Mutex<Option<Error>>,

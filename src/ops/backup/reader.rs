@@ -16,7 +16,7 @@ use super::stream::StdinOptions;
 use super::walker::FileResult;
 use crate::content::chunker::{chunk_reader, chunk_slice};
 use crate::content::{BlobKind, ChunkerParams};
-use crate::crypto::MasterKey;
+use crate::crypto::ContentKeys;
 use crate::error::{Error, Result};
 use crate::ops::Progress;
 
@@ -29,7 +29,7 @@ pub(super) const WHOLE_FILE_LIMIT: u64 = 4 << 20;
 /// its read-ahead (see [`chunk_reader`]) besides the chunks in flight.
 pub(super) fn read_file(
     path: &Path,
-    key: &MasterKey,
+    key: &dyn ContentKeys,
     chunker: &ChunkerParams,
     dedup: &Dedup<'_>,
     out: &Sender<PlainBlob>,
@@ -75,7 +75,7 @@ pub(super) fn read_file(
 /// streams.
 pub(super) fn read_stream(
     o: &StdinOptions,
-    key: &MasterKey,
+    key: &dyn ContentKeys,
     chunker: &ChunkerParams,
     dedup: &Dedup<'_>,
     out: &Sender<PlainBlob>,

@@ -14,7 +14,7 @@ use super::note_error;
 use super::pipeline::{Dedup, PlainBlob};
 use super::walker::{Content, Event};
 use crate::content::{BlobId, BlobKind, Node, NodeKind, Tree};
-use crate::crypto::MasterKey;
+use crate::crypto::ContentKeys;
 use crate::error::{Error, Result};
 
 /// How a file was counted in the stats.
@@ -27,7 +27,7 @@ enum FileState {
 
 /// Consumes walker events in order and writes one tree blob per directory.
 pub(super) struct TreeBuilder<'a> {
-    key: &'a MasterKey,
+    key: &'a dyn ContentKeys,
     dedup: &'a Dedup<'a>,
     out: Sender<PlainBlob>,
     stack: Vec<(Node, Vec<Node>)>,
@@ -41,7 +41,7 @@ pub(super) struct TreeBuilder<'a> {
 
 impl<'a> TreeBuilder<'a> {
     pub(super) fn new(
-        key: &'a MasterKey,
+        key: &'a dyn ContentKeys,
         dedup: &'a Dedup<'a>,
         out: Sender<PlainBlob>,
         errors: &'a Mutex<Vec<String>>,

@@ -21,7 +21,6 @@ use super::stream::{self, StdinOptions};
 use crate::content::fsmeta;
 use crate::content::{BlobId, Node, NodeKind, Tree};
 use crate::ops::Progress;
-use crate::repo::{Indexed, Repository};
 
 /// A file's blob list and the bytes read, or why it could not be read.
 /// A file's blob ids and the bytes read, or why it could not be read (named in the
@@ -64,7 +63,8 @@ pub enum Event {
 pub struct Stopped;
 
 pub struct Walker<'a> {
-    pub repo: &'a Repository<Indexed>,
+    /// A tree of the parent snapshot (`None`: unreadable, or no parent can be read).
+    pub load_tree: &'a (dyn Fn(&crate::content::BlobId) -> Option<Tree> + Sync),
     pub filter: &'a Filter,
     pub events: Sender<Event>,
     pub jobs: Sender<FileJob>,
@@ -134,7 +134,7 @@ impl Walker<'_> {
     fn parent_subtree(&self, parent: Option<&Node>) -> Option<Tree> {
         let id = parent.filter(|n| n.kind == NodeKind::Dir)?.subtree?;
         // An unreadable parent tree only costs re-reading files; not an error.
-        self.repo.load_tree(&id).ok()
+        (self.load_tree)(&id)
     }
 
     fn walk_virtual(

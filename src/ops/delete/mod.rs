@@ -33,8 +33,9 @@ use serde::Serialize;
 use super::leftovers::{self, RemoteLeftovers};
 use super::survey::Survey;
 use crate::content::index::{ExtentBlobs, IndexEntry};
-use crate::content::{BlobId, IndexSegment};
+use crate::content::{BlobId, IndexSegment, WriterExtents};
 use crate::crypto::envelope::{self, ObjectKind};
+use crate::crypto::writer::SEALED_KEY_LEN;
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, DeletedExtent, Deletion, ExtentName, Head};
 use crate::repo::{Indexed, Repository, Unlocked};
@@ -200,9 +201,16 @@ pub fn run_with_progress(
         .filter(|c| !removed_names.contains(&c.name()))
         .cloned()
         .collect();
-    // Partly used and small extents are copied into new ones and then removed too.
+    // Partly used and small extents are copied into new ones and then removed too; not
+    // a writer's: its blobs are under its run's key and named with its id key, which an
+    // owner's extent and index segment cannot say yet (it stays whole while it holds a
+    // live blob).
+    let repackable: Vec<Arc<Certificate>> = (staying.iter())
+        .filter(|c| !repo.index().written_by_writer(&c.name()))
+        .cloned()
+        .collect();
     let repack = repack::choose(
-        &staying,
+        &repackable,
         &live_bytes,
         opts.max_unused,
         repo.config.extent_size as u64,
@@ -482,5 +490,23 @@ fn consolidated_index(repo: &Repository<Indexed>, removed: &HashSet<ExtentName>)
         })
         .collect();
     extents.sort_by_key(|e| e.extent);
-    IndexSegment { extents }
+    // A writer's extents stay under its run's key: listed apart, with the key as the
+    // writer sealed it (FORMAT.md §5.6, version 2).
+    let mut segment = IndexSegment::default();
+    let mut writers: BTreeMap<[u8; SEALED_KEY_LEN], WriterExtents> = BTreeMap::new();
+    for e in extents {
+        match repo.index().writer_run_of(&e.extent) {
+            None => segment.extents.push(e),
+            Some(run) => (writers.entry(run.sealed))
+                .or_insert_with(|| WriterExtents {
+                    writer: run.writer,
+                    sealed_key: run.sealed.to_vec(),
+                    extents: Vec::new(),
+                })
+                .extents
+                .push(e),
+        }
+    }
+    segment.writers = writers.into_values().collect();
+    segment
 }

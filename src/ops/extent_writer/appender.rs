@@ -30,11 +30,11 @@ use crate::extent::{
     BufferPool, Certificate, ExtentBuilder, ExtentName, Pointer, SealContext, genesis_verifier,
 };
 use crate::ops::Progress;
-use crate::repo::{Indexed, Repository};
+use crate::repo::{Appends, Repository};
 
 /// Appends blobs to the current extent, seals full extents and hands them to uploads.
-pub(crate) struct Appender<'a> {
-    repo: &'a Repository<Indexed>,
+pub(crate) struct Appender<'a, S: Appends> {
+    repo: &'a Repository<S>,
     writer: [u8; 16],
     /// The extent being filled with file data, and the one with tree blobs.
     builder: Filling,
@@ -44,7 +44,7 @@ pub(crate) struct Appender<'a> {
     seq: u64,
     prev: Option<ExtentName>,
     dry_run: bool,
-    uploads: Uploads<'a>,
+    uploads: Uploads<'a, S>,
     /// Blob lists of the extents sealed in this run, for the index segment.
     pub(crate) extents: Vec<ExtentBlobs>,
     /// The last extent sealed and its sequence number, for the head.
@@ -101,10 +101,10 @@ const RECENT_EXTENTS: usize = 4;
 /// Tree extents are sealed at this share of the extent size (4 MiB of the default 16).
 const TREE_EXTENT_DIVISOR: usize = 4;
 
-impl<'a> Appender<'a> {
+impl<'a, S: Appends> Appender<'a, S> {
     /// `exclude`: extents no pointer may go into (those a delete is removing).
     pub(crate) fn new(
-        repo: &'a Repository<Indexed>,
+        repo: &'a Repository<S>,
         writer: [u8; 16],
         last: Option<(ExtentName, u64)>,
         dry_run: bool,
@@ -127,7 +127,7 @@ impl<'a> Appender<'a> {
             Vec::new()
         } else {
             // Only extents of the loaded (committed) index may be pointed at (see `prepare`).
-            let known: HashSet<ExtentName> = repo.index().extents().iter().copied().collect();
+            let known: HashSet<ExtentName> = repo.known_blobs().extents().iter().copied().collect();
             let mut all = repo.load_catalog()?;
             all.retain(|c| known.contains(&c.name()) && !exclude.contains(&c.name()));
             all
@@ -211,7 +211,7 @@ impl<'a> Appender<'a> {
         if self.dry_run {
             return Ok(());
         }
-        let signer = self.repo.signer();
+        let signer = self.repo.run_signer();
         let remotes = self.repo.remotes().len();
         // Trees get 4+12, without pointers (`Coding::for_trees`).
         let coding = match kind {

@@ -23,14 +23,14 @@ use tokio::task::{JoinError, JoinHandle};
 use crate::error::{Error, Result};
 use crate::extent::SealedExtent;
 use crate::ops::Progress;
-use crate::repo::{Indexed, Repository};
+use crate::repo::{Repository, State};
 
 /// Places in the upload queues, one per remote that gets shards of an extent.
 pub(super) struct Permits(Vec<Option<OwnedSemaphorePermit>>);
 
 /// The upload queues of one backup and the uploads under way.
-pub(super) struct Uploads<'a> {
-    repo: &'a Repository<Indexed>,
+pub(super) struct Uploads<'a, S: State> {
+    repo: &'a Repository<S>,
     progress: &'a Progress,
     /// One task per extent: waits for its shards, then writes its certificate.
     tasks: Vec<JoinHandle<Result<()>>>,
@@ -40,10 +40,10 @@ pub(super) struct Uploads<'a> {
     waits: Vec<Duration>,
 }
 
-impl<'a> Uploads<'a> {
+impl<'a, S: State> Uploads<'a, S> {
     /// Queues of `upload_queue` extents, unless a remote's own settings say otherwise.
     pub(super) fn new(
-        repo: &'a Repository<Indexed>,
+        repo: &'a Repository<S>,
         upload_queue: usize,
         progress: &'a Progress,
     ) -> Self {

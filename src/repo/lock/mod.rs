@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 
-use super::{HasKey, Repository, State};
+use super::{Repository, Signs, State};
 use crate::error::{Error, Kind, Result};
 use crate::remote::{DynRemote, lease};
 
@@ -131,7 +131,7 @@ struct LockCopies {
 async fn read_lock_copies(
     remotes: &[DynRemote],
     usable: &[bool],
-    owner: &crate::crypto::OwnerPublicKey,
+    signers: &crate::crypto::Signers,
     repo_id: &[u8; 16],
     list_within: Option<Duration>,
 ) -> LockCopies {
@@ -187,7 +187,7 @@ async fn read_lock_copies(
     let mut unreadable = BTreeMap::new();
     for (i, path, got) in read {
         let why = match got {
-            Ok(bytes) => match LockInfo::from_object(&path, &bytes, owner, repo_id) {
+            Ok(bytes) => match LockInfo::from_object(&path, &bytes, signers, repo_id) {
                 Ok(lock) => {
                     let newer = best
                         .get(&path)
@@ -425,7 +425,7 @@ impl<S: State> Repository<S> {
         let copies = self.inner.rt.block_on(read_lock_copies(
             &self.inner.remotes,
             &usable,
-            &self.config.owner,
+            self.signers(),
             &self.config.id,
             None,
         ));
@@ -538,7 +538,7 @@ impl<S: State> Repository<S> {
 
     /// Whether `bytes` is an authentic copy of lock `path` of this repository.
     pub fn authenticate_lock(&self, path: &str, bytes: &[u8]) -> Result<()> {
-        LockInfo::from_object(path, bytes, &self.config.owner, &self.config.id).map(|_| ())
+        LockInfo::from_object(path, bytes, self.signers(), &self.config.id).map(|_| ())
     }
 
     /// Remove stale locks (every lock with `all`, and then every repair marker too) and
@@ -573,7 +573,7 @@ impl<S: State> Repository<S> {
     }
 }
 
-impl<S: HasKey> Repository<S> {
+impl<S: Signs> Repository<S> {
     /// Take a lock for `command` (shown to whoever it makes wait), or fail with exit 11
     /// naming the holder of a conflicting one (after waiting up to `--retry-lock`). An
     /// exclusive lock also waits for running repairs to notice it and stop.
@@ -608,7 +608,7 @@ impl<S: HasKey> Repository<S> {
             beat: 1,
             holder: ProcessIdentity::current(),
         };
-        let (signer, repo_id) = (self.signer(), self.config.id);
+        let (signer, repo_id) = (self.state.run_signer(), self.config.id);
         let bytes = info.to_object(&repo_id, &signer);
         // The lease runs from before the lock is written: others may watch it from then.
         let lease = lease::start(&format!("the lock of this {command}"), times.lease);

@@ -88,16 +88,27 @@ impl LockInfo {
         Bytes::from(envelope::seal(ObjectKind::Lock, text.as_bytes(), signer))
     }
 
-    /// The lock at `path` if `bytes` is an authentic lock of repository `repo_id`.
+    /// The lock at `path` if `bytes` is an authentic lock of repository `repo_id`: signed
+    /// by the owner, or a shared one by a granted writer (a writer never excludes others).
     pub(super) fn from_object(
         path: &str,
         bytes: &[u8],
-        owner: &crate::crypto::OwnerPublicKey,
+        signers: &crate::crypto::Signers,
         repo_id: &[u8; 16],
     ) -> Result<LockInfo> {
-        let text = envelope::open(ObjectKind::Lock, bytes, owner)?;
-        Self::parse(path, text, repo_id)
-            .ok_or_else(|| Error::corrupt("a signed lock of another repository or name"))
+        let (text, signed_by) = signers.open(ObjectKind::Lock, bytes)?;
+        let lock = Self::parse(path, text, repo_id)
+            .ok_or_else(|| Error::corrupt("a signed lock of another repository or name"))?;
+        if let (envelope::SignedBy::Writer(w), LockKind::Exclusive) = (signed_by, lock.kind) {
+            return Err(Error::new(
+                crate::error::Kind::Trust,
+                format!(
+                    "an exclusive lock signed by writer {}: only the owner takes those",
+                    hex::encode(w)
+                ),
+            ));
+        }
+        Ok(lock)
     }
 
     fn parse(path: &str, text: &[u8], repo_id: &[u8; 16]) -> Option<LockInfo> {
@@ -182,7 +193,7 @@ mod tests {
         let l = sample();
         let (signer, id) = (Signer::from_seed(&[7; 32]), [3u8; 16]);
         let object = l.to_object(&id, &signer);
-        let owner = signer.public();
+        let owner = crate::crypto::Signers::owner_only(signer.public());
         assert_eq!(
             LockInfo::from_object("locks/x", &object, &owner, &id).ok(),
             Some(l.clone())

@@ -128,7 +128,7 @@ impl<S: State> Repository<S> {
         lease::renew(lease, at);
         let refresher = self.inner.rt.spawn({
             let remotes = self.inner.remotes.clone();
-            let owner = self.config.owner;
+            let owner = self.signers().clone();
             let watch = self.lock_watch();
             let health = self.inner.health.clone();
             async move {

@@ -27,6 +27,7 @@ use self::once_cache::OnceCache;
 use super::read_around::ShardDamage;
 use super::{HasIndex, Repository, State};
 use crate::content::{BlobId, BlobKind, Tree, decode_blob, decode_blob_then};
+use crate::crypto::ContentKeys;
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, ExtentName};
 
@@ -77,8 +78,7 @@ impl<S: HasIndex> Repository<S> {
 
     /// [`read_blob`](Self::read_blob) with a choice of how the bytes are fetched.
     pub fn read_blob_with(&self, id: &BlobId, kind: BlobKind, mode: ReadMode) -> Result<Vec<u8>> {
-        let key = self.key();
-        self.read_blob_checked(id, mode, |stored, raw_len| {
+        self.read_blob_checked(id, mode, |key, stored, raw_len| {
             decode_blob(key, kind, id, stored, raw_len)
         })
     }
@@ -94,8 +94,7 @@ impl<S: HasIndex> Repository<S> {
         mode: ReadMode,
         mut use_plain: impl FnMut(&[u8]) -> T,
     ) -> Result<T> {
-        let key = self.key();
-        self.read_blob_checked(id, mode, |stored, raw_len| {
+        self.read_blob_checked(id, mode, |key, stored, raw_len| {
             decode_blob_then(key, kind, id, stored, raw_len, &mut use_plain)
         })
     }
@@ -103,8 +102,7 @@ impl<S: HasIndex> Repository<S> {
     /// A blob's stored form (sealed, as in its extent), after checking that it decodes
     /// to its id: what `delete` copies when it repacks an extent.
     pub fn read_blob_stored(&self, id: &BlobId, kind: BlobKind) -> Result<Vec<u8>> {
-        let key = self.key();
-        self.read_blob_checked(id, ReadMode::Range, |stored, raw_len| {
+        self.read_blob_checked(id, ReadMode::Range, |key, stored, raw_len| {
             decode_blob_then(key, kind, id, stored, raw_len, |_| stored.to_vec())
         })
     }
@@ -116,7 +114,7 @@ impl<S: HasIndex> Repository<S> {
         &self,
         id: &BlobId,
         mode: ReadMode,
-        mut decode: impl FnMut(&[u8], usize) -> Result<T>,
+        mut decode: impl FnMut(&dyn ContentKeys, &[u8], usize) -> Result<T>,
     ) -> Result<T> {
         let (extent, loc) = self.index().get(id).ok_or_else(|| {
             Error::corrupt(format!(
@@ -124,6 +122,12 @@ impl<S: HasIndex> Repository<S> {
                 hex::encode(&id[..4])
             ))
         })?;
+        // A writer's extent: its run's keys; else the master key.
+        let key: &dyn ContentKeys = match self.index().keys_of(&loc) {
+            Some(keys) => keys,
+            None => self.key(),
+        };
+        let mut decode = |stored: &[u8], raw_len| decode(key, stored, raw_len);
         let cert = self.certificate(&extent)?;
         let (offset, len) = (loc.offset as u64, loc.length as u64);
         if offset + len > cert.size {

@@ -37,6 +37,8 @@ pub struct SnapshotRef {
     pub host: String,
     pub paths: Vec<String>,
     pub tags: Vec<String>,
+    /// The writer that signed it (`None`: the owner): retention groups by it always.
+    pub writer: Option<crate::crypto::writer::WriterId>,
 }
 
 impl SnapshotRef {
@@ -54,7 +56,14 @@ impl SnapshotRef {
             host: host.into(),
             paths,
             tags,
+            writer: None,
         }
+    }
+
+    /// The same, signed by `writer`.
+    pub fn signed_by(mut self, writer: Option<crate::crypto::writer::WriterId>) -> SnapshotRef {
+        self.writer = writer;
+        self
     }
 }
 
@@ -71,7 +80,8 @@ pub(super) fn tag_reason(list: &[String]) -> String {
     }
 }
 
-/// The group a snapshot belongs to: sorted paths and tags, as restic.
+/// The group a snapshot belongs to: sorted paths and tags, as restic, and always the
+/// writer that signed it.
 pub(super) fn group_key(s: &SnapshotRef, by: GroupBy) -> GroupKey {
-    GroupKey::new(&s.host, &s.paths, &s.tags, by)
+    GroupKey::new(&s.host, &s.paths, &s.tags, by).of_writer(s.writer.as_ref())
 }

@@ -298,6 +298,7 @@ mod tests {
             host: host.into(),
             paths: paths.iter().map(|p| p.to_string()).collect(),
             tags: tags.iter().map(|t| t.to_string()).collect(),
+            writer: None,
         }
     }
 
