@@ -102,9 +102,7 @@ fn roundtrip_real_tree_preserves_everything() {
 /// 0 and all names share one inode.
 #[test]
 fn restore_hard_links_across_directories() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("hard/a"), b"one inode, three names\n");
+    let (repo, src) = Repo::with_source("hard/a", b"one inode, three names\n");
     fs::create_dir(src.join("hard/deeper")).unwrap();
     fs::hard_link(src.join("hard/a"), src.join("hard/b")).unwrap();
     fs::hard_link(src.join("hard/a"), src.join("hard/deeper/c")).unwrap();
@@ -195,9 +193,7 @@ fn backup_json_report_counts_and_dedup() {
 /// every file is new.
 #[test]
 fn first_backup_with_hard_links_reports_nothing_unchanged() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a"), b"hard-linked\n");
+    let (repo, src) = Repo::with_source("a", b"hard-linked\n");
     fs::hard_link(src.join("a"), src.join("b")).unwrap();
     write_file(&src.join("d/x"), b"plain\n");
     fs::hard_link(src.join("a"), src.join("d/c")).unwrap();
@@ -569,9 +565,7 @@ fn restore_subpath_include_exclude() {
 /// Any of the three remotes works as `-r`, and so does `TANGLE_REPO`.
 #[test]
 fn any_remote_and_env_repo_open_the_repository() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f"), b"content");
+    let (repo, src) = Repo::with_source("f", b"content");
     let r = repo.backup(&[&src], &[]);
     for i in 0..3 {
         let ids: Vec<String> = repo

@@ -31,9 +31,7 @@ fn mentions_remote(out: &std::process::Output, url: &str) -> bool {
 
 #[test]
 fn fifos_dev_zero_and_sparse_giants_are_refused_and_named() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(11, 600_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(11, 600_000));
     write_file(&src.join("b.txt"), b"hello\n");
     let expected = manifest(&src);
     repo.backup(&[&src], &[]);
@@ -95,9 +93,7 @@ fn fifos_dev_zero_and_sparse_giants_are_refused_and_named() {
 /// restore takes the data from the other remotes.
 #[test]
 fn giant_shards_on_the_remote_read_first_are_read_around() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(12, 900_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(12, 900_000));
     write_file(&src.join("b.txt"), b"hello\n");
     let expected = manifest(&src);
     repo.backup(&[&src], &[]);
@@ -238,10 +234,7 @@ fn children_peak_rss() -> u64 {
 /// cannot be restored); restore, which needs none of them, is unaffected.
 #[test]
 fn many_giant_fake_index_segments_are_fetched_a_few_at_a_time() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.txt"), b"hello\n");
-    repo.backup(&[&src], &[]);
+    let (repo, src) = Repo::with_snapshot_of("a.txt", b"hello\n");
     for i in 0..12u8 {
         let name = format!("{:064x}", u128::from(i) + 1);
         let giant = fs::File::create(repo.remotes[1].join("index").join(name)).unwrap();
@@ -296,9 +289,7 @@ enum ShardLie {
 /// snapshots' figures; its storage figures report the damage), promptly.
 #[test]
 fn inspection_reads_around_hostile_shards() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(12, 400_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(12, 400_000));
     write_file(&src.join("d/e/notes.txt"), b"first\n");
     let first = repo.backup(&[&src], &[]).snapshot_id;
     write_file(&src.join("d/e/notes.txt"), b"second, longer\n");

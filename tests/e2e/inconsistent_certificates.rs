@@ -23,9 +23,7 @@ const QUICK: Duration = Duration::from_secs(120);
 /// A repository with one backup of a few files (all in one extent with the default
 /// 16 MiB extents), the owner's signer, and the expected tree.
 fn setup() -> (Repo, Signer, Vec<Entry>, std::path::PathBuf) {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(3, 300_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(3, 300_000));
     write_file(&src.join("d/b.txt"), b"hello\n");
     write_file(&src.join("empty"), b"");
     let expected = manifest(&src);

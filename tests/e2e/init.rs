@@ -95,9 +95,7 @@ fn init_accepts_explicit_parameters() {
 /// only one of the given remotes holds the repository.
 #[test]
 fn init_over_existing_repository_fails_and_changes_nothing() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f"), b"some data");
+    let (repo, src) = Repo::with_source("f", b"some data");
     let snap = repo.backup(&[&src], &[]).snapshot_id;
     let before = repo.remote_state();
 

@@ -5,8 +5,10 @@
 
 use std::fs;
 
-use crate::shared::files::write_file;
-use crate::support::command::{PASSWORD, run_any, run_code, run_ok, stderr_str, stdout_str};
+use crate::support::command::{
+    PASSWORD, assert_stderr_has, assert_stdout_has, run_any, run_code, run_code_saying, run_ok,
+    stderr_str,
+};
 use crate::support::remote_dirs::object_paths;
 use crate::support::repo::{Client, Repo, parse_snapshots};
 use crate::support::report::{
@@ -94,10 +96,7 @@ fn verify_clean(repo: &Repo, what: &str) {
 
 /// A repository with one snapshot.
 fn setup() -> Repo {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f.txt"), b"kept across password changes\n");
-    repo.backup(&[&src], &[]);
+    let (repo, _) = Repo::with_snapshot_of("f.txt", b"kept across password changes\n");
     repo
 }
 
@@ -154,20 +153,11 @@ fn an_added_password_opens_the_repository_beside_the_old_one() {
         repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
             .args(["key", "list"]),
     );
-    assert!(
-        stdout_str(&out).contains(&format!("*{}", &added[..8])),
-        "{}",
-        stdout_str(&out)
-    );
+    assert_stdout_has(&out, &format!("*{}", &added[..8]));
 
     // No new password and no terminal: a usage error, nothing written.
     let before = repo.remote_state();
-    let out = run_code(repo.cmd().args(["key", "add"]), 1);
-    assert!(
-        stderr_str(&out).contains("--new-password-file"),
-        "{}",
-        stderr_str(&out)
-    );
+    run_code_saying(repo.cmd().args(["key", "add"]), 1, "--new-password-file");
     // A wrong password adds nothing either.
     let f = repo.password_file(THIRD);
     run_code(
@@ -223,17 +213,13 @@ fn the_last_key_stays_and_the_key_in_use_needs_force() {
     let before = repo.remote_state();
     for extra in [&[][..], &["--force"][..]] {
         let out = run_code(repo.cmd().args(["key", "remove", &a[..6]]).args(extra), 1);
-        assert!(
-            stderr_str(&out).contains("only key") && stderr_str(&out).contains("must remain"),
-            "{}",
-            stderr_str(&out)
-        );
+        assert_stderr_has(&out, "only key");
+        assert_stderr_has(&out, "must remain");
     }
-    let out = run_code(repo.cmd().args(["key", "remove", "ffffffff0"]), 1);
-    assert!(
-        stderr_str(&out).contains("no key matches"),
-        "{}",
-        stderr_str(&out)
+    run_code_saying(
+        repo.cmd().args(["key", "remove", "ffffffff0"]),
+        1,
+        "no key matches",
     );
     assert_eq!(
         repo.remote_state(),
@@ -245,12 +231,12 @@ fn the_last_key_stays_and_the_key_in_use_needs_force() {
     let c = add_key(&repo, PASSWORD, THIRD);
     // The key in use: refused without --force, nothing changed.
     let before = repo.remote_state();
-    let out = run_code(
+    run_code_saying(
         repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
             .args(["key", "remove", &b[..10]]),
         1,
+        "--force",
     );
-    assert!(stderr_str(&out).contains("--force"), "{}", stderr_str(&out));
     assert_eq!(
         repo.remote_state(),
         before,
@@ -274,11 +260,10 @@ fn the_last_key_stays_and_the_key_in_use_needs_force() {
     opens(&repo, 2, PASSWORD, "the remaining key");
     assert_eq!(ids(&keys(&repo, Some(PASSWORD))), vec![a.clone()]);
     // And the last one stays, forced or not.
-    let out = run_code(repo.cmd().args(["key", "remove", "--force", &a]), 1);
-    assert!(
-        stderr_str(&out).contains("must remain"),
-        "{}",
-        stderr_str(&out)
+    run_code_saying(
+        repo.cmd().args(["key", "remove", "--force", &a]),
+        1,
+        "must remain",
     );
     for r in 0..3 {
         assert_eq!(key_files(&repo, r), vec![a.clone()], "remote {r}");
@@ -301,11 +286,8 @@ fn a_key_removed_while_a_remote_is_away_never_opens_again_and_repair_removes_it(
             .args(["key", "remove", &a]),
         1,
     );
-    assert!(
-        stderr_str(&out).contains(&repo.url(2)) && stderr_str(&out).contains("--allow-degraded"),
-        "{}",
-        stderr_str(&out)
-    );
+    assert_stderr_has(&out, &repo.url(2));
+    assert_stderr_has(&out, "--allow-degraded");
     assert_eq!(
         repo.remote_state(),
         before,

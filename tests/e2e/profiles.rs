@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use crate::shared::files::{pseudo_random, write_file};
 use crate::support::command::{
-    PASSWORD, assert_no_panic, bin, clean_command, run_any, run_code, run_ok, stderr_str,
-    stdout_str, tangle_unprivileged,
+    PASSWORD, assert_no_panic, assert_stdout_has, bin, clean_command, run_any, run_code,
+    run_code_saying, run_ok, stderr_str, stdout_str, tangle_unprivileged,
 };
 use crate::support::fsutil::set_mode;
 use crate::support::manifest::manifest;
@@ -128,11 +128,10 @@ fn repository_precedence_flag_env_profile_default() {
     );
 
     // Default: no repository at all.
-    let o = run_code(repo.cmd_as(Client::no_repo()).arg("snapshots"), 10);
-    assert!(
-        stderr_str(&o).contains("no repository given"),
-        "{}",
-        stderr_str(&o)
+    run_code_saying(
+        repo.cmd_as(Client::no_repo()).arg("snapshots"),
+        10,
+        "no repository given",
     );
     assert_eq!(
         source(
@@ -203,22 +202,16 @@ fn password_precedence_flag_env_profile_default() {
     );
 
     // Default: nothing gives a password, and there is no terminal to ask on.
-    let o = run_code(
+    run_code_saying(
         repo.cmd_as(Client::via(0).no_password()).arg("snapshots"),
         1,
-    );
-    assert!(
-        stderr_str(&o).contains("no password given"),
-        "{}",
-        stderr_str(&o)
+        "no password given",
     );
 }
 
 #[test]
 fn backup_option_precedence_and_backup_table() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("keep.txt"), b"kept\n");
+    let (repo, src) = Repo::with_source("keep.txt", b"kept\n");
     write_file(&src.join("skip.tmp"), b"excluded\n");
     let table = format!(
         "[repository]\nremotes = [{:?}]\npassword = {PASSWORD:?}\n[backup]\nsources = [{:?}]\nexclude = [\"*.tmp\"]\ntags = \"nightly\"\n",
@@ -342,8 +335,7 @@ fn delete_and_verify_tables() {
     // keep two of these snapshots of one day).
     assert_eq!(removed(&delete(&["--keep-daily", "1"])), 2);
     // --policy needs a profile with [delete].
-    let o = run_code(repo.cmd().args(["delete", "--policy", "-n"]), 1);
-    assert!(stderr_str(&o).contains("[delete]"), "{}", stderr_str(&o));
+    run_code_saying(repo.cmd().args(["delete", "--policy", "-n"]), 1, "[delete]");
 
     // [verify] read-data: every shard is read; without the profile, none.
     let v = |c: &mut Command| {
@@ -530,7 +522,7 @@ fn run_backs_up_deletes_and_verifies() {
             .args(["-P", "home", "init"]),
     );
     for i in 0..3 {
-        assert!(stdout_str(&o).contains(&repo.url(i)), "{}", stdout_str(&o));
+        assert_stdout_has(&o, &repo.url(i));
     }
     let listed = stdout_str(&run_ok(repo.cmd().args(["remote", "list"])));
     for i in 0..3 {

@@ -14,7 +14,8 @@ use std::process::Command as StdCommand;
 use crate::shared::files::{pseudo_random, write_file};
 use crate::shared::servers::in_ci;
 use crate::support::command::{
-    PASSWORD, assert_no_panic, bin, clean_command, run_any, run_ok, stderr_str, stdout_str,
+    PASSWORD, assert_no_panic, assert_stderr_lacks, bin, clean_command, run_any, run_ok,
+    stderr_str, stdout_str,
 };
 use crate::support::fsutil::{is_root, set_mode, set_mtime};
 use crate::support::manifest::{assert_tree_matches, manifest};
@@ -274,11 +275,7 @@ fn a_target_with_a_default_acl_leaves_no_inherited_acl() {
             .arg("--target")
             .arg(&target),
     );
-    assert!(
-        !stderr_str(&out).contains("warning"),
-        "{}",
-        stderr_str(&out)
-    );
+    assert_stderr_lacks(&out, "warning");
     let restored = restored_path(&target, &src);
     let diff = rsync_differences(&src, &restored);
     assert!(diff.is_empty(), "rsync sees differences:\n{diff}");

@@ -79,9 +79,7 @@ fn exclude_if_present() {
 /// exactly SIZE is kept. A bad size is a usage error naming the flag.
 #[test]
 fn exclude_larger_than() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("small"), b"small");
+    let (repo, src) = Repo::with_source("small", b"small");
     write_file(&src.join("exact"), &pseudo_random(2, 1 << 20));
     write_file(&src.join("d/big"), &pseudo_random(3, (1 << 20) + 1));
     write_file(&src.join("d/bigger"), &pseudo_random(4, 3 << 20));
@@ -114,9 +112,7 @@ fn exclude_larger_than() {
 /// `--iexclude` and `--iexclude-file` ignore case; `--exclude` does not.
 #[test]
 fn iexclude_and_iexclude_file() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("A.LOG"), b"a");
+    let (repo, src) = Repo::with_source("A.LOG", b"a");
     write_file(&src.join("b.Log"), b"b");
     write_file(&src.join("c.txt"), b"c");
     write_file(&src.join("Cache/x"), b"x");
@@ -227,9 +223,7 @@ fn one_file_system() {
 /// `files-from` apply; a bad value names the key.
 #[test]
 fn filters_as_profile_keys() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("keep.txt"), b"kept");
+    let (repo, src) = Repo::with_source("keep.txt", b"kept");
     write_file(&src.join("BIG.bin"), &pseudo_random(5, 5000));
     write_file(&src.join("NOISE.TMP"), b"noise");
     write_file(

@@ -7,7 +7,9 @@ mod filters;
 mod inputs;
 
 use crate::shared::files::{pseudo_random, write_file};
-use crate::support::command::{assert_clean_failure, run_code, run_ok, stderr_str, stdout_str};
+use crate::support::command::{
+    assert_clean_failure, assert_stderr_has, run_code, run_ok, stderr_str, stdout_str,
+};
 use crate::support::fsutil::system_hostname;
 use crate::support::manifest::{Entry, Kind, assert_tree_matches, manifest};
 use crate::support::remote_dirs::assert_remotes_unchanged;
@@ -80,9 +82,7 @@ fn exclude_and_exclude_file() {
 /// `-q` prints nothing on stdout.
 #[test]
 fn tag_and_host_are_recorded() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f"), b"data");
+    let (repo, src) = Repo::with_source("f", b"data");
 
     let tagged = repo.backup(
         &[&src],
@@ -194,11 +194,7 @@ fn upload_queue_option() {
             1,
         );
         assert_clean_failure(&o, &format!("--upload-queue {bad}"));
-        assert!(
-            stderr_str(&o).contains("number of extents from 1 to 64"),
-            "{}",
-            stderr_str(&o)
-        );
+        assert_stderr_has(&o, "number of extents from 1 to 64");
     }
     assert!(
         repo.snapshots().is_empty(),
@@ -220,9 +216,7 @@ fn upload_queue_option() {
 /// on stdout is one JSON object.
 #[test]
 fn backup_json_is_json_lines() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f"), b"data");
+    let (repo, src) = Repo::with_source("f", b"data");
     let out = run_ok(repo.cmd().args(["backup", "--json"]).arg(&src));
     let text = stdout_str(&out);
     assert_eq!(text.lines().count(), 1, "{text}");

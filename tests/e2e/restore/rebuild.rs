@@ -17,7 +17,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::shared::files::{mkfifo, pseudo_random, write_file};
-use crate::support::command::{PASSWORD, assert_no_panic, run_any, stderr_str, stdout_str};
+use crate::support::command::{
+    PASSWORD, assert_no_panic, assert_stderr_has, assert_stderr_lacks, run_any, stderr_str,
+    stdout_str,
+};
 use crate::support::fsutil::MIB;
 use crate::support::manifest::{Entry, assert_tree_matches, manifest};
 use crate::support::remote_dirs::{assert_remotes_unchanged, flip_bytes};
@@ -271,11 +274,7 @@ fn restore_and_dump_rebuild_a_lost_extent_through_later_codewords() {
         &restored_path(&target, &fx.src),
         "restore after repair",
     );
-    assert!(
-        !stderr_str(&out).contains("rebuilt through"),
-        "{}",
-        stderr_str(&out)
-    );
+    assert_stderr_lacks(&out, "rebuilt through");
 }
 
 /// Later codewords can restore only some data shards of an extent; its own codeword
@@ -371,11 +370,7 @@ fn restore_names_an_extent_peeling_cannot_rebuild() {
         } else {
             // Data lost: 21, as restore and verify exit for it.
             assert_eq!(out.status.code(), Some(21), "{}", stderr_str(&out));
-            assert!(
-                stderr_str(&out).contains(&format!("extent {short} cannot be rebuilt")),
-                "{}",
-                stderr_str(&out)
-            );
+            assert_stderr_has(&out, &format!("extent {short} cannot be rebuilt"));
             failed += 1;
         }
     }

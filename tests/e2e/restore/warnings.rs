@@ -26,7 +26,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::shared::files::{pseudo_random, write_file};
-use crate::support::command::{assert_no_panic, run_any, stderr_str, stdout_str, tangle_std};
+use crate::support::command::{
+    assert_no_panic, assert_stderr_has, run_any, stderr_str, stdout_str, tangle_std,
+};
 use crate::support::manifest::{Entry, assert_tree_matches, manifest};
 use crate::support::remote_dirs::{assert_files_equal, files_state, flip_bytes};
 use crate::support::repo::{Client, Repo, restored_path};
@@ -46,9 +48,7 @@ struct Fixture {
 }
 
 fn setup() -> Fixture {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(7, 300_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(7, 300_000));
     write_file(&src.join("b.txt"), b"read around\n");
     let expected = manifest(&src);
     repo.backup(&[&src], &[]);
@@ -401,11 +401,7 @@ fn repair_says_what_is_lost_and_why_nothing_can_be_done() {
 
     let (out, _) = fx.restore("restored", &[]);
     assert_eq!(out.status.code(), Some(21), "{}", stderr_str(&out));
-    assert!(
-        stderr_str(&out).contains(&format!("not restored: {a}")),
-        "{}",
-        stderr_str(&out)
-    );
+    assert_stderr_has(&out, &format!("not restored: {a}"));
 }
 
 /// A command running on a pseudo-terminal (stderr only; stdout is discarded), and

@@ -14,7 +14,9 @@ use std::fs;
 use std::path::Path;
 
 use crate::shared::files::write_file;
-use crate::support::command::{PASSWORD, run_any, run_code, run_ok, stderr_str, stdout_str};
+use crate::support::command::{
+    PASSWORD, run_any, run_code, run_code_saying, run_ok, stderr_str, stdout_str,
+};
 use crate::support::remote_dirs::{dir_state, object_paths};
 use crate::support::repo::{Client, Repo, parse_snapshots};
 use crate::support::report::{
@@ -27,10 +29,7 @@ const SECOND: &str = "a second password";
 
 /// A repository with one snapshot.
 fn setup() -> Repo {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f.txt"), b"kept across password changes\n");
-    repo.backup(&[&src], &[]);
+    let (repo, _) = Repo::with_snapshot_of("f.txt", b"kept across password changes\n");
     repo
 }
 
@@ -241,15 +240,11 @@ fn key_remove_finishes_a_half_removed_key() {
     verify_clean(&repo, "after key remove finished the removal");
     refused_everywhere(&repo, PASSWORD, "the removed key");
     // Nothing left to remove now.
-    let out = run_code(
+    run_code_saying(
         repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
             .args(["key", "remove", &a[..8]]),
         1,
-    );
-    assert!(
-        stderr_str(&out).contains("no key matches"),
-        "{}",
-        stderr_str(&out)
+        "no key matches",
     );
 }
 

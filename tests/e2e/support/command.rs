@@ -118,6 +118,42 @@ pub fn run_code(cmd: &mut Command, code: i32) -> Output {
     cmd.assert().code(code).get_output().clone()
 }
 
+/// [`run_code`], and stderr says `text`: a refusal and its message.
+#[track_caller]
+pub fn run_code_saying(cmd: &mut Command, code: i32, text: &str) -> Output {
+    let out = run_code(cmd, code);
+    assert_stderr_has(&out, text);
+    out
+}
+
+/// `o`'s stderr contains `text` (the failure shows all of stderr).
+#[track_caller]
+pub fn assert_stderr_has(o: &Output, text: &str) {
+    let err = stderr_str(o);
+    assert!(err.contains(text), "stderr does not say {text:?}:\n{err}");
+}
+
+/// `o`'s stdout contains `text` (the failure shows all of stdout).
+#[track_caller]
+pub fn assert_stdout_has(o: &Output, text: &str) {
+    let out = stdout_str(o);
+    assert!(out.contains(text), "stdout does not say {text:?}:\n{out}");
+}
+
+/// `o`'s stderr does not contain `text` (the failure shows all of stderr).
+#[track_caller]
+pub fn assert_stderr_lacks(o: &Output, text: &str) {
+    let err = stderr_str(o);
+    assert!(!err.contains(text), "stderr says {text:?}:\n{err}");
+}
+
+/// `o`'s stdout does not contain `text` (the failure shows all of stdout).
+#[track_caller]
+pub fn assert_stdout_lacks(o: &Output, text: &str) {
+    let out = stdout_str(o);
+    assert!(!out.contains(text), "stdout says {text:?}:\n{out}");
+}
+
 /// Run and return the output whatever the exit status (but fail on timeout).
 pub fn run_any(cmd: &mut Command) -> Output {
     cmd.output().expect("failed to run tangle (timeout?)")

@@ -82,6 +82,22 @@ impl Repo {
         repo
     }
 
+    /// [`Repo::init`] and a source directory `src` (returned) holding one file, `name`
+    /// with `contents`, not backed up yet.
+    pub fn with_source(name: &str, contents: &[u8]) -> (Repo, PathBuf) {
+        let repo = Repo::init();
+        let src = repo.dir("src");
+        write_file(&src.join(name), contents);
+        (repo, src)
+    }
+
+    /// [`Repo::with_source`], backed up once: a repository with one snapshot.
+    pub fn with_snapshot_of(name: &str, contents: &[u8]) -> (Repo, PathBuf) {
+        let (repo, src) = Repo::with_source(name, contents);
+        repo.backup(&[&src], &[]);
+        (repo, src)
+    }
+
     pub fn init_cmd(&self, remotes: &[PathBuf], extra: &[&str]) -> Command {
         let mut c = self.cmd_as(Client::no_repo());
         c.arg("init");

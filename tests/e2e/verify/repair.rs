@@ -18,7 +18,7 @@ use tangle::content::ChunkerParams;
 use crate::shared::files::{pseudo_random, write_file};
 use crate::shared::init::small_init_options;
 use crate::support::command::{
-    PASSWORD, assert_no_panic, run_any, run_code, run_ok, stderr_str, stdout_str,
+    PASSWORD, assert_no_panic, assert_stdout_has, run_any, run_code, run_ok, stderr_str, stdout_str,
 };
 use crate::support::fsutil::{copy_tree, set_mode, set_mtime};
 use crate::support::manifest::manifest;
@@ -1070,11 +1070,7 @@ fn no_password_and_reproducible_subset() {
             .arg("repair")
             .arg("--dry-run"),
     );
-    assert!(
-        stdout_str(&o).contains("nothing to repair"),
-        "{}",
-        stdout_str(&o)
-    );
+    assert_stdout_has(&o, "nothing to repair");
 
     let sample = |seed: &str| {
         let what = format!("verify --read-data-subset 50% --seed {seed}");
