@@ -156,21 +156,17 @@ fn an_added_password_opens_the_repository_beside_the_old_one() {
     assert_stdout_has(&out, &format!("*{}", &added[..8]));
 
     // No new password and no terminal: a usage error, nothing written.
-    let before = repo.remote_state();
-    run_code_saying(repo.cmd().args(["key", "add"]), 1, "--new-password-file");
-    // A wrong password adds nothing either.
     let f = repo.password_file(THIRD);
-    run_code(
-        repo.cmd_as(Client::via(0).password("wrong").fresh_home())
-            .args(["key", "add", "--new-password-file"])
-            .arg(&f),
-        12,
-    );
-    assert_eq!(
-        repo.remote_state(),
-        before,
-        "a refused key add wrote something"
-    );
+    repo.unchanged_by("a refused key add", || {
+        run_code_saying(repo.cmd().args(["key", "add"]), 1, "--new-password-file");
+        // A wrong password adds nothing either.
+        run_code(
+            repo.cmd_as(Client::via(0).password("wrong").fresh_home())
+                .args(["key", "add", "--new-password-file"])
+                .arg(&f),
+            12,
+        );
+    });
     verify_clean(&repo, "after key add");
 }
 
@@ -210,38 +206,30 @@ fn passwd_makes_the_old_password_fail_and_the_new_one_work() {
 fn the_last_key_stays_and_the_key_in_use_needs_force() {
     let repo = setup();
     let a = ids(&keys(&repo, Some(PASSWORD))).remove(0);
-    let before = repo.remote_state();
-    for extra in [&[][..], &["--force"][..]] {
-        let out = run_code(repo.cmd().args(["key", "remove", &a[..6]]).args(extra), 1);
-        assert_stderr_has(&out, "only key");
-        assert_stderr_has(&out, "must remain");
-    }
-    run_code_saying(
-        repo.cmd().args(["key", "remove", "ffffffff0"]),
-        1,
-        "no key matches",
-    );
-    assert_eq!(
-        repo.remote_state(),
-        before,
-        "a refused key remove wrote something"
-    );
+    repo.unchanged_by("a refused key remove", || {
+        for extra in [&[][..], &["--force"][..]] {
+            let out = run_code(repo.cmd().args(["key", "remove", &a[..6]]).args(extra), 1);
+            assert_stderr_has(&out, "only key");
+            assert_stderr_has(&out, "must remain");
+        }
+        run_code_saying(
+            repo.cmd().args(["key", "remove", "ffffffff0"]),
+            1,
+            "no key matches",
+        );
+    });
 
     let b = add_key(&repo, PASSWORD, SECOND);
     let c = add_key(&repo, PASSWORD, THIRD);
     // The key in use: refused without --force, nothing changed.
-    let before = repo.remote_state();
-    run_code_saying(
-        repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
-            .args(["key", "remove", &b[..10]]),
-        1,
-        "--force",
-    );
-    assert_eq!(
-        repo.remote_state(),
-        before,
-        "a refused key remove wrote something"
-    );
+    repo.unchanged_by("a refused key remove", || {
+        run_code_saying(
+            repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
+                .args(["key", "remove", &b[..10]]),
+            1,
+            "--force",
+        )
+    });
     // Another key: no --force needed.
     let v = json_ok(
         repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
@@ -280,19 +268,15 @@ fn a_key_removed_while_a_remote_is_away_never_opens_again_and_repair_removes_it(
     fs::rename(&repo.remotes[2], &away).unwrap();
 
     // Refused without --allow-degraded, naming the remote, nothing changed.
-    let before = repo.remote_state();
-    let out = run_code(
-        repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
-            .args(["key", "remove", &a]),
-        1,
-    );
+    let out = repo.unchanged_by("a refused key remove", || {
+        run_code(
+            repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
+                .args(["key", "remove", &a]),
+            1,
+        )
+    });
     assert_stderr_has(&out, &repo.url(2));
     assert_stderr_has(&out, "--allow-degraded");
-    assert_eq!(
-        repo.remote_state(),
-        before,
-        "a refused key remove wrote something"
-    );
 
     let v = json_ok(
         repo.cmd_as(Client::via(0).password(SECOND).fresh_home())

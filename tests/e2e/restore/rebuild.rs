@@ -155,6 +155,16 @@ impl Fixture {
         (out, target)
     }
 
+    /// [`Fixture::restore`] into `restored`: exit 0 and the source as it was backed up
+    /// (`what` names the case); returns stderr.
+    fn restores_whole(&self, via: usize, what: &str) -> String {
+        let (out, target) = self.restore(via, "restored");
+        let err = stderr_str(&out);
+        assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
+        assert_tree_matches(&self.expected, &restored_path(&target, &self.src), what);
+        err
+    }
+
     /// `dump latest FILE` for every file of the source: (file, output).
     fn dump_all(&self) -> Vec<(PathBuf, std::process::Output)> {
         let mut files: Vec<PathBuf> = (0..FILES)
@@ -309,14 +319,7 @@ fn restore_decodes_later_codewords_then_the_extents_own() {
     let (code, v) = fx.verify(&[], "verify, own codeword short");
     expect_code(code, 20, &v, "verify, own codeword short");
     let before = fx.repo.remote_state();
-    let (out, target) = fx.restore(1, "restored");
-    let err = stderr_str(&out);
-    assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
-    assert_tree_matches(
-        &fx.expected,
-        &restored_path(&target, &fx.src),
-        "restore through later codewords and the extent's own",
-    );
+    let err = fx.restores_whole(1, "restore through later codewords and the extent's own");
     // "... rebuilt through L later codewords (D decoded, ...": the extent's own is one.
     let counts: Vec<u64> = err
         .split(&format!("extent {short} was rebuilt through "))
@@ -404,14 +407,7 @@ fn altered_shards_of_later_codewords_are_named_and_never_used() {
     }
 
     let before = fx.repo.remote_state();
-    let (out, target) = fx.restore(0, "restored");
-    let err = stderr_str(&out);
-    assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
-    assert_tree_matches(
-        &fx.expected,
-        &restored_path(&target, &fx.src),
-        "restore around altered shards",
-    );
+    let err = fx.restores_whole(0, "restore around altered shards");
     assert!(
         err.contains(&format!("extent {short} was rebuilt through")),
         "{err}"

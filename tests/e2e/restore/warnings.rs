@@ -93,6 +93,16 @@ impl Fixture {
         (out, target)
     }
 
+    /// [`Fixture::restore`] into `restored`: exit 0 and the source as it was backed up
+    /// (`what` names the case); returns stdout and stderr.
+    fn restores_whole(&self, what: &str) -> (String, String) {
+        let (out, target) = self.restore("restored", &[]);
+        let err = stderr_str(&out);
+        assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
+        assert_tree_matches(&self.expected, &restored_path(&target, &self.src), what);
+        (stdout_str(&out), err)
+    }
+
     /// The cache's suspect extents (what a plain `repair` hashes again).
     fn hint_file(&self) -> PathBuf {
         self.repo
@@ -150,14 +160,7 @@ fn restore_names_each_remote_it_read_around_and_a_plain_repair_rebuilds_what_it_
     assert_ne!(fs::read(fx.shard_file(corrupt)).unwrap(), original_corrupt);
     fs::remove_file(fx.shard_file(missing)).unwrap();
 
-    let (out, target) = fx.restore("restored", &[]);
-    let err = stderr_str(&out);
-    assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
-    assert_tree_matches(
-        &fx.expected,
-        &restored_path(&target, &fx.src),
-        "restore around damage",
-    );
+    let (stdout, err) = fx.restores_whole("restore around damage");
     let lines = read_around_lines(&err);
     assert_eq!(lines.len(), 2, "one warning per damaged remote:\n{err}");
     let on = |r: usize| -> &str {
@@ -175,10 +178,7 @@ fn restore_names_each_remote_it_read_around_and_a_plain_repair_rebuilds_what_it_
     for l in &lines {
         assert!(l.contains("repair`"), "the warning names the fix: {l}");
     }
-    assert!(
-        !stdout_str(&out).contains("read around"),
-        "warnings stay off stdout"
-    );
+    assert!(!stdout.contains("read around"), "warnings stay off stdout");
 
     // -q: the summary goes, the warnings stay.
     let (out, _) = fx.restore("restored-quiet", &["-q"]);
@@ -269,14 +269,7 @@ fn a_lying_remote_is_named_and_what_restore_remembers_spreads_nothing() {
         flip_bytes(&fx.shard_file(i));
     }
 
-    let (out, target) = fx.restore("restored", &[]);
-    let err = stderr_str(&out);
-    assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
-    assert_tree_matches(
-        &fx.expected,
-        &restored_path(&target, &fx.src),
-        "restore around a lying remote",
-    );
+    let (_, err) = fx.restores_whole("restore around a lying remote");
     let lines = read_around_lines(&err);
     assert_eq!(lines.len(), 1, "only the lying remote is named:\n{err}");
     assert!(

@@ -18,7 +18,7 @@ use super::command::{
     tangle_std,
 };
 use super::manifest::{Entry, manifest, manifest_diff};
-use super::remote_dirs::{DirItem, dir_state};
+use super::remote_dirs::{DirItem, assert_remotes_unchanged, dir_state};
 use super::report::BackupReport;
 use crate::shared::files::write_file;
 use crate::shared::init::small_init_options;
@@ -327,6 +327,15 @@ impl Repo {
                 .arg("--target")
                 .arg(target),
         );
+    }
+
+    /// Run `f` (a command that must be refused) and require that no remote changed
+    /// meanwhile; returns what `f` returned.
+    pub fn unchanged_by<T>(&self, what: &str, f: impl FnOnce() -> T) -> T {
+        let before = self.remote_state();
+        let r = f();
+        assert_remotes_unchanged(&before, &self.remote_state(), what);
+        r
     }
 
     /// Full listing (paths, kinds, contents) of all three remotes.
