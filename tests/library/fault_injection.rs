@@ -21,7 +21,9 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use crate::memory_repo::{backup_options, memory_remotes, open_unlocked, source_dir};
+use crate::memory_repo::{
+    backup_options, memory_remotes, open_unlocked, restore_options, source_dir,
+};
 use crate::shared::files::write_file;
 use crate::shared::init::small_init_options;
 use bytes::Bytes;
@@ -31,7 +33,7 @@ use tangle::Kind;
 use tangle::ops::Progress;
 use tangle::ops::backup::{self};
 use tangle::ops::repair::{self, RepairOptions, RepairReport};
-use tangle::ops::restore::{self, RestoreOptions};
+use tangle::ops::restore::{self, RestoreReport};
 use tangle::ops::verify::{self, ReadData, Severity, VerifyReport};
 use tangle::remote::faulty::{Fault, Faulty, Op, Rule};
 use tangle::remote::{DynRemote, MemoryRemote};
@@ -393,15 +395,7 @@ fn restore_checked(w: &World, repo: &Repository<Indexed>, n: usize, what: &str) 
     let target = tempfile::tempdir().unwrap();
     let result = restore::run(
         repo,
-        &RestoreOptions {
-            spec: id.clone(),
-            filter: Default::default(),
-            target: target.path().to_path_buf(),
-            includes: vec![],
-            excludes: vec![],
-            verify: false,
-            dry_run: false,
-        },
+        &restore_options(id, target.path(), false),
         &Progress::default(),
     );
     let (mut errors, ok) = match result {
@@ -470,6 +464,26 @@ fn restore_checked(w: &World, repo: &Repository<Indexed>, n: usize, what: &str) 
         identical,
         errors,
     }
+}
+
+/// Restore snapshot `id` with `--verify` into a new target: it restores, and as the
+/// tree of `src` is now (`what` names the snapshot); returns the report.
+fn restore_verified_identical(
+    repo: &Repository<Indexed>,
+    id: &str,
+    src: &Path,
+    what: &str,
+) -> RestoreReport {
+    let target = tempfile::tempdir().unwrap();
+    let r = restore::run(
+        repo,
+        &restore_options(id, target.path(), true),
+        &Progress::default(),
+    )
+    .unwrap_or_else(|e| panic!("{what}: restore failed: {e}"));
+    let got = read_tree(&target.path().join(src.strip_prefix("/").unwrap()));
+    assert_eq!(got, read_tree(src), "{what} restores differently");
+    r
 }
 
 fn restore_all_identical(w: &World, repo: &Repository<Indexed>, what: &str) {
@@ -1038,27 +1052,7 @@ fn failing_writes_during_backup() {
             assert!(rep.unrepaired.is_empty(), "{what}: {:?}", rep.unrepaired);
             assert_clean(&verify_all(&repo, &what), &format!("{what}, repaired"));
             if let Ok(Some(id)) = &backed_up {
-                let target = tempfile::tempdir().unwrap();
-                restore::run(
-                    &repo,
-                    &RestoreOptions {
-                        spec: id.clone(),
-                        filter: Default::default(),
-                        target: target.path().into(),
-                        includes: vec![],
-                        excludes: vec![],
-                        verify: true,
-                        dry_run: false,
-                    },
-                    &Progress::default(),
-                )
-                .unwrap_or_else(|e| panic!("{what}: restore of the faulty backup: {e}"));
-                let got = read_tree(&target.path().join(src.strip_prefix("/").unwrap()));
-                assert_eq!(
-                    got,
-                    read_tree(&src),
-                    "{what}: the faulty backup restores differently"
-                );
+                restore_verified_identical(&repo, id, &src, &format!("{what}: the faulty backup"));
             }
             // A retried backup (new client) succeeds and restores identically.
             let repo = reopen(&c, 1);
@@ -1066,28 +1060,13 @@ fn failing_writes_during_backup() {
                 .unwrap_or_else(|e| panic!("{what}: retried backup: {e}"));
             let id = b2.snapshot_id.unwrap();
             let repo = reopen(&c, 0);
-            let target = tempfile::tempdir().unwrap();
-            let r = restore::run(
+            let r = restore_verified_identical(
                 &repo,
-                &RestoreOptions {
-                    spec: id,
-                    filter: Default::default(),
-                    target: target.path().into(),
-                    includes: vec![],
-                    excludes: vec![],
-                    verify: true,
-                    dry_run: false,
-                },
-                &Progress::default(),
-            )
-            .unwrap_or_else(|e| panic!("{what}: restore of the retried backup: {e}"));
-            assert!(r.errors.is_empty(), "{what}: {:?}", r.errors);
-            let got = read_tree(&target.path().join(src.strip_prefix("/").unwrap()));
-            assert_eq!(
-                got,
-                read_tree(&src),
-                "{what}: retried backup restores differently"
+                &id,
+                &src,
+                &format!("{what}: the retried backup"),
             );
+            assert!(r.errors.is_empty(), "{what}: {:?}", r.errors);
             assert_clean(&verify_all(&repo, &what), &format!("{what}, retried"));
         }
     }
