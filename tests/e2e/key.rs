@@ -9,6 +9,7 @@ use crate::support::command::{
     PASSWORD, assert_stderr_has, assert_stdout_has, run_any, run_code, run_code_saying, run_ok,
     stderr_str,
 };
+use crate::support::keys::{key_files, new_password, passwd, remove_other_key, setup};
 use crate::support::remote_dirs::object_paths;
 use crate::support::repo::{Client, Repo, parse_snapshots};
 use crate::support::report::{
@@ -21,13 +22,8 @@ const THIRD: &str = "and a third one";
 
 /// `key add` opened with `password`, adding `new`; returns the new key's id.
 fn add_key(repo: &Repo, password: &str, new: &str) -> String {
-    let f = repo.password_file(new);
-    let v = json_ok(
-        repo.cmd_as(Client::via(0).password(password).fresh_home())
-            .args(["key", "add", "--json", "--new-password-file"])
-            .arg(&f),
-        "key add",
-    );
+    let mut c = repo.cmd_as(Client::via(0).password(password).fresh_home());
+    let v = new_password(repo, &mut c, "add", new);
     let id = v["id"].as_str().unwrap().to_string();
     assert!(is_hex(&id, 64), "{v:#}");
     assert_eq!(v["short_id"], &id[..8], "{v:#}");
@@ -54,14 +50,6 @@ fn ids(keys: &[Value]) -> Vec<String> {
         .collect();
     v.sort();
     v
-}
-
-/// The key files each remote holds (their ids), sorted.
-fn key_files(repo: &Repo, r: usize) -> Vec<String> {
-    object_paths(&repo.remotes[r], "keys")
-        .into_iter()
-        .map(|p| p.trim_start_matches("keys/").to_string())
-        .collect()
 }
 
 /// `snapshots` opens with `password`: exit 0 and the one snapshot listed.
@@ -92,12 +80,6 @@ fn verify_clean(repo: &Repo, what: &str) {
         "{what}: verify is not clean:\n{}",
         show_findings(&v)
     );
-}
-
-/// A repository with one snapshot.
-fn setup() -> Repo {
-    let (repo, _) = Repo::with_snapshot_of("f.txt", b"kept across password changes\n");
-    repo
 }
 
 #[test]
@@ -174,14 +156,7 @@ fn an_added_password_opens_the_repository_beside_the_old_one() {
 fn passwd_makes_the_old_password_fail_and_the_new_one_work() {
     let repo = setup();
     let old = ids(&keys(&repo, Some(PASSWORD)));
-    let f = repo.password_file(SECOND);
-    let v = json_ok(
-        repo.cmd()
-            .args(["key", "passwd", "--json", "--new-password-file"])
-            .arg(&f),
-        "key passwd",
-    );
-    let new = v["added"]["id"].as_str().unwrap().to_string();
+    let (new, v) = passwd(&repo, SECOND);
     assert_eq!(v["removed"]["id"], old[0].as_str(), "{v:#}");
     assert_eq!(v["removed"]["was_current"], true, "{v:#}");
     assert_eq!(v["removed"]["removed_from"].as_array().unwrap().len(), 3);
@@ -231,13 +206,7 @@ fn the_last_key_stays_and_the_key_in_use_needs_force() {
         )
     });
     // Another key: no --force needed.
-    let v = json_ok(
-        repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
-            .args(["key", "remove", "--json", &c[..8]]),
-        "key remove C",
-    );
-    assert_eq!(v["id"], c.as_str(), "{v:#}");
-    assert_eq!(v["was_current"], false, "{v:#}");
+    remove_other_key(&repo, SECOND, &c, "key remove C");
     repo.assert_password_refused(1, THIRD, "a removed key's password");
     // The key in use, forced: the next run needs another password.
     run_ok(

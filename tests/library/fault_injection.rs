@@ -530,6 +530,17 @@ fn show(v: &VerifyReport) -> String {
         .join("\n")
 }
 
+/// Verify found nothing lost (no finding unrecoverable or worse).
+fn assert_no_loss(v: &VerifyReport, what: &str) {
+    assert!(
+        !v.findings
+            .iter()
+            .any(|f| f.severity >= Severity::Unrecoverable),
+        "{what}: verify reports a loss:\n{}",
+        show(v)
+    );
+}
+
 fn assert_clean(v: &VerifyReport, what: &str) {
     assert!(
         v.exit_code == 0 && v.findings.iter().all(|f| f.severity == Severity::Info),
@@ -864,13 +875,7 @@ fn unreachable_then_wiped_remote() {
             "{what}:\n{}",
             show(&v)
         );
-        assert!(
-            !v.findings
-                .iter()
-                .any(|f| f.severity >= Severity::Unrecoverable),
-            "{what}:\n{}",
-            show(&v)
-        );
+        assert_no_loss(&v, &what);
         let rep = repair_all(&c.repo, &what);
         assert!(
             rep.pending.iter().any(|u| u.contains(&url(down))),
@@ -1136,13 +1141,7 @@ fn restore_rebuilds_lost_pointer_inputs_first() {
         .map(|n| restore_checked(w, &c.repo, n, &what))
         .collect();
     let v = verify_all(&c.repo, &what);
-    assert!(
-        !v.findings
-            .iter()
-            .any(|f| f.severity >= Severity::Unrecoverable),
-        "{what}: verify reports a loss:\n{}",
-        show(&v)
-    );
+    assert_no_loss(&v, &what);
     let rep = repair_all(&c.repo, &what);
     assert!(rep.unrepaired.is_empty(), "{what}: {:?}", rep.unrepaired);
     assert_objects_eq(&w.objects, &current(&c), &what);
