@@ -292,19 +292,17 @@ fn incremental_backup_and_both_snapshots_restore() {
         third.json
     );
 
-    let t_new = repo.dir("target-new");
-    repo.restore(&third.snapshot_id, &t_new);
-    assert_tree_matches(
+    repo.assert_restores(
+        &third.snapshot_id,
+        &src,
         &new_manifest,
-        &restored_path(&t_new, &src),
         "restore of the third snapshot",
     );
 
-    let t_old = repo.dir("target-old");
-    repo.restore(&first.snapshot_id, &t_old);
-    assert_tree_matches(
+    repo.assert_restores(
+        &first.snapshot_id,
+        &src,
         &old_manifest,
-        &restored_path(&t_old, &src),
         "restore of the first snapshot",
     );
 }

@@ -69,11 +69,10 @@ fn exclude_and_exclude_file() {
         r.json
     );
 
-    let t = repo.dir("t");
-    repo.restore(&r.snapshot_id, &t);
-    assert_tree_matches(
+    repo.assert_restores(
+        &r.snapshot_id,
+        &src,
         &want,
-        &restored_path(&t, &src),
         "restore of a backup with excludes",
     );
 }

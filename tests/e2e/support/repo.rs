@@ -17,7 +17,7 @@ use super::command::{
     PASSWORD, assert_no_panic, bin, run_any, run_code, run_ok, stderr_str, stdout_str, tangle_bare,
     tangle_std,
 };
-use super::manifest::{Entry, manifest, manifest_diff};
+use super::manifest::{Entry, assert_tree_matches, manifest, manifest_diff};
 use super::remote_dirs::{DirItem, assert_remotes_unchanged, dir_state};
 use super::report::BackupReport;
 use crate::shared::files::write_file;
@@ -247,6 +247,15 @@ impl Repo {
         if let Err(e) = self.try_restore_matches(via, id, src, expected, what) {
             panic!("{e}");
         }
+    }
+
+    /// [`Repo::restore`] of `spec` into a new target, which must then hold `src` as
+    /// `expected` says (its manifest when it was backed up).
+    pub fn assert_restores(&self, spec: &str, src: &Path, expected: &[Entry], what: &str) {
+        let n = TARGET_COUNTER.fetch_add(1, Ordering::SeqCst);
+        let target = self.dir(&format!("target-{n}"));
+        self.restore(spec, &target);
+        assert_tree_matches(expected, &restored_path(&target, src), what);
     }
 
     /// A new directory (absolute, canonical) inside the temp dir.
