@@ -11,9 +11,7 @@ use crate::support::fsutil::copy_tree;
 use crate::support::manifest::{assert_tree_matches, manifest};
 use crate::support::remote_dirs::{flip_bytes, object_paths, replace_dir};
 use crate::support::repo::{Client, Repo, restored_path};
-use crate::support::report::{
-    expect_code, finding_kind, json_ok, run_json, run_report, show_findings, verify_findings,
-};
+use crate::support::report::{assert_has_finding, expect_code, json_ok, run_json, run_report};
 use std::fs;
 
 /// Every remote rolled back to the state before the latest backup (a restored disk
@@ -171,13 +169,7 @@ fn verify_with_password_reports_unreadable_keys() {
     }
     let (code, v) = run_report(repo.cmd().args(["verify", "--json"]), "verify --json");
     expect_code(code, 21, &v, "verify with password and unreadable keys");
-    assert!(
-        verify_findings(&v)
-            .iter()
-            .any(|f| finding_kind(f) == "keys-unreadable"),
-        "{}",
-        show_findings(&v)
-    );
+    assert_has_finding(&v, "keys-unreadable", "verify");
     let out = run_code(repo.cmd().arg("verify"), 21);
     assert!(
         stdout_str(&out).contains("key"),

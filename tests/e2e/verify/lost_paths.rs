@@ -17,7 +17,7 @@ use crate::shared::init::small_init_options;
 use crate::support::command::{PASSWORD, run_code, stdout_str};
 use crate::support::repo::{Client, Repo};
 use crate::support::report::{
-    expect_code, finding_kind, run_report, show_findings, verify_findings,
+    assert_has_finding, expect_code, finding_kind, run_report, show_findings, verify_findings,
 };
 use serde_json::Value;
 use tangle::content::{BlobId, BlobKind, ChunkerParams, NodeKind, Tree};
@@ -495,13 +495,7 @@ fn lost_tree_makes_the_snapshot_unrestorable() {
     let v = fx.verify_json(true, what);
     assert_names(&data_lost(&v, &extent), &want, what);
     // The walk's own finding stays.
-    assert!(
-        verify_findings(&v)
-            .iter()
-            .any(|f| finding_kind(f) == "snapshot-incomplete"),
-        "{what}:\n{}",
-        show_findings(&v)
-    );
+    assert_has_finding(&v, "snapshot-incomplete", what);
 
     let what = "verify with the password, a tree extent lost";
     let text = fx.verify_text(true, &[], what);

@@ -28,8 +28,8 @@ use crate::support::remote_dirs::{
 };
 use crate::support::repo::{Client, History, Repo, parse_snapshots};
 use crate::support::report::{
-    expect_code, finding_kind, json_ok, repair_actions, run_report, show_findings, verify_damage,
-    verify_findings,
+    assert_has_finding, expect_code, finding_kind, json_ok, repair_actions, run_report,
+    show_findings, verify_damage, verify_findings,
 };
 use crate::support::trees::build_simple_tree;
 use tangle::extent::Certificate;
@@ -775,13 +775,7 @@ fn rollback_of_all_remotes_detected_from_client_memory() {
         what,
     );
     expect_code(code, 22, &v, what);
-    assert!(
-        verify_findings(&v)
-            .iter()
-            .any(|f| finding_kind(f) == "rollback"),
-        "{what}:\n{}",
-        show_findings(&v)
-    );
+    assert_has_finding(&v, "rollback", what);
     // And it keeps saying so: the memory is not lowered by the rolled-back state.
     let (code, v) = run_report(
         fx.repo
