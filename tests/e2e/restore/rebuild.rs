@@ -91,6 +91,17 @@ impl Fixture {
             .collect()
     }
 
+    /// The later codewords (positions, sorted, each once) that name some data shard of
+    /// extent `e`: those that rebuild it.
+    fn rescuers(&self, e: usize) -> Vec<usize> {
+        let mut r: Vec<usize> = (0..self.certs[e].data_shards as usize)
+            .flat_map(|i| self.pointing_at(e, i))
+            .collect();
+        r.sort();
+        r.dedup();
+        r
+    }
+
     /// The oldest data extent each of whose data shards some later codeword names: with
     /// all its shards gone, peeling restores its data shards from those codewords.
     fn rescuable(&self) -> usize {
@@ -393,14 +404,7 @@ fn altered_shards_of_later_codewords_are_named_and_never_used() {
     let fx = setup();
     let e = fx.rescuable();
     let short = fx.short(e);
-    let rescuers: Vec<usize> = {
-        let mut r: Vec<usize> = (0..fx.certs[e].data_shards as usize)
-            .flat_map(|i| fx.pointing_at(e, i))
-            .collect();
-        r.sort();
-        r.dedup();
-        r
-    };
+    let rescuers = fx.rescuers(e);
     fx.lose_extent(e);
     for &l in &rescuers {
         flip_bytes(&fx.shard_file(l, 0));
@@ -472,11 +476,7 @@ fn the_rebuild_reads_around_fifos_and_giant_shards() {
     let e = fx.rescuable();
     let short = fx.short(e);
     let lost = fx.certs[e].name();
-    let mut rescuers: Vec<usize> = (0..fx.certs[e].data_shards as usize)
-        .flat_map(|i| fx.pointing_at(e, i))
-        .collect();
-    rescuers.sort();
-    rescuers.dedup();
+    let rescuers = fx.rescuers(e);
     fx.lose_extent(e);
     let mut hostile_shards = vec![];
     for &l in &rescuers {
