@@ -455,13 +455,25 @@ pub fn parse_snapshots(stdout: &[u8]) -> Vec<Value> {
 /// extent: full extents then differ little in size, and pointers (never larger than the
 /// codeword's own shards) find each other freely.
 pub fn fine_chunked_init_options(repo: &Repo, extent_size: u32) -> InitOptions {
+    chunked_init_options(repo, extent_size, 2 * 1024, 4 * 1024, 8 * 1024)
+}
+
+/// [`small_init_options`] over `repo`'s three remotes, with chunks of 8 to 128 KiB (32 on
+/// average): a tree of a few hundred KiB files fills several small extents.
+pub fn medium_chunked_init_options(repo: &Repo, extent_size: u32) -> InitOptions {
+    chunked_init_options(repo, extent_size, 8 * 1024, 32 * 1024, 128 * 1024)
+}
+
+fn chunked_init_options(
+    repo: &Repo,
+    extent_size: u32,
+    min: u32,
+    avg: u32,
+    max: u32,
+) -> InitOptions {
     InitOptions {
         remotes: (0..3).map(|i| repo.url(i)).collect(),
-        chunker: Some(ChunkerParams {
-            min: 2 * 1024,
-            avg: 4 * 1024,
-            max: 8 * 1024,
-        }),
+        chunker: Some(ChunkerParams { min, avg, max }),
         ..small_init_options(extent_size)
     }
 }

@@ -13,10 +13,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::Value;
-use tangle::content::ChunkerParams;
 
 use crate::shared::files::{pseudo_random, write_file};
-use crate::shared::init::small_init_options;
+
 use crate::support::command::{
     PASSWORD, assert_no_panic, assert_stdout_has, run_any, run_code, run_ok, stderr_str, stdout_str,
 };
@@ -26,28 +25,20 @@ use crate::support::remote_dirs::{
     FileDamage, assert_files_equal, assert_remotes_unchanged, damage_file, files_state, flip_bytes,
     object_paths, replace_dir,
 };
-use crate::support::repo::{Client, History, Repo, parse_snapshots};
+use crate::support::repo::{Client, History, Repo, medium_chunked_init_options, parse_snapshots};
 use crate::support::report::{
     assert_has_finding, expect_code, finding_kind, json_ok, repair_actions, run_report,
     show_findings, verify_damage, verify_findings,
 };
 use crate::support::trees::build_simple_tree;
 use tangle::extent::Certificate;
-use tangle::repo::{InitOptions, Repository};
+use tangle::repo::Repository;
 
 const EXTENT_SIZE: u32 = 256 * 1024;
 
 /// Create the repository (library, small extents, cheap KDF) over the three remote dirs.
 fn init_small(repo: &Repo) {
-    let opts = InitOptions {
-        remotes: (0..3).map(|i| repo.url(i)).collect(),
-        chunker: Some(ChunkerParams {
-            min: 8 * 1024,
-            avg: 32 * 1024,
-            max: 128 * 1024,
-        }),
-        ..small_init_options(EXTENT_SIZE)
-    };
+    let opts = medium_chunked_init_options(repo, EXTENT_SIZE);
     let r = tangle::repo::init(&opts, PASSWORD.as_bytes()).expect("library init");
     assert_eq!(
         (r.data_shards, r.parity_shards, r.pointers),
