@@ -13,7 +13,6 @@ use std::fs;
 use std::sync::Arc;
 
 use crate::shared::files::{pseudo_random, write_file};
-
 use crate::support::command::{PASSWORD, run_code, stdout_str};
 use crate::support::repo::{Client, Repo, medium_chunked_init_options};
 use crate::support::report::{

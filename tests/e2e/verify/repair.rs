@@ -15,7 +15,6 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::shared::files::{pseudo_random, write_file};
-
 use crate::support::command::{
     PASSWORD, assert_no_panic, assert_stdout_has, run_any, run_code, run_ok, stderr_str, stdout_str,
 };
