@@ -242,6 +242,15 @@ fn build_world() -> World {
     }
 }
 
+/// A source besides the world's: the directory `dir` in a new temp dir (returned, to
+/// live as long as the source) holding the file `name`, `len` bytes of `Rng::new(seed)`.
+fn new_source(dir: &str, name: &str, seed: u64, len: usize) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join(dir);
+    write_file(&src.join(name), &Rng::new(seed).bytes(len));
+    (tmp, src)
+}
+
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
@@ -732,6 +741,23 @@ fn apply(w: &World, pat: &Pattern, seed: u64) -> Vec<Objects> {
     objs
 }
 
+/// The world with [`pattern`]'s damage (`seed`, `q`, `pointers_count`, `meta_too`)
+/// applied, opened through the pattern's primary remote; and the pattern printed, to
+/// name the case in failures.
+fn damaged_case(
+    seed: u64,
+    q: f64,
+    pointers_count: bool,
+    meta_too: bool,
+) -> (&'static World, Pattern, Case, String) {
+    let w = world();
+    let pat = pattern(w, seed, q, pointers_count, meta_too);
+    let objs = apply(w, &pat, seed);
+    let c = open_case(&objs, pat.primary, seed);
+    let what = format!("{pat:?}");
+    (w, pat, c, what)
+}
+
 /// Every damaged object is named by a finding of the right kind (with `read_data`).
 fn assert_all_reported(w: &World, pat: &Pattern, v: &VerifyReport, what: &str) {
     let named = |kinds: &[&str], r: usize, p: &str| {
@@ -910,9 +936,7 @@ fn unreachable_then_wiped_remote() {
 #[test]
 fn stale_lists() {
     let w = world();
-    let tmp = tempfile::tempdir().unwrap();
-    let src = tmp.path().join("third");
-    write_file(&src.join("x.bin"), &Rng::new(9).bytes(90_000));
+    let (_tmp, src) = new_source("third", "x.bin", 9, 90_000);
 
     let c = open_case(&w.objects, 0, 3);
     c.faulty[1].freeze_lists();
@@ -1000,9 +1024,7 @@ fn a_backup_that_cannot_store_its_extents_stops_with_an_error() {
 #[test]
 fn failing_writes_during_backup() {
     let w = world();
-    let tmp = tempfile::tempdir().unwrap();
-    let src = tmp.path().join("third");
-    write_file(&src.join("y.bin"), &Rng::new(10).bytes(300_000));
+    let (_tmp, src) = new_source("third", "y.bin", 10, 300_000);
     let faults = [
         Rule::new(Fault::Error(Kind::Fatal))
             .ops(&Op::WRITES)
@@ -1204,11 +1226,7 @@ proptest! {
     /// object and no loss; repair restores exactly the original objects; verify clean.
     #[test]
     fn within_codeword_tolerance(seed in any::<u64>(), q in 0.05f64..0.6) {
-        let w = world();
-        let pat = pattern(w, seed, q, true, true);
-        let objs = apply(w, &pat, seed);
-        let c = open_case(&objs, pat.primary, seed);
-        let what = format!("{pat:?}");
+        let (w, pat, c, what) = damaged_case(seed, q, true, true);
         restore_all_identical(w, &c.repo, &what);
         let v = verify_all(&c.repo, &what);
         prop_assert!(
@@ -1230,11 +1248,7 @@ proptest! {
     /// restore before repair never writes a wrong byte.
     #[test]
     fn within_own_shard_tolerance(seed in any::<u64>(), q in 0.2f64..0.8) {
-        let w = world();
-        let pat = pattern(w, seed, q, false, false);
-        let objs = apply(w, &pat, seed);
-        let c = open_case(&objs, pat.primary, seed);
-        let what = format!("{pat:?}");
+        let (w, pat, c, what) = damaged_case(seed, q, false, false);
         let restored: Vec<Restored> = (0..w.snaps.len())
             .map(|n| restore_checked(w, &c.repo, n, &what))
             .collect();
@@ -1473,9 +1487,7 @@ fn after_repair<S: State>(
 #[test]
 fn the_head_is_written_before_the_snapshot() {
     let w = world();
-    let tmp = tempfile::tempdir().unwrap();
-    let src = tmp.path().join("late");
-    write_file(&src.join("z.bin"), &Rng::new(77).bytes(200_000));
+    let (_tmp, src) = new_source("late", "z.bin", 77, 200_000);
     for (prefix, what) in [("heads/", "no head"), ("snapshots/", "no snapshot")] {
         let c = open_case(&w.objects, 1, 400);
         let before = c.repo.snapshots().expect("snapshots").len();
