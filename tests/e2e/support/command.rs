@@ -10,6 +10,7 @@ use std::time::Duration;
 use assert_cmd::Command;
 
 use super::fsutil::is_root;
+use crate::shared::servers;
 
 pub const PASSWORD: &str = "correct horse battery staple";
 /// Upper bound for any single command, so that a hang (e.g. opening a FIFO, waiting
@@ -211,6 +212,23 @@ pub fn pass_env<'a>(cmd: &'a mut Command, vars: &[&str]) -> &'a mut Command {
         }
     }
     cmd
+}
+
+/// Three new remotes on the S3 test server, `s3://BUCKET/DIR/NAME-…-{a,b,c}` (`NAME`
+/// made [`servers::unique`]), or `None` where that server is not configured (see
+/// [`servers::require`]).
+pub fn three_s3_remotes(dir: &str, name: &str) -> Option<Vec<String>> {
+    if !servers::require("S3", servers::S3_VARS) {
+        return None;
+    }
+    let bucket = servers::var("TANGLE_TEST_S3_BUCKET").expect("bucket");
+    let name = servers::unique(name);
+    Some(
+        ["a", "b", "c"]
+            .iter()
+            .map(|r| format!("s3://{bucket}/{dir}/{name}-{r}"))
+            .collect(),
+    )
 }
 
 /// `tangle -r URL` with the password, reaching the test servers ([`SERVER_ENV`]).
