@@ -375,9 +375,7 @@ fn all_paths(dir: &Path) -> BTreeSet<PathBuf> {
 /// `ls SNAPSHOT PATH` only lists PATH and below.
 #[test]
 fn ls_lists_absolute_paths() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
     let r = repo.backup(&[&src], &[]);
 
     let expected = all_paths(&src);
@@ -483,9 +481,7 @@ fn dump_writes_file_contents() {
 /// `restore SNAPSHOT:PATH`, `--exclude GLOB` and `--include GLOB`.
 #[test]
 fn restore_subpath_include_exclude() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
     let full = manifest(&src);
     let r = repo.backup(&[&src], &[]);
 

@@ -12,15 +12,12 @@ use crate::support::fsutil::set_mode;
 use crate::support::manifest::{assert_tree_matches, manifest};
 use crate::support::repo::{Client, Repo, restored_path};
 use crate::support::report::BackupReport;
-use crate::support::trees::build_simple_tree;
 
 /// `--exclude-caches`: a directory holding a CACHEDIR.TAG with the signature keeps only
 /// the tag; one whose tag lacks the signature is backed up whole.
 #[test]
 fn exclude_caches() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
     let tag =
         b"Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag.\n";
     write_file(&src.join("cache/CACHEDIR.TAG"), tag);
@@ -43,9 +40,7 @@ fn exclude_caches() {
 /// tag file; a tag without the header counts not. Bad specs are usage errors.
 #[test]
 fn exclude_if_present() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
     write_file(&src.join("a/.nobackup"), b"");
     write_file(&src.join("a/x"), b"x");
     write_file(&src.join("a/sub/y"), b"y");

@@ -14,16 +14,13 @@ use crate::support::fsutil::system_hostname;
 use crate::support::manifest::{Entry, Kind, assert_tree_matches, manifest};
 use crate::support::remote_dirs::assert_remotes_unchanged;
 use crate::support::repo::{Repo, restored_path};
-use crate::support::trees::build_simple_tree;
 use std::fs;
 
 /// `--exclude '*.log'` and `--exclude-file` (a glob and an absolute directory path):
 /// excluded entries are absent from the snapshot, everything else restores identical.
 #[test]
 fn exclude_and_exclude_file() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
     write_file(&src.join("notes.tmp"), b"tmp");
     write_file(&src.join("sub/deep/x.tmp"), b"tmp 2");
     write_file(&src.join("skipdir/inner/f.txt"), b"skipped");
@@ -136,9 +133,7 @@ fn tag_and_host_are_recorded() {
 /// `--dry-run` writes nothing to any remote and no snapshot, but exits 0.
 #[test]
 fn dry_run_writes_nothing() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
 
     // On an empty repository.
     let before = repo.remote_state();
@@ -184,9 +179,7 @@ fn dry_run_writes_nothing() {
 /// with a queue of one extent restores identical and reports whom it waited for.
 #[test]
 fn upload_queue_option() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
     for bad in ["0", "65", "lots"] {
         let o = run_code(
             repo.cmd().args(["backup", "--upload-queue", bad]).arg(&src),

@@ -20,6 +20,7 @@ use super::command::{
 use super::manifest::{Entry, assert_tree_matches, manifest, manifest_diff};
 use super::remote_dirs::{DirItem, assert_remotes_unchanged, dir_state};
 use super::report::BackupReport;
+use super::trees::build_simple_tree;
 use crate::shared::files::write_file;
 use crate::shared::init::small_init_options;
 use crate::shared::servers;
@@ -88,6 +89,15 @@ impl Repo {
         let repo = Repo::init();
         let src = repo.dir("src");
         write_file(&src.join(name), contents);
+        (repo, src)
+    }
+
+    /// [`Repo::init`] and a source directory `src` (returned) holding
+    /// [`build_simple_tree`]'s tree, not backed up yet.
+    pub fn with_simple_tree() -> (Repo, PathBuf) {
+        let repo = Repo::init();
+        let src = repo.dir("src");
+        build_simple_tree(&src);
         (repo, src)
     }
 

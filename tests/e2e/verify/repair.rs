@@ -29,7 +29,6 @@ use crate::support::report::{
     assert_has_finding, expect_code, finding_kind, json_ok, repair_actions, run_report,
     show_findings, verify_damage, verify_findings,
 };
-use crate::support::trees::build_simple_tree;
 use tangle::extent::Certificate;
 use tangle::repo::Repository;
 
@@ -281,9 +280,7 @@ fn lose_remote2_verify_names_it_repair_rebuilds_it() {
 /// it, verify --read-data is clean.
 #[test]
 fn cli_initialised_repo_lose_remote_and_repair() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
     let expected = manifest(&src);
     let b = repo.backup(&[&src], &[]);
     let fx = History {
