@@ -102,9 +102,7 @@ fn roundtrip_real_tree_preserves_everything() {
 /// 0 and all names share one inode.
 #[test]
 fn restore_hard_links_across_directories() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("hard/a"), b"one inode, three names\n");
+    let (repo, src) = Repo::with_source("hard/a", b"one inode, three names\n");
     fs::create_dir(src.join("hard/deeper")).unwrap();
     fs::hard_link(src.join("hard/a"), src.join("hard/b")).unwrap();
     fs::hard_link(src.join("hard/a"), src.join("hard/deeper/c")).unwrap();
@@ -195,9 +193,7 @@ fn backup_json_report_counts_and_dedup() {
 /// every file is new.
 #[test]
 fn first_backup_with_hard_links_reports_nothing_unchanged() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a"), b"hard-linked\n");
+    let (repo, src) = Repo::with_source("a", b"hard-linked\n");
     fs::hard_link(src.join("a"), src.join("b")).unwrap();
     write_file(&src.join("d/x"), b"plain\n");
     fs::hard_link(src.join("a"), src.join("d/c")).unwrap();
@@ -296,19 +292,17 @@ fn incremental_backup_and_both_snapshots_restore() {
         third.json
     );
 
-    let t_new = repo.dir("target-new");
-    repo.restore(&third.snapshot_id, &t_new);
-    assert_tree_matches(
+    repo.assert_restores(
+        &third.snapshot_id,
+        &src,
         &new_manifest,
-        &restored_path(&t_new, &src),
         "restore of the third snapshot",
     );
 
-    let t_old = repo.dir("target-old");
-    repo.restore(&first.snapshot_id, &t_old);
-    assert_tree_matches(
+    repo.assert_restores(
+        &first.snapshot_id,
+        &src,
         &old_manifest,
-        &restored_path(&t_old, &src),
         "restore of the first snapshot",
     );
 }
@@ -381,9 +375,7 @@ fn all_paths(dir: &Path) -> BTreeSet<PathBuf> {
 /// `ls SNAPSHOT PATH` only lists PATH and below.
 #[test]
 fn ls_lists_absolute_paths() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
     let r = repo.backup(&[&src], &[]);
 
     let expected = all_paths(&src);
@@ -489,9 +481,7 @@ fn dump_writes_file_contents() {
 /// `restore SNAPSHOT:PATH`, `--exclude GLOB` and `--include GLOB`.
 #[test]
 fn restore_subpath_include_exclude() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
     let full = manifest(&src);
     let r = repo.backup(&[&src], &[]);
 
@@ -569,9 +559,7 @@ fn restore_subpath_include_exclude() {
 /// Any of the three remotes works as `-r`, and so does `TANGLE_REPO`.
 #[test]
 fn any_remote_and_env_repo_open_the_repository() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f"), b"content");
+    let (repo, src) = Repo::with_source("f", b"content");
     let r = repo.backup(&[&src], &[]);
     for i in 0..3 {
         let ids: Vec<String> = repo

@@ -7,7 +7,8 @@ use std::fs;
 
 use crate::shared::files::{pseudo_random, write_file};
 use crate::support::command::{
-    PASSWORD, assert_no_panic, bin, run_any, run_code, run_ok, stderr_str, stdout_str,
+    PASSWORD, assert_no_panic, bin, run_any, run_code, run_code_saying, run_ok, stderr_str,
+    stdout_str,
 };
 use crate::support::fsutil::{files_under, set_mtime};
 use crate::support::manifest::{Entry, assert_tree_matches, manifest};
@@ -292,12 +293,7 @@ fn a_policy_keeps_what_it_says_and_dry_run_explains_why() {
     );
 
     // No policy and no snapshot: a usage error, nothing touched.
-    let out = run_code(repo.cmd().arg("delete"), 1);
-    assert!(
-        stderr_str(&out).contains("no policy"),
-        "{}",
-        stderr_str(&out)
-    );
+    run_code_saying(repo.cmd().arg("delete"), 1, "no policy");
 }
 
 /// `kill -9` of a delete at random moments: the repository stays verifiable (no data
@@ -448,9 +444,7 @@ fn spawn_tangle(repo: &Repo, args: &[&str]) -> std::process::Child {
 /// repair spreads nothing.
 #[test]
 fn a_forged_deletion_record_is_named_and_never_honoured() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f.txt"), b"keep me\n");
+    let (repo, src) = Repo::with_source("f.txt", b"keep me\n");
     let id = repo.backup(&[&src], &[]).snapshot_id;
     let config = fs::read(repo.remotes[1].join("config")).unwrap();
     let repo_id = tangle::repo::Config::from_object(&config).unwrap().id;
@@ -500,9 +494,7 @@ fn a_forged_deletion_record_is_named_and_never_honoured() {
 /// Snapshot 1 of A and B (6 MB each, one extent), then snapshot 2 of B only; returns
 /// the repository, snapshot 1's id, the source and what it holds now.
 fn a_and_b_then_b_only() -> (Repo, String, std::path::PathBuf, Vec<Entry>) {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(11, 6_000_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(11, 6_000_000));
     write_file(&src.join("b.bin"), &pseudo_random(12, 6_000_000));
     let first = repo.backup(&[&src], &[]).snapshot_id;
     fs::remove_file(src.join("a.bin")).unwrap();

@@ -159,10 +159,7 @@ fn dump_of_a_directory_is_a_tar_of_it() {
 /// `--archive zip` and an unknown format: one clear usage error naming tar, no output.
 #[test]
 fn dump_archive_formats_other_than_tar_are_refused() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.txt"), b"alpha\n");
-    repo.backup(&[&src], &[]);
+    let (repo, src) = Repo::with_snapshot_of("a.txt", b"alpha\n");
     for format in ["zip", "rar"] {
         let target = repo.path(&format!("out.{format}"));
         let out = run_any(

@@ -15,10 +15,7 @@ use std::path::PathBuf;
 /// A wrong password exits 12 (snapshots, ls, restore, backup) and writes nothing.
 #[test]
 fn wrong_password_exits_12() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f"), b"data");
-    repo.backup(&[&src], &[]);
+    let (repo, src) = Repo::with_snapshot_of("f", b"data");
     let before = repo.remote_state();
 
     for args in [
@@ -180,9 +177,7 @@ fn missing_repository_exits_10() {
 /// An unknown snapshot id exits 1 and names the id (restore, ls, dump).
 #[test]
 fn unknown_snapshot_exits_1_and_names_it() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f"), b"data");
+    let (repo, src) = Repo::with_source("f", b"data");
     let r = repo.backup(&[&src], &[]);
     // An id that is not a prefix of the real one.
     let unknown = if r.snapshot_id.starts_with("deadbeef") {
@@ -223,9 +218,7 @@ fn unknown_snapshot_exits_1_and_names_it() {
 /// A source path that does not exist: exit 1, message naming it, nothing written.
 #[test]
 fn backup_of_missing_source_fails_before_writing() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f"), b"data");
+    let (repo, src) = Repo::with_source("f", b"data");
     let missing = repo.path("not-there");
     let before = repo.remote_state();
     let o = run_code(
@@ -256,9 +249,7 @@ fn backup_of_missing_source_fails_before_writing() {
 /// CAP_DAC_OVERRIDE/CAP_DAC_READ_SEARCH; skipped if that is not possible here.
 #[test]
 fn unreadable_file_gives_exit_3() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("ok.txt"), b"readable\n");
+    let (repo, src) = Repo::with_source("ok.txt", b"readable\n");
     write_file(&src.join("sub/also-ok.txt"), b"also readable\n");
     let secret = src.join("sub/secret.txt");
     write_file(&secret, b"you cannot read me\n");
@@ -346,10 +337,7 @@ fn usage_errors_with_json_end_with_the_json_error_object() {
 /// command timeout.
 #[test]
 fn a_cache_of_fifos_is_passed_over_not_waited_on() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f"), b"cached or not\n");
-    repo.backup(&[&src], &[]);
+    let (repo, src) = Repo::with_snapshot_of("f", b"cached or not\n");
     // Reading the snapshots caches them.
     assert_eq!(repo.snapshots().len(), 1);
     let cache = repo.home.join("cache");

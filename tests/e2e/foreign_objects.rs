@@ -19,10 +19,7 @@ fn foreign_findings(v: &serde_json::Value) -> Vec<serde_json::Value> {
 
 #[test]
 fn junk_files_are_foreign_objects_not_damage() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(4, 200_000));
-    repo.backup(&[&src], &[]);
+    let (repo, _) = Repo::with_snapshot_of("a.bin", &pseudo_random(4, 200_000));
 
     write_file(&repo.remotes[1].join("keys/deadbeef"), b"junk");
     write_file(&repo.remotes[1].join("snapshots/not-a-snapshot"), b"junk");
@@ -70,10 +67,7 @@ fn junk_files_are_foreign_objects_not_damage() {
 
 #[test]
 fn an_upper_case_alias_of_a_certificate_is_foreign_not_a_fork() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(5, 200_000));
-    repo.backup(&[&src], &[]);
+    let (repo, _) = Repo::with_snapshot_of("a.bin", &pseudo_random(5, 200_000));
     let cert = object_paths(&repo.remotes[1], "extents")
         .into_iter()
         .next()

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::shared::files::write_file;
-use crate::support::command::{run_ok, stdout_str, tangle_bare};
+use crate::support::command::{assert_stdout_has, run_ok, tangle_bare};
 use crate::support::manifest::{assert_tree_matches, manifest};
 use crate::support::repo::{parse_snapshots, restored_path};
 use serde_json::Value;
@@ -108,7 +108,7 @@ fn a_repository_of_format_1_opens_verifies_restores_and_takes_new_backups() {
     // The fixture's host: the last snapshot is the parent, so only the new file is new.
     let out =
         run_ok(with_password(&["backup", source.to_str().unwrap()]).env("TANGLE_HOST", "fixture"));
-    assert!(stdout_str(&out).contains("1 new"), "{}", stdout_str(&out));
+    assert_stdout_has(&out, "1 new");
     run_ok(&mut tangle(&["verify", "--read-data"]));
     let _ = std::fs::remove_dir_all(&root);
 }

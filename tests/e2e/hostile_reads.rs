@@ -3,12 +3,13 @@
 //! named in verify's report, and read around by restore.
 
 use crate::shared::files::{mkfifo, pseudo_random, write_file};
-use crate::support::command::{assert_no_panic, run_any, run_code, run_ok, stderr_str, stdout_str};
-use crate::support::manifest::{assert_tree_matches, manifest};
+use crate::support::command::{assert_no_panic, run_any, run_code, stderr_str, stdout_str};
+use crate::support::manifest::{Entry, assert_tree_matches, manifest};
 use crate::support::remote_dirs::{flip_bytes, object_paths};
 use crate::support::repo::{Client, Repo, restored_path};
 use crate::support::report::BackupReport;
 use std::fs;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Well under the harness's own timeout: the reads must be refused, not waited out.
@@ -29,11 +30,34 @@ fn mentions_remote(out: &std::process::Output, url: &str) -> bool {
     stdout_str(out).contains(url) || stderr_str(out).contains(url)
 }
 
+/// [`mentions_remote`], or fail with `what` and the output.
+#[track_caller]
+fn assert_mentions_remote(out: &std::process::Output, url: &str, what: &str) {
+    assert!(
+        mentions_remote(out, url),
+        "{what}:\n{}{}",
+        stdout_str(out),
+        stderr_str(out)
+    );
+}
+
+/// `restore latest` into a new target, not held up (see [`timed`]), gives `expected`
+/// (the manifest of `src`).
+fn restores_quickly(repo: &Repo, src: &Path, expected: &[Entry], what: &str) {
+    let target = repo.path("restored");
+    timed(
+        repo.cmd()
+            .args(["restore", "latest", "--target"])
+            .arg(&target),
+        0,
+        what,
+    );
+    assert_tree_matches(expected, &restored_path(&target, src), what);
+}
+
 #[test]
 fn fifos_dev_zero_and_sparse_giants_are_refused_and_named() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(11, 600_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(11, 600_000));
     write_file(&src.join("b.txt"), b"hello\n");
     let expected = manifest(&src);
     repo.backup(&[&src], &[]);
@@ -71,19 +95,7 @@ fn fifos_dev_zero_and_sparse_giants_are_refused_and_named() {
         stderr_str(&out)
     );
     // Restore reads around the FIFO and the broken config.
-    let target = repo.path("restored");
-    let started = Instant::now();
-    run_ok(
-        repo.cmd()
-            .args(["restore", "latest", "--target"])
-            .arg(&target),
-    );
-    assert!(started.elapsed() < QUICK, "restore was held up");
-    assert_tree_matches(
-        &expected,
-        &restored_path(&target, &src),
-        "restore around hostile objects",
-    );
+    restores_quickly(&repo, &src, &expected, "restore around hostile objects");
     // Opening through the remote whose config is /dev/zero fails fast and says why.
     let out = run_any(repo.cmd_as(Client::via(2).no_password()).arg("snapshots"));
     assert_ne!(out.status.code(), Some(0));
@@ -95,9 +107,7 @@ fn fifos_dev_zero_and_sparse_giants_are_refused_and_named() {
 /// restore takes the data from the other remotes.
 #[test]
 fn giant_shards_on_the_remote_read_first_are_read_around() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(12, 900_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(12, 900_000));
     write_file(&src.join("b.txt"), b"hello\n");
     let expected = manifest(&src);
     repo.backup(&[&src], &[]);
@@ -109,30 +119,17 @@ fn giant_shards_on_the_remote_read_first_are_read_around() {
         giant.set_len(1 << 30).unwrap();
     }
 
-    let target = repo.path("restored");
-    let started = Instant::now();
-    run_ok(
-        repo.cmd()
-            .args(["restore", "latest", "--target"])
-            .arg(&target),
-    );
-    assert!(started.elapsed() < QUICK, "restore was held up");
-    assert_tree_matches(
-        &expected,
-        &restored_path(&target, &src),
-        "restore around giant shards",
-    );
+    restores_quickly(&repo, &src, &expected, "restore around giant shards");
     let out = run_any(repo.cmd_as(Client::via(1).no_password()).arg("verify"));
     assert_ne!(
         out.status.code(),
         Some(0),
         "verify passed over giant shards"
     );
-    assert!(
-        mentions_remote(&out, &repo.url(0)),
-        "verify does not name the remote with giant shards:\n{}{}",
-        stdout_str(&out),
-        stderr_str(&out)
+    assert_mentions_remote(
+        &out,
+        &repo.url(0),
+        "verify does not name the remote with giant shards",
     );
 }
 
@@ -238,10 +235,7 @@ fn children_peak_rss() -> u64 {
 /// cannot be restored); restore, which needs none of them, is unaffected.
 #[test]
 fn many_giant_fake_index_segments_are_fetched_a_few_at_a_time() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.txt"), b"hello\n");
-    repo.backup(&[&src], &[]);
+    let (repo, src) = Repo::with_snapshot_of("a.txt", b"hello\n");
     for i in 0..12u8 {
         let name = format!("{:064x}", u128::from(i) + 1);
         let giant = fs::File::create(repo.remotes[1].join("index").join(name)).unwrap();
@@ -253,12 +247,7 @@ fn many_giant_fake_index_segments_are_fetched_a_few_at_a_time() {
         21,
         "verify with giant fake index segments",
     );
-    assert!(
-        mentions_remote(&out, &repo.url(1)),
-        "verify does not name the remote:\n{}{}",
-        stdout_str(&out),
-        stderr_str(&out)
-    );
+    assert_mentions_remote(&out, &repo.url(1), "verify does not name the remote");
     let peak = children_peak_rss();
     assert!(
         peak < 1200 << 20,
@@ -296,9 +285,7 @@ enum ShardLie {
 /// snapshots' figures; its storage figures report the damage), promptly.
 #[test]
 fn inspection_reads_around_hostile_shards() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(12, 400_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(12, 400_000));
     write_file(&src.join("d/e/notes.txt"), b"first\n");
     let first = repo.backup(&[&src], &[]).snapshot_id;
     write_file(&src.join("d/e/notes.txt"), b"second, longer\n");

@@ -3,6 +3,8 @@
 //! never a panic or a hang, and read around them where the codeword allows.
 
 use std::fs;
+use std::path::PathBuf;
+use std::process::Output;
 use std::time::Duration;
 
 use crate::shared::files::{pseudo_random, write_file};
@@ -22,19 +24,39 @@ const QUICK: Duration = Duration::from_secs(120);
 
 /// A repository with one backup of a few files (all in one extent with the default
 /// 16 MiB extents), the owner's signer, and the expected tree.
-fn setup() -> (Repo, Signer, Vec<Entry>, std::path::PathBuf) {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(3, 300_000));
+fn setup() -> (Repo, Signer, Vec<Entry>, PathBuf) {
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(3, 300_000));
     write_file(&src.join("d/b.txt"), b"hello\n");
     write_file(&src.join("empty"), b"");
     let expected = manifest(&src);
     repo.backup(&[&src], &[]);
+    let signer = owner_signer(&repo);
+    (repo, signer, expected, src)
+}
+
+/// The owner's signer, through the library.
+fn owner_signer(repo: &Repo) -> Signer {
     let cache = repo.path("library-cache");
     let lib = Repository::open(&repo.url(0), Some(cache)).expect("open through the library");
     let lib = lib.unlock(PASSWORD.as_bytes()).expect("unlock");
-    let signer = lib.signer();
-    (repo, signer, expected, src)
+    lib.signer()
+}
+
+/// `restore latest` into a new target (returned), bounded by [`QUICK`].
+fn restore_latest(repo: &Repo) -> (PathBuf, Output) {
+    let target = repo.path("restored");
+    let out = run_any(
+        repo.cmd()
+            .args(["restore", "latest", "--target"])
+            .arg(&target)
+            .timeout(QUICK),
+    );
+    (target, out)
+}
+
+/// `verify -v`, bounded by [`QUICK`].
+fn verify_v(repo: &Repo) -> Output {
+    run_any(repo.cmd().args(["verify", "-v"]).timeout(QUICK))
 }
 
 fn config(repo: &Repo) -> Config {
@@ -71,13 +93,7 @@ fn publish(repo: &Repo, signer: &Signer, name: &ExtentName, cert: &Certificate) 
 }
 
 fn restore_fails_cleanly(repo: &Repo, what: &str, mentions: &str) {
-    let target = repo.path("restored");
-    let out = run_any(
-        repo.cmd()
-            .args(["restore", "latest", "--target"])
-            .arg(&target)
-            .timeout(QUICK),
-    );
+    let (_, out) = restore_latest(repo);
     assert_clean_failure(&out, what);
     // Data that cannot be read is data lost: exit 21, as verify exits for it.
     assert_eq!(out.status.code(), Some(21), "{what}: exit code");
@@ -89,7 +105,7 @@ fn restore_fails_cleanly(repo: &Repo, what: &str, mentions: &str) {
 }
 
 fn verify_reports(repo: &Repo, what: &str) {
-    let out = run_any(repo.cmd().args(["verify", "-v"]).timeout(QUICK));
+    let out = verify_v(repo);
     assert_no_panic(&out, what);
     assert_eq!(
         out.status.code(),
@@ -107,45 +123,50 @@ fn verify_reports(repo: &Repo, what: &str) {
     );
 }
 
-#[test]
-fn wrong_shard_count_is_refused_by_restore_and_verify() {
+/// The first certificate of [`setup`]'s repository, changed by `tamper` and signed
+/// with the owner key again, on every remote.
+fn tampered(tamper: impl FnOnce(&ExtentName, &mut Certificate)) -> (Repo, ExtentName, Certificate) {
     let (repo, signer, _, _) = setup();
     let (name, mut cert) = certificates(&repo).remove(0);
-    cert.shards.pop();
+    tamper(&name, &mut cert);
     publish(&repo, &signer, &name, &cert);
-    restore_fails_cleanly(
-        &repo,
-        "restore, a shard missing from the list",
-        "shard counts",
-    );
-    verify_reports(&repo, "verify, a shard missing from the list");
+    (repo, name, cert)
+}
+
+/// Restore fails saying `mentions` ([`restore_fails_cleanly`]) and verify reports the
+/// certificate lost ([`verify_reports`]), both about `what`.
+fn refused_by_restore_and_verify(repo: &Repo, what: &str, mentions: &str) {
+    restore_fails_cleanly(repo, &format!("restore, {what}"), mentions);
+    verify_reports(repo, &format!("verify, {what}"));
+}
+
+#[test]
+fn wrong_shard_count_is_refused_by_restore_and_verify() {
+    let (repo, ..) = tampered(|_, cert| {
+        cert.shards.pop();
+    });
+    refused_by_restore_and_verify(&repo, "a shard missing from the list", "shard counts");
 }
 
 #[test]
 fn blocks_longer_than_the_extent_are_refused() {
-    let (repo, signer, _, _) = setup();
-    let (name, mut cert) = certificates(&repo).remove(0);
-    cert.block_lengths.push(64);
-    publish(&repo, &signer, &name, &cert);
-    restore_fails_cleanly(&repo, "restore, blocks past the size", "block lengths");
-    verify_reports(&repo, "verify, blocks past the size");
+    let (repo, ..) = tampered(|_, cert| cert.block_lengths.push(64));
+    refused_by_restore_and_verify(&repo, "blocks past the size", "block lengths");
 }
 
 #[test]
 fn a_pointer_to_itself_is_refused_instead_of_waited_on() {
-    let (repo, signer, _, _) = setup();
-    let (name, mut cert) = certificates(&repo).remove(0);
-    cert.pointers.push(Pointer {
-        extent: name,
-        shard: 0,
+    let (repo, name, cert) = tampered(|name, cert| {
+        cert.pointers.push(Pointer {
+            extent: *name,
+            shard: 0,
+        })
     });
-    publish(&repo, &signer, &name, &cert);
     // With data shard 0 gone, a reader that followed the pointer would rebuild the
     // extent from itself.
     let info = cert.shards[0];
     fs::remove_file(repo.remotes[info.remote as usize].join(name.shard_path(0))).unwrap();
-    restore_fails_cleanly(&repo, "restore, a self-pointer", "pointer");
-    verify_reports(&repo, "verify, a self-pointer");
+    refused_by_restore_and_verify(&repo, "a self-pointer", "pointer");
 }
 
 #[test]
@@ -164,13 +185,7 @@ fn a_certified_shard_of_the_wrong_length_counts_as_missing() {
         &short,
     )
     .unwrap();
-    let target = repo.path("restored");
-    let out = run_any(
-        repo.cmd()
-            .args(["restore", "latest", "--target"])
-            .arg(&target)
-            .timeout(QUICK),
-    );
+    let (target, out) = restore_latest(&repo);
     assert_no_panic(&out, "restore around a short certified shard");
     assert!(
         out.status.success(),
@@ -182,7 +197,7 @@ fn a_certified_shard_of_the_wrong_length_counts_as_missing() {
         &restored_path(&target, &src),
         "restore around a short certified shard",
     );
-    let out = run_any(repo.cmd().args(["verify", "-v"]).timeout(QUICK));
+    let out = verify_v(&repo);
     assert_no_panic(&out, "verify with a short certified shard");
     assert!(
         stdout_str(&out).contains("wrong size"),
@@ -208,10 +223,7 @@ fn certificates_pointing_at_each_other_are_not_waited_on() {
     let src = repo.dir("src");
     write_file(&src.join("a.bin"), &pseudo_random(5, 12_000));
     repo.backup(&[&src], &[]);
-    let cache = repo.path("library-cache");
-    let lib = Repository::open(&repo.url(0), Some(cache)).expect("open through the library");
-    let lib = lib.unlock(PASSWORD.as_bytes()).expect("unlock");
-    let signer = lib.signer();
+    let signer = owner_signer(&repo);
 
     let certs = certificates(&repo);
     let (i, j) = (0..certs.len())
@@ -239,14 +251,8 @@ fn certificates_pointing_at_each_other_are_not_waited_on() {
     }
     // The forged pointers do not match the parity, so the data cannot come back; what
     // matters is that restore says so instead of waiting forever.
-    let target = repo.path("restored");
-    let out = run_any(
-        repo.cmd()
-            .args(["restore", "latest", "--target"])
-            .arg(&target)
-            .timeout(QUICK),
-    );
+    let (_, out) = restore_latest(&repo);
     assert_clean_failure(&out, "restore through a pointer cycle");
-    let out = run_any(repo.cmd().args(["verify", "-v"]).timeout(QUICK));
+    let out = verify_v(&repo);
     assert_no_panic(&out, "verify with a pointer cycle");
 }

@@ -4,9 +4,9 @@ use crate::shared::files::{pseudo_random, write_file};
 use crate::support::command::{
     assert_clean_failure, run_any, run_code, run_ok, stderr_str, stdout_str,
 };
-use crate::support::manifest::{assert_tree_matches, manifest};
+use crate::support::manifest::manifest;
 use crate::support::remote_dirs::assert_remotes_unchanged;
-use crate::support::repo::{CODING_4_3, Client, Repo, restored_path};
+use crate::support::repo::{CODING_4_3, Client, Repo};
 
 /// init over three dirs that do not exist yet: prints the coding, every remote gets a
 /// config, and the (empty) repository opens through each remote.
@@ -82,11 +82,10 @@ fn init_accepts_explicit_parameters() {
     write_file(&src.join("f"), &pseudo_random(5, 300_000));
     let expected = manifest(&src);
     let r = repo.backup(&[&src], &[]);
-    let t = repo.dir("t");
-    repo.restore(&r.snapshot_id, &t);
-    assert_tree_matches(
+    repo.assert_restores(
+        &r.snapshot_id,
+        &src,
         &expected,
-        &restored_path(&t, &src),
         "restore from an explicitly configured repo",
     );
 }
@@ -95,9 +94,7 @@ fn init_accepts_explicit_parameters() {
 /// only one of the given remotes holds the repository.
 #[test]
 fn init_over_existing_repository_fails_and_changes_nothing() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f"), b"some data");
+    let (repo, src) = Repo::with_source("f", b"some data");
     let snap = repo.backup(&[&src], &[]).snapshot_id;
     let before = repo.remote_state();
 

@@ -7,7 +7,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::shared::files::{pseudo_random, write_file};
-use crate::support::command::{run_code, run_ok, stderr_str, stdout_str};
+use crate::support::command::{run_code, run_code_saying, run_ok, stderr_str, stdout_str};
 use crate::support::fsutil::{files_under, is_rfc3339, set_mode, set_mtime, system_hostname};
 use crate::support::repo::{Client, Repo};
 use crate::support::report::{is_hex, run_json};
@@ -58,9 +58,7 @@ fn hits(report: &Value) -> Vec<(String, Vec<String>)> {
 
 #[test]
 fn find_reports_matches_per_snapshot_newest_first() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a/report.txt"), b"first report");
+    let (repo, src) = Repo::with_source("a/report.txt", b"first report");
     write_file(&src.join("b/notes.md"), b"notes");
     repo.backup(&[&src], &[]);
     write_file(&src.join("c/Report-2.TXT"), b"second report");
@@ -147,12 +145,12 @@ fn find_reports_matches_per_snapshot_newest_first() {
             (s2.clone(), vec![upper.clone()])
         ]
     );
-    let out = run_code(
+    run_code_saying(
         repo.cmd()
             .args(["find", "--path", &format!("{src_s}/../x"), "*"]),
         1,
+        "`..`",
     );
-    assert!(stderr_str(&out).contains("`..`"), "{}", stderr_str(&out));
 
     // No match is no error; the text output names the snapshot and the path.
     let r = json_ok(repo.cmd().args(["find", "--json", "*.jpg"]), "no match");
@@ -167,20 +165,13 @@ fn find_reports_matches_per_snapshot_newest_first() {
     assert!(text.contains(&format!("{src_s}/b/notes.md")), "{text}");
     assert!(text.contains("3 matches in 3 of 3 snapshots"), "{text}");
     // A bad pattern is a usage error.
-    let out = run_code(repo.cmd().args(["find", "[x"]), 1);
-    assert!(
-        stderr_str(&out).contains("invalid pattern"),
-        "{}",
-        stderr_str(&out)
-    );
+    run_code_saying(repo.cmd().args(["find", "[x"]), 1, "invalid pattern");
 }
 
 /// The tree `diff` compares: each kind of change once, with sizes that make the bytes
 /// added and removed exact (every file is one chunk of distinct content).
 fn diff_fixture() -> (Repo, String, String, String) {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("gone.txt"), &pseudo_random(1, 1000));
+    let (repo, src) = Repo::with_source("gone.txt", &pseudo_random(1, 1000));
     write_file(&src.join("mod.txt"), &pseudo_random(2, 2000));
     write_file(&src.join("swap"), &pseudo_random(5, 500));
     write_file(&src.join("chmod.txt"), &pseudo_random(7, 700));
@@ -284,11 +275,10 @@ fn diff_lists_each_kind_of_change_and_exact_byte_counts() {
     );
     assert_eq!(r["changes"], json!([]));
     // An unknown snapshot is an error naming it.
-    let out = run_code(repo.cmd().args(["diff", "ffffffff", &b]), 1);
-    assert!(
-        stderr_str(&out).contains("no snapshot matches"),
-        "{}",
-        stderr_str(&out)
+    run_code_saying(
+        repo.cmd().args(["diff", "ffffffff", &b]),
+        1,
+        "no snapshot matches",
     );
 }
 
@@ -523,15 +513,11 @@ fn cat_shows_every_kind_of_object_checked() {
     assert_eq!(newest["writer"], writer);
 
     // Encrypted objects need the password (none given, no terminal: exit 1).
-    let out = run_code(
+    run_code_saying(
         repo.cmd_as(Client::via(0).no_password())
             .args(["cat", "snapshot", "latest"]),
         1,
-    );
-    assert!(
-        stderr_str(&out).contains("password"),
-        "{}",
-        stderr_str(&out)
+        "password",
     );
     let snap = json_ok(
         repo.cmd().args(["cat", "snapshot", "latest"]),
@@ -587,15 +573,11 @@ fn cat_shows_every_kind_of_object_checked() {
     assert_eq!(d["snapshots"], json!([first]));
 
     // Usage errors: not hex, no match.
-    let out = run_code(
+    run_code_saying(
         repo.cmd_as(Client::via(0).no_password())
             .args(["cat", "key", "xyz"]),
         1,
-    );
-    assert!(
-        stderr_str(&out).contains("is not a key id"),
-        "{}",
-        stderr_str(&out)
+        "is not a key id",
     );
     let out = run_code(
         repo.cmd_as(Client::via(0).no_password())
@@ -611,10 +593,7 @@ fn cat_shows_every_kind_of_object_checked() {
 
 #[test]
 fn cat_refuses_forged_and_foreign_objects() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f"), b"data");
-    repo.backup(&[&src], &[]);
+    let (repo, _) = Repo::with_snapshot_of("f", b"data");
     let head = object_names(&repo.remotes[0], "heads")[0].clone();
     // Every command below starts with an empty cache: an authentic copy this client
     // cached earlier would be served from there (checked, as every read is).

@@ -5,8 +5,11 @@
 
 use std::fs;
 
-use crate::shared::files::write_file;
-use crate::support::command::{PASSWORD, run_any, run_code, run_ok, stderr_str, stdout_str};
+use crate::support::command::{
+    PASSWORD, assert_stderr_has, assert_stdout_has, run_any, run_code, run_code_saying, run_ok,
+    stderr_str,
+};
+use crate::support::keys::{key_files, new_password, passwd, remove_other_key, setup};
 use crate::support::remote_dirs::object_paths;
 use crate::support::repo::{Client, Repo, parse_snapshots};
 use crate::support::report::{
@@ -19,13 +22,8 @@ const THIRD: &str = "and a third one";
 
 /// `key add` opened with `password`, adding `new`; returns the new key's id.
 fn add_key(repo: &Repo, password: &str, new: &str) -> String {
-    let f = repo.password_file(new);
-    let v = json_ok(
-        repo.cmd_as(Client::via(0).password(password).fresh_home())
-            .args(["key", "add", "--json", "--new-password-file"])
-            .arg(&f),
-        "key add",
-    );
+    let mut c = repo.cmd_as(Client::via(0).password(password).fresh_home());
+    let v = new_password(repo, &mut c, "add", new);
     let id = v["id"].as_str().unwrap().to_string();
     assert!(is_hex(&id, 64), "{v:#}");
     assert_eq!(v["short_id"], &id[..8], "{v:#}");
@@ -52,14 +50,6 @@ fn ids(keys: &[Value]) -> Vec<String> {
         .collect();
     v.sort();
     v
-}
-
-/// The key files each remote holds (their ids), sorted.
-fn key_files(repo: &Repo, r: usize) -> Vec<String> {
-    object_paths(&repo.remotes[r], "keys")
-        .into_iter()
-        .map(|p| p.trim_start_matches("keys/").to_string())
-        .collect()
 }
 
 /// `snapshots` opens with `password`: exit 0 and the one snapshot listed.
@@ -90,15 +80,6 @@ fn verify_clean(repo: &Repo, what: &str) {
         "{what}: verify is not clean:\n{}",
         show_findings(&v)
     );
-}
-
-/// A repository with one snapshot.
-fn setup() -> Repo {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f.txt"), b"kept across password changes\n");
-    repo.backup(&[&src], &[]);
-    repo
 }
 
 #[test]
@@ -154,33 +135,20 @@ fn an_added_password_opens_the_repository_beside_the_old_one() {
         repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
             .args(["key", "list"]),
     );
-    assert!(
-        stdout_str(&out).contains(&format!("*{}", &added[..8])),
-        "{}",
-        stdout_str(&out)
-    );
+    assert_stdout_has(&out, &format!("*{}", &added[..8]));
 
     // No new password and no terminal: a usage error, nothing written.
-    let before = repo.remote_state();
-    let out = run_code(repo.cmd().args(["key", "add"]), 1);
-    assert!(
-        stderr_str(&out).contains("--new-password-file"),
-        "{}",
-        stderr_str(&out)
-    );
-    // A wrong password adds nothing either.
     let f = repo.password_file(THIRD);
-    run_code(
-        repo.cmd_as(Client::via(0).password("wrong").fresh_home())
-            .args(["key", "add", "--new-password-file"])
-            .arg(&f),
-        12,
-    );
-    assert_eq!(
-        repo.remote_state(),
-        before,
-        "a refused key add wrote something"
-    );
+    repo.unchanged_by("a refused key add", || {
+        run_code_saying(repo.cmd().args(["key", "add"]), 1, "--new-password-file");
+        // A wrong password adds nothing either.
+        run_code(
+            repo.cmd_as(Client::via(0).password("wrong").fresh_home())
+                .args(["key", "add", "--new-password-file"])
+                .arg(&f),
+            12,
+        );
+    });
     verify_clean(&repo, "after key add");
 }
 
@@ -188,14 +156,7 @@ fn an_added_password_opens_the_repository_beside_the_old_one() {
 fn passwd_makes_the_old_password_fail_and_the_new_one_work() {
     let repo = setup();
     let old = ids(&keys(&repo, Some(PASSWORD)));
-    let f = repo.password_file(SECOND);
-    let v = json_ok(
-        repo.cmd()
-            .args(["key", "passwd", "--json", "--new-password-file"])
-            .arg(&f),
-        "key passwd",
-    );
-    let new = v["added"]["id"].as_str().unwrap().to_string();
+    let (new, v) = passwd(&repo, SECOND);
     assert_eq!(v["removed"]["id"], old[0].as_str(), "{v:#}");
     assert_eq!(v["removed"]["was_current"], true, "{v:#}");
     assert_eq!(v["removed"]["removed_from"].as_array().unwrap().len(), 3);
@@ -220,50 +181,32 @@ fn passwd_makes_the_old_password_fail_and_the_new_one_work() {
 fn the_last_key_stays_and_the_key_in_use_needs_force() {
     let repo = setup();
     let a = ids(&keys(&repo, Some(PASSWORD))).remove(0);
-    let before = repo.remote_state();
-    for extra in [&[][..], &["--force"][..]] {
-        let out = run_code(repo.cmd().args(["key", "remove", &a[..6]]).args(extra), 1);
-        assert!(
-            stderr_str(&out).contains("only key") && stderr_str(&out).contains("must remain"),
-            "{}",
-            stderr_str(&out)
+    repo.unchanged_by("a refused key remove", || {
+        for extra in [&[][..], &["--force"][..]] {
+            let out = run_code(repo.cmd().args(["key", "remove", &a[..6]]).args(extra), 1);
+            assert_stderr_has(&out, "only key");
+            assert_stderr_has(&out, "must remain");
+        }
+        run_code_saying(
+            repo.cmd().args(["key", "remove", "ffffffff0"]),
+            1,
+            "no key matches",
         );
-    }
-    let out = run_code(repo.cmd().args(["key", "remove", "ffffffff0"]), 1);
-    assert!(
-        stderr_str(&out).contains("no key matches"),
-        "{}",
-        stderr_str(&out)
-    );
-    assert_eq!(
-        repo.remote_state(),
-        before,
-        "a refused key remove wrote something"
-    );
+    });
 
     let b = add_key(&repo, PASSWORD, SECOND);
     let c = add_key(&repo, PASSWORD, THIRD);
     // The key in use: refused without --force, nothing changed.
-    let before = repo.remote_state();
-    let out = run_code(
-        repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
-            .args(["key", "remove", &b[..10]]),
-        1,
-    );
-    assert!(stderr_str(&out).contains("--force"), "{}", stderr_str(&out));
-    assert_eq!(
-        repo.remote_state(),
-        before,
-        "a refused key remove wrote something"
-    );
+    repo.unchanged_by("a refused key remove", || {
+        run_code_saying(
+            repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
+                .args(["key", "remove", &b[..10]]),
+            1,
+            "--force",
+        )
+    });
     // Another key: no --force needed.
-    let v = json_ok(
-        repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
-            .args(["key", "remove", "--json", &c[..8]]),
-        "key remove C",
-    );
-    assert_eq!(v["id"], c.as_str(), "{v:#}");
-    assert_eq!(v["was_current"], false, "{v:#}");
+    remove_other_key(&repo, SECOND, &c, "key remove C");
     repo.assert_password_refused(1, THIRD, "a removed key's password");
     // The key in use, forced: the next run needs another password.
     run_ok(
@@ -274,11 +217,10 @@ fn the_last_key_stays_and_the_key_in_use_needs_force() {
     opens(&repo, 2, PASSWORD, "the remaining key");
     assert_eq!(ids(&keys(&repo, Some(PASSWORD))), vec![a.clone()]);
     // And the last one stays, forced or not.
-    let out = run_code(repo.cmd().args(["key", "remove", "--force", &a]), 1);
-    assert!(
-        stderr_str(&out).contains("must remain"),
-        "{}",
-        stderr_str(&out)
+    run_code_saying(
+        repo.cmd().args(["key", "remove", "--force", &a]),
+        1,
+        "must remain",
     );
     for r in 0..3 {
         assert_eq!(key_files(&repo, r), vec![a.clone()], "remote {r}");
@@ -295,22 +237,15 @@ fn a_key_removed_while_a_remote_is_away_never_opens_again_and_repair_removes_it(
     fs::rename(&repo.remotes[2], &away).unwrap();
 
     // Refused without --allow-degraded, naming the remote, nothing changed.
-    let before = repo.remote_state();
-    let out = run_code(
-        repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
-            .args(["key", "remove", &a]),
-        1,
-    );
-    assert!(
-        stderr_str(&out).contains(&repo.url(2)) && stderr_str(&out).contains("--allow-degraded"),
-        "{}",
-        stderr_str(&out)
-    );
-    assert_eq!(
-        repo.remote_state(),
-        before,
-        "a refused key remove wrote something"
-    );
+    let out = repo.unchanged_by("a refused key remove", || {
+        run_code(
+            repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
+                .args(["key", "remove", &a]),
+            1,
+        )
+    });
+    assert_stderr_has(&out, &repo.url(2));
+    assert_stderr_has(&out, "--allow-degraded");
 
     let v = json_ok(
         repo.cmd_as(Client::via(0).password(SECOND).fresh_home())

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use crate::shared::files::{pseudo_random, write_file};
 use crate::support::command::{
-    CMD_TIMEOUT, PASSWORD, bin, clean_command, run_code, run_ok, stderr_str, stdout_str,
-    tangle_bare, tangle_std, wait_until,
+    CMD_TIMEOUT, PASSWORD, assert_stderr_has, bin, clean_command, run_code, run_code_saying,
+    run_ok, stderr_str, stdout_str, tangle_bare, tangle_std, wait_until,
 };
 use crate::support::fsutil::files_under;
 use crate::support::manifest::manifest;
@@ -329,18 +329,14 @@ fn remote_changes_are_alone_against_a_delete_and_each_other() {
     let fifth = repo.root.join("remote4");
     let add = ["remote", "add", fourth.to_str().expect("UTF-8")];
     let holder = stopped_holder(&repo, &repo.home, &add, &[]);
-    let out = run_code(
+    run_code_saying(
         repo.cmd_as(Client::via(1).fresh_home()).args([
             "remote",
             "add",
             fifth.to_str().expect("UTF-8"),
         ]),
         11,
-    );
-    assert!(
-        stderr_str(&out).contains("remote add (pid"),
-        "{}",
-        stderr_str(&out)
+        "remote add (pid",
     );
     let (code, err) = resume(holder, &repo, &add);
     assert_eq!(code, 0, "{err}");
@@ -448,11 +444,7 @@ fn a_password_less_repair_and_a_delete_never_write_at_once() {
     let pid = repair.id();
     wait_until(&mut repair, &log, || is_stopped(pid));
     let out = run_ok(repo.cmd().env(FAST.0, FAST.1).args(["delete", &second]));
-    assert!(
-        stderr_str(&out).contains("waiting for repair (pid"),
-        "{}",
-        stderr_str(&out)
-    );
+    assert_stderr_has(&out, "waiting for repair (pid");
     // Damage for the repair to find when it wakes (the delete may have rewritten what
     // was missing before).
     for f in shard_files(&repo.remotes[2]) {
@@ -506,11 +498,7 @@ fn a_backup_stalled_past_its_lease_writes_no_snapshot_after_a_delete() {
     let mut cmd = repo.cmd_as(Client::via(0).fresh_home());
     elsewhere(&mut cmd);
     let out = run_ok(cmd.args(["--retry-lock", "2m", "delete", &first]));
-    assert!(
-        stderr_str(&out).contains("waiting up to 2m"),
-        "{}",
-        stderr_str(&out)
-    );
+    assert_stderr_has(&out, "waiting up to 2m");
 
     let (code, err) = resume(holder, &repo, &backup);
     assert_eq!(code, 11, "{err}");
@@ -584,11 +572,7 @@ fn a_planted_repair_marker_holds_a_delete_up_only_briefly() {
         .and_then(|f| f.set_len(1 << 30))
         .expect("a giant marker");
     let out = run_ok(repo.cmd().env(FAST.0, FAST.1).args(["delete", &first]));
-    assert!(
-        stderr_str(&out).contains("waiting for"),
-        "{}",
-        stderr_str(&out)
-    );
+    assert_stderr_has(&out, "waiting for");
     assert!(
         !junk.exists() && !giant.exists(),
         "the planted markers stayed"

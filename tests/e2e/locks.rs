@@ -6,7 +6,7 @@
 use std::fs;
 
 use crate::shared::files::{mkfifo, pseudo_random, write_file};
-use crate::support::command::{run_code, run_ok, stderr_str, stdout_str, wait_until};
+use crate::support::command::{assert_stdout_has, run_code, run_ok, stderr_str, wait_until};
 use crate::support::manifest::manifest;
 use crate::support::remote_dirs::object_paths;
 use crate::support::repo::{Client, Repo};
@@ -49,9 +49,7 @@ fn stopped_backup(repo: &Repo) -> std::process::Child {
 
 #[test]
 fn a_live_backups_lock_makes_delete_wait_and_a_dead_ones_goes_stale() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f.txt"), b"one\n");
+    let (repo, src) = Repo::with_source("f.txt", b"one\n");
     let id = repo.backup(&[&src], &[]).snapshot_id;
     write_file(&src.join("f.txt"), b"two\n");
     repo.backup(&[&src], &[]);
@@ -82,11 +80,7 @@ fn a_live_backups_lock_makes_delete_wait_and_a_dead_ones_goes_stale() {
     );
     repo.backup(&[&src], &[]);
     let out = run_ok(repo.cmd_as(Client::via(0).no_password()).arg("unlock"));
-    assert!(
-        stdout_str(&out).contains("removed the lock of backup"),
-        "{}",
-        stdout_str(&out)
-    );
+    assert_stdout_has(&out, "removed the lock of backup");
     assert_eq!(locks(&repo), vec![Vec::<String>::new(); 3]);
     run_ok(repo.cmd().args(["delete", &id]));
     // Nothing of the locks stays behind after the commands.
@@ -112,9 +106,7 @@ fn planted_lock(path: &str, repo_id: &[u8; 16], signer: &Signer) -> Vec<u8> {
 
 #[test]
 fn a_planted_lock_makes_no_one_wait_and_verify_names_its_remote() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(1, 200_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(1, 200_000));
     let first = repo.backup(&[&src], &[]).snapshot_id;
     let config = Config::from_object(&fs::read(repo.remotes[0].join("config")).unwrap()).unwrap();
     // Remote 1 plants an exclusive lock signed with a key of its own; remote 2 serves junk
@@ -233,10 +225,7 @@ fn a_planted_lock_makes_no_one_wait_and_verify_names_its_remote() {
 /// object at all (a local remote lists regular files only), so nothing reads it.
 #[test]
 fn a_fifo_or_giant_lock_holds_no_one_up() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(3, 100_000));
-    repo.backup(&[&src], &[]);
+    let (repo, src) = Repo::with_snapshot_of("a.bin", &pseudo_random(3, 100_000));
     let fifo = format!("locks/{}", "ef".repeat(32));
     let giant = format!("locks/{}", "01".repeat(32));
     fs::create_dir_all(repo.remotes[1].join("locks")).unwrap();

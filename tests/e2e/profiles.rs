@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use crate::shared::files::{pseudo_random, write_file};
 use crate::support::command::{
-    PASSWORD, assert_no_panic, bin, clean_command, run_any, run_code, run_ok, stderr_str,
-    stdout_str, tangle_unprivileged,
+    PASSWORD, assert_no_panic, assert_stdout_has, bin, clean_command, run_any, run_code,
+    run_code_saying, run_ok, stderr_str, stdout_str, tangle_unprivileged,
 };
 use crate::support::fsutil::set_mode;
 use crate::support::manifest::manifest;
@@ -47,6 +47,22 @@ fn show(cmd: &mut Command) -> Value {
     parse_single_json_object(&out.stdout, "profile show --json")
 }
 
+/// `tangle` with neither `-r` nor a password: all it has is what the profile named with
+/// `-P` (and the environment) gives it.
+fn bare(repo: &Repo) -> Command {
+    repo.cmd_as(Client::no_repo().no_password())
+}
+
+/// Where [`bare`] `-P PROFILE` (no `-P` for `None`) takes `TABLE.KEY` from, as
+/// `profile show` says.
+fn shown_source(repo: &Repo, profile: Option<&str>, table: &str, key: &str) -> String {
+    let mut c = bare(repo);
+    if let Some(p) = profile {
+        c.args(["-P", p]);
+    }
+    source(&show(&mut c), table, key)
+}
+
 fn source(v: &Value, table: &str, key: &str) -> String {
     v["settings"][table][key]["source"]
         .as_str()
@@ -80,34 +96,22 @@ fn repository_precedence_flag_env_profile_default() {
 
     // Profile: opens through the first of its remotes that opens; the missing one is
     // named in a warning.
-    let o = run_ok(repo.cmd_as(Client::no_repo().no_password()).args([
-        "-P",
-        "p",
-        "snapshots",
-        "--json",
-    ]));
+    let o = run_ok(bare(&repo).args(["-P", "p", "snapshots", "--json"]));
     assert!(
         stderr_str(&o).contains("not-mounted"),
         "the unreachable remote is not named:\n{}",
         stderr_str(&o)
     );
     assert_eq!(
-        source(
-            &show(
-                repo.cmd_as(Client::no_repo().no_password())
-                    .args(["-P", "p"])
-            ),
-            "repository",
-            "remotes"
-        ),
+        shown_source(&repo, Some("p"), "repository", "remotes"),
         "profile"
     );
 
     // Environment beats profile: TANGLE_REPO names a place with no repository.
-    let mut env = repo.cmd_as(Client::no_repo().no_password());
+    let mut env = bare(&repo);
     env.env("TANGLE_REPO", &nowhere);
     run_code(env.args(["-P", "p", "snapshots"]), 10);
-    let mut env = repo.cmd_as(Client::no_repo().no_password());
+    let mut env = bare(&repo);
     env.env("TANGLE_REPO", &nowhere);
     assert_eq!(
         source(&show(env.args(["-P", "p"])), "repository", "remotes"),
@@ -115,10 +119,10 @@ fn repository_precedence_flag_env_profile_default() {
     );
 
     // Flag beats environment.
-    let mut flag = repo.cmd_as(Client::no_repo().no_password());
+    let mut flag = bare(&repo);
     flag.env("TANGLE_REPO", &nowhere);
     run_ok(flag.args(["-P", "p", "-r", &repo.url(0), "snapshots"]));
-    let mut flag = repo.cmd_as(Client::no_repo().no_password());
+    let mut flag = bare(&repo);
     flag.env("TANGLE_REPO", &nowhere);
     let v = show(flag.args(["-P", "p", "-r", &repo.url(0)]));
     assert_eq!(source(&v, "repository", "remotes"), "flag");
@@ -128,18 +132,13 @@ fn repository_precedence_flag_env_profile_default() {
     );
 
     // Default: no repository at all.
-    let o = run_code(repo.cmd_as(Client::no_repo()).arg("snapshots"), 10);
-    assert!(
-        stderr_str(&o).contains("no repository given"),
-        "{}",
-        stderr_str(&o)
+    run_code_saying(
+        repo.cmd_as(Client::no_repo()).arg("snapshots"),
+        10,
+        "no repository given",
     );
     assert_eq!(
-        source(
-            &show(&mut repo.cmd_as(Client::no_repo().no_password())),
-            "repository",
-            "remotes"
-        ),
+        shown_source(&repo, None, "repository", "remotes"),
         "default"
     );
 }
@@ -158,7 +157,7 @@ fn password_precedence_flag_env_profile_default() {
         ),
     );
     let p = || {
-        let mut c = repo.cmd_as(Client::no_repo().no_password());
+        let mut c = bare(&repo);
         c.args(["-P", "p"]);
         c
     };
@@ -203,22 +202,16 @@ fn password_precedence_flag_env_profile_default() {
     );
 
     // Default: nothing gives a password, and there is no terminal to ask on.
-    let o = run_code(
+    run_code_saying(
         repo.cmd_as(Client::via(0).no_password()).arg("snapshots"),
         1,
-    );
-    assert!(
-        stderr_str(&o).contains("no password given"),
-        "{}",
-        stderr_str(&o)
+        "no password given",
     );
 }
 
 #[test]
 fn backup_option_precedence_and_backup_table() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("keep.txt"), b"kept\n");
+    let (repo, src) = Repo::with_source("keep.txt", b"kept\n");
     write_file(&src.join("skip.tmp"), b"excluded\n");
     let table = format!(
         "[repository]\nremotes = [{:?}]\npassword = {PASSWORD:?}\n[backup]\nsources = [{:?}]\nexclude = [\"*.tmp\"]\ntags = \"nightly\"\n",
@@ -228,7 +221,7 @@ fn backup_option_precedence_and_backup_table() {
     write_profile(&repo, "p", &format!("{table}host = \"from-profile\"\n"));
     write_profile(&repo, "nohost", &table);
     let backup = |profile: &str, env: Option<&str>, flag: Option<&str>| {
-        let mut c = repo.cmd_as(Client::no_repo().no_password());
+        let mut c = bare(&repo);
         if let Some(h) = env {
             c.env("TANGLE_HOST", h);
         }
@@ -254,7 +247,7 @@ fn backup_option_precedence_and_backup_table() {
         snapshot_of(&repo, &backup("p", Some("from-env"), None))["host"],
         "from-env"
     );
-    let mut c = repo.cmd_as(Client::no_repo().no_password());
+    let mut c = bare(&repo);
     c.env("TANGLE_HOST", "from-env");
     assert_eq!(source(&show(c.args(["-P", "p"])), "backup", "host"), "env");
     // Flag beats environment.
@@ -266,34 +259,17 @@ fn backup_option_precedence_and_backup_table() {
         assert_ne!(host, given);
     }
     assert_eq!(
-        source(
-            &show(
-                repo.cmd_as(Client::no_repo().no_password())
-                    .args(["-P", "nohost"])
-            ),
-            "backup",
-            "host"
-        ),
+        shown_source(&repo, Some("nohost"), "backup", "host"),
         "default"
     );
-    assert_eq!(
-        source(
-            &show(
-                repo.cmd_as(Client::no_repo().no_password())
-                    .args(["-P", "p"])
-            ),
-            "backup",
-            "host"
-        ),
-        "profile"
-    );
+    assert_eq!(shown_source(&repo, Some("p"), "backup", "host"), "profile");
 
     // PATHs on the command line replace the sources; other keys still come from the
     // profile.
     let other = repo.dir("other");
     write_file(&other.join("x.tmp"), b"excluded too\n");
     write_file(&other.join("y"), b"y\n");
-    let mut c = repo.cmd_as(Client::no_repo().no_password());
+    let mut c = bare(&repo);
     let o = run_ok(
         c.args(["-P", "p", "backup", "--json", "--no-progress"])
             .arg(&other),
@@ -331,7 +307,7 @@ fn delete_and_verify_tables() {
         ),
     );
     let delete = |args: &[&str]| {
-        let mut c = repo.cmd_as(Client::no_repo().no_password());
+        let mut c = bare(&repo);
         run_ok(c.args(["-P", "p", "delete", "-n", "--json"]).args(args))
     };
     // No snapshots and no --keep-*: the profile's policy.
@@ -342,8 +318,7 @@ fn delete_and_verify_tables() {
     // keep two of these snapshots of one day).
     assert_eq!(removed(&delete(&["--keep-daily", "1"])), 2);
     // --policy needs a profile with [delete].
-    let o = run_code(repo.cmd().args(["delete", "--policy", "-n"]), 1);
-    assert!(stderr_str(&o).contains("[delete]"), "{}", stderr_str(&o));
+    run_code_saying(repo.cmd().args(["delete", "--policy", "-n"]), 1, "[delete]");
 
     // [verify] read-data: every shard is read; without the profile, none.
     let v = |c: &mut Command| {
@@ -352,12 +327,7 @@ fn delete_and_verify_tables() {
             .as_u64()
             .expect("shards_read")
     };
-    assert!(
-        v(repo
-            .cmd_as(Client::no_repo().no_password())
-            .args(["-P", "p"]))
-            > 0
-    );
+    assert!(v(bare(&repo).args(["-P", "p"])) > 0);
     assert_eq!(v(&mut repo.cmd()), 0);
 }
 
@@ -379,14 +349,8 @@ session_token = "SECRET-session"
 AWS_SECRET_ACCESS_KEY = "SECRET-aws-name"
 "#,
     );
-    let text = stdout_str(&run_ok(
-        repo.cmd_as(Client::no_repo().no_password())
-            .args(["-P", "p", "profile", "show"]),
-    ));
-    let json_out = run_ok(
-        repo.cmd_as(Client::no_repo().no_password())
-            .args(["-P", "p", "profile", "show", "--json"]),
-    );
+    let text = stdout_str(&run_ok(bare(&repo).args(["-P", "p", "profile", "show"])));
+    let json_out = run_ok(bare(&repo).args(["-P", "p", "profile", "show", "--json"]));
     let json = stdout_str(&json_out);
     for out in [&text, &json] {
         assert!(!out.contains("SECRET-"), "a secret is printed:\n{out}");
@@ -402,7 +366,7 @@ AWS_SECRET_ACCESS_KEY = "SECRET-aws-name"
     assert_eq!(v["settings"]["repository"]["password"]["source"], "profile");
 
     // The environment's password is masked too.
-    let mut c = repo.cmd_as(Client::no_repo().no_password());
+    let mut c = bare(&repo);
     c.env("TANGLE_PASSWORD", "SECRET-env");
     let out = stdout_str(&run_ok(c.args(["-P", "p", "profile", "show"])));
     assert!(!out.contains("SECRET-"), "{out}");
@@ -424,12 +388,7 @@ fn secrets_readable_by_everyone_are_warned_about() {
     // Profile NAME reads its secret from FILE: no warning while FILE is private, the
     // chmod to run once it is readable by others.
     let warns_once_readable = |name: &str, file: &Path, what: &str| {
-        let with_profile = || {
-            warned(
-                repo.cmd_as(Client::no_repo().no_password())
-                    .args(["-P", name]),
-            )
-        };
+        let with_profile = || warned(bare(&repo).args(["-P", name]));
         assert!(!with_profile().contains("chmod"));
         set_mode(file, 0o644);
         let err = with_profile();
@@ -460,13 +419,7 @@ fn secrets_readable_by_everyone_are_warned_about() {
     // A world-readable profile without secrets is fine.
     set_mode(&profile, 0o644);
     set_mode(&pw, 0o600);
-    assert!(
-        !warned(
-            repo.cmd_as(Client::no_repo().no_password())
-                .args(["-P", "p"])
-        )
-        .contains("chmod")
-    );
+    assert!(!warned(bare(&repo).args(["-P", "p"])).contains("chmod"));
 }
 
 /// A profile for `run` over the three remotes of `repo` (not created yet).
@@ -495,6 +448,16 @@ read-data = true
     )
 }
 
+/// A repository made by `tangle -P home init` from [`run_profile`]; returns it and the
+/// profile's source (empty).
+fn home_repository() -> (Repo, PathBuf) {
+    let repo = Repo::uninit();
+    let src = repo.dir("src");
+    run_profile(&repo, &src);
+    run_ok(bare(&repo).args(["-P", "home", "init"]));
+    (repo, src)
+}
+
 /// `tangle -P home run --json` parsed, with its exit code.
 fn run_json(c: &mut Command) -> (Value, i32) {
     let out = run_any(c.args(["-P", "home", "run", "--json"]));
@@ -505,14 +468,15 @@ fn run_json(c: &mut Command) -> (Value, i32) {
     )
 }
 
-fn steps(v: &Value) -> Vec<(String, i64)> {
+/// The steps of a `run --json` report: (step, exit code) in order.
+fn steps(v: &Value) -> Vec<(&str, i64)> {
     (v["steps"]
         .as_array()
         .unwrap_or_else(|| panic!("no steps: {v:#}"))
         .iter())
     .map(|s| {
         (
-            s["step"].as_str().unwrap_or_default().to_string(),
+            s["step"].as_str().unwrap_or_default(),
             s["exit_code"].as_i64().unwrap_or(-1),
         )
     })
@@ -525,12 +489,9 @@ fn run_backs_up_deletes_and_verifies() {
     let src = repo.dir("src");
     run_profile(&repo, &src);
     // init creates the repository over all the profile's remotes.
-    let o = run_ok(
-        repo.cmd_as(Client::no_repo().no_password())
-            .args(["-P", "home", "init"]),
-    );
+    let o = run_ok(bare(&repo).args(["-P", "home", "init"]));
     for i in 0..3 {
-        assert!(stdout_str(&o).contains(&repo.url(i)), "{}", stdout_str(&o));
+        assert_stdout_has(&o, &repo.url(i));
     }
     let listed = stdout_str(&run_ok(repo.cmd().args(["remote", "list"])));
     for i in 0..3 {
@@ -539,16 +500,12 @@ fn run_backs_up_deletes_and_verifies() {
 
     for n in 0..3 {
         write_file(&src.join("f"), format!("night {n}\n").as_bytes());
-        let (v, code) = run_json(&mut repo.cmd_as(Client::no_repo().no_password()));
+        let (v, code) = run_json(&mut bare(&repo));
         assert_eq!(code, 0, "run {n}: {v:#}");
         assert_eq!(v["exit_code"], 0);
         assert_eq!(
             steps(&v),
-            [
-                ("backup".into(), 0),
-                ("delete".into(), 0),
-                ("verify".into(), 0)
-            ],
+            [("backup", 0), ("delete", 0), ("verify", 0)],
             "{v:#}"
         );
         let s = &v["steps"];
@@ -576,10 +533,7 @@ fn run_backs_up_deletes_and_verifies() {
     repo.assert_restore_matches(1, "latest", &src, &expected, "after run");
 
     // Text output: one heading per step and the verdict.
-    let out = stdout_str(&run_ok(
-        repo.cmd_as(Client::no_repo().no_password())
-            .args(["-P", "home", "run"]),
-    ));
+    let out = stdout_str(&run_ok(bare(&repo).args(["-P", "home", "run"])));
     for h in ["== backup", "== delete", "== verify", "exit 0"] {
         assert!(out.contains(h), "no {h:?} in:\n{out}");
     }
@@ -589,13 +543,7 @@ fn run_backs_up_deletes_and_verifies() {
 
 #[test]
 fn run_goes_on_after_unreadable_files_and_stops_after_a_failed_backup() {
-    let repo = Repo::uninit();
-    let src = repo.dir("src");
-    run_profile(&repo, &src);
-    run_ok(
-        repo.cmd_as(Client::no_repo().no_password())
-            .args(["-P", "home", "init"]),
-    );
+    let (repo, src) = home_repository();
     write_file(&src.join("ok.txt"), b"readable\n");
     let secret = src.join("secret.txt");
     write_file(&secret, b"unreadable\n");
@@ -609,11 +557,7 @@ fn run_goes_on_after_unreadable_files_and_stops_after_a_failed_backup() {
     assert_eq!(code, 3, "{v:#}");
     assert_eq!(
         steps(&v),
-        [
-            ("backup".into(), 3),
-            ("delete".into(), 0),
-            ("verify".into(), 0)
-        ],
+        [("backup", 3), ("delete", 0), ("verify", 0)],
         "delete and verify must run after a backup with unreadable files: {v:#}"
     );
     let errors = v["steps"][0]["report"]["errors"].to_string();
@@ -622,9 +566,9 @@ fn run_goes_on_after_unreadable_files_and_stops_after_a_failed_backup() {
     // A backup that fails (a source is gone) stops the run.
     set_mode(&secret, 0o644);
     std::fs::remove_dir_all(&src).unwrap();
-    let (v, code) = run_json(&mut repo.cmd_as(Client::no_repo().no_password()));
+    let (v, code) = run_json(&mut bare(&repo));
     assert_eq!(code, 1, "{v:#}");
-    assert_eq!(steps(&v), [("backup".into(), 1)], "{v:#}");
+    assert_eq!(steps(&v), [("backup", 1)], "{v:#}");
     assert!(v["steps"][0]["error"].is_string(), "{v:#}");
 }
 
@@ -656,10 +600,7 @@ fn documented_cron_and_systemd_lines_work() {
     let src = repo.dir("src");
     let profile = run_profile(&repo, &src);
     let profile = profile.to_str().unwrap();
-    run_ok(
-        repo.cmd_as(Client::no_repo().no_password())
-            .args(["-P", profile, "init"]),
-    );
+    run_ok(bare(&repo).args(["-P", profile, "init"]));
     // cron's PATH, with this build's binary found first as /usr/local/bin/tangle would be.
     let bindir = repo.dir("bin");
     std::os::unix::fs::symlink(bin(), bindir.join("tangle")).unwrap();
@@ -692,16 +633,10 @@ fn documented_cron_and_systemd_lines_work() {
 /// back, the next run deletes again.
 #[test]
 fn a_night_with_a_remote_away_defers_delete_and_exits_20() {
-    let repo = Repo::uninit();
-    let src = repo.dir("src");
-    run_profile(&repo, &src);
-    run_ok(
-        repo.cmd_as(Client::no_repo().no_password())
-            .args(["-P", "home", "init"]),
-    );
+    let (repo, src) = home_repository();
     for n in 0..3 {
         write_file(&src.join(format!("f{n}")), &pseudo_random(n, 50_000));
-        let (v, code) = run_json(&mut repo.cmd_as(Client::no_repo().no_password()));
+        let (v, code) = run_json(&mut bare(&repo));
         assert_eq!(code, 0, "night {n}: {v:#}");
     }
     let away = repo.path("unplugged");
@@ -709,15 +644,11 @@ fn a_night_with_a_remote_away_defers_delete_and_exits_20() {
     let url = repo.url(2);
 
     write_file(&src.join("f3"), b"a night with a disk away\n");
-    let (v, code) = run_json(&mut repo.cmd_as(Client::no_repo().no_password()));
+    let (v, code) = run_json(&mut bare(&repo));
     assert_eq!(code, 20, "{v:#}");
     assert_eq!(
         steps(&v),
-        [
-            ("backup".into(), 0),
-            ("delete".into(), 0),
-            ("verify".into(), 20)
-        ],
+        [("backup", 0), ("delete", 0), ("verify", 20)],
         "{v:#}"
     );
     let deferred = v["steps"][1]["deferred"].as_str().unwrap_or_default();
@@ -734,10 +665,7 @@ fn a_night_with_a_remote_away_defers_delete_and_exits_20() {
     assert!(findings_on_away > 20, "{findings_on_away} findings: {v:#}");
 
     // The same night as cron sees it (-q): one deferral line, verify's damage capped.
-    let out = run_any(
-        repo.cmd_as(Client::no_repo().no_password())
-            .args(["-P", "home", "run", "-q"]),
-    );
+    let out = run_any(bare(&repo).args(["-P", "home", "run", "-q"]));
     assert_eq!(out.status.code(), Some(20), "{}", stderr_str(&out));
     let text = format!("{}{}", stdout_str(&out), stderr_str(&out));
     assert_eq!(text.matches("delete deferred: remote").count(), 1, "{text}");
@@ -759,28 +687,19 @@ fn a_night_with_a_remote_away_defers_delete_and_exits_20() {
         "{text}"
     );
     // remote list says the remote is missing, not that it is empty.
-    let out = run_ok(
-        repo.cmd_as(Client::no_repo().no_password())
-            .args(["-P", "home", "remote", "list"]),
-    );
+    let out = run_ok(bare(&repo).args(["-P", "home", "remote", "list"]));
     let listed = stdout_str(&out);
     assert!(
         (listed.lines())
             .any(|l| l.contains(url.as_str()) && l.contains("MISSING: holds no repository")),
         "{listed}"
     );
-    let out = run_ok(
-        repo.cmd_as(Client::no_repo().no_password())
-            .args(["-P", "home", "--json", "remote", "list"]),
-    );
+    let out = run_ok(bare(&repo).args(["-P", "home", "--json", "remote", "list"]));
     let list: Value = serde_json::from_slice(&out.stdout).expect("remote list --json");
     assert_eq!(list[2]["holds_repository"], false, "{list:#}");
     assert_eq!(list[0]["holds_repository"], true, "{list:#}");
     // -v lists them all.
-    let out = run_any(
-        repo.cmd_as(Client::no_repo().no_password())
-            .args(["-P", "home", "verify", "-v"]),
-    );
+    let out = run_any(bare(&repo).args(["-P", "home", "verify", "-v"]));
     assert_eq!(out.status.code(), Some(20), "{}", stderr_str(&out));
     let listed = (stdout_str(&out).lines())
         .filter(|l| l.starts_with("damage:") && l.contains(url.as_str()))
@@ -789,7 +708,7 @@ fn a_night_with_a_remote_away_defers_delete_and_exits_20() {
 
     // The disk is back: the run deletes again (and repair, not run, refills the remote).
     std::fs::rename(&away, &repo.remotes[2]).unwrap();
-    let (v, code) = run_json(&mut repo.cmd_as(Client::no_repo().no_password()));
+    let (v, code) = run_json(&mut bare(&repo));
     assert!(v["steps"][1]["deferred"].is_null(), "{v:#}");
     assert!(v["steps"][1]["report"].is_object(), "{v:#}");
     assert_ne!(code, 1, "{v:#}");

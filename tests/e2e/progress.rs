@@ -7,9 +7,7 @@ use crate::support::repo::Repo;
 
 #[test]
 fn long_work_shows_a_bar_on_a_terminal_only() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(1, 24_000_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(1, 24_000_000));
     let first = repo.backup(&[&src], &[]).snapshot_id;
     write_file(&src.join("b.bin"), &pseudo_random(2, 1_000));
     repo.backup(&[&src], &[]);

@@ -18,7 +18,8 @@ use std::process::{Child, Stdio};
 
 use crate::shared::files::{pseudo_random, write_file};
 use crate::support::command::{
-    assert_no_panic, run_code, run_ok, stderr_str, stdout_str, tangle_std, wait_until,
+    assert_no_panic, assert_stderr_has, run_code, run_code_saying, run_ok, stderr_str, stdout_str,
+    tangle_std, wait_until,
 };
 use crate::support::fsutil::files_under;
 use crate::support::manifest::{Entry, assert_tree_matches, manifest};
@@ -363,11 +364,10 @@ fn a_live_lock_refuses_prune() {
         err.contains("repository busy") && err.contains("backup"),
         "{err}"
     );
-    let out = run_code(fx.repo.cmd().args(["--retry-lock", "2s", "prune"]), 11);
-    assert!(
-        stderr_str(&out).contains("waiting up to"),
-        "{}",
-        stderr_str(&out)
+    run_code_saying(
+        fx.repo.cmd().args(["--retry-lock", "2s", "prune"]),
+        11,
+        "waiting up to",
     );
     assert_remotes_unchanged(&before, &all_objects(&fx.repo), "refused prune");
 
@@ -400,11 +400,8 @@ fn a_remote_away_leaves_everything_alone() {
     assert!(named, "{v:#}");
     assert_remotes_unchanged(&before, &all_objects(&fx.repo), "prune with a remote away");
     let out = run_code(fx.repo.cmd().arg("prune"), 20);
-    assert!(
-        stderr_str(&out).contains(&fx.repo.url(2)) && stderr_str(&out).contains("removed nothing"),
-        "{}",
-        stderr_str(&out)
-    );
+    assert_stderr_has(&out, &fx.repo.url(2));
+    assert_stderr_has(&out, "removed nothing");
 
     fs::rename(&away, &fx.repo.remotes[2]).expect("bringing remote2 back");
     let (code, v) = prune_json(&fx.repo, &["prune"], "prune with every remote back");

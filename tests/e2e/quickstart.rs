@@ -4,7 +4,7 @@
 //! `default` profile (owner pinned) that later commands use when they name no repository.
 
 use crate::shared::files::{pseudo_random, write_file};
-use crate::support::command::{bin, run_code, run_ok, stderr_str, stdout_str, tangle_bare};
+use crate::support::command::{bin, run_code_saying, run_ok, stdout_str, tangle_bare};
 use crate::support::manifest::{assert_tree_matches, manifest};
 use crate::support::repo::restored_path;
 
@@ -77,10 +77,9 @@ fn the_readme_quick_start_works_and_runs_again() {
 
     // -r names another repository: the default profile (its password, its pin) stays out.
     let other = home.path().join("other");
-    let out = run_code(plain(&["snapshots", "-r"]).arg(&other), 10);
-    assert!(
-        stderr_str(&out).contains(&other.display().to_string()),
-        "{}",
-        stderr_str(&out)
+    run_code_saying(
+        plain(&["snapshots", "-r"]).arg(&other),
+        10,
+        &other.display().to_string(),
     );
 }

@@ -3,14 +3,15 @@
 //! the key files cannot be read. Each now says so, with its documented code.
 
 use crate::shared::files::{pseudo_random, write_file};
-use crate::support::command::{run_code, run_ok, stderr_str, stdout_str};
+use crate::support::command::{
+    assert_stderr_has, assert_stderr_lacks, assert_stdout_has, run_code, run_ok, stderr_str,
+    stdout_str,
+};
 use crate::support::fsutil::copy_tree;
 use crate::support::manifest::{assert_tree_matches, manifest};
 use crate::support::remote_dirs::{flip_bytes, object_paths, replace_dir};
 use crate::support::repo::{Client, Repo, restored_path};
-use crate::support::report::{
-    expect_code, finding_kind, json_ok, run_json, run_report, show_findings, verify_findings,
-};
+use crate::support::report::{assert_has_finding, expect_code, json_ok, run_json, run_report};
 use std::fs;
 
 /// Every remote rolled back to the state before the latest backup (a restored disk
@@ -18,9 +19,7 @@ use std::fs;
 /// but warn that this client saw a newer state, in text and in `--json`.
 #[test]
 fn snapshots_and_restore_warn_about_an_older_state_than_seen() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.txt"), b"first\n");
+    let (repo, src) = Repo::with_source("a.txt", b"first\n");
     let expected_first = manifest(&src);
     repo.backup(&[&src], &[]);
     let old = repo.dir("old-state");
@@ -34,11 +33,7 @@ fn snapshots_and_restore_warn_about_an_older_state_than_seen() {
     }
 
     let out = run_ok(repo.cmd().arg("snapshots"));
-    assert!(
-        stdout_str(&out).contains("1 snapshots"),
-        "{}",
-        stdout_str(&out)
-    );
+    assert_stdout_has(&out, "1 snapshots");
     assert!(
         stderr_str(&out).contains("older state than this client last saw"),
         "snapshots says nothing about the rollback:\n{}",
@@ -61,11 +56,7 @@ fn snapshots_and_restore_warn_about_an_older_state_than_seen() {
             .is_some_and(|m| m.contains("older state than this client last saw")))),
         "restore --json has no warning about the rollback:\n{v:#}"
     );
-    assert!(
-        stderr_str(&out).contains("older state"),
-        "{}",
-        stderr_str(&out)
-    );
+    assert_stderr_has(&out, "older state");
     assert_tree_matches(
         &expected_first,
         &restored_path(&target, &src),
@@ -76,11 +67,7 @@ fn snapshots_and_restore_warn_about_an_older_state_than_seen() {
     let fresh = Repo::init();
     fresh.backup(&[&src], &[]);
     let out = run_ok(fresh.cmd().arg("snapshots"));
-    assert!(
-        !stderr_str(&out).contains("older state"),
-        "{}",
-        stderr_str(&out)
-    );
+    assert_stderr_lacks(&out, "older state");
     let v = json_ok(
         fresh.cmd().args(["snapshots", "--json"]),
         "snapshots --json",
@@ -93,9 +80,7 @@ fn snapshots_and_restore_warn_about_an_older_state_than_seen() {
 /// absent, and `repair` rebuilds it later.
 #[test]
 fn a_vanished_local_remote_is_down_not_recreated() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(8, 300_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(8, 300_000));
     let expected = manifest(&src);
     let away = repo.path("unmounted");
     fs::rename(&repo.remotes[2], &away).unwrap();
@@ -139,10 +124,7 @@ fn a_vanished_local_remote_is_down_not_recreated() {
 /// `repair` recreates it (not `mkdir`), and `repair` does, filling it (exit 0).
 #[test]
 fn a_wiped_local_remote_is_recreated_by_repair_as_the_warning_says() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(9, 200_000));
-    repo.backup(&[&src], &[]);
+    let (repo, src) = Repo::with_snapshot_of("a.bin", &pseudo_random(9, 200_000));
     fs::remove_dir_all(&repo.remotes[1]).unwrap();
 
     let out = run_ok(repo.cmd().arg("backup").arg(&src));
@@ -179,10 +161,7 @@ fn a_wiped_local_remote_is_recreated_by_repair_as_the_warning_says() {
 /// (exit 1) but the damage, reported with its code (21: the keys are lost).
 #[test]
 fn verify_with_password_reports_unreadable_keys() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.txt"), b"keys\n");
-    repo.backup(&[&src], &[]);
+    let (repo, _) = Repo::with_snapshot_of("a.txt", b"keys\n");
     for r in &repo.remotes {
         for key in object_paths(r, "keys") {
             flip_bytes(&r.join(key));
@@ -190,13 +169,7 @@ fn verify_with_password_reports_unreadable_keys() {
     }
     let (code, v) = run_report(repo.cmd().args(["verify", "--json"]), "verify --json");
     expect_code(code, 21, &v, "verify with password and unreadable keys");
-    assert!(
-        verify_findings(&v)
-            .iter()
-            .any(|f| finding_kind(f) == "keys-unreadable"),
-        "{}",
-        show_findings(&v)
-    );
+    assert_has_finding(&v, "keys-unreadable", "verify");
     let out = run_code(repo.cmd().arg("verify"), 21);
     assert!(
         stdout_str(&out).contains("key"),

@@ -2,8 +2,10 @@
 //! location that already serves this repository is refused however its URL is spelled:
 //! otherwise rebalance would "move" shards onto the same directory and delete them.
 
-use crate::shared::files::{pseudo_random, write_file};
-use crate::support::command::{run_any, run_code, run_ok, stderr_str, stdout_str};
+use crate::shared::files::pseudo_random;
+use crate::support::command::{
+    assert_stdout_lacks, run_any, run_code, run_ok, stderr_str, stdout_str,
+};
 use crate::support::manifest::{assert_tree_matches, manifest};
 use crate::support::repo::{Client, Repo, restored_path};
 
@@ -17,9 +19,7 @@ fn assert_refused_as_alias(out: &std::process::Output, of: &str, what: &str) {
 
 #[test]
 fn remote_add_refuses_a_location_that_already_serves_the_repository() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(3, 300_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(3, 300_000));
     let expected = manifest(&src);
     repo.backup(&[&src], &[]);
     let before = repo.remote_state();
@@ -126,9 +126,5 @@ fn init_writes_a_marker_on_every_remote() {
         repo.cmd_as(Client::via(0).no_password())
             .args(["verify", "-v"]),
     );
-    assert!(
-        !stdout_str(&out).contains("foreign"),
-        "{}",
-        stdout_str(&out)
-    );
+    assert_stdout_lacks(&out, "foreign");
 }

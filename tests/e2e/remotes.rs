@@ -197,6 +197,17 @@ fn findings_text(v: &[Value]) -> String {
     serde_json::to_string_pretty(v).unwrap()
 }
 
+/// `verify --read-data --json` with `c` (a `tangle -r ...` command): exit 0, no damage.
+fn verify_read_data_clean(mut c: Command, what: &str) {
+    let (code, report, out) = run_json(c.args(["verify", "--read-data", "--json"]), what);
+    assert!(
+        code == 0 && verify_damage(&report).is_empty(),
+        "{what} exited {code}:\n{}\nstderr:\n{}",
+        findings_text(&verify_findings(&report)),
+        stderr_str(&out)
+    );
+}
+
 // ---------------------------------------------------------------------------------
 // 1. Round trip through each remote
 // ---------------------------------------------------------------------------------
@@ -456,19 +467,7 @@ fn s3_outage_then_lost_objects_are_survived_reported_and_repaired() {
         );
     }
 
-    let (code, report, out) = run_json(
-        m.cmd(&m.local)
-            .arg("verify")
-            .arg("--read-data")
-            .arg("--json"),
-        "verify --read-data after repair",
-    );
-    assert!(
-        code == 0 && verify_damage(&report).is_empty(),
-        "verify --read-data after repair exited {code}:\n{}\nstderr:\n{}",
-        findings_text(&verify_findings(&report)),
-        stderr_str(&out)
-    );
+    verify_read_data_clean(m.cmd(&m.local), "verify --read-data after repair");
 
     // Both snapshots restore identically through S3 itself.
     m.restore_identical(
@@ -543,19 +542,7 @@ fn remote_add_over_real_remotes_rebalances() {
         "shards on the added remote"
     );
 
-    let (code, v, out) = run_json(
-        m.cmd_fresh(&added)
-            .arg("verify")
-            .arg("--read-data")
-            .arg("--json"),
-        "verify --read-data after remote add",
-    );
-    assert!(
-        code == 0 && verify_damage(&v).is_empty(),
-        "verify --read-data after remote add exited {code}:\n{}\nstderr:\n{}",
-        findings_text(&verify_findings(&v)),
-        stderr_str(&out)
-    );
+    verify_read_data_clean(m.cmd_fresh(&added), "verify --read-data after remote add");
     m.restore_identical(
         m.cmd_fresh(&added),
         &r.short_id,

@@ -190,10 +190,7 @@ fn garbage_config_on_one_remote() {
 fn a_file_that_cannot_be_restored_is_not_left_behind() {
     use tangle::content::BlobKind;
     use tangle::repo::Repository;
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("kept.txt"), b"small and safe\n");
-    repo.backup(&[&src], &[]);
+    let (repo, src) = Repo::with_snapshot_of("kept.txt", b"small and safe\n");
     // Bigger than an extent: the first one it fills holds its data alone.
     write_file(&src.join("lost.bin"), &pseudo_random(7, 24 << 20));
     let id = repo.backup(&[&src], &[]).snapshot_id;

@@ -13,7 +13,8 @@
 
 use crate::shared::servers::{sftp_server, sftp_server_command};
 use crate::support::command::{
-    PASSWORD, run_code, run_ok, stderr_str, stdout_str, tangle_without_terminal,
+    PASSWORD, assert_stderr_lacks, assert_stdout_has, run_code, run_code_saying, run_ok,
+    stderr_str, tangle_without_terminal,
 };
 use crate::support::repo::{Client, Repo, parse_snapshots};
 
@@ -63,14 +64,13 @@ fn restic_command_names_lead_to_tangle_commands() {
     );
     // restic's `prune` is a tangle command now, and only removes leftovers.
     let o = run_ok(repo.cmd_as(Client::no_repo()).args(["prune", "--help"]));
-    assert!(
-        stdout_str(&o).contains("interrupted runs"),
-        "{}",
-        stdout_str(&o)
-    );
+    assert_stdout_has(&o, "interrupted runs");
     // Other unknown names keep clap's suggestion.
-    let o = run_code(repo.cmd_as(Client::no_repo()).arg("snapshotz"), 1);
-    assert!(stderr_str(&o).contains("'snapshots'"), "{}", stderr_str(&o));
+    run_code_saying(
+        repo.cmd_as(Client::no_repo()).arg("snapshotz"),
+        1,
+        "'snapshots'",
+    );
 }
 
 /// `RESTIC_REPOSITORY` and `RESTIC_PASSWORD` are named when tangle finds no repository
@@ -80,7 +80,7 @@ fn restic_variables_are_named_when_tangle_finds_nothing() {
     let repo = Repo::init();
 
     let o = run_code(repo.cmd_as(Client::no_repo()).arg("snapshots"), 10);
-    assert!(!stderr_str(&o).contains("RESTIC_"), "{}", stderr_str(&o));
+    assert_stderr_lacks(&o, "RESTIC_");
     let o = run_code(
         repo.cmd_as(Client::no_repo())
             .env("RESTIC_REPOSITORY", repo.url(0))
@@ -98,7 +98,7 @@ fn restic_variables_are_named_when_tangle_finds_nothing() {
         tangle_without_terminal(&repo.home).args(["-r", &repo.url(0), "snapshots"]),
         1,
     );
-    assert!(!stderr_str(&o).contains("RESTIC_"), "{}", stderr_str(&o));
+    assert_stderr_lacks(&o, "RESTIC_");
     let o = run_code(
         tangle_without_terminal(&repo.home)
             .env("RESTIC_PASSWORD", PASSWORD)

@@ -5,7 +5,7 @@
 
 use crate::shared::files::{pseudo_random, write_file};
 use crate::shared::servers::{self, sftp_server, sftp_server_command};
-use crate::support::command::{SERVER_ENV, run_ok, tangle_std, wait_until};
+use crate::support::command::{SERVER_ENV, run_ok, tangle_std, three_s3_remotes, wait_until};
 use crate::support::manifest::manifest;
 use crate::support::remote_dirs::object_paths;
 use crate::support::repo::{Client, Repo};
@@ -87,15 +87,9 @@ fn sigint_and_sigterm_end_a_backup_with_its_code_and_remove_its_lock() {
 /// of a backup removes it from all three.
 #[test]
 fn sigint_removes_the_lock_from_s3_remotes() {
-    if !servers::require("S3", servers::S3_VARS) {
+    let Some(urls) = three_s3_remotes("cli-signals", "signals") else {
         return;
-    }
-    let bucket = servers::var("TANGLE_TEST_S3_BUCKET").expect("bucket");
-    let name = servers::unique("signals");
-    let urls: Vec<String> = ["a", "b", "c"]
-        .iter()
-        .map(|r| format!("s3://{bucket}/cli-signals/{name}-{r}"))
-        .collect();
+    };
     let repo = Repo::uninit();
     let tangle = || {
         let mut c = tangle_std(&repo.home);

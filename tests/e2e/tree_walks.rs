@@ -12,8 +12,9 @@ use std::path::Path;
 
 use crate::shared::files::{pseudo_random, write_file};
 use crate::shared::init::small_init_options;
-use crate::shared::servers;
-use crate::support::command::{PASSWORD, run_ok, stderr_str, stdout_str, tangle_via_url};
+use crate::support::command::{
+    PASSWORD, run_ok, stderr_str, stdout_str, tangle_via_url, three_s3_remotes,
+};
 use crate::support::repo::{Repo, data_shard_sizes};
 use assert_cmd::Command;
 use tangle::repo::Repository;
@@ -68,15 +69,9 @@ fn shard_waits(home: &Path, url: &str, args: &[&str]) -> (u64, String) {
 
 #[test]
 fn tree_walks_over_s3_wait_about_once_per_eight_shards_of_trees() {
-    if !servers::require("S3", servers::S3_VARS) {
+    let Some(urls) = three_s3_remotes("cli-tree-walks", "tree-walks") else {
         return;
-    }
-    let bucket = servers::var("TANGLE_TEST_S3_BUCKET").expect("bucket");
-    let name = servers::unique("tree-walks");
-    let urls: Vec<String> = ["a", "b", "c"]
-        .iter()
-        .map(|r| format!("s3://{bucket}/cli-tree-walks/{name}-{r}"))
-        .collect();
+    };
     let repo = Repo::uninit();
     let opts = tangle::repo::InitOptions {
         remotes: urls.clone(),

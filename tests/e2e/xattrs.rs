@@ -14,11 +14,13 @@ use std::process::Command as StdCommand;
 use crate::shared::files::{pseudo_random, write_file};
 use crate::shared::servers::in_ci;
 use crate::support::command::{
-    PASSWORD, assert_no_panic, bin, clean_command, run_any, run_ok, stderr_str, stdout_str,
+    PASSWORD, assert_no_panic, assert_stderr_lacks, bin, clean_command, run_any, run_ok,
+    stderr_str, stdout_str,
 };
 use crate::support::fsutil::{is_root, set_mode, set_mtime};
 use crate::support::manifest::{assert_tree_matches, manifest};
 use crate::support::repo::{Repo, restored_path};
+use crate::support::report::BackupReport;
 use base64::Engine;
 use serde_json::Value;
 
@@ -175,6 +177,19 @@ fn make_source(repo: &Repo) -> PathBuf {
     src
 }
 
+/// A repository with one snapshot of [`make_source`]'s tree: the repository, the source
+/// and the backup's report; `None` where the tools or the file system are missing (see
+/// [`tools_ready`]).
+fn backed_up_source() -> Option<(Repo, PathBuf, BackupReport)> {
+    let repo = Repo::init();
+    if !tools_ready(&repo) {
+        return None;
+    }
+    let src = make_source(&repo);
+    let report = repo.backup(&[&src], &[]);
+    Some((repo, src, report))
+}
+
 /// `rsync -aHAXn --checksum --itemize-changes FROM/ TO/`: what rsync would change (empty
 /// when the trees are identical, attributes and ACLs included).
 fn rsync_differences(from: &Path, to: &Path) -> String {
@@ -221,12 +236,9 @@ fn b64(v: &[u8]) -> String {
 
 #[test]
 fn round_trip_is_identical_under_rsync_with_acls_and_xattrs() {
-    let repo = Repo::init();
-    if !tools_ready(&repo) {
+    let Some((repo, src, report)) = backed_up_source() else {
         return;
-    }
-    let src = make_source(&repo);
-    let report = repo.backup(&[&src], &[]);
+    };
     assert!(
         report.errors.is_empty(),
         "backup errors: {:?}",
@@ -259,12 +271,9 @@ fn round_trip_is_identical_under_rsync_with_acls_and_xattrs() {
 /// (and keeps where it had one).
 #[test]
 fn a_target_with_a_default_acl_leaves_no_inherited_acl() {
-    let repo = Repo::init();
-    if !tools_ready(&repo) {
+    let Some((repo, src, report)) = backed_up_source() else {
         return;
-    }
-    let src = make_source(&repo);
-    let report = repo.backup(&[&src], &[]);
+    };
     let target = repo.dir("acl-target");
     setfacl(&target, &["-d", "-m", "u:65534:rwx,g:65534:rx"]);
     let out = run_ok(
@@ -274,11 +283,7 @@ fn a_target_with_a_default_acl_leaves_no_inherited_acl() {
             .arg("--target")
             .arg(&target),
     );
-    assert!(
-        !stderr_str(&out).contains("warning"),
-        "{}",
-        stderr_str(&out)
-    );
+    assert_stderr_lacks(&out, "warning");
     let restored = restored_path(&target, &src);
     let diff = rsync_differences(&src, &restored);
     assert!(diff.is_empty(), "rsync sees differences:\n{diff}");
@@ -286,12 +291,9 @@ fn a_target_with_a_default_acl_leaves_no_inherited_acl() {
 
 #[test]
 fn ls_shows_xattrs_and_acls() {
-    let repo = Repo::init();
-    if !tools_ready(&repo) {
+    let Some((repo, src, _)) = backed_up_source() else {
         return;
-    }
-    let src = make_source(&repo);
-    repo.backup(&[&src], &[]);
+    };
 
     let text = ls_entry(&repo, "latest", &src.join("text"));
     let expected: serde_json::Map<String, Value> = [
@@ -355,12 +357,9 @@ fn ls_shows_xattrs_and_acls() {
 
 #[test]
 fn an_xattr_only_change_reaches_the_next_snapshot() {
-    let repo = Repo::init();
-    if !tools_ready(&repo) {
+    let Some((repo, src, first)) = backed_up_source() else {
         return;
-    }
-    let src = make_source(&repo);
-    let first = repo.backup(&[&src], &[]);
+    };
 
     let text = src.join("text");
     setfattr(&text, "user.comment", "changed");
@@ -400,12 +399,9 @@ fn an_xattr_only_change_reaches_the_next_snapshot() {
 /// (exit 0) with one warning that counts what was left out, not one per file.
 #[test]
 fn a_target_without_xattrs_gives_one_warning() {
-    let repo = Repo::init();
-    if !tools_ready(&repo) {
+    let Some((repo, src, report)) = backed_up_source() else {
         return;
-    }
-    let src = make_source(&repo);
-    let report = repo.backup(&[&src], &[]);
+    };
     let target = repo.dir("ramfs");
     let copy = repo.path("copy");
     // Mount ramfs on the target in a private mount namespace, restore into it, and copy

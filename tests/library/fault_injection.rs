@@ -21,7 +21,9 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use crate::memory_repo::{backup_options, memory_remotes, open_unlocked, source_dir};
+use crate::memory_repo::{
+    backup_options, memory_remotes, open_unlocked, restore_options, source_dir,
+};
 use crate::shared::files::write_file;
 use crate::shared::init::small_init_options;
 use bytes::Bytes;
@@ -31,7 +33,7 @@ use tangle::Kind;
 use tangle::ops::Progress;
 use tangle::ops::backup::{self};
 use tangle::ops::repair::{self, RepairOptions, RepairReport};
-use tangle::ops::restore::{self, RestoreOptions};
+use tangle::ops::restore::{self, RestoreReport};
 use tangle::ops::verify::{self, ReadData, Severity, VerifyReport};
 use tangle::remote::faulty::{Fault, Faulty, Op, Rule};
 use tangle::remote::{DynRemote, MemoryRemote};
@@ -240,6 +242,15 @@ fn build_world() -> World {
     }
 }
 
+/// A source besides the world's: the directory `dir` in a new temp dir (returned, to
+/// live as long as the source) holding the file `name`, `len` bytes of `Rng::new(seed)`.
+fn new_source(dir: &str, name: &str, seed: u64, len: usize) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join(dir);
+    write_file(&src.join(name), &Rng::new(seed).bytes(len));
+    (tmp, src)
+}
+
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
@@ -393,15 +404,7 @@ fn restore_checked(w: &World, repo: &Repository<Indexed>, n: usize, what: &str) 
     let target = tempfile::tempdir().unwrap();
     let result = restore::run(
         repo,
-        &RestoreOptions {
-            spec: id.clone(),
-            filter: Default::default(),
-            target: target.path().to_path_buf(),
-            includes: vec![],
-            excludes: vec![],
-            verify: false,
-            dry_run: false,
-        },
+        &restore_options(id, target.path(), false),
         &Progress::default(),
     );
     let (mut errors, ok) = match result {
@@ -472,6 +475,26 @@ fn restore_checked(w: &World, repo: &Repository<Indexed>, n: usize, what: &str) 
     }
 }
 
+/// Restore snapshot `id` with `--verify` into a new target: it restores, and as the
+/// tree of `src` is now (`what` names the snapshot); returns the report.
+fn restore_verified_identical(
+    repo: &Repository<Indexed>,
+    id: &str,
+    src: &Path,
+    what: &str,
+) -> RestoreReport {
+    let target = tempfile::tempdir().unwrap();
+    let r = restore::run(
+        repo,
+        &restore_options(id, target.path(), true),
+        &Progress::default(),
+    )
+    .unwrap_or_else(|e| panic!("{what}: restore failed: {e}"));
+    let got = read_tree(&target.path().join(src.strip_prefix("/").unwrap()));
+    assert_eq!(got, read_tree(src), "{what} restores differently");
+    r
+}
+
 fn restore_all_identical(w: &World, repo: &Repository<Indexed>, what: &str) {
     for n in 0..w.snaps.len() {
         let r = restore_checked(w, repo, n, what);
@@ -514,6 +537,17 @@ fn show(v: &VerifyReport) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Verify found nothing lost (no finding unrecoverable or worse).
+fn assert_no_loss(v: &VerifyReport, what: &str) {
+    assert!(
+        !v.findings
+            .iter()
+            .any(|f| f.severity >= Severity::Unrecoverable),
+        "{what}: verify reports a loss:\n{}",
+        show(v)
+    );
 }
 
 fn assert_clean(v: &VerifyReport, what: &str) {
@@ -707,6 +741,23 @@ fn apply(w: &World, pat: &Pattern, seed: u64) -> Vec<Objects> {
     objs
 }
 
+/// The world with [`pattern`]'s damage (`seed`, `q`, `pointers_count`, `meta_too`)
+/// applied, opened through the pattern's primary remote; and the pattern printed, to
+/// name the case in failures.
+fn damaged_case(
+    seed: u64,
+    q: f64,
+    pointers_count: bool,
+    meta_too: bool,
+) -> (&'static World, Pattern, Case, String) {
+    let w = world();
+    let pat = pattern(w, seed, q, pointers_count, meta_too);
+    let objs = apply(w, &pat, seed);
+    let c = open_case(&objs, pat.primary, seed);
+    let what = format!("{pat:?}");
+    (w, pat, c, what)
+}
+
 /// Every damaged object is named by a finding of the right kind (with `read_data`).
 fn assert_all_reported(w: &World, pat: &Pattern, v: &VerifyReport, what: &str) {
     let named = |kinds: &[&str], r: usize, p: &str| {
@@ -850,13 +901,7 @@ fn unreachable_then_wiped_remote() {
             "{what}:\n{}",
             show(&v)
         );
-        assert!(
-            !v.findings
-                .iter()
-                .any(|f| f.severity >= Severity::Unrecoverable),
-            "{what}:\n{}",
-            show(&v)
-        );
+        assert_no_loss(&v, &what);
         let rep = repair_all(&c.repo, &what);
         assert!(
             rep.pending.iter().any(|u| u.contains(&url(down))),
@@ -891,9 +936,7 @@ fn unreachable_then_wiped_remote() {
 #[test]
 fn stale_lists() {
     let w = world();
-    let tmp = tempfile::tempdir().unwrap();
-    let src = tmp.path().join("third");
-    write_file(&src.join("x.bin"), &Rng::new(9).bytes(90_000));
+    let (_tmp, src) = new_source("third", "x.bin", 9, 90_000);
 
     let c = open_case(&w.objects, 0, 3);
     c.faulty[1].freeze_lists();
@@ -981,9 +1024,7 @@ fn a_backup_that_cannot_store_its_extents_stops_with_an_error() {
 #[test]
 fn failing_writes_during_backup() {
     let w = world();
-    let tmp = tempfile::tempdir().unwrap();
-    let src = tmp.path().join("third");
-    write_file(&src.join("y.bin"), &Rng::new(10).bytes(300_000));
+    let (_tmp, src) = new_source("third", "y.bin", 10, 300_000);
     let faults = [
         Rule::new(Fault::Error(Kind::Fatal))
             .ops(&Op::WRITES)
@@ -1038,27 +1079,7 @@ fn failing_writes_during_backup() {
             assert!(rep.unrepaired.is_empty(), "{what}: {:?}", rep.unrepaired);
             assert_clean(&verify_all(&repo, &what), &format!("{what}, repaired"));
             if let Ok(Some(id)) = &backed_up {
-                let target = tempfile::tempdir().unwrap();
-                restore::run(
-                    &repo,
-                    &RestoreOptions {
-                        spec: id.clone(),
-                        filter: Default::default(),
-                        target: target.path().into(),
-                        includes: vec![],
-                        excludes: vec![],
-                        verify: true,
-                        dry_run: false,
-                    },
-                    &Progress::default(),
-                )
-                .unwrap_or_else(|e| panic!("{what}: restore of the faulty backup: {e}"));
-                let got = read_tree(&target.path().join(src.strip_prefix("/").unwrap()));
-                assert_eq!(
-                    got,
-                    read_tree(&src),
-                    "{what}: the faulty backup restores differently"
-                );
+                restore_verified_identical(&repo, id, &src, &format!("{what}: the faulty backup"));
             }
             // A retried backup (new client) succeeds and restores identically.
             let repo = reopen(&c, 1);
@@ -1066,28 +1087,13 @@ fn failing_writes_during_backup() {
                 .unwrap_or_else(|e| panic!("{what}: retried backup: {e}"));
             let id = b2.snapshot_id.unwrap();
             let repo = reopen(&c, 0);
-            let target = tempfile::tempdir().unwrap();
-            let r = restore::run(
+            let r = restore_verified_identical(
                 &repo,
-                &RestoreOptions {
-                    spec: id,
-                    filter: Default::default(),
-                    target: target.path().into(),
-                    includes: vec![],
-                    excludes: vec![],
-                    verify: true,
-                    dry_run: false,
-                },
-                &Progress::default(),
-            )
-            .unwrap_or_else(|e| panic!("{what}: restore of the retried backup: {e}"));
-            assert!(r.errors.is_empty(), "{what}: {:?}", r.errors);
-            let got = read_tree(&target.path().join(src.strip_prefix("/").unwrap()));
-            assert_eq!(
-                got,
-                read_tree(&src),
-                "{what}: retried backup restores differently"
+                &id,
+                &src,
+                &format!("{what}: the retried backup"),
             );
+            assert!(r.errors.is_empty(), "{what}: {:?}", r.errors);
             assert_clean(&verify_all(&repo, &what), &format!("{what}, retried"));
         }
     }
@@ -1157,13 +1163,7 @@ fn restore_rebuilds_lost_pointer_inputs_first() {
         .map(|n| restore_checked(w, &c.repo, n, &what))
         .collect();
     let v = verify_all(&c.repo, &what);
-    assert!(
-        !v.findings
-            .iter()
-            .any(|f| f.severity >= Severity::Unrecoverable),
-        "{what}: verify reports a loss:\n{}",
-        show(&v)
-    );
+    assert_no_loss(&v, &what);
     let rep = repair_all(&c.repo, &what);
     assert!(rep.unrepaired.is_empty(), "{what}: {:?}", rep.unrepaired);
     assert_objects_eq(&w.objects, &current(&c), &what);
@@ -1226,11 +1226,7 @@ proptest! {
     /// object and no loss; repair restores exactly the original objects; verify clean.
     #[test]
     fn within_codeword_tolerance(seed in any::<u64>(), q in 0.05f64..0.6) {
-        let w = world();
-        let pat = pattern(w, seed, q, true, true);
-        let objs = apply(w, &pat, seed);
-        let c = open_case(&objs, pat.primary, seed);
-        let what = format!("{pat:?}");
+        let (w, pat, c, what) = damaged_case(seed, q, true, true);
         restore_all_identical(w, &c.repo, &what);
         let v = verify_all(&c.repo, &what);
         prop_assert!(
@@ -1252,11 +1248,7 @@ proptest! {
     /// restore before repair never writes a wrong byte.
     #[test]
     fn within_own_shard_tolerance(seed in any::<u64>(), q in 0.2f64..0.8) {
-        let w = world();
-        let pat = pattern(w, seed, q, false, false);
-        let objs = apply(w, &pat, seed);
-        let c = open_case(&objs, pat.primary, seed);
-        let what = format!("{pat:?}");
+        let (w, pat, c, what) = damaged_case(seed, q, false, false);
         let restored: Vec<Restored> = (0..w.snaps.len())
             .map(|n| restore_checked(w, &c.repo, n, &what))
             .collect();
@@ -1495,9 +1487,7 @@ fn after_repair<S: State>(
 #[test]
 fn the_head_is_written_before_the_snapshot() {
     let w = world();
-    let tmp = tempfile::tempdir().unwrap();
-    let src = tmp.path().join("late");
-    write_file(&src.join("z.bin"), &Rng::new(77).bytes(200_000));
+    let (_tmp, src) = new_source("late", "z.bin", 77, 200_000);
     for (prefix, what) in [("heads/", "no head"), ("snapshots/", "no snapshot")] {
         let c = open_case(&w.objects, 1, 400);
         let before = c.repo.snapshots().expect("snapshots").len();

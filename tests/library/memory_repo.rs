@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tangle::ops::backup::BackupOptions;
+use tangle::ops::restore::RestoreOptions;
 use tangle::remote::{DynRemote, MemoryRemote};
 use tangle::repo::{Indexed, Repository};
 use tempfile::TempDir;
@@ -42,5 +43,19 @@ pub fn backup_options(src: &Path, host: &str) -> BackupOptions {
         paths: vec![src.to_path_buf()],
         host: Some(host.into()),
         ..Default::default()
+    }
+}
+
+/// A restore of `spec` (`SNAPSHOT[:PATH]`) into `target`, whole (no filter, includes or
+/// excludes), reading every file back if `verify`.
+pub fn restore_options(spec: &str, target: &Path, verify: bool) -> RestoreOptions {
+    RestoreOptions {
+        spec: spec.into(),
+        filter: Default::default(),
+        target: target.to_path_buf(),
+        includes: vec![],
+        excludes: vec![],
+        verify,
+        dry_run: false,
     }
 }

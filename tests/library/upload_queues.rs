@@ -11,12 +11,14 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::memory_repo::{backup_options, memory_remotes, open_unlocked, source_dir};
+use crate::memory_repo::{
+    backup_options, memory_remotes, open_unlocked, restore_options, source_dir,
+};
 use crate::shared::files::pseudo_random;
 use crate::shared::init::small_init_options;
 use tangle::ops::Progress;
 use tangle::ops::backup::{self, BackupOptions};
-use tangle::ops::restore::{self, RestoreOptions};
+use tangle::ops::restore;
 use tangle::remote::faulty::Faulty;
 use tangle::remote::{DynRemote, MemoryRemote, Remote};
 use tangle::repo::{InitOptions, init_remotes};
@@ -136,15 +138,7 @@ fn slow_remote_holds_backup_up_by_its_queue(queue: usize) {
     let target = tempfile::tempdir().unwrap();
     restore::run(
         &repo,
-        &RestoreOptions {
-            spec: "latest".into(),
-            filter: Default::default(),
-            target: target.path().to_path_buf(),
-            includes: vec![],
-            excludes: vec![],
-            verify: false,
-            dry_run: false,
-        },
+        &restore_options("latest", target.path(), false),
         &Progress::default(),
     )
     .expect("restore");

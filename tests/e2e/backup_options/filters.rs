@@ -12,15 +12,12 @@ use crate::support::fsutil::set_mode;
 use crate::support::manifest::{assert_tree_matches, manifest};
 use crate::support::repo::{Client, Repo, restored_path};
 use crate::support::report::BackupReport;
-use crate::support::trees::build_simple_tree;
 
 /// `--exclude-caches`: a directory holding a CACHEDIR.TAG with the signature keeps only
 /// the tag; one whose tag lacks the signature is backed up whole.
 #[test]
 fn exclude_caches() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
     let tag =
         b"Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag.\n";
     write_file(&src.join("cache/CACHEDIR.TAG"), tag);
@@ -43,9 +40,7 @@ fn exclude_caches() {
 /// tag file; a tag without the header counts not. Bad specs are usage errors.
 #[test]
 fn exclude_if_present() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
     write_file(&src.join("a/.nobackup"), b"");
     write_file(&src.join("a/x"), b"x");
     write_file(&src.join("a/sub/y"), b"y");
@@ -79,9 +74,7 @@ fn exclude_if_present() {
 /// exactly SIZE is kept. A bad size is a usage error naming the flag.
 #[test]
 fn exclude_larger_than() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("small"), b"small");
+    let (repo, src) = Repo::with_source("small", b"small");
     write_file(&src.join("exact"), &pseudo_random(2, 1 << 20));
     write_file(&src.join("d/big"), &pseudo_random(3, (1 << 20) + 1));
     write_file(&src.join("d/bigger"), &pseudo_random(4, 3 << 20));
@@ -114,9 +107,7 @@ fn exclude_larger_than() {
 /// `--iexclude` and `--iexclude-file` ignore case; `--exclude` does not.
 #[test]
 fn iexclude_and_iexclude_file() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("A.LOG"), b"a");
+    let (repo, src) = Repo::with_source("A.LOG", b"a");
     write_file(&src.join("b.Log"), b"b");
     write_file(&src.join("c.txt"), b"c");
     write_file(&src.join("Cache/x"), b"x");
@@ -227,9 +218,7 @@ fn one_file_system() {
 /// `files-from` apply; a bad value names the key.
 #[test]
 fn filters_as_profile_keys() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("keep.txt"), b"kept");
+    let (repo, src) = Repo::with_source("keep.txt", b"kept");
     write_file(&src.join("BIG.bin"), &pseudo_random(5, 5000));
     write_file(&src.join("NOISE.TMP"), b"noise");
     write_file(

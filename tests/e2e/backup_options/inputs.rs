@@ -6,7 +6,9 @@ use std::fs;
 
 use super::refused;
 use crate::shared::files::{pseudo_random, write_file};
-use crate::support::command::{assert_clean_failure, run_code, run_ok, stderr_str};
+use crate::support::command::{
+    assert_clean_failure, assert_stderr_has, run_code, run_ok, stderr_str,
+};
 use crate::support::manifest::{Entry, assert_manifests_eq, manifest};
 use crate::support::repo::{Repo, restored_path};
 use crate::support::report::BackupReport;
@@ -16,9 +18,7 @@ use crate::support::report::BackupReport;
 /// the listed ones, combined with PATHs, and restore as they were.
 #[test]
 fn files_from_lists() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.txt"), b"a");
+    let (repo, src) = Repo::with_source("a.txt", b"a");
     write_file(&src.join("b.txt"), b"b");
     write_file(&src.join("c.log"), b"c");
     write_file(&src.join("lit*"), b"literal star");
@@ -190,7 +190,7 @@ fn stdin_from_command() {
         1,
     );
     assert_clean_failure(&o, "a program that does not exist");
-    assert!(stderr_str(&o).contains("cannot run"), "{}", stderr_str(&o));
+    assert_stderr_has(&o, "cannot run");
     assert_eq!(repo.snapshot_ids(), before);
 }
 

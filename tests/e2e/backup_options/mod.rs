@@ -7,21 +7,20 @@ mod filters;
 mod inputs;
 
 use crate::shared::files::{pseudo_random, write_file};
-use crate::support::command::{assert_clean_failure, run_code, run_ok, stderr_str, stdout_str};
+use crate::support::command::{
+    assert_clean_failure, assert_stderr_has, run_code, run_ok, stderr_str, stdout_str,
+};
 use crate::support::fsutil::system_hostname;
 use crate::support::manifest::{Entry, Kind, assert_tree_matches, manifest};
 use crate::support::remote_dirs::assert_remotes_unchanged;
 use crate::support::repo::{Repo, restored_path};
-use crate::support::trees::build_simple_tree;
 use std::fs;
 
 /// `--exclude '*.log'` and `--exclude-file` (a glob and an absolute directory path):
 /// excluded entries are absent from the snapshot, everything else restores identical.
 #[test]
 fn exclude_and_exclude_file() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
     write_file(&src.join("notes.tmp"), b"tmp");
     write_file(&src.join("sub/deep/x.tmp"), b"tmp 2");
     write_file(&src.join("skipdir/inner/f.txt"), b"skipped");
@@ -67,11 +66,10 @@ fn exclude_and_exclude_file() {
         r.json
     );
 
-    let t = repo.dir("t");
-    repo.restore(&r.snapshot_id, &t);
-    assert_tree_matches(
+    repo.assert_restores(
+        &r.snapshot_id,
+        &src,
         &want,
-        &restored_path(&t, &src),
         "restore of a backup with excludes",
     );
 }
@@ -80,9 +78,7 @@ fn exclude_and_exclude_file() {
 /// `-q` prints nothing on stdout.
 #[test]
 fn tag_and_host_are_recorded() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f"), b"data");
+    let (repo, src) = Repo::with_source("f", b"data");
 
     let tagged = repo.backup(
         &[&src],
@@ -137,9 +133,7 @@ fn tag_and_host_are_recorded() {
 /// `--dry-run` writes nothing to any remote and no snapshot, but exits 0.
 #[test]
 fn dry_run_writes_nothing() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
 
     // On an empty repository.
     let before = repo.remote_state();
@@ -185,20 +179,14 @@ fn dry_run_writes_nothing() {
 /// with a queue of one extent restores identical and reports whom it waited for.
 #[test]
 fn upload_queue_option() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
     for bad in ["0", "65", "lots"] {
         let o = run_code(
             repo.cmd().args(["backup", "--upload-queue", bad]).arg(&src),
             1,
         );
         assert_clean_failure(&o, &format!("--upload-queue {bad}"));
-        assert!(
-            stderr_str(&o).contains("number of extents from 1 to 64"),
-            "{}",
-            stderr_str(&o)
-        );
+        assert_stderr_has(&o, "number of extents from 1 to 64");
     }
     assert!(
         repo.snapshots().is_empty(),
@@ -220,9 +208,7 @@ fn upload_queue_option() {
 /// on stdout is one JSON object.
 #[test]
 fn backup_json_is_json_lines() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f"), b"data");
+    let (repo, src) = Repo::with_source("f", b"data");
     let out = run_ok(repo.cmd().args(["backup", "--json"]).arg(&src));
     let text = stdout_str(&out);
     assert_eq!(text.lines().count(), 1, "{text}");

@@ -12,9 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// A backed-up source `src` with `a.txt`, `b.txt` and `sub/c.txt`, and one snapshot of it.
 fn repo_with_source() -> (Repo, PathBuf) {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.txt"), b"restored a\n");
+    let (repo, src) = Repo::with_source("a.txt", b"restored a\n");
     write_file(&src.join("b.txt"), b"restored b\n");
     write_file(&src.join("sub/c.txt"), b"restored c\n");
     set_mode(&src.join("a.txt"), 0o600);

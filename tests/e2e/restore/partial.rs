@@ -27,9 +27,7 @@ struct Fixture {
 }
 
 fn setup() -> Fixture {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(1, 300_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(1, 300_000));
     write_file(&src.join("sub/b.txt"), b"in a subdirectory\n");
     // An access time ahead of now, which reading does not move (relatime): the listing
     // of `sub` (its entry's times) stays the same, so the second backup reuses it.

@@ -17,7 +17,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::shared::files::{mkfifo, pseudo_random, write_file};
-use crate::support::command::{PASSWORD, assert_no_panic, run_any, stderr_str, stdout_str};
+use crate::support::command::{
+    PASSWORD, assert_no_panic, assert_stderr_has, assert_stderr_lacks, run_any, stderr_str,
+    stdout_str,
+};
 use crate::support::fsutil::MIB;
 use crate::support::manifest::{Entry, assert_tree_matches, manifest};
 use crate::support::remote_dirs::{assert_remotes_unchanged, flip_bytes};
@@ -88,6 +91,17 @@ impl Fixture {
             .collect()
     }
 
+    /// The later codewords (positions, sorted, each once) that name some data shard of
+    /// extent `e`: those that rebuild it.
+    fn rescuers(&self, e: usize) -> Vec<usize> {
+        let mut r: Vec<usize> = (0..self.certs[e].data_shards as usize)
+            .flat_map(|i| self.pointing_at(e, i))
+            .collect();
+        r.sort();
+        r.dedup();
+        r
+    }
+
     /// The oldest data extent each of whose data shards some later codeword names: with
     /// all its shards gone, peeling restores its data shards from those codewords.
     fn rescuable(&self) -> usize {
@@ -150,6 +164,16 @@ impl Fixture {
         );
         assert_no_panic(&out, "restore");
         (out, target)
+    }
+
+    /// [`Fixture::restore`] into `restored`: exit 0 and the source as it was backed up
+    /// (`what` names the case); returns stderr.
+    fn restores_whole(&self, via: usize, what: &str) -> String {
+        let (out, target) = self.restore(via, "restored");
+        let err = stderr_str(&out);
+        assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
+        assert_tree_matches(&self.expected, &restored_path(&target, &self.src), what);
+        err
     }
 
     /// `dump latest FILE` for every file of the source: (file, output).
@@ -271,11 +295,7 @@ fn restore_and_dump_rebuild_a_lost_extent_through_later_codewords() {
         &restored_path(&target, &fx.src),
         "restore after repair",
     );
-    assert!(
-        !stderr_str(&out).contains("rebuilt through"),
-        "{}",
-        stderr_str(&out)
-    );
+    assert_stderr_lacks(&out, "rebuilt through");
 }
 
 /// Later codewords can restore only some data shards of an extent; its own codeword
@@ -310,14 +330,7 @@ fn restore_decodes_later_codewords_then_the_extents_own() {
     let (code, v) = fx.verify(&[], "verify, own codeword short");
     expect_code(code, 20, &v, "verify, own codeword short");
     let before = fx.repo.remote_state();
-    let (out, target) = fx.restore(1, "restored");
-    let err = stderr_str(&out);
-    assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
-    assert_tree_matches(
-        &fx.expected,
-        &restored_path(&target, &fx.src),
-        "restore through later codewords and the extent's own",
-    );
+    let err = fx.restores_whole(1, "restore through later codewords and the extent's own");
     // "... rebuilt through L later codewords (D decoded, ...": the extent's own is one.
     let counts: Vec<u64> = err
         .split(&format!("extent {short} was rebuilt through "))
@@ -371,11 +384,7 @@ fn restore_names_an_extent_peeling_cannot_rebuild() {
         } else {
             // Data lost: 21, as restore and verify exit for it.
             assert_eq!(out.status.code(), Some(21), "{}", stderr_str(&out));
-            assert!(
-                stderr_str(&out).contains(&format!("extent {short} cannot be rebuilt")),
-                "{}",
-                stderr_str(&out)
-            );
+            assert_stderr_has(&out, &format!("extent {short} cannot be rebuilt"));
             failed += 1;
         }
     }
@@ -395,28 +404,14 @@ fn altered_shards_of_later_codewords_are_named_and_never_used() {
     let fx = setup();
     let e = fx.rescuable();
     let short = fx.short(e);
-    let rescuers: Vec<usize> = {
-        let mut r: Vec<usize> = (0..fx.certs[e].data_shards as usize)
-            .flat_map(|i| fx.pointing_at(e, i))
-            .collect();
-        r.sort();
-        r.dedup();
-        r
-    };
+    let rescuers = fx.rescuers(e);
     fx.lose_extent(e);
     for &l in &rescuers {
         flip_bytes(&fx.shard_file(l, 0));
     }
 
     let before = fx.repo.remote_state();
-    let (out, target) = fx.restore(0, "restored");
-    let err = stderr_str(&out);
-    assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
-    assert_tree_matches(
-        &fx.expected,
-        &restored_path(&target, &fx.src),
-        "restore around altered shards",
-    );
+    let err = fx.restores_whole(0, "restore around altered shards");
     assert!(
         err.contains(&format!("extent {short} was rebuilt through")),
         "{err}"
@@ -481,11 +476,7 @@ fn the_rebuild_reads_around_fifos_and_giant_shards() {
     let e = fx.rescuable();
     let short = fx.short(e);
     let lost = fx.certs[e].name();
-    let mut rescuers: Vec<usize> = (0..fx.certs[e].data_shards as usize)
-        .flat_map(|i| fx.pointing_at(e, i))
-        .collect();
-    rescuers.sort();
-    rescuers.dedup();
+    let rescuers = fx.rescuers(e);
     fx.lose_extent(e);
     let mut hostile_shards = vec![];
     for &l in &rescuers {

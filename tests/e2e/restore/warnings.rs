@@ -26,7 +26,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::shared::files::{pseudo_random, write_file};
-use crate::support::command::{assert_no_panic, run_any, stderr_str, stdout_str, tangle_std};
+use crate::support::command::{
+    assert_no_panic, assert_stderr_has, run_any, stderr_str, stdout_str, tangle_std,
+};
 use crate::support::manifest::{Entry, assert_tree_matches, manifest};
 use crate::support::remote_dirs::{assert_files_equal, files_state, flip_bytes};
 use crate::support::repo::{Client, Repo, restored_path};
@@ -46,9 +48,7 @@ struct Fixture {
 }
 
 fn setup() -> Fixture {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(7, 300_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(7, 300_000));
     write_file(&src.join("b.txt"), b"read around\n");
     let expected = manifest(&src);
     repo.backup(&[&src], &[]);
@@ -91,6 +91,16 @@ impl Fixture {
         );
         assert_no_panic(&out, "restore");
         (out, target)
+    }
+
+    /// [`Fixture::restore`] into `restored`: exit 0 and the source as it was backed up
+    /// (`what` names the case); returns stdout and stderr.
+    fn restores_whole(&self, what: &str) -> (String, String) {
+        let (out, target) = self.restore("restored", &[]);
+        let err = stderr_str(&out);
+        assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
+        assert_tree_matches(&self.expected, &restored_path(&target, &self.src), what);
+        (stdout_str(&out), err)
     }
 
     /// The cache's suspect extents (what a plain `repair` hashes again).
@@ -150,14 +160,7 @@ fn restore_names_each_remote_it_read_around_and_a_plain_repair_rebuilds_what_it_
     assert_ne!(fs::read(fx.shard_file(corrupt)).unwrap(), original_corrupt);
     fs::remove_file(fx.shard_file(missing)).unwrap();
 
-    let (out, target) = fx.restore("restored", &[]);
-    let err = stderr_str(&out);
-    assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
-    assert_tree_matches(
-        &fx.expected,
-        &restored_path(&target, &fx.src),
-        "restore around damage",
-    );
+    let (stdout, err) = fx.restores_whole("restore around damage");
     let lines = read_around_lines(&err);
     assert_eq!(lines.len(), 2, "one warning per damaged remote:\n{err}");
     let on = |r: usize| -> &str {
@@ -175,10 +178,7 @@ fn restore_names_each_remote_it_read_around_and_a_plain_repair_rebuilds_what_it_
     for l in &lines {
         assert!(l.contains("repair`"), "the warning names the fix: {l}");
     }
-    assert!(
-        !stdout_str(&out).contains("read around"),
-        "warnings stay off stdout"
-    );
+    assert!(!stdout.contains("read around"), "warnings stay off stdout");
 
     // -q: the summary goes, the warnings stay.
     let (out, _) = fx.restore("restored-quiet", &["-q"]);
@@ -269,14 +269,7 @@ fn a_lying_remote_is_named_and_what_restore_remembers_spreads_nothing() {
         flip_bytes(&fx.shard_file(i));
     }
 
-    let (out, target) = fx.restore("restored", &[]);
-    let err = stderr_str(&out);
-    assert_eq!(out.status.code(), Some(0), "restore\nstderr:\n{err}");
-    assert_tree_matches(
-        &fx.expected,
-        &restored_path(&target, &fx.src),
-        "restore around a lying remote",
-    );
+    let (_, err) = fx.restores_whole("restore around a lying remote");
     let lines = read_around_lines(&err);
     assert_eq!(lines.len(), 1, "only the lying remote is named:\n{err}");
     assert!(
@@ -401,11 +394,7 @@ fn repair_says_what_is_lost_and_why_nothing_can_be_done() {
 
     let (out, _) = fx.restore("restored", &[]);
     assert_eq!(out.status.code(), Some(21), "{}", stderr_str(&out));
-    assert!(
-        stderr_str(&out).contains(&format!("not restored: {a}")),
-        "{}",
-        stderr_str(&out)
-    );
+    assert_stderr_has(&out, &format!("not restored: {a}"));
 }
 
 /// A command running on a pseudo-terminal (stderr only; stdout is discarded), and

@@ -14,7 +14,10 @@ use std::fs;
 use std::path::Path;
 
 use crate::shared::files::write_file;
-use crate::support::command::{PASSWORD, run_any, run_code, run_ok, stderr_str, stdout_str};
+use crate::support::command::{
+    PASSWORD, run_any, run_code, run_code_saying, run_ok, stderr_str, stdout_str,
+};
+use crate::support::keys::{key_files, new_password, passwd, remove_other_key, setup};
 use crate::support::remote_dirs::{dir_state, object_paths};
 use crate::support::repo::{Client, Repo, parse_snapshots};
 use crate::support::report::{
@@ -24,23 +27,6 @@ use crate::support::report::{
 use serde_json::Value;
 
 const SECOND: &str = "a second password";
-
-/// A repository with one snapshot.
-fn setup() -> Repo {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("f.txt"), b"kept across password changes\n");
-    repo.backup(&[&src], &[]);
-    repo
-}
-
-/// The key file ids remote `r` holds, sorted.
-fn key_files(repo: &Repo, r: usize) -> Vec<String> {
-    object_paths(&repo.remotes[r], "keys")
-        .into_iter()
-        .map(|p| p.trim_start_matches("keys/").to_string())
-        .collect()
-}
 
 /// The one key file id of a fresh repository.
 fn only_key(repo: &Repo) -> String {
@@ -113,6 +99,17 @@ fn verify(repo: &Repo, what: &str) -> (i32, Value) {
     )
 }
 
+/// `verify`'s text via remote `via` without the password (from a fresh HOME), which must
+/// exit `code`.
+fn verify_text(repo: &Repo, via: usize, code: i32) -> String {
+    let out = run_code(
+        repo.cmd_as(Client::via(via).no_password().fresh_home())
+            .arg("verify"),
+        code,
+    );
+    stdout_str(&out)
+}
+
 /// Verify reports `keys/<id>` on every remote as repairable damage naming the remote.
 fn verify_reports_leftover_key(repo: &Repo, id: &str) {
     let (code, v) = verify(repo, "verify with a half-removed key");
@@ -128,12 +125,7 @@ fn verify_reports_leftover_key(repo: &Repo, id: &str) {
         );
     }
     // The human text names the remote too.
-    let out = run_code(
-        repo.cmd_as(Client::via(1).no_password().fresh_home())
-            .arg("verify"),
-        20,
-    );
-    let text = stdout_str(&out);
+    let text = verify_text(repo, 1, 20);
     for r in 0..3 {
         assert!(
             text.lines()
@@ -153,14 +145,7 @@ fn a_passwd_stopped_after_its_record_leaves_the_old_password_useless() {
     let repo = setup();
     let old = only_key(&repo);
     let saved = save_key_file(&repo, &old);
-    let f = repo.password_file(SECOND);
-    let v = json_ok(
-        repo.cmd()
-            .args(["key", "passwd", "--json", "--new-password-file"])
-            .arg(&f),
-        "key passwd",
-    );
-    let new = v["added"]["id"].as_str().unwrap().to_string();
+    let (new, _) = passwd(&repo, SECOND);
     put_back(&repo, &old, &saved);
 
     refused_everywhere(
@@ -209,13 +194,7 @@ fn a_passwd_stopped_after_its_record_leaves_the_old_password_useless() {
 fn key_remove_finishes_a_half_removed_key() {
     let repo = setup();
     let a = only_key(&repo);
-    let f = repo.password_file(SECOND);
-    let b = json_ok(
-        repo.cmd()
-            .args(["key", "add", "--json", "--new-password-file"])
-            .arg(&f),
-        "key add",
-    )["id"]
+    let b = new_password(&repo, &mut repo.cmd(), "add", SECOND)["id"]
         .as_str()
         .unwrap()
         .to_string();
@@ -227,13 +206,7 @@ fn key_remove_finishes_a_half_removed_key() {
     put_back(&repo, &a, &saved);
     refused_everywhere(&repo, PASSWORD, "a half-removed key");
 
-    let v = json_ok(
-        repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
-            .args(["key", "remove", "--json", &a[..8]]),
-        "key remove of a half-removed key",
-    );
-    assert_eq!(v["id"], a.as_str(), "{v:#}");
-    assert_eq!(v["was_current"], false, "{v:#}");
+    let v = remove_other_key(&repo, SECOND, &a, "key remove of a half-removed key");
     assert_eq!(v["removed_from"].as_array().unwrap().len(), 3, "{v:#}");
     for r in 0..3 {
         assert_eq!(key_files(&repo, r), vec![b.clone()], "remote {r}");
@@ -241,15 +214,11 @@ fn key_remove_finishes_a_half_removed_key() {
     verify_clean(&repo, "after key remove finished the removal");
     refused_everywhere(&repo, PASSWORD, "the removed key");
     // Nothing left to remove now.
-    let out = run_code(
+    run_code_saying(
         repo.cmd_as(Client::via(0).password(SECOND).fresh_home())
             .args(["key", "remove", &a[..8]]),
         1,
-    );
-    assert!(
-        stderr_str(&out).contains("no key matches"),
-        "{}",
-        stderr_str(&out)
+        "no key matches",
     );
 }
 
@@ -359,12 +328,7 @@ fn objects_of_another_repository_are_removed_by_repair() {
         show_findings(&v)
     );
     // The human text names the remote of each.
-    let out = run_code(
-        repo.cmd_as(Client::via(0).no_password().fresh_home())
-            .arg("verify"),
-        22,
-    );
-    let text = stdout_str(&out);
+    let text = verify_text(&repo, 0, 22);
     for p in &planted {
         assert!(
             text.lines()

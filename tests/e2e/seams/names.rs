@@ -40,9 +40,7 @@ fn assert_no_controls(out: &[u8], what: &str) {
 /// Two snapshots of `src`: without, then with the three hostile names (and a name with a
 /// backslash). Returns (repo, src, first id, second id).
 fn hostile_tree() -> (Repo, std::path::PathBuf, String, String) {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("plain.txt"), b"plain");
+    let (repo, src) = Repo::with_source("plain.txt", b"plain");
     let a = repo.backup(&[&src], &[]).snapshot_id;
     for name in [FORGED, ERASE, NOT_UTF8, b"back\\slash"] {
         write_file(&src.join(raw(name)), b"hostile");
@@ -202,10 +200,7 @@ fn plant(repo: &Repo, i: usize, dir: &str, name: &[u8]) {
 
 #[test]
 fn hostile_object_names_on_a_remote_cannot_forge_verify_lines() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(4, 100_000));
-    repo.backup(&[&src], &[]);
+    let (repo, _) = Repo::with_snapshot_of("a.bin", &pseudo_random(4, 100_000));
     plant(&repo, 1, "snapshots", b"junk\nno damage found");
     plant(&repo, 1, "shards", b"j\x1b[2K\rno damage found");
 
@@ -260,10 +255,7 @@ fn hostile_object_names_on_a_remote_cannot_forge_verify_lines() {
 
 #[test]
 fn verify_text_names_the_remote_of_a_planted_object() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(5, 100_000));
-    repo.backup(&[&src], &[]);
+    let (repo, _) = Repo::with_snapshot_of("a.bin", &pseudo_random(5, 100_000));
     // Junk under a canonical snapshot name, on remote 1 only.
     let name = format!("snapshots/{}", "ab".repeat(32));
     write_file(&repo.remotes[1].join(&name), b"junk");

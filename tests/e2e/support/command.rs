@@ -10,6 +10,7 @@ use std::time::Duration;
 use assert_cmd::Command;
 
 use super::fsutil::is_root;
+use crate::shared::servers;
 
 pub const PASSWORD: &str = "correct horse battery staple";
 /// Upper bound for any single command, so that a hang (e.g. opening a FIFO, waiting
@@ -118,6 +119,42 @@ pub fn run_code(cmd: &mut Command, code: i32) -> Output {
     cmd.assert().code(code).get_output().clone()
 }
 
+/// [`run_code`], and stderr says `text`: a refusal and its message.
+#[track_caller]
+pub fn run_code_saying(cmd: &mut Command, code: i32, text: &str) -> Output {
+    let out = run_code(cmd, code);
+    assert_stderr_has(&out, text);
+    out
+}
+
+/// `o`'s stderr contains `text` (the failure shows all of stderr).
+#[track_caller]
+pub fn assert_stderr_has(o: &Output, text: &str) {
+    let err = stderr_str(o);
+    assert!(err.contains(text), "stderr does not say {text:?}:\n{err}");
+}
+
+/// `o`'s stdout contains `text` (the failure shows all of stdout).
+#[track_caller]
+pub fn assert_stdout_has(o: &Output, text: &str) {
+    let out = stdout_str(o);
+    assert!(out.contains(text), "stdout does not say {text:?}:\n{out}");
+}
+
+/// `o`'s stderr does not contain `text` (the failure shows all of stderr).
+#[track_caller]
+pub fn assert_stderr_lacks(o: &Output, text: &str) {
+    let err = stderr_str(o);
+    assert!(!err.contains(text), "stderr says {text:?}:\n{err}");
+}
+
+/// `o`'s stdout does not contain `text` (the failure shows all of stdout).
+#[track_caller]
+pub fn assert_stdout_lacks(o: &Output, text: &str) {
+    let out = stdout_str(o);
+    assert!(!out.contains(text), "stdout says {text:?}:\n{out}");
+}
+
 /// Run and return the output whatever the exit status (but fail on timeout).
 pub fn run_any(cmd: &mut Command) -> Output {
     cmd.output().expect("failed to run tangle (timeout?)")
@@ -175,6 +212,23 @@ pub fn pass_env<'a>(cmd: &'a mut Command, vars: &[&str]) -> &'a mut Command {
         }
     }
     cmd
+}
+
+/// Three new remotes on the S3 test server, `s3://BUCKET/DIR/NAME-…-{a,b,c}` (`NAME`
+/// made [`servers::unique`]), or `None` where that server is not configured (see
+/// [`servers::require`]).
+pub fn three_s3_remotes(dir: &str, name: &str) -> Option<Vec<String>> {
+    if !servers::require("S3", servers::S3_VARS) {
+        return None;
+    }
+    let bucket = servers::var("TANGLE_TEST_S3_BUCKET").expect("bucket");
+    let name = servers::unique(name);
+    Some(
+        ["a", "b", "c"]
+            .iter()
+            .map(|r| format!("s3://{bucket}/{dir}/{name}-{r}"))
+            .collect(),
+    )
 }
 
 /// `tangle -r URL` with the password, reaching the test servers ([`SERVER_ENV`]).

@@ -13,10 +13,12 @@
 //! * [`manifest`]: a sorted, printable description of a tree, compared with a
 //!   per-entry diff.
 //! * [`remote_dirs`]: the state of remote directories and the damage tests do to them.
+//! * [`keys`]: the key files of a repository and `key passwd` (the tests of `tangle key`).
 
 pub mod awkward;
 pub mod command;
 pub mod fsutil;
+pub mod keys;
 pub mod manifest;
 pub mod remote_dirs;
 pub mod repo;

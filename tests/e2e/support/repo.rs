@@ -17,9 +17,10 @@ use super::command::{
     PASSWORD, assert_no_panic, bin, run_any, run_code, run_ok, stderr_str, stdout_str, tangle_bare,
     tangle_std,
 };
-use super::manifest::{Entry, manifest, manifest_diff};
-use super::remote_dirs::{DirItem, dir_state};
+use super::manifest::{Entry, assert_tree_matches, manifest, manifest_diff};
+use super::remote_dirs::{DirItem, assert_remotes_unchanged, dir_state};
 use super::report::BackupReport;
+use super::trees::build_simple_tree;
 use crate::shared::files::write_file;
 use crate::shared::init::small_init_options;
 use crate::shared::servers;
@@ -80,6 +81,31 @@ impl Repo {
             "init output does not mention the coding \"4 data + 3 parity\":\n{text}"
         );
         repo
+    }
+
+    /// [`Repo::init`] and a source directory `src` (returned) holding one file, `name`
+    /// with `contents`, not backed up yet.
+    pub fn with_source(name: &str, contents: &[u8]) -> (Repo, PathBuf) {
+        let repo = Repo::init();
+        let src = repo.dir("src");
+        write_file(&src.join(name), contents);
+        (repo, src)
+    }
+
+    /// [`Repo::init`] and a source directory `src` (returned) holding
+    /// [`build_simple_tree`]'s tree, not backed up yet.
+    pub fn with_simple_tree() -> (Repo, PathBuf) {
+        let repo = Repo::init();
+        let src = repo.dir("src");
+        build_simple_tree(&src);
+        (repo, src)
+    }
+
+    /// [`Repo::with_source`], backed up once: a repository with one snapshot.
+    pub fn with_snapshot_of(name: &str, contents: &[u8]) -> (Repo, PathBuf) {
+        let (repo, src) = Repo::with_source(name, contents);
+        repo.backup(&[&src], &[]);
+        (repo, src)
     }
 
     pub fn init_cmd(&self, remotes: &[PathBuf], extra: &[&str]) -> Command {
@@ -233,6 +259,15 @@ impl Repo {
         }
     }
 
+    /// [`Repo::restore`] of `spec` into a new target, which must then hold `src` as
+    /// `expected` says (its manifest when it was backed up).
+    pub fn assert_restores(&self, spec: &str, src: &Path, expected: &[Entry], what: &str) {
+        let n = TARGET_COUNTER.fetch_add(1, Ordering::SeqCst);
+        let target = self.dir(&format!("target-{n}"));
+        self.restore(spec, &target);
+        assert_tree_matches(expected, &restored_path(&target, src), what);
+    }
+
     /// A new directory (absolute, canonical) inside the temp dir.
     pub fn dir(&self, name: &str) -> PathBuf {
         let p = self.root.join(name);
@@ -311,6 +346,15 @@ impl Repo {
                 .arg("--target")
                 .arg(target),
         );
+    }
+
+    /// Run `f` (a command that must be refused) and require that no remote changed
+    /// meanwhile; returns what `f` returned.
+    pub fn unchanged_by<T>(&self, what: &str, f: impl FnOnce() -> T) -> T {
+        let before = self.remote_state();
+        let r = f();
+        assert_remotes_unchanged(&before, &self.remote_state(), what);
+        r
     }
 
     /// Full listing (paths, kinds, contents) of all three remotes.
@@ -421,13 +465,25 @@ pub fn parse_snapshots(stdout: &[u8]) -> Vec<Value> {
 /// extent: full extents then differ little in size, and pointers (never larger than the
 /// codeword's own shards) find each other freely.
 pub fn fine_chunked_init_options(repo: &Repo, extent_size: u32) -> InitOptions {
+    chunked_init_options(repo, extent_size, 2 * 1024, 4 * 1024, 8 * 1024)
+}
+
+/// [`small_init_options`] over `repo`'s three remotes, with chunks of 8 to 128 KiB (32 on
+/// average): a tree of a few hundred KiB files fills several small extents.
+pub fn medium_chunked_init_options(repo: &Repo, extent_size: u32) -> InitOptions {
+    chunked_init_options(repo, extent_size, 8 * 1024, 32 * 1024, 128 * 1024)
+}
+
+fn chunked_init_options(
+    repo: &Repo,
+    extent_size: u32,
+    min: u32,
+    avg: u32,
+    max: u32,
+) -> InitOptions {
     InitOptions {
         remotes: (0..3).map(|i| repo.url(i)).collect(),
-        chunker: Some(ChunkerParams {
-            min: 2 * 1024,
-            avg: 4 * 1024,
-            max: 8 * 1024,
-        }),
+        chunker: Some(ChunkerParams { min, avg, max }),
         ..small_init_options(extent_size)
     }
 }

@@ -175,6 +175,16 @@ pub fn finding_kind(f: &Value) -> &str {
     f["kind"].as_str().unwrap_or("")
 }
 
+/// Some finding of the verify report `v` is of `kind` (the failure shows them all).
+#[track_caller]
+pub fn assert_has_finding(v: &Value, kind: &str, what: &str) {
+    assert!(
+        verify_findings(v).iter().any(|f| finding_kind(f) == kind),
+        "{what}: no {kind} finding:\n{}",
+        show_findings(v)
+    );
+}
+
 /// One line per finding of a verify report, for failure messages.
 pub fn show_findings(v: &Value) -> String {
     verify_findings(v)

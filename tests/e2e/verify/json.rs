@@ -15,9 +15,7 @@ use serde_json::Value;
 
 /// A repository over three local remotes with one snapshot of a small tree.
 fn setup() -> Repo {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("big"), &pseudo_random(1, 3 * MIB as usize));
+    let (repo, src) = Repo::with_source("big", &pseudo_random(1, 3 * MIB as usize));
     write_file(&src.join("small"), b"hello\n");
     repo.backup(&[&src], &[]);
     repo

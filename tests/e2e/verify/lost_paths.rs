@@ -13,14 +13,13 @@ use std::fs;
 use std::sync::Arc;
 
 use crate::shared::files::{pseudo_random, write_file};
-use crate::shared::init::small_init_options;
 use crate::support::command::{PASSWORD, run_code, stdout_str};
-use crate::support::repo::{Client, Repo};
+use crate::support::repo::{Client, Repo, medium_chunked_init_options};
 use crate::support::report::{
-    expect_code, finding_kind, run_report, show_findings, verify_findings,
+    assert_has_finding, expect_code, finding_kind, run_report, show_findings, verify_findings,
 };
 use serde_json::Value;
-use tangle::content::{BlobId, BlobKind, ChunkerParams, NodeKind, Tree};
+use tangle::content::{BlobId, BlobKind, NodeKind, Tree};
 use tangle::extent::Certificate;
 use tangle::repo::{Indexed, InitOptions, Repository};
 
@@ -54,14 +53,8 @@ struct Fixture {
 fn setup() -> Fixture {
     let repo = Repo::uninit();
     let opts = InitOptions {
-        remotes: (0..3).map(|i| repo.url(i)).collect(),
-        chunker: Some(ChunkerParams {
-            min: 8 * 1024,
-            avg: 32 * 1024,
-            max: 128 * 1024,
-        }),
         pointers: Some(0),
-        ..small_init_options(EXTENT_SIZE)
+        ..medium_chunked_init_options(&repo, EXTENT_SIZE)
     };
     let r = tangle::repo::init(&opts, PASSWORD.as_bytes()).expect("library init");
     assert_eq!((r.data_shards, r.parity_shards, r.pointers), (4, 3, 0));
@@ -495,13 +488,7 @@ fn lost_tree_makes_the_snapshot_unrestorable() {
     let v = fx.verify_json(true, what);
     assert_names(&data_lost(&v, &extent), &want, what);
     // The walk's own finding stays.
-    assert!(
-        verify_findings(&v)
-            .iter()
-            .any(|f| finding_kind(f) == "snapshot-incomplete"),
-        "{what}:\n{}",
-        show_findings(&v)
-    );
+    assert_has_finding(&v, "snapshot-incomplete", what);
 
     let what = "verify with the password, a tree extent lost";
     let text = fx.verify_text(true, &[], what);

@@ -13,12 +13,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::Value;
-use tangle::content::ChunkerParams;
 
 use crate::shared::files::{pseudo_random, write_file};
-use crate::shared::init::small_init_options;
 use crate::support::command::{
-    PASSWORD, assert_no_panic, run_any, run_code, run_ok, stderr_str, stdout_str,
+    PASSWORD, assert_no_panic, assert_stdout_has, run_any, run_code, run_ok, stderr_str, stdout_str,
 };
 use crate::support::fsutil::{copy_tree, set_mode, set_mtime};
 use crate::support::manifest::manifest;
@@ -26,28 +24,19 @@ use crate::support::remote_dirs::{
     FileDamage, assert_files_equal, assert_remotes_unchanged, damage_file, files_state, flip_bytes,
     object_paths, replace_dir,
 };
-use crate::support::repo::{Client, History, Repo, parse_snapshots};
+use crate::support::repo::{Client, History, Repo, medium_chunked_init_options, parse_snapshots};
 use crate::support::report::{
-    expect_code, finding_kind, json_ok, repair_actions, run_report, show_findings, verify_damage,
-    verify_findings,
+    assert_has_finding, expect_code, finding_kind, json_ok, repair_actions, run_report,
+    show_findings, verify_damage, verify_findings,
 };
-use crate::support::trees::build_simple_tree;
 use tangle::extent::Certificate;
-use tangle::repo::{InitOptions, Repository};
+use tangle::repo::Repository;
 
 const EXTENT_SIZE: u32 = 256 * 1024;
 
 /// Create the repository (library, small extents, cheap KDF) over the three remote dirs.
 fn init_small(repo: &Repo) {
-    let opts = InitOptions {
-        remotes: (0..3).map(|i| repo.url(i)).collect(),
-        chunker: Some(ChunkerParams {
-            min: 8 * 1024,
-            avg: 32 * 1024,
-            max: 128 * 1024,
-        }),
-        ..small_init_options(EXTENT_SIZE)
-    };
+    let opts = medium_chunked_init_options(repo, EXTENT_SIZE);
     let r = tangle::repo::init(&opts, PASSWORD.as_bytes()).expect("library init");
     assert_eq!(
         (r.data_shards, r.parity_shards, r.pointers),
@@ -291,9 +280,7 @@ fn lose_remote2_verify_names_it_repair_rebuilds_it() {
 /// it, verify --read-data is clean.
 #[test]
 fn cli_initialised_repo_lose_remote_and_repair() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    build_simple_tree(&src);
+    let (repo, src) = Repo::with_simple_tree();
     let expected = manifest(&src);
     let b = repo.backup(&[&src], &[]);
     let fx = History {
@@ -775,13 +762,7 @@ fn rollback_of_all_remotes_detected_from_client_memory() {
         what,
     );
     expect_code(code, 22, &v, what);
-    assert!(
-        verify_findings(&v)
-            .iter()
-            .any(|f| finding_kind(f) == "rollback"),
-        "{what}:\n{}",
-        show_findings(&v)
-    );
+    assert_has_finding(&v, "rollback", what);
     // And it keeps saying so: the memory is not lowered by the rolled-back state.
     let (code, v) = run_report(
         fx.repo
@@ -1070,11 +1051,7 @@ fn no_password_and_reproducible_subset() {
             .arg("repair")
             .arg("--dry-run"),
     );
-    assert!(
-        stdout_str(&o).contains("nothing to repair"),
-        "{}",
-        stdout_str(&o)
-    );
+    assert_stdout_has(&o, "nothing to repair");
 
     let sample = |seed: &str| {
         let what = format!("verify --read-data-subset 50% --seed {seed}");

@@ -11,9 +11,7 @@ use std::fs;
 
 #[test]
 fn a_plain_repair_fixes_what_verify_read_data_found() {
-    let repo = Repo::init();
-    let src = repo.dir("src");
-    write_file(&src.join("a.bin"), &pseudo_random(7, 400_000));
+    let (repo, src) = Repo::with_source("a.bin", &pseudo_random(7, 400_000));
     write_file(&src.join("b.txt"), b"some text\n");
     repo.backup(&[&src], &[]);
 
