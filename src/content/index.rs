@@ -254,4 +254,51 @@ mod tests {
         );
         assert!(idx.get(&[2; 32]).is_none());
     }
+
+    #[test]
+    fn a_segment_with_writer_groups_is_version_2_and_round_trips() {
+        let key = MasterKey::generate().unwrap();
+        let blobs = |e: u8| ExtentBlobs {
+            extent: ExtentName([e; 32]),
+            blobs: vec![IndexEntry {
+                id: [e; 32],
+                kind: BlobKind::Data,
+                offset: 0,
+                length: 8,
+                raw_len: 8,
+            }],
+        };
+        let plain = IndexSegment {
+            extents: vec![blobs(1)],
+            writers: Vec::new(),
+        };
+        let with_writers = IndexSegment {
+            extents: vec![blobs(1)],
+            writers: vec![WriterExtents {
+                writer: [9; 16],
+                sealed_key: vec![7; 80],
+                extents: vec![blobs(2), blobs(3)],
+            }],
+        };
+        // Without writer groups, exactly today's layout (the version 1 AAD opens it).
+        let v1 = plain.encrypt(&key).unwrap();
+        let framed = crypto::open(&key.encryption, AAD, &v1).unwrap();
+        assert!(!framed.is_empty());
+        assert_eq!(IndexSegment::decrypt(&key, &v1).unwrap(), plain);
+        // With them: only the version 2 AAD opens it, and the groups come back.
+        let v2 = with_writers.encrypt(&key).unwrap();
+        assert!(crypto::open(&key.encryption, AAD, &v2).is_err());
+        let back = IndexSegment::decrypt(&key, &v2).unwrap();
+        assert_eq!(back, with_writers);
+        let all: Vec<ExtentName> = back.all_extents().map(|e| e.extent).collect();
+        assert_eq!(
+            all,
+            vec![
+                ExtentName([1; 32]),
+                ExtentName([2; 32]),
+                ExtentName([3; 32])
+            ]
+        );
+        assert!(IndexSegment::decrypt(&MasterKey::generate().unwrap(), &v2).is_err());
+    }
 }

@@ -127,11 +127,13 @@ impl<S: State> Repository<S> {
     ///   bytes still hash to its name, so they are exactly what was stored under it, and
     ///   that is not signed by the owner (or is a record of another repository);
     /// * a head, certificate or key-removal record, well-formed, that names another
-    ///   repository id (signed by whomever).
+    ///   repository id (signed by whomever);
+    /// * a head or certificate that a granted writer signed but may not (another writer's,
+    ///   or after its revocation).
     pub fn foreign_copy(&self, path: &str, bytes: &[u8]) -> Option<Foreign> {
-        if self.authenticate_metadata(path, bytes).is_ok() {
+        let Err(refusal) = self.authenticate_metadata(path, bytes) else {
             return None;
-        }
+        };
         let (dir, name) = path.split_once('/')?;
         let kind = match dir {
             "keys" => ObjectKind::Key,
@@ -177,6 +179,18 @@ impl<S: State> Repository<S> {
             None if content_addressed && !owner_signed => {
                 "intact (it hashes to its name) but signed by another key than the owner's"
                     .to_string()
+            }
+            // A granted writer's signature on a head or certificate that is not its own
+            // to sign (another writer's, or after its revocation): its lie, provably.
+            None if matches!(kind, ObjectKind::Head | ObjectKind::Extent) => {
+                let (_, by) = self.signers().open(kind, bytes).ok()?;
+                let envelope::SignedBy::Writer(w) = by else {
+                    return None;
+                };
+                format!(
+                    "signed by writer {}, but not authentic here: {refusal}",
+                    hex::encode(w)
+                )
             }
             None => return None,
         };

@@ -488,3 +488,77 @@ fn retention_groups_by_signer_so_a_writers_snapshots_crowd_out_only_its_own() {
     );
     assert_eq!(left.len(), 4, "{left:?}");
 }
+
+#[test]
+fn a_head_a_writer_signs_for_another_writer_is_named_and_repair_never_spreads_it() {
+    use tangle::crypto::writer::WriterKey;
+    use tangle::extent::Head;
+    let repo = Repo::init();
+    let (_, key_a) = add(&repo, "host-a");
+    let (vb, _) = add(&repo, "host-b");
+    let mut b = [0u8; 16];
+    hex::decode_to_slice(vb["id"].as_str().unwrap(), &mut b).unwrap();
+    let src = repo.dir("src");
+    crate::shared::files::write_file(&src.join("f"), b"data\n");
+    let out = writer_backup(&repo, &key_a, &repo.dir("home-a"), &src);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_str(&out));
+
+    // Host A, broken into, signs a head for host B with its own writer key; one remote
+    // serves it.
+    let a = WriterKey::from_file_text(&fs::read_to_string(&key_a).unwrap()).unwrap();
+    let mut repo_id = [0u8; 16];
+    hex::decode_to_slice(config(&repo)["id"].as_str().unwrap(), &mut repo_id).unwrap();
+    let forged = Head {
+        repo_id,
+        writer: b,
+        seq: 0,
+        extent: None,
+        snapshot: None,
+        index: None,
+        skipped: Vec::new(),
+        time: 1_800_000_000,
+    };
+    let path = forged.path();
+    let file = repo.remotes[1].join(&path);
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(&file, forged.to_object(&a.signer()).unwrap()).unwrap();
+
+    let (code, report) = run_report(
+        repo.cmd_as(Client::via(0).no_password())
+            .args(["verify", "--json"]),
+        "verify",
+    );
+    assert_eq!(code, 22, "{}", show_findings(&report));
+    let finding = (report["findings"].as_array().unwrap().iter())
+        .find(|f| f["path"] == path.as_str())
+        .unwrap_or_else(|| {
+            panic!(
+                "the forged head is not reported:\n{}",
+                show_findings(&report)
+            )
+        });
+    assert_eq!(finding["remote"], repo.remotes[1].display().to_string());
+    let a_id = hex::encode(a.id());
+    assert!(
+        finding["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains(&a_id[..8]),
+        "the finding names the writer that signed it: {finding:#}"
+    );
+
+    run_ok(repo.cmd_as(Client::via(0).no_password()).args(["repair"]));
+    for r in &repo.remotes {
+        assert!(
+            !r.join(&path).exists(),
+            "the forged head is on {}",
+            r.display()
+        );
+    }
+    let (code, report) = run_report(
+        repo.cmd_as(Client::via(2).no_password())
+            .args(["verify", "--json"]),
+        "verify after repair",
+    );
+    assert_eq!(code, 0, "{}", show_findings(&report));
+}
