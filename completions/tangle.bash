@@ -3594,7 +3594,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__restore)
-            opts="-t -i -e -n -H -r -P -q -v -h --target --include --exclude --verify --dry-run --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
+            opts="-t -i -e -n -H -r -P -q -v -h --target --include --exclude --verify --dry-run --overwrite --delete --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3622,6 +3622,10 @@ _tangle() {
                     ;;
                 -e)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --overwrite)
+                    COMPREPLY=($(compgen -W "always if-changed if-newer never" -- "${cur}"))
                     return 0
                     ;;
                 --host)

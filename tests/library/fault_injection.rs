@@ -401,6 +401,8 @@ fn restore_checked(w: &World, repo: &Repository<Indexed>, n: usize, what: &str) 
             excludes: vec![],
             verify: false,
             dry_run: false,
+            overwrite: Default::default(),
+            delete: false,
         },
         &Progress::default(),
     );
@@ -1049,6 +1051,8 @@ fn failing_writes_during_backup() {
                         excludes: vec![],
                         verify: true,
                         dry_run: false,
+                        overwrite: Default::default(),
+                        delete: false,
                     },
                     &Progress::default(),
                 )
@@ -1077,6 +1081,8 @@ fn failing_writes_during_backup() {
                     excludes: vec![],
                     verify: true,
                     dry_run: false,
+                    overwrite: Default::default(),
+                    delete: false,
                 },
                 &Progress::default(),
             )

@@ -144,6 +144,8 @@ fn slow_remote_holds_backup_up_by_its_queue(queue: usize) {
             excludes: vec![],
             verify: false,
             dry_run: false,
+            overwrite: Default::default(),
+            delete: false,
         },
         &Progress::default(),
     )
