@@ -21,7 +21,8 @@
 //! One file per job, as restic splits its restorer: this one runs a restore, stage by
 //! stage ([`Restorer`]); `plan.rs` is the walk that makes directories, links and special
 //! files and hands file contents on, `workers.rs` the threads that write them, `write.rs`
-//! creating files and directories inside the target and writing contents, `sparse.rs`
+//! creating files and directories inside the target and writing contents, `existing.rs`
+//! what is already in the target (`--overwrite`, `--delete`), `sparse.rs`
 //! the holes, `check.rs` reading a file back (`--verify`), `read_plan.rs` the walk ahead
 //! that plans the shard reads, and `notes.rs` what goes wrong on the way (errors, lost
 //! data, refused attributes), gathered into the report.
