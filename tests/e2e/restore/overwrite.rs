@@ -500,3 +500,39 @@ fn a_dry_run_into_a_new_target_makes_nothing_and_counts_like_the_restore() {
     assert_eq!(counts(&dry), counts(&real), "dry {dry:#}\nreal {real:#}");
     assert_eq!(count(&real, "files"), 6);
 }
+
+#[test]
+fn a_kept_file_is_not_the_source_of_its_hard_links() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join("a"), b"snapshot contents\n");
+    fs::hard_link(src.join("a"), src.join("b")).unwrap();
+    repo.backup(&[&src], &[]);
+    let target = repo.path("target");
+    let dir = restored_path(&target, &src);
+    // `a` is there with other contents, `b` is not: `never` keeps `a`, and `b` gets the
+    // snapshot's contents, not a link to the kept `a`.
+    write_file(&dir.join("a"), b"local contents\n");
+    let r = dry_then_real(&repo, &target, &["--overwrite", "never"]);
+    assert_eq!(fs::read(dir.join("a")).unwrap(), b"local contents\n");
+    assert_eq!(fs::read(dir.join("b")).unwrap(), b"snapshot contents\n");
+    let (a, b) = (
+        dir.join("a").metadata().unwrap(),
+        dir.join("b").metadata().unwrap(),
+    );
+    assert_ne!(a.ino(), b.ino(), "b was linked to the kept a");
+    assert_eq!(
+        (count(&r, "files"), count(&r, "files_skipped")),
+        (1, 1),
+        "{r:#}"
+    );
+
+    // `always` links them again.
+    restore_json(&repo, &target, &[]);
+    let (a, b) = (
+        dir.join("a").metadata().unwrap(),
+        dir.join("b").metadata().unwrap(),
+    );
+    assert_eq!(a.ino(), b.ino());
+    assert_eq!(fs::read(dir.join("a")).unwrap(), b"snapshot contents\n");
+}
