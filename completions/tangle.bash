@@ -444,7 +444,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__backup)
-            opts="-e -x -n -r -P -q -v -h --exclude --exclude-file --iexclude --iexclude-file --exclude-caches --exclude-if-present --exclude-larger-than --one-file-system --files-from --files-from-verbatim --files-from-raw --stdin --stdin-filename --stdin-from-command --tag --host --dry-run --allow-stale --upload-queue --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
+            opts="-e -x -n -r -P -q -v -h --exclude --exclude-file --iexclude --iexclude-file --exclude-caches --exclude-if-present --exclude-larger-than --one-file-system --files-from --files-from-verbatim --files-from-raw --stdin --stdin-filename --stdin-from-command --tag --host --dry-run --allow-stale --upload-queue --writer-key --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -503,6 +503,10 @@ _tangle() {
                     return 0
                     ;;
                 --upload-queue)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --writer-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3594,7 +3598,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__restore)
-            opts="-t -i -e -n -H -r -P -q -v -h --target --include --exclude --verify --dry-run --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
+            opts="-t -i -e -n -H -r -P -q -v -h --target --include --exclude --verify --dry-run --overwrite --delete --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3622,6 +3626,10 @@ _tangle() {
                     ;;
                 -e)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --overwrite)
+                    COMPREPLY=($(compgen -W "always if-changed if-newer never" -- "${cur}"))
                     return 0
                     ;;
                 --host)

@@ -96,6 +96,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand backup" -l stdin-filename 
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l tag -d 'Tag the snapshot (repeatable)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l host -d 'Host name to record (default: this machine\'s)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l upload-queue -d 'Extents a slow remote may fall behind by before the backup waits for it (1-64, default 1; each holds about 28 MiB of memory with the default coding; raise it when one remote is much slower than the others)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand backup" -l writer-key -d 'Back up with this writer key file (from `tangle writer add`) instead of the password: the run can add history but read none, and delete nothing' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s r -l repo -d 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -s P -l profile -d 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand backup" -l password-file -d 'Read the password from this file (first line)' -r -F
@@ -160,6 +161,10 @@ complete -c tangle -n "__fish_tangle_using_subcommand ls" -s h -l help -d 'Print
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s t -l target -d 'Directory to restore into; paths are recreated below it as they were backed up' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s i -l include -d 'Restore only paths matching GLOB (repeatable)' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s e -l exclude -d 'Skip paths matching GLOB (repeatable)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand restore" -l overwrite -d 'What to do with a file, symlink or special file already at a restored path: always replace it; if-changed: replace a file unless it has the snapshot\'s size and mtime (then set only its metadata); if-newer: replace it if the snapshot\'s mtime is later; never: keep it' -r -f -a "always\t''
+if-changed\t''
+if-newer\t''
+never\t''"
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s H -l host -d 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l tag -d 'Only snapshots with all these tags (comma-separated; repeat: any of the lists; \'\' matches snapshots without tags); `latest` is the newest of these' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l path -d 'Only snapshots whose backed-up paths include PATH (repeat: all of them); `latest` is the newest of these' -r -F
@@ -173,7 +178,8 @@ complete -c tangle -n "__fish_tangle_using_subcommand restore" -l retry-lock -d 
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l limit-upload -d 'Upload at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l limit-download -d 'Download at most this many KiB/s, over all remotes together' -r
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l verify -d 'Read the restored files back and check them against the snapshot'
-complete -c tangle -n "__fish_tangle_using_subcommand restore" -s n -l dry-run -d 'Say how many files and bytes would be restored; write nothing'
+complete -c tangle -n "__fish_tangle_using_subcommand restore" -s n -l dry-run -d 'Say how many files and bytes would be restored (and kept, and deleted); write nothing'
+complete -c tangle -n "__fish_tangle_using_subcommand restore" -l delete -d 'Delete what is in the target but not in the snapshot, below the restored paths (with --include/--exclude, only what they select); never outside the target'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l json -d 'Machine-readable output on stdout (and fatal errors as JSON on stderr)'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s q -l quiet -d 'Print only errors'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s v -l verbose -d 'More detail (repeat for more)'

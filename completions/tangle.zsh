@@ -90,6 +90,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--tag=[Tag the snapshot (repeatable)]:TAG:_default' \
 '--host=[Host name to record (default\: this machine'\''s)]:HOST:_default' \
 '--upload-queue=[Extents a slow remote may fall behind by before the backup waits for it (1-64, default 1; each holds about 28 MiB of memory with the default coding; raise it when one remote is much slower than the others)]:N:_default' \
+'--writer-key=[Back up with this writer key file (from \`tangle writer add\`) instead of the password\: the run can add history but read none, and delete nothing]:FILE:_files' \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
 '-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
@@ -194,6 +195,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--include=[Restore only paths matching GLOB (repeatable)]:GLOB:_default' \
 '*-e+[Skip paths matching GLOB (repeatable)]:GLOB:_default' \
 '*--exclude=[Skip paths matching GLOB (repeatable)]:GLOB:_default' \
+'--overwrite=[What to do with a file, symlink or special file already at a restored path\: always replace it; if-changed\: replace a file unless it has the snapshot'\''s size and mtime (then set only its metadata); if-newer\: replace it if the snapshot'\''s mtime is later; never\: keep it]:WHEN:(always if-changed if-newer never)' \
 '*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
 '*--host=[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
 '*--tag=[Only snapshots with all these tags (comma-separated; repeat\: any of the lists; '\'''\'' matches snapshots without tags); \`latest\` is the newest of these]:TAG[,TAG]:_default' \
@@ -210,8 +212,9 @@ _arguments "${_arguments_options[@]}" : \
 '--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
 '--verify[Read the restored files back and check them against the snapshot]' \
-'-n[Say how many files and bytes would be restored; write nothing]' \
-'--dry-run[Say how many files and bytes would be restored; write nothing]' \
+'-n[Say how many files and bytes would be restored (and kept, and deleted); write nothing]' \
+'--dry-run[Say how many files and bytes would be restored (and kept, and deleted); write nothing]' \
+'--delete[Delete what is in the target but not in the snapshot, below the restored paths (with --include/--exclude, only what they select); never outside the target]' \
 '--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
 '-q[Print only errors]' \
 '--quiet[Print only errors]' \

@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use tangle::ops::Progress;
-use tangle::ops::restore::{self, RestoreOptions};
+use tangle::ops::restore::{self, Overwrite, RestoreOptions, RestoreReport};
 use tangle::repo::{Indexed, RemoteReadAround, Repository};
 use tangle::util::human_bytes;
 use tangle::{Error, Kind, Result};
@@ -34,11 +34,41 @@ pub struct RestoreArgs {
     /// Read the restored files back and check them against the snapshot
     #[arg(long)]
     pub verify: bool,
-    /// Say how many files and bytes would be restored; write nothing
+    /// Say how many files and bytes would be restored (and kept, and deleted); write nothing
     #[arg(short = 'n', long)]
     pub dry_run: bool,
+    /// What to do with a file, symlink or special file already at a restored path:
+    /// always replace it; if-changed: replace a file unless it has the snapshot's size and
+    /// mtime (then set only its metadata); if-newer: replace it if the snapshot's mtime is
+    /// later; never: keep it
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = OverwriteArg::Always)]
+    pub overwrite: OverwriteArg,
+    /// Delete what is in the target but not in the snapshot, below the restored paths
+    /// (with --include/--exclude, only what they select); never outside the target
+    #[arg(long)]
+    pub delete: bool,
     #[command(flatten)]
     pub filter: SnapshotFilterArgs,
+}
+
+/// `--overwrite`, as restic 0.17 spells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OverwriteArg {
+    Always,
+    IfChanged,
+    IfNewer,
+    Never,
+}
+
+impl From<OverwriteArg> for Overwrite {
+    fn from(a: OverwriteArg) -> Self {
+        match a {
+            OverwriteArg::Always => Overwrite::Always,
+            OverwriteArg::IfChanged => Overwrite::IfChanged,
+            OverwriteArg::IfNewer => Overwrite::IfNewer,
+            OverwriteArg::Never => Overwrite::Never,
+        }
+    }
 }
 
 pub fn run(g: &Global, a: &RestoreArgs) -> Result<u8> {
@@ -52,6 +82,8 @@ pub fn run(g: &Global, a: &RestoreArgs) -> Result<u8> {
         excludes: a.excludes.clone(),
         verify: a.verify,
         dry_run: a.dry_run,
+        overwrite: a.overwrite.into(),
+        delete: a.delete,
     };
     let progress = Arc::new(Progress::default());
     let bar = Bar::start(g.show_progress(), progress.clone(), "restoring");
@@ -89,11 +121,12 @@ pub fn run(g: &Global, a: &RestoreArgs) -> Result<u8> {
         g.print_json(&r)?;
     } else if r.dry_run {
         g.say(format_args!(
-            "would restore {} files ({}) of snapshot {} to {}",
+            "would restore {} files ({}) of snapshot {} to {}{}",
             r.files,
             human_bytes(r.bytes),
             &r.snapshot_id[..8],
-            a.target.display()
+            a.target.display(),
+            existing_summary(&r)
         ));
     } else {
         g.say(format_args!(
@@ -106,6 +139,10 @@ pub fn run(g: &Global, a: &RestoreArgs) -> Result<u8> {
             human_bytes(r.bytes),
             r.duration_secs
         ));
+        let existing = existing_summary(&r);
+        if !existing.is_empty() {
+            g.say(format_args!("{}", existing.trim_start_matches("; ")));
+        }
         if !r.lost.is_empty() {
             g.say(format_args!(
                 "not restored: {} of them ({}), their data lost",
@@ -156,6 +193,34 @@ pub fn run(g: &Global, a: &RestoreArgs) -> Result<u8> {
             "{} errors while restoring (see warnings above)",
             r.errors.len()
         )))
+    }
+}
+
+/// What the restore did with what was in the target (with `--dry-run`: would do), as
+/// `; ...`, or nothing if it met nothing there.
+fn existing_summary(r: &RestoreReport) -> String {
+    let verb = |dry: &'static str, done: &'static str| if r.dry_run { dry } else { done };
+    let mut parts = vec![];
+    if r.files_overwritten > 0 {
+        let v = verb("would replace", "replaced");
+        parts.push(format!("{v} {} existing files", r.files_overwritten));
+    }
+    let kept = r.files_skipped + r.others_skipped;
+    if kept > 0 {
+        let v = verb("would keep", "kept");
+        let how = r.overwrite.name();
+        parts.push(format!("{v} {kept} existing entries (--overwrite {how})"));
+    }
+    if r.files_deleted + r.dirs_deleted > 0 {
+        let v = verb("would delete", "deleted");
+        parts.push(format!(
+            "{v} {} files and {} directories not in the snapshot",
+            r.files_deleted, r.dirs_deleted
+        ));
+    }
+    match parts.is_empty() {
+        true => String::new(),
+        false => format!("; {}", parts.join(", ")),
     }
 }
 

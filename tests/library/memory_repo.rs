@@ -57,5 +57,7 @@ pub fn restore_options(spec: &str, target: &Path, verify: bool) -> RestoreOption
         excludes: vec![],
         verify,
         dry_run: false,
+        overwrite: Default::default(),
+        delete: false,
     }
 }

@@ -21,12 +21,14 @@
 //! One file per job, as restic splits its restorer: this one runs a restore, stage by
 //! stage ([`Restorer`]); `plan.rs` is the walk that makes directories, links and special
 //! files and hands file contents on, `workers.rs` the threads that write them, `write.rs`
-//! creating files and directories inside the target and writing contents, `sparse.rs`
+//! creating files and directories inside the target and writing contents, `existing.rs`
+//! what is already in the target (`--overwrite`, `--delete`), `sparse.rs`
 //! the holes, `check.rs` reading a file back (`--verify`), `read_plan.rs` the walk ahead
 //! that plans the shard reads, and `notes.rs` what goes wrong on the way (errors, lost
 //! data, refused attributes), gathered into the report.
 
 mod check;
+mod existing;
 mod notes;
 mod plan;
 mod read_plan;
@@ -41,6 +43,7 @@ use std::time::Instant;
 use crossbeam_channel::bounded;
 use serde::Serialize;
 
+pub use self::existing::Overwrite;
 use self::notes::Notes;
 use self::plan::{Filter, Planner};
 use self::read_plan::{ReadPlanner, plan_ahead, totals};
@@ -66,6 +69,11 @@ pub struct RestoreOptions {
     pub verify: bool,
     /// Count what would be restored; write nothing (the target is not even made).
     pub dry_run: bool,
+    /// What to do with an entry already at a restored path (`--overwrite`).
+    pub overwrite: Overwrite,
+    /// Remove what is in the target but not in the snapshot, below the restored paths
+    /// (`--delete`).
+    pub delete: bool,
 }
 
 #[derive(Serialize, Default, Debug)]
@@ -77,6 +85,21 @@ pub struct RestoreReport {
     pub dirs: u64,
     pub others: u64,
     pub bytes: u64,
+    /// `--overwrite`: what was done with entries already at restored paths.
+    pub overwrite: Overwrite,
+    /// Of `files`, those that replaced an entry already at their path.
+    pub files_overwritten: u64,
+    /// Files already at their path that were kept (`--overwrite if-changed`, `if-newer`,
+    /// `never`); not in `files`.
+    pub files_skipped: u64,
+    /// Their sizes in the snapshot.
+    pub bytes_skipped: u64,
+    /// Symlinks and special files already at their path that were kept; not in `others`.
+    pub others_skipped: u64,
+    /// `--delete`: files, symlinks and special files removed from the target.
+    pub files_deleted: u64,
+    /// `--delete`: directories removed from the target.
+    pub dirs_deleted: u64,
     pub verified: Option<u64>,
     pub duration_secs: f64,
     pub errors: Vec<String>,
@@ -130,6 +153,12 @@ struct Restorer<'a> {
     verify: bool,
     /// Restore owners and groups (only root may).
     chown: bool,
+    /// `--overwrite`.
+    overwrite: Overwrite,
+    /// `--delete`.
+    delete: bool,
+    /// `--dry-run`: the walk only looks, and counts.
+    dry: bool,
     notes: Notes,
 }
 
@@ -163,6 +192,9 @@ fn restore(
         filter: Filter::new(&opts.includes, &opts.excludes)?,
         verify: opts.verify,
         chown: fsmeta::is_root(),
+        overwrite: opts.overwrite,
+        delete: opts.delete,
+        dry: opts.dry_run,
         notes: Notes::default(),
     };
     let start = sub.map(Path::new).unwrap_or(Path::new("/"));
@@ -174,24 +206,22 @@ fn restore(
         _ => e,
     })?;
     let whole = sub.is_none() && opts.includes.is_empty() && opts.excludes.is_empty();
+    // The target is new (nothing in it needs looking at) unless it is a directory (or a
+    // symlink to one: the target itself may be one).
+    let target_fresh = !opts.target.is_dir();
     if opts.dry_run {
-        // The walk the progress bar's totals come from; a listing it cannot read is an
-        // error here, as it would be in the restore.
-        let (files, bytes) =
-            totals(repo, &snap, &r.filter, &located, start, whole).ok_or_else(|| {
-                crate::Error::new(
-                    Kind::DataLost,
-                    "a directory listing of the snapshot cannot be read",
-                )
-            })?;
-        return Ok(RestoreReport {
+        // The restore's own walk, looking and counting only; a listing it cannot read
+        // is an error here (exit 21), as it would be a loss in the restore.
+        let mut report = RestoreReport {
             snapshot_id: id,
             dry_run: true,
-            files,
-            bytes,
-            duration_secs: started.elapsed().as_secs_f64(),
+            overwrite: opts.overwrite,
             ..Default::default()
-        });
+        };
+        r.dry_walk(located, start, &opts.target, target_fresh, &mut report)?;
+        r.notes.into_report(&mut report, false);
+        report.duration_secs = started.elapsed().as_secs_f64();
+        return Ok(report);
     }
     std::fs::create_dir_all(&opts.target)
         .ctx(format_args!("creating target {}", opts.target.display()))?;
@@ -208,12 +238,13 @@ fn restore(
 
     let mut report = RestoreReport {
         snapshot_id: id,
+        overwrite: opts.overwrite,
         ..Default::default()
     };
     let walked = r.write_entries(
         located,
         start,
-        &opts.target,
+        (&opts.target, target_fresh),
         read_planner,
         totals_ahead.is_none(),
         &mut report,
@@ -242,7 +273,7 @@ impl Restorer<'_> {
         &self,
         located: Located,
         start: &Path,
-        target: &Path,
+        (target, target_fresh): (&Path, bool),
         read_planner: Option<ReadPlanner<'_>>,
         count_totals: bool,
         report: &mut RestoreReport,
@@ -275,18 +306,53 @@ impl Restorer<'_> {
             }
             drop(rx);
             let mut planner = Planner::new(self, tx, report, count_totals);
-            let result = match located {
-                Located::Root(tree) => planner.tree(&tree, target, Path::new("/"), false),
-                Located::Node(node) => {
-                    let parent_dir = start.parent().unwrap_or(Path::new("/"));
-                    let dest_dir = make_dirs_below(target, parent_dir)?;
-                    planner.node(node, &dest_dir, parent_dir, false)
-                }
-            };
+            let result = self.walk(&mut planner, located, start, target, target_fresh);
             let walked = planner.finish();
             self.progress.totals_known.store(true, Ordering::Relaxed);
             result.map(|()| walked)
         })
+    }
+
+    /// The walk of what `located` holds, from `target` (`target_fresh`: it was just made,
+    /// or would be).
+    fn walk(
+        &self,
+        planner: &mut Planner<'_>,
+        located: Located,
+        start: &Path,
+        target: &Path,
+        target_fresh: bool,
+    ) -> Result<()> {
+        match located {
+            Located::Root(tree) => {
+                planner.dir_entries(&tree, target, Path::new("/"), false, target_fresh)
+            }
+            Located::Node(node) => {
+                let parent_dir = start.parent().unwrap_or(Path::new("/"));
+                let (dest_dir, fresh) =
+                    make_dirs_below(target, parent_dir, target_fresh, self.dry)?;
+                planner.fresh = fresh;
+                planner.node(node, &dest_dir, parent_dir, false)
+            }
+        }
+    }
+
+    /// `--dry-run`: the walk of the restore, which looks at the target and counts what
+    /// the restore would write, keep and delete, and changes nothing.
+    fn dry_walk(
+        &self,
+        located: Located,
+        start: &Path,
+        target: &Path,
+        target_fresh: bool,
+        report: &mut RestoreReport,
+    ) -> Result<()> {
+        // No worker: the dry walk sends no file.
+        let (tx, _rx) = bounded::<FileJob>(1);
+        let mut planner = Planner::new(self, tx, report, false);
+        let result = self.walk(&mut planner, located, start, target, target_fresh);
+        planner.finish();
+        result
     }
 
     /// Link each hard link to the first path of its inode, now that the workers are done

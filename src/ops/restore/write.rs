@@ -25,29 +25,47 @@ impl From<Error> for Failure {
 }
 
 /// Make `path` a directory: an existing directory is kept; anything else there (a file, a
-/// symlink that might lead out of the target) is replaced, never followed.
-pub(super) fn make_dir(path: &Path) -> Result<()> {
+/// symlink that might lead out of the target) is replaced, never followed. Returns
+/// whether it was made (it holds nothing yet).
+pub(super) fn make_dir(path: &Path) -> Result<bool> {
     match std::fs::symlink_metadata(path) {
-        Ok(md) if md.is_dir() => Ok(()),
+        Ok(md) if md.is_dir() => Ok(false),
         Ok(_) => {
             std::fs::remove_file(path).ctx(format_args!("replacing {}", path.display()))?;
-            std::fs::create_dir(path).ctx(format_args!("creating {}", path.display()))
+            std::fs::create_dir(path).ctx(format_args!("creating {}", path.display()))?;
+            Ok(true)
         }
-        Err(_) => std::fs::create_dir(path).ctx(format_args!("creating {}", path.display())),
+        Err(_) => {
+            std::fs::create_dir(path).ctx(format_args!("creating {}", path.display()))?;
+            Ok(true)
+        }
     }
 }
 
 /// `target/rel`, made one component at a time with [`make_dir`] so that no symlink
-/// already inside the target is followed.
-pub(super) fn make_dirs_below(target: &Path, rel: &Path) -> Result<PathBuf> {
+/// already inside the target is followed; with whether it is new (`fresh`: it holds
+/// nothing yet). `target_fresh`: the target itself was just made. With `dry`, nothing is
+/// made: the directories are only looked at (with `lstat`, and not below one that would
+/// be made).
+pub(super) fn make_dirs_below(
+    target: &Path,
+    rel: &Path,
+    target_fresh: bool,
+    dry: bool,
+) -> Result<(PathBuf, bool)> {
     let mut dir = target.to_path_buf();
+    let mut fresh = target_fresh;
     for c in rel.components() {
         if let std::path::Component::Normal(name) = c {
             dir.push(name);
-            make_dir(&dir)?;
+            fresh = if dry {
+                fresh || !super::existing::is_real_dir(&dir)
+            } else {
+                make_dir(&dir)? || fresh
+            };
         }
     }
-    Ok(dir)
+    Ok((dir, fresh))
 }
 
 /// Create the file for `path`: a new path with `O_CREAT|O_EXCL|O_NOFOLLOW`, so nothing at
