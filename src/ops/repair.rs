@@ -37,6 +37,18 @@ pub struct RepairReport {
     pub data_lost: Vec<DataLost>,
 }
 
+impl RepairReport {
+    /// Add an action: `kind` on `path` at the remote whose URL is `remote`, of `bytes`.
+    fn act(&mut self, kind: &'static str, remote: &str, path: String, bytes: u64) {
+        self.actions.push(Action {
+            kind,
+            remote: remote.to_string(),
+            path,
+            bytes,
+        });
+    }
+}
+
 pub struct RepairOptions {
     pub dry_run: bool,
     /// Hash every shard first (finds corruption a listing cannot see).
@@ -87,12 +99,7 @@ pub fn run_with_progress<S: State>(
             )),
             // A wiped remote whose directory is gone: repair (unlike a backup) makes it.
             Ok(l) if l.is_empty() && !opts.dry_run && repo.recreate_remote(r)? => {
-                report.actions.push(Action {
-                    kind: "create-remote",
-                    remote: survey.urls[r].clone(),
-                    path: String::new(),
-                    bytes: 0,
-                });
+                report.act("create-remote", &survey.urls[r], String::new(), 0);
             }
             Ok(_) => {}
         }
@@ -135,12 +142,7 @@ fn remove_deleted<S: State>(
     report: &mut RepairReport,
 ) {
     for (r, path, size) in &survey.reclaimable {
-        report.actions.push(Action {
-            kind: "remove-deleted",
-            remote: survey.urls[*r].clone(),
-            path: path.clone(),
-            bytes: *size,
-        });
+        report.act("remove-deleted", &survey.urls[*r], path.clone(), *size);
         if !dry_run {
             if let Err(e) = repo.remove_deleted_object(*r, path) {
                 report.pending.push(e.to_string());
@@ -158,12 +160,12 @@ fn remove_bad_locks<S: State>(
     report: &mut RepairReport,
 ) {
     for bad in &survey.bad_locks {
-        report.actions.push(Action {
-            kind: "remove-bad-lock",
-            remote: survey.urls[bad.remote].clone(),
-            path: bad.path.clone(),
-            bytes: bad.bytes.len() as u64,
-        });
+        report.act(
+            "remove-bad-lock",
+            &survey.urls[bad.remote],
+            bad.path.clone(),
+            bad.bytes.len() as u64,
+        );
         if !dry_run {
             if let Err(e) = repo.remove_bad_lock_copy(bad.remote, &bad.path, &bad.bytes) {
                 report.pending.push(e.to_string());
@@ -200,12 +202,7 @@ fn remove_foreign<S: State>(
                     }
                 }
             };
-            report.actions.push(Action {
-                kind: "remove-foreign",
-                remote: survey.urls[r].clone(),
-                path: path.clone(),
-                bytes,
-            });
+            report.act("remove-foreign", &survey.urls[r], path.clone(), bytes);
         }
     }
 }
@@ -224,12 +221,7 @@ fn repair_markers<S: State>(
         if l.contains_key(MARKER_PATH) {
             continue;
         }
-        report.actions.push(Action {
-            kind: "write-marker",
-            remote: survey.urls[r].clone(),
-            path: MARKER_PATH.to_string(),
-            bytes: 0,
-        });
+        report.act("write-marker", &survey.urls[r], MARKER_PATH.to_string(), 0);
         if dry_run {
             continue;
         }
@@ -275,12 +267,12 @@ fn repair_metadata<S: State>(
                 continue;
             }
             let remote = &repo.remotes()[r];
-            report.actions.push(Action {
-                kind: "copy-metadata",
-                remote: remote.url().to_string(),
-                path: path.clone(),
-                bytes: good.len() as u64,
-            });
+            report.act(
+                "copy-metadata",
+                remote.url(),
+                path.clone(),
+                good.len() as u64,
+            );
             if !dry_run {
                 repo.put_metadata_copy(r, path, good.clone())
                     .map_err(|e| e.context(format!("repairing {path}")))?;
@@ -337,12 +329,12 @@ fn repair_shards<S: State>(
             for &(pe, pi) in &targets {
                 rebuilt.insert(offset[pe] + pi);
                 let c = &survey.certs[pe];
-                report.actions.push(Action {
-                    kind: "rebuild-shard",
-                    remote: survey.urls[c.shards[pi].remote as usize].clone(),
-                    path: c.name().shard_path(pi),
-                    bytes: c.shard_size as u64,
-                });
+                report.act(
+                    "rebuild-shard",
+                    &survey.urls[c.shards[pi].remote as usize],
+                    c.name().shard_path(pi),
+                    c.shard_size as u64,
+                );
             }
             continue;
         }
@@ -420,12 +412,7 @@ fn repair_shards<S: State>(
             repo.put_shard(c, pi, bytes.into())?;
             report.bytes_written += len;
             rebuilt.insert(offset[pe] + pi);
-            report.actions.push(Action {
-                kind: "rebuild-shard",
-                remote: remote.url().to_string(),
-                path,
-                bytes: len,
-            });
+            report.act("rebuild-shard", remote.url(), path, len);
         }
     }
     let mut unrebuilt = Vec::new();
