@@ -93,19 +93,27 @@ pub fn saturating_sum(sizes: impl IntoIterator<Item = u64>) -> u64 {
     sizes.into_iter().fold(0, u64::saturating_add)
 }
 
-/// `1.5 MiB`-style sizes for humans.
+/// Binary units, each 1024 times the one before.
+pub const BINARY_UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+
+/// `1.50 MiB`-style sizes for humans.
 pub fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    human_bytes_in(n, &BINARY_UNITS, 2)
+}
+
+/// [`human_bytes`] in `units` (a start of [`BINARY_UNITS`]: the last is the largest
+/// used), with `decimals` digits after the point; whole bytes have none.
+pub fn human_bytes_in(n: u64, units: &[&str], decimals: usize) -> String {
     let mut v = n as f64;
     let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
+    while v >= 1024.0 && u + 1 < units.len() {
         v /= 1024.0;
         u += 1;
     }
     if u == 0 {
         format!("{n} B")
     } else {
-        format!("{v:.2} {}", UNITS[u])
+        format!("{v:.decimals$} {}", units[u])
     }
 }
 

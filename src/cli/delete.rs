@@ -10,6 +10,7 @@ use tangle::util::human_bytes;
 use tangle::{Error, Result};
 
 use super::open::Purpose;
+use super::progress::with_bar;
 use super::settings::{self, Given, Resolved, settings};
 use super::{Global, line};
 
@@ -191,25 +192,16 @@ pub fn execute(g: &Global, a: &DeleteArgs) -> Result<DeleteReport> {
             }
         }
     }
-    let progress = std::sync::Arc::new(tangle::ops::Progress::default());
-    let bar = super::progress::Bar::counting(
-        !a.dry_run && g.show_progress(),
-        progress.clone(),
-        "repacking and re-encoding",
-        "extents",
-    );
-    let result = delete::run_with_progress(
-        repo,
-        &DeleteOptions {
-            remove,
-            dry_run: a.dry_run,
-            allow_degraded: a.allow_degraded,
-            max_unused,
-        },
-        &progress,
-    );
-    bar.finish();
-    let mut r = result?;
+    let opts = DeleteOptions {
+        remove,
+        dry_run: a.dry_run,
+        allow_degraded: a.allow_degraded,
+        max_unused,
+    };
+    let bar = !a.dry_run && g.show_progress();
+    let mut r = with_bar(bar, "repacking and re-encoding", "extents", |progress| {
+        delete::run_with_progress(repo, &opts, progress)
+    })?;
     r.decisions = decisions;
     Ok(r)
 }

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use tangle::Result;
 
 use super::global::PASSWORD_COMMAND_TIMEOUT_ENV;
-use super::profile_file::is_secret;
+use super::profile_file::{RepositorySection, is_secret};
 use super::settings::{Origin, Row};
 use super::{Global, line};
 
@@ -90,6 +90,11 @@ fn effective(g: &Global) -> Result<Vec<Table>> {
         value,
         origin,
     };
+    // A setting whose origin the flag or environment of the same name gives, else the
+    // profile if `in_profile`, else the default.
+    let given = |key: &str, value: Value, in_profile: bool| {
+        set(key, value, origin(&key.replace('-', "_"), in_profile))
+    };
     let remotes: Vec<&str> = match &g.repo {
         Some(r) => vec![r.as_str()],
         None => g.remotes.iter().map(String::as_str).collect(),
@@ -99,22 +104,20 @@ fn effective(g: &Global) -> Result<Vec<Table>> {
         json!(remotes),
         origin("repo", !g.remotes.is_empty()),
     ));
-    let pr = p.map(|p| &p.repository);
+    // The profile's `[repository]` table (an empty one without a profile).
+    let no_section = RepositorySection::default();
+    let pr = p.map_or(&no_section, |p| &p.repository);
     // A flag clears the environment's file or command at apply, so this is reached
     // only when no flag gave a password source.
     let password_env = std::env::var_os("TANGLE_PASSWORD").is_some();
     if let Some(f) = &g.password_file {
-        let o = origin(
-            "password_file",
-            pr.is_some_and(|r| r.password_file.is_some()),
-        );
-        repo.push(set("password-file", json!(f), o));
+        repo.push(given("password-file", json!(f), pr.password_file.is_some()));
     } else if let Some(c) = &g.password_command {
-        let o = origin(
-            "password_command",
-            pr.is_some_and(|r| r.password_command.is_some()),
-        );
-        repo.push(set("password-command", json!(c), o));
+        repo.push(given(
+            "password-command",
+            json!(c),
+            pr.password_command.is_some(),
+        ));
     } else if password_env {
         repo.push(set("password", json!("***"), Origin::Env));
     } else if g.password.is_some() {
@@ -125,7 +128,7 @@ fn effective(g: &Global) -> Result<Vec<Table>> {
     let timeout_origin =
         if std::env::var_os(PASSWORD_COMMAND_TIMEOUT_ENV).is_some_and(|v| !v.is_empty()) {
             Origin::Env
-        } else if pr.is_some_and(|r| r.password_command_timeout.is_some()) {
+        } else if pr.password_command_timeout.is_some() {
             Origin::Profile
         } else {
             Origin::Default
@@ -140,29 +143,22 @@ fn effective(g: &Global) -> Result<Vec<Table>> {
         },
         timeout_origin,
     ));
-    repo.push(set(
-        "owner",
-        json!(g.owner),
-        origin("owner", pr.is_some_and(|r| r.owner.is_some())),
-    ));
-    repo.push(set(
-        "cache-dir",
-        json!(g.cache_dir),
-        origin("cache_dir", pr.is_some_and(|r| r.cache_dir.is_some())),
-    ));
-    repo.push(set(
-        "limit-upload",
-        json!(g.limit_upload),
-        origin("limit_upload", pr.is_some_and(|r| r.limit_upload.is_some())),
-    ));
-    repo.push(set(
-        "limit-download",
-        json!(g.limit_download),
-        origin(
-            "limit_download",
-            pr.is_some_and(|r| r.limit_download.is_some()),
+    for (key, value, in_profile) in [
+        ("owner", json!(g.owner), pr.owner.is_some()),
+        ("cache-dir", json!(g.cache_dir), pr.cache_dir.is_some()),
+        (
+            "limit-upload",
+            json!(g.limit_upload),
+            pr.limit_upload.is_some(),
         ),
-    ));
+        (
+            "limit-download",
+            json!(g.limit_download),
+            pr.limit_download.is_some(),
+        ),
+    ] {
+        repo.push(given(key, value, in_profile));
+    }
     let mut tables = vec![("repository".to_string(), repo)];
 
     for (url, settings) in p.map(|p| &p.remote).into_iter().flatten() {

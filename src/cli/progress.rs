@@ -66,6 +66,21 @@ pub fn clear_for_exit() -> bool {
 
 pub struct Bar(Reporter);
 
+/// Run `work` with live counters, drawn while it runs (if `enabled`) as a bar of `verb`
+/// counting `unit` (as [`Bar::counting`]).
+pub fn with_bar<T>(
+    enabled: bool,
+    verb: &'static str,
+    unit: &'static str,
+    work: impl FnOnce(&Progress) -> T,
+) -> T {
+    let progress = Arc::new(Progress::default());
+    let bar = Bar::counting(enabled, progress.clone(), verb, unit);
+    let result = work(&progress);
+    bar.finish();
+    result
+}
+
 impl Bar {
     /// Start drawing if `enabled`; `verb` is e.g. "backing up".
     pub fn start(enabled: bool, progress: Arc<Progress>, verb: &'static str) -> Bar {

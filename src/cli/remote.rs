@@ -10,6 +10,7 @@ use tangle::repo::{Indexed, LockKind, Repository, State, Unlocked};
 use tangle::util::{escape, human_bytes};
 
 use super::open::{MaybeUnlocked, Purpose, with_repo};
+use super::progress::with_bar;
 use super::{Global, line, warn};
 
 #[derive(Args)]
@@ -203,14 +204,11 @@ fn rebalance_with_bar<S: State>(
     repo: &Repository<S>,
     dry_run: bool,
 ) -> Result<rebalance::RebalanceReport> {
-    let progress = std::sync::Arc::new(tangle::ops::Progress::default());
-    let bar = super::progress::Bar::counting(
+    let opts = RebalanceOptions { dry_run };
+    with_bar(
         !dry_run && g.show_progress(),
-        progress.clone(),
         "rebalancing",
         "extents",
-    );
-    let result = rebalance::run_with_progress(repo, &RebalanceOptions { dry_run }, &progress);
-    bar.finish();
-    result
+        |progress| rebalance::run_with_progress(repo, &opts, progress),
+    )
 }

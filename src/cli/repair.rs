@@ -10,6 +10,7 @@ use tangle::util::human_bytes;
 use tangle::repo::{Repository, State};
 
 use super::open::{MaybeUnlocked, Purpose, with_repo};
+use super::progress::with_bar;
 use super::{Global, line, warn};
 
 #[derive(Args)]
@@ -36,23 +37,14 @@ fn repair_with_bar<S: State>(
     } else {
         Some(repo.repair_marker()?)
     };
-    let progress = std::sync::Arc::new(tangle::ops::Progress::default());
-    let bar = super::progress::Bar::counting(
-        !a.dry_run && g.show_progress(),
-        progress.clone(),
-        "rebuilding",
-        "codewords",
-    );
-    let result = repair::run_with_progress(
-        repo,
-        &RepairOptions {
-            dry_run: a.dry_run,
-            read_data: a.read_data,
-        },
-        &progress,
-    );
-    bar.finish();
-    result
+    let opts = RepairOptions {
+        dry_run: a.dry_run,
+        read_data: a.read_data,
+    };
+    let bar = !a.dry_run && g.show_progress();
+    with_bar(bar, "rebuilding", "codewords", |progress| {
+        repair::run_with_progress(repo, &opts, progress)
+    })
 }
 
 pub fn run(g: &Global, a: &RepairArgs) -> Result<u8> {

@@ -121,18 +121,7 @@ pub fn run(g: &Global, a: &StatsArgs) -> Result<u8> {
     Ok(0)
 }
 
-/// Bytes for humans: `1.5 MiB (1572864 B)` style, binary units.
+/// Bytes for humans: `1.5 MiB` style, binary units up to TiB.
 fn size(b: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = b as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{b} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
+    tangle::util::human_bytes_in(b, &tangle::util::BINARY_UNITS[..5], 1)
 }

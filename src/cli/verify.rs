@@ -9,6 +9,7 @@ use tangle::util::{escape, human_bytes};
 
 use super::Global;
 use super::open::{ForVerify, Purpose, with_repo};
+use super::progress::with_bar;
 use super::render::{print_lost, repair_command, storage_split};
 use super::settings::{self, Given, Resolved, settings};
 
@@ -72,19 +73,17 @@ pub fn execute(g: &Global, a: &VerifyArgs) -> Result<VerifyReport> {
     // The storage layer needs only the public key; the password (when given) adds the
     // snapshot checks. Never prompt: verify runs unattended in CI.
     let ForVerify { repo, unlock_error } = g.open(Purpose::Writing)?;
-    let progress = std::sync::Arc::new(tangle::ops::Progress::default());
     let reading = !matches!(read, ReadData::No);
-    let bar = super::progress::Bar::counting(
+    let mut r = with_bar(
         reading && g.show_progress(),
-        progress.clone(),
         "reading",
         "extents",
-    );
-    let result = with_repo!(&repo, |repo| verify::run_with_progress(
-        repo, read, &progress
-    ));
-    bar.finish();
-    let mut r = result?;
+        |progress| {
+            with_repo!(&repo, |repo| verify::run_with_progress(
+                repo, read, progress
+            ))
+        },
+    )?;
     if let Some(e) = unlock_error {
         verify::keys_unreadable(&mut r, &e.to_string());
     }

@@ -184,44 +184,16 @@ mod tests {
     fn round_trip_and_rejection() {
         let s = Signer::from_seed(&[1; 32]);
         let c = sample(&s);
+        let signers = crate::crypto::Signers::owner_only(s.public());
+        let open = |obj: &[u8], name: &ExtentName| Certificate::from_object(obj, &signers, name);
         let obj = c.to_object(&s).unwrap();
-        assert_eq!(
-            Certificate::from_object(
-                &obj,
-                &crate::crypto::Signers::owner_only(s.public()),
-                &c.name()
-            )
-            .unwrap(),
-            c
-        );
-        assert!(
-            Certificate::from_object(
-                &obj,
-                &crate::crypto::Signers::owner_only(s.public()),
-                &ExtentName([0; 32])
-            )
-            .is_err(),
-            "wrong name"
-        );
-        assert!(
-            Certificate::from_object(
-                &obj[..obj.len() - 5],
-                &crate::crypto::Signers::owner_only(s.public()),
-                &c.name()
-            )
-            .is_err()
-        );
+        assert_eq!(open(&obj, &c.name()).unwrap(), c);
+        assert!(open(&obj, &ExtentName([0; 32])).is_err(), "wrong name");
+        assert!(open(&obj[..obj.len() - 5], &c.name()).is_err());
         let mut inconsistent = c.clone();
         inconsistent.size = 129;
         let obj = inconsistent.to_object(&s).unwrap();
-        assert!(
-            Certificate::from_object(
-                &obj,
-                &crate::crypto::Signers::owner_only(s.public()),
-                &c.name()
-            )
-            .is_err()
-        );
+        assert!(open(&obj, &c.name()).is_err());
     }
 
     /// Signed by the owner, and still refused: every field that must agree with another.

@@ -47,6 +47,18 @@ impl ExtentError {
             | ExtentError::Malformed(_) => Kind::Corrupt,
         }
     }
+
+    /// An object read at `path` whose contents say its path is `claims`: misplaced unless
+    /// they are the same.
+    pub(crate) fn check_placed(path: &str, claims: String) -> Result<(), ExtentError> {
+        if claims != path {
+            return Err(ExtentError::MisplacedHead {
+                path: path.to_string(),
+                claims,
+            });
+        }
+        Ok(())
+    }
 }
 
 impl From<ExtentError> for Error {

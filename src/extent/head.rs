@@ -62,13 +62,7 @@ impl Head {
                 .into());
             }
         }
-        if head.path() != path {
-            return Err(ExtentError::MisplacedHead {
-                path: path.to_string(),
-                claims: head.path(),
-            }
-            .into());
-        }
+        ExtentError::check_placed(path, head.path())?;
         Ok(head)
     }
 }
@@ -90,32 +84,12 @@ mod tests {
             skipped: vec![],
             time: 9,
         };
+        let signers = crate::crypto::Signers::owner_only(s.public());
+        let open = |obj: &[u8], path: &str| Head::from_object(obj, &signers, path);
         let obj = h.to_object(&s).unwrap();
-        assert_eq!(
-            Head::from_object(
-                &obj,
-                &crate::crypto::Signers::owner_only(s.public()),
-                &h.path()
-            )
-            .unwrap(),
-            h
-        );
-        assert!(
-            Head::from_object(
-                &obj,
-                &crate::crypto::Signers::owner_only(s.public()),
-                "heads/x/0"
-            )
-            .is_err()
-        );
-        assert!(
-            Head::from_object(
-                &obj[1..],
-                &crate::crypto::Signers::owner_only(s.public()),
-                &h.path()
-            )
-            .is_err()
-        );
+        assert_eq!(open(&obj, &h.path()).unwrap(), h);
+        assert!(open(&obj, "heads/x/0").is_err());
+        assert!(open(&obj[1..], &h.path()).is_err());
     }
 
     #[test]

@@ -93,13 +93,7 @@ impl WriterRecord {
             }
             .into());
         }
-        if r.path() != path {
-            return Err(ExtentError::MisplacedHead {
-                path: path.to_string(),
-                claims: r.path(),
-            }
-            .into());
-        }
+        ExtentError::check_placed(path, r.path())?;
         Ok(r)
     }
 }

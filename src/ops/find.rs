@@ -8,12 +8,13 @@
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 use super::listing::SnapshotInfo;
 use super::listing::{Entry, entry, subtrees};
+use super::locate::backed_up_names;
 use super::select::{self, SnapshotFilter};
 use crate::content::{BlobId, Node, NodeKind, Snapshot, Tree};
 use crate::error::{Error, Result};
@@ -94,19 +95,7 @@ struct Search<'a> {
 impl Search<'_> {
     /// Search at and below `start` (as backed up); a snapshot without it has no match.
     fn below(&mut self, snap: &Snapshot, start: &Path, out: &mut Vec<Entry>) -> Result<()> {
-        if start.components().any(|c| c == Component::ParentDir) {
-            return Err(Error::usage(format!(
-                "path {} contains `..`: give the path as it was backed up",
-                start.display()
-            )));
-        }
-        let names: Vec<&[u8]> = start
-            .components()
-            .filter_map(|c| match c {
-                Component::Normal(n) => Some(n.as_bytes()),
-                _ => None,
-            })
-            .collect();
+        let names = backed_up_names(start)?;
         let mut tree = snap.tree;
         let mut path = Vec::new();
         for (i, name) in names.iter().enumerate() {

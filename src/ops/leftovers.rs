@@ -130,25 +130,6 @@ fn heads<S: State>(repo: &Repository<S>, survey: &Survey) -> Vec<Head> {
         .collect()
 }
 
-/// What any head's chain reaches (every head, not only each writer's newest), through
-/// deleted extents too (their records keep `prev`): committed.
-fn committed(heads: &[Head], survey: &Survey) -> HashSet<ExtentName> {
-    let mut committed: HashSet<ExtentName> = HashSet::new();
-    for h in heads {
-        let mut next = h.extent.map(|(e, _)| e);
-        while let Some(e) = next {
-            if !committed.insert(e) {
-                break;
-            }
-            next = match survey.cert_pos.get(&e) {
-                Some(&k) => survey.certs[k].prev,
-                None => survey.deleted.extents.get(&e).and_then(|d| d.prev),
-            };
-        }
-    }
-    committed
-}
-
 /// Whether the certificate of `e` is listed but no copy is authentic, or authentic copies
 /// disagree: what it says is unknown, so nothing of `e` is judged.
 fn cert_unknown(survey: &Survey, e: &ExtentName) -> bool {
@@ -169,10 +150,10 @@ pub fn stray_shards<S: State>(
     named: &Deletions,
     dead: &HashSet<ExtentName>,
 ) -> Vec<Leftover> {
-    // Extents on a head's chain, or named by a certificate that stays: such an extent
-    // without a certificate lost it (damage); its certificate was written once. Its
-    // shards stay.
-    let mut referenced = committed(&heads(repo, survey), survey);
+    // Extents on any head's chain (every head, not only each writer's newest), or named
+    // by a certificate that stays: such an extent without a certificate lost it (damage);
+    // its certificate was written once. Its shards stay.
+    let mut referenced = survey.reached_from(&heads(repo, survey));
     for c in survey.certs.iter().filter(|c| !dead.contains(&c.name())) {
         referenced.extend(c.prev);
         referenced.extend(c.pointers.iter().map(|p| p.extent));
@@ -323,7 +304,7 @@ fn uncommitted(
 ) -> Result<(HashSet<ExtentName>, HashSet<String>)> {
     let none = || (HashSet::new(), HashSet::new());
     let heads = heads(repo, survey);
-    let committed = committed(&heads, survey);
+    let committed = survey.reached_from(&heads);
     let head_index: HashSet<&str> = heads.iter().filter_map(|h| h.index.as_deref()).collect();
     // Every index segment no record names: what each one names must be known.
     let mut segments: Vec<(String, OpenedSegment)> = Vec::new();

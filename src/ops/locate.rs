@@ -23,25 +23,35 @@ pub enum Located {
     Node(Node),
 }
 
-/// Find the node at absolute `path` (as backed up) in the snapshot.
-pub fn locate(repo: &Repository<Indexed>, snap: &Snapshot, path: &Path) -> Result<Located> {
-    // `..` would be dropped by the lookup but kept by callers that build a destination
-    // from the path (restore): refuse it rather than resolve it.
+/// The names of `path`'s components, as the trees from the root down name them (`/` and
+/// `.` dropped).
+pub fn names(path: &Path) -> Vec<&[u8]> {
+    (path.components())
+        .filter_map(|c| match c {
+            Component::Normal(n) => Some(n.as_bytes()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// [`names`] of a path given as backed up, refusing `..`: the lookup would drop it but
+/// callers that build a destination from the path (restore) would keep it, so it is
+/// refused rather than resolved.
+pub fn backed_up_names(path: &Path) -> Result<Vec<&[u8]>> {
     if path.components().any(|c| c == Component::ParentDir) {
         return Err(Error::usage(format!(
             "path {} contains `..`: give the path as it was backed up",
             path.display()
         )));
     }
+    Ok(names(path))
+}
+
+/// Find the node at absolute `path` (as backed up) in the snapshot.
+pub fn locate(repo: &Repository<Indexed>, snap: &Snapshot, path: &Path) -> Result<Located> {
+    let comps = backed_up_names(path)?;
     // A directory listing that cannot be read is data lost (exit 21), not a failure.
     let mut tree = repo.load_tree(&snap.tree).map_err(Error::as_data_lost)?;
-    let comps: Vec<&[u8]> = path
-        .components()
-        .filter_map(|c| match c {
-            Component::Normal(n) => Some(n.as_bytes()),
-            _ => None,
-        })
-        .collect();
     let not_found = || Error::fatal(format!("path {} is not in the snapshot", path.display()));
     for (i, name) in comps.iter().enumerate() {
         let node = tree.find(name).ok_or_else(not_found)?.clone();

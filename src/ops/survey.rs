@@ -3,7 +3,7 @@
 //! state of every shard. `verify` reports it; `repair` plans from it. Needs no password:
 //! everything is checked against the owner's public key and the signed certificates.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -12,7 +12,7 @@ use futures::stream::{self, StreamExt};
 use crate::codec::peel::Codeword;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::Result;
-use crate::extent::{Certificate, Deletions, ExtentName, REVOKED_WRITERS, WRITERS};
+use crate::extent::{Certificate, Deletions, ExtentName, Head, REVOKED_WRITERS, WRITERS};
 use crate::repo::{Foreign, Graph, Repository, State, names};
 
 /// One remote's copy of a metadata object.
@@ -579,5 +579,27 @@ impl Survey {
             self.shards[e][i] == ShardState::Ok
         });
         (g.codewords, g.present, g.offset)
+    }
+
+    /// The extents the chains of `heads` reach: each head's extent and its ancestors,
+    /// through deleted extents too (their records keep `prev`).
+    pub fn reached_from<'a>(
+        &self,
+        heads: impl IntoIterator<Item = &'a Head>,
+    ) -> HashSet<ExtentName> {
+        let mut reached = HashSet::new();
+        for head in heads {
+            let mut next = head.extent.map(|(e, _)| e);
+            while let Some(e) = next {
+                if !reached.insert(e) {
+                    break;
+                }
+                next = match self.cert_pos.get(&e) {
+                    Some(&i) => self.certs[i].prev,
+                    None => self.deleted.extents.get(&e).and_then(|d| d.prev),
+                };
+            }
+        }
+        reached
     }
 }

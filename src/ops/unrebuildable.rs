@@ -64,24 +64,14 @@ pub(super) fn explain<S: State>(
         );
         if !not_pointed.is_empty() {
             why += &format!(
-                "; no later codeword points at its data {} {}",
-                if not_pointed.len() == 1 {
-                    "shard"
-                } else {
-                    "shards"
-                },
-                list(&not_pointed)
+                "; no later codeword points at its data {}",
+                shards(&not_pointed)
             );
         }
         if !pointed.is_empty() {
             why += &format!(
-                "; the later codewords that point at its data {} {} cannot be decoded either",
-                if pointed.len() == 1 {
-                    "shard"
-                } else {
-                    "shards"
-                },
-                list(&pointed)
+                "; the later codewords that point at its data {} cannot be decoded either",
+                shards(&pointed)
             );
         }
         out.push(DataLost {
@@ -96,6 +86,12 @@ pub(super) fn explain<S: State>(
 }
 
 /// `1, 2 and 5`.
+/// `shard 3`, `shards 1 and 4`.
+fn shards(xs: &[usize]) -> String {
+    let noun = if xs.len() == 1 { "shard" } else { "shards" };
+    format!("{noun} {}", list(xs))
+}
+
 fn list(xs: &[usize]) -> String {
     let words: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
     match words.split_last() {

@@ -9,6 +9,9 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
 use super::{Repository, State};
 use crate::error::Result;
 use crate::util::{read_regular_file, replace_file};
@@ -100,12 +103,7 @@ impl<S: State> Repository<S> {
     /// The newest head sequence number this client has seen per writer (its memory
     /// against rollbacks of every remote at once), from the local cache.
     pub fn known_heads(&self) -> HashMap<String, u64> {
-        self.inner
-            .cache_dir
-            .as_ref()
-            .and_then(|d| read_regular_file(&d.join("heads.json"), STATE_FILE_LIMIT).ok())
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default()
+        self.read_state("heads.json")
     }
 
     /// Remember heads (only ever raising the known sequence numbers).
@@ -129,12 +127,7 @@ impl<S: State> Repository<S> {
     }
 
     fn store_known_heads(&self, known: &HashMap<String, u64>) {
-        let Some(dir) = &self.inner.cache_dir else {
-            return;
-        };
-        if let Ok(json) = serde_json::to_vec(known) {
-            let _ = replace_file(&dir.join("heads.json"), &json);
-        }
+        self.write_state("heads.json", known);
     }
 
     /// Record the writer of this client's newest run, whose chain the next run continues.
@@ -168,21 +161,31 @@ impl<S: State> Repository<S> {
     /// Extents the last `verify --read-data` found a corrupt shard in (hex names), so a
     /// plain `repair` re-checks exactly those: a listing cannot see corruption.
     pub fn suspect_extents(&self) -> Vec<String> {
-        self.inner
-            .cache_dir
-            .as_ref()
-            .and_then(|d| read_regular_file(&d.join("suspect-extents.json"), STATE_FILE_LIMIT).ok())
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default()
+        self.read_state("suspect-extents.json")
     }
 
     /// Replace the remembered suspect extents (best effort, like the rest of the cache).
     pub fn set_suspect_extents(&self, names: &[String]) {
+        self.write_state("suspect-extents.json", names);
+    }
+
+    /// The JSON state file `name` of the cache directory; the default if there is no
+    /// cache, no such file or no sense in it.
+    fn read_state<T: DeserializeOwned + Default>(&self, name: &str) -> T {
+        (self.inner.cache_dir.as_ref())
+            .and_then(|d| read_regular_file(&d.join(name), STATE_FILE_LIMIT).ok())
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    /// Replace the JSON state file `name` (best effort: without a cache, or if it cannot
+    /// be written, nothing is kept).
+    fn write_state<T: Serialize + ?Sized>(&self, name: &str, value: &T) {
         let Some(dir) = &self.inner.cache_dir else {
             return;
         };
-        if let Ok(json) = serde_json::to_vec(names) {
-            let _ = replace_file(&dir.join("suspect-extents.json"), &json);
+        if let Ok(json) = serde_json::to_vec(value) {
+            let _ = replace_file(&dir.join(name), &json);
         }
     }
 }

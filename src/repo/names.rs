@@ -136,39 +136,22 @@ mod tests {
 
     #[test]
     fn canonical_names_parse() {
-        assert_eq!(ObjectName::parse("config"), Some(ObjectName::Config));
-        assert_eq!(ObjectName::parse("remote-id"), Some(ObjectName::Marker));
-        assert_eq!(
-            ObjectName::parse(&format!("keys/{H64}")),
-            Some(ObjectName::Key)
-        );
-        assert_eq!(
-            ObjectName::parse(&format!("removed-keys/{H64}")),
-            Some(ObjectName::RemovedKey)
-        );
-        assert!(is_metadata(&removed_key_path(H64)));
-        assert_eq!(
-            ObjectName::parse(&format!("writers/{H32}")),
-            Some(ObjectName::Writer)
-        );
-        assert_eq!(
-            ObjectName::parse(&format!("revoked-writers/{H32}")),
-            Some(ObjectName::RevokedWriter)
-        );
-        assert!(is_metadata(&format!("revoked-writers/{H32}")));
-        assert_eq!(
-            ObjectName::parse(&format!("heads/{H32}/00000000000000ff")),
-            Some(ObjectName::Head)
-        );
         let name = ExtentName::parse(H64).unwrap();
-        assert_eq!(
-            ObjectName::parse(&format!("extents/{H64}")),
-            Some(ObjectName::Certificate(name))
-        );
-        assert_eq!(
-            ObjectName::parse(&format!("shards/{H64}/10")),
-            Some(ObjectName::Shard(name, 10))
-        );
+        for (path, parsed) in [
+            ("config".to_string(), ObjectName::Config),
+            ("remote-id".to_string(), ObjectName::Marker),
+            (format!("keys/{H64}"), ObjectName::Key),
+            (format!("removed-keys/{H64}"), ObjectName::RemovedKey),
+            (format!("writers/{H32}"), ObjectName::Writer),
+            (format!("revoked-writers/{H32}"), ObjectName::RevokedWriter),
+            (format!("heads/{H32}/00000000000000ff"), ObjectName::Head),
+            (format!("extents/{H64}"), ObjectName::Certificate(name)),
+            (format!("shards/{H64}/10"), ObjectName::Shard(name, 10)),
+        ] {
+            assert_eq!(ObjectName::parse(&path), Some(parsed), "{path}");
+        }
+        assert!(is_metadata(&removed_key_path(H64)));
+        assert!(is_metadata(&format!("revoked-writers/{H32}")));
         assert_eq!(name.cert_path(), format!("extents/{H64}"));
         assert!(is_canonical(&name.shard_path(0)) && is_canonical(&name.shard_path(254)));
     }

@@ -166,17 +166,29 @@ pub fn deletion(data: &[u8]) {
     }
 }
 
+/// `plaintext` encrypted with `key` (additional data `aad`), signed as a `kind` object,
+/// and that object's payload as opening it gives it back (`None`: not sealed or not opened).
+fn sealed_and_opened(
+    key: &MasterKey,
+    kind: ObjectKind,
+    aad: &[u8],
+    plaintext: &[u8],
+) -> Option<Vec<u8>> {
+    let signer = key.signer();
+    let sealed = crypto::seal(&key.encryption, aad, plaintext).ok()?;
+    let object = envelope::seal(kind, &sealed, &signer);
+    let payload = envelope::open(kind, &object, &signer.public()).ok()?;
+    Some(payload.to_vec())
+}
+
 /// A snapshot plaintext: encrypted, signed, then read as `Repository::snapshots` reads it.
 pub fn snapshot(data: &[u8]) {
     let key = test_key();
-    let signer = key.signer();
-    let Ok(sealed) = crypto::seal(&key.encryption, crate::content::snapshot::AAD, data) else {
+    let aad = crate::content::snapshot::AAD;
+    let Some(payload) = sealed_and_opened(&key, ObjectKind::Snapshot, aad, data) else {
         return;
     };
-    let object = envelope::seal(ObjectKind::Snapshot, &sealed, &signer);
-    if let Ok(s) = envelope::open(ObjectKind::Snapshot, &object, &signer.public())
-        .and_then(|p| Snapshot::decrypt(&key, p))
-    {
+    if let Ok(s) = Snapshot::decrypt(&key, &payload) {
         let _ = s.time();
     }
 }
@@ -185,14 +197,11 @@ pub fn snapshot(data: &[u8]) {
 /// signed, read as `Repository::load_index` reads it, and added to an in-memory index.
 pub fn index(data: &[u8]) {
     let key = test_key();
-    let signer = key.signer();
-    let Ok(sealed) = crypto::seal(&key.encryption, crate::content::index::AAD, data) else {
+    let aad = crate::content::index::AAD;
+    let Some(payload) = sealed_and_opened(&key, ObjectKind::Index, aad, data) else {
         return;
     };
-    let object = envelope::seal(ObjectKind::Index, &sealed, &signer);
-    let Ok(segment) = envelope::open(ObjectKind::Index, &object, &signer.public())
-        .and_then(|p| IndexSegment::decrypt(&key, p))
-    else {
+    let Ok(segment) = IndexSegment::decrypt(&key, &payload) else {
         return;
     };
     let mut idx = Index::default();

@@ -47,19 +47,5 @@ pub(crate) fn newest_heads(heads: &HashMap<String, Vec<Head>>) -> HashMap<String
 
 /// Extents committed by the newest heads, and their ancestors.
 pub(crate) fn committed_by(survey: &Survey, newest: &HashMap<String, Head>) -> HashSet<ExtentName> {
-    let mut committed = HashSet::new();
-    for head in newest.values() {
-        let mut next = head.extent.map(|(e, _)| e);
-        while let Some(e) = next {
-            if !committed.insert(e) {
-                break;
-            }
-            // Through a deleted extent too: its record keeps its `prev`.
-            next = match survey.cert_pos.get(&e) {
-                Some(&i) => survey.certs[i].prev,
-                None => survey.deleted.extents.get(&e).and_then(|d| d.prev),
-            };
-        }
-    }
-    committed
+    survey.reached_from(newest.values())
 }

@@ -9,6 +9,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Error, Result, ResultExt};
+use crate::ops::locate::names;
 
 /// The directories between `/` and the source paths. Only the sources themselves are
 /// walked in full; their ancestors contribute just their own metadata.
@@ -61,13 +62,7 @@ impl Sources {
         let mut root = VirtualDir::default();
         let mut whole = false;
         for p in &kept {
-            let comps: Vec<&[u8]> = p
-                .components()
-                .filter_map(|c| match c {
-                    Component::Normal(n) => Some(n.as_bytes()),
-                    _ => None,
-                })
-                .collect();
+            let comps = names(p);
             if comps.is_empty() {
                 whole = true;
                 continue;

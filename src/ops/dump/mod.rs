@@ -10,14 +10,15 @@ mod archive;
 
 use super::locate::{Located, locate};
 use super::select::{self, SnapshotFilter};
-use crate::content::{BlobKind, Node, NodeKind, Tree};
+use crate::content::{BlobKind, Node, NodeKind, Snapshot, Tree};
 use crate::error::{Error, Result, ResultExt};
 use crate::repo::{ForgetReadPlan, Indexed, PREFETCH_WINDOW};
 use crate::repo::{PlannedReads, ReadMode, Repository};
 
 /// Write the file at `path` (as backed up) of snapshot `spec` (`latest`: the newest that
 /// `filter` selects) to `out`; the shards read around are remembered for `repair` however
-/// it ends ([`Repository::remember_damage_read_around`]).
+/// it ends ([`Repository::remember_damage_read_around`]: choosing the snapshot reads
+/// none).
 pub fn dump(
     repo: &Repository<Indexed>,
     spec: &str,
@@ -25,20 +26,20 @@ pub fn dump(
     path: &std::path::Path,
     out: &mut dyn Write,
 ) -> Result<u64> {
-    let result = dump_file(repo, spec, filter, path, out);
+    let (_, snap) = select::find(repo, spec, filter)?;
+    let result = dump_path(repo, &snap, path, out);
     repo.remember_damage_read_around();
     result
 }
 
-fn dump_file(
+/// Write what `path` names in `snap`: a file's contents, a directory as a tar archive.
+fn dump_path(
     repo: &Repository<Indexed>,
-    spec: &str,
-    filter: &SnapshotFilter,
+    snap: &Snapshot,
     path: &std::path::Path,
     out: &mut dyn Write,
 ) -> Result<u64> {
-    let (_, snap) = select::find(repo, spec, filter)?;
-    let tree = match locate(repo, &snap, path)? {
+    let tree = match locate(repo, snap, path)? {
         Located::Node(n) if n.kind == NodeKind::File => return write_file(repo, &n, path, out),
         Located::Node(n) if n.kind == NodeKind::Dir => match n.subtree {
             Some(id) => repo

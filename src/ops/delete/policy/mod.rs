@@ -336,6 +336,19 @@ mod tests {
         ]
     }
 
+    /// A snapshot of `/` on host `h`, untagged.
+    fn plain(id: &str, time: &str) -> SnapshotRef {
+        snap(id, time, "h", &["/"], &[])
+    }
+
+    /// A policy of `--keep-within` only.
+    fn within(duration: &str) -> Policy {
+        Policy {
+            keep_within: Some(parse_within(duration).unwrap()),
+            ..Policy::default()
+        }
+    }
+
     fn now() -> DateTime<Utc> {
         at("2025-06-01 00:00")
     }
@@ -344,15 +357,28 @@ mod tests {
         apply(policy, by, filter, snaps, now(), &Utc).unwrap()
     }
 
+    /// [`run`] with the default grouping and no filter.
+    fn decide(policy: &Policy, snaps: &[SnapshotRef]) -> Vec<Decision> {
+        run(policy, GroupBy::default(), &Filter::default(), snaps)
+    }
+
+    /// The table's group alpha:/home.
+    fn home() -> Vec<SnapshotRef> {
+        (table().into_iter())
+            .filter(|s| s.id.starts_with('a'))
+            .collect()
+    }
+
     /// The ids kept in group alpha:/home, oldest first.
     fn kept_home(policy: &Policy) -> Vec<String> {
-        let home: Vec<SnapshotRef> = table()
-            .into_iter()
-            .filter(|s| s.id.starts_with('a'))
-            .collect();
-        let d = run(policy, GroupBy::default(), &Filter::default(), &home);
+        let d = decide(policy, &home());
         assert_eq!(d.len(), 12, "every snapshot of the group gets a decision");
         d.into_iter().filter(|d| d.keep).map(|d| d.id).collect()
+    }
+
+    /// The ids kept, in the order decided.
+    fn kept_ids(d: &[Decision]) -> Vec<&str> {
+        d.iter().filter(|d| d.keep).map(|d| d.id.as_str()).collect()
     }
 
     fn reasons_of<'a>(d: &'a [Decision], id: &str) -> &'a [String] {
@@ -450,7 +476,7 @@ mod tests {
             ..Policy::default()
         };
         assert!(zeros.is_empty() && zeros.check().is_err());
-        let d = run(&zeros, GroupBy::default(), &Filter::default(), &table());
+        let d = decide(&zeros, &table());
         assert_eq!(d.len(), table().len());
         assert!(d.iter().all(|d| d.keep));
         assert_eq!(p.to_string(), "keep everything");
@@ -463,10 +489,7 @@ mod tests {
                 keep_tags: vec!["".into()],
                 ..Policy::default()
             },
-            Policy {
-                keep_within: Some(parse_within("1h").unwrap()),
-                ..Policy::default()
-            },
+            within("1h"),
         ] {
             assert!(!p.is_empty() && p.check().is_ok(), "{p:?}");
         }
@@ -478,7 +501,7 @@ mod tests {
             keep_last: Some(1),
             ..Policy::default()
         };
-        assert!(run(&p, GroupBy::default(), &Filter::default(), &[]).is_empty());
+        assert!(decide(&p, &[]).is_empty());
     }
 
     #[test]
@@ -498,7 +521,7 @@ mod tests {
             keep_last: Some(1),
             ..Policy::default()
         };
-        let d = run(&p, GroupBy::default(), &Filter::default(), &table());
+        let d = decide(&p, &table());
         assert_eq!(d.len(), table().len());
         let kept: Vec<(&str, &str)> = d
             .iter()
@@ -516,8 +539,8 @@ mod tests {
         assert_eq!(reasons_of(&d, "a12"), ["last snapshot"]);
         assert!(reasons_of(&d, "a11").is_empty());
         // A group of one is kept by keep-last 1 too.
-        let one = [snap("x", "2020-01-01 00:00", "h", &["/"], &[])];
-        let d = run(&p, GroupBy::default(), &Filter::default(), &one);
+        let one = [plain("x", "2020-01-01 00:00")];
+        let d = decide(&p, &one);
         assert!(d[0].keep);
     }
 
@@ -566,9 +589,8 @@ mod tests {
             keep_daily: Some(5),
             ..Policy::default()
         };
-        let d = run(&p, GroupBy::default(), &Filter::default(), &snaps);
-        let kept: Vec<&str> = d.iter().filter(|d| d.keep).map(|d| d.id.as_str()).collect();
-        assert_eq!(kept, ["s05", "s06", "s07", "s08", "s10"]);
+        let d = decide(&p, &snaps);
+        assert_eq!(kept_ids(&d), ["s05", "s06", "s07", "s08", "s10"]);
         assert!(
             d.iter()
                 .filter(|d| d.keep)
@@ -620,47 +642,48 @@ mod tests {
     #[test]
     fn the_oldest_snapshot_is_kept_while_slots_are_left() {
         let snaps = [
-            snap("x1", "2025-03-01 08:00", "h", &["/"], &[]),
-            snap("x2", "2025-03-01 20:00", "h", &["/"], &[]),
-            snap("x3", "2025-03-02 08:00", "h", &["/"], &[]),
-            snap("x4", "2025-03-02 20:00", "h", &["/"], &[]),
+            plain("x1", "2025-03-01 08:00"),
+            plain("x2", "2025-03-01 20:00"),
+            plain("x3", "2025-03-02 08:00"),
+            plain("x4", "2025-03-02 20:00"),
         ];
         let daily = |n| Policy {
             keep_daily: Some(n),
             ..Policy::default()
         };
-        let d = run(&daily(5), GroupBy::default(), &Filter::default(), &snaps);
+        let d = decide(&daily(5), &snaps);
         assert_eq!(reasons_of(&d, "x4"), ["daily snapshot"]);
         assert!(reasons_of(&d, "x3").is_empty());
         assert_eq!(reasons_of(&d, "x2"), ["daily snapshot"]);
         assert_eq!(reasons_of(&d, "x1"), ["oldest daily snapshot"]);
         // With no slot left at the oldest, it goes.
-        let d = run(&daily(2), GroupBy::default(), &Filter::default(), &snaps);
+        let d = decide(&daily(2), &snaps);
         assert!(!d[0].keep && d[0].id == "x1");
     }
 
     #[test]
     fn keep_within_is_relative_to_the_newest_snapshot() {
-        let p = |s| Policy {
-            keep_within: Some(parse_within(s).unwrap()),
-            ..Policy::default()
-        };
         // Newest a12 is 2025-01-02 09:00, five months before `now`.
-        assert_eq!(kept_home(&p("2d")), ids(&["a09", "a10", "a11", "a12"]));
+        assert_eq!(kept_home(&within("2d")), ids(&["a09", "a10", "a11", "a12"]));
         // The cut-off 2024-12-30 07:00 is a08's time: strictly newer only.
-        assert_eq!(kept_home(&p("3d2h")), ids(&["a09", "a10", "a11", "a12"]));
         assert_eq!(
-            kept_home(&p("3d3h")),
+            kept_home(&within("3d2h")),
+            ids(&["a09", "a10", "a11", "a12"])
+        );
+        assert_eq!(
+            kept_home(&within("3d3h")),
             ids(&["a08", "a09", "a10", "a11", "a12"])
         );
-        assert_eq!(kept_home(&p("1m")).first().map(String::as_str), Some("a07"));
+        assert_eq!(
+            kept_home(&within("1m")).first().map(String::as_str),
+            Some("a07")
+        );
         // 2024-01-02 09:00: a05 (01-07) in, a04 (01-01) out.
-        assert_eq!(kept_home(&p("1y")).first().map(String::as_str), Some("a05"));
-        let home: Vec<SnapshotRef> = table()
-            .into_iter()
-            .filter(|s| s.id.starts_with('a'))
-            .collect();
-        let d = run(&p("2d"), GroupBy::default(), &Filter::default(), &home);
+        assert_eq!(
+            kept_home(&within("1y")).first().map(String::as_str),
+            Some("a05")
+        );
+        let d = decide(&within("2d"), &home());
         assert_eq!(reasons_of(&d, "a12"), ["within 2d"]);
     }
 
@@ -668,17 +691,13 @@ mod tests {
     fn keep_within_calendar_arithmetic_follows_go_add_date() {
         // 2025-03-31 minus one month is "2025-02-31", which rolls over to 2025-03-03.
         let snaps = [
-            snap("m1", "2025-03-03 12:00", "h", &["/"], &[]),
-            snap("m2", "2025-03-03 12:01", "h", &["/"], &[]),
-            snap("m3", "2025-03-31 12:00", "h", &["/"], &[]),
+            plain("m1", "2025-03-03 12:00"),
+            plain("m2", "2025-03-03 12:01"),
+            plain("m3", "2025-03-31 12:00"),
         ];
-        let p = Policy {
-            keep_within: Some(parse_within("1m").unwrap()),
-            ..Policy::default()
-        };
-        let d = run(&p, GroupBy::default(), &Filter::default(), &snaps);
-        let kept: Vec<&str> = d.iter().filter(|d| d.keep).map(|d| d.id.as_str()).collect();
-        assert_eq!(kept, ["m2", "m3"]);
+        let p = within("1m");
+        let d = decide(&p, &snaps);
+        assert_eq!(kept_ids(&d), ["m2", "m3"]);
         // Leap day minus a year: 2023-03-01.
         let w = parse_within("1y").unwrap();
         assert_eq!(
@@ -696,18 +715,14 @@ mod tests {
     #[test]
     fn keep_within_ignores_future_snapshots_as_the_newest() {
         let snaps = [
-            snap("old", "2025-01-01 00:00", "h", &["/"], &[]),
-            snap("recent", "2025-05-30 00:00", "h", &["/"], &[]),
+            plain("old", "2025-01-01 00:00"),
+            plain("recent", "2025-05-30 00:00"),
             // A clock gone wrong: after `now` (2025-06-01).
-            snap("future", "2031-01-01 00:00", "h", &["/"], &[]),
+            plain("future", "2031-01-01 00:00"),
         ];
-        let p = Policy {
-            keep_within: Some(parse_within("7d").unwrap()),
-            ..Policy::default()
-        };
-        let d = run(&p, GroupBy::default(), &Filter::default(), &snaps);
-        let kept: Vec<&str> = d.iter().filter(|d| d.keep).map(|d| d.id.as_str()).collect();
-        assert_eq!(kept, ["recent", "future"]);
+        let p = within("7d");
+        let d = decide(&p, &snaps);
+        assert_eq!(kept_ids(&d), ["recent", "future"]);
         // All in the future: all within.
         let d = apply(
             &p,
@@ -786,11 +801,7 @@ mod tests {
             ..Policy::default()
         };
         assert_eq!(kept_home(&p), ids(&["a03", "a07", "a08", "a11", "a12"]));
-        let home: Vec<SnapshotRef> = table()
-            .into_iter()
-            .filter(|s| s.id.starts_with('a'))
-            .collect();
-        let d = run(&p, GroupBy::default(), &Filter::default(), &home);
+        let d = decide(&p, &home());
         // The newest uses a slot of every rule; so the 2nd weekly is a07, not a08.
         assert_eq!(
             reasons_of(&d, "a12"),
@@ -814,11 +825,7 @@ mod tests {
 
     #[test]
     fn every_kind_of_rule_in_one_policy() {
-        let snaps: Vec<SnapshotRef> = table()
-            .into_iter()
-            .filter(|s| s.id.starts_with('a'))
-            .collect();
-        let mut snaps = snaps;
+        let mut snaps = home();
         snaps[5].tags = vec!["keep".into()]; // a06
         let p = Policy {
             keep_last: Some(1),
@@ -827,15 +834,14 @@ mod tests {
             keep_tags: vec!["keep".into()],
             ..Policy::default()
         };
-        let d = run(&p, GroupBy::default(), &Filter::default(), &snaps);
+        let d = decide(&p, &snaps);
         assert_eq!(
             reasons_of(&d, "a12"),
             ["within 1d", "last snapshot", "hourly snapshot"]
         );
         assert_eq!(reasons_of(&d, "a11"), ["within 1d", "hourly snapshot"]);
         assert_eq!(reasons_of(&d, "a06"), ["tag keep"]);
-        let kept: Vec<&str> = d.iter().filter(|d| d.keep).map(|d| d.id.as_str()).collect();
-        assert_eq!(kept, ["a06", "a11", "a12"]);
+        assert_eq!(kept_ids(&d), ["a06", "a11", "a12"]);
         assert_eq!(
             p.to_string(),
             "keep the last 1, 2 hourly snapshots, snapshots with tag keep, \
@@ -852,9 +858,8 @@ mod tests {
             keep_tags: vec!["db,weekly".into()],
             ..Policy::default()
         };
-        let d = run(&p, GroupBy::default(), &Filter::default(), &snaps);
-        let kept: Vec<&str> = d.iter().filter(|d| d.keep).map(|d| d.id.as_str()).collect();
-        assert_eq!(kept, ["a09", "a10", "a11", "a12", "b2", "b3"]);
+        let d = decide(&p, &snaps);
+        assert_eq!(kept_ids(&d), ["a09", "a10", "a11", "a12", "b2", "b3"]);
         assert_eq!(reasons_of(&d, "b3"), ["tags db,weekly", "within 2d"]);
         assert_eq!(reasons_of(&d, "b2"), ["within 2d"]);
         let beta = Filter {
@@ -920,7 +925,7 @@ mod tests {
             snap("p1", "2025-01-01 00:00", "h", &["/a", "/b"], &[]),
             snap("p2", "2025-01-02 00:00", "h", &["/b", "/a"], &[]),
         ];
-        let d = run(&p, GroupBy::default(), &Filter::default(), &two);
+        let d = decide(&p, &two);
         assert_eq!(d[0].group, d[1].group);
         assert_eq!(d[0].group, "host h, paths [/a, /b]");
     }
@@ -988,19 +993,18 @@ mod tests {
 
     #[test]
     fn equal_times_are_ordered_by_id_whatever_the_input_order() {
-        let mk = |id: &str| snap(id, "2025-01-01 12:00", "h", &["/"], &[]);
+        let mk = |id: &str| plain(id, "2025-01-01 12:00");
         let p = |n| Policy {
             keep_last: Some(n),
             ..Policy::default()
         };
         for order in [["x", "y", "z"], ["z", "x", "y"], ["y", "z", "x"]] {
             let snaps: Vec<SnapshotRef> = order.iter().map(|id| mk(id)).collect();
-            let d = run(&p(1), GroupBy::default(), &Filter::default(), &snaps);
+            let d = decide(&p(1), &snaps);
             let got: Vec<(&str, bool)> = d.iter().map(|d| (d.id.as_str(), d.keep)).collect();
             assert_eq!(got, [("x", false), ("y", false), ("z", true)]);
-            let d = run(&p(2), GroupBy::default(), &Filter::default(), &snaps);
-            let kept: Vec<&str> = d.iter().filter(|d| d.keep).map(|d| d.id.as_str()).collect();
-            assert_eq!(kept, ["y", "z"]);
+            let d = decide(&p(2), &snaps);
+            assert_eq!(kept_ids(&d), ["y", "z"]);
         }
     }
 
@@ -1012,7 +1016,7 @@ mod tests {
         };
         let mut snaps = table();
         snaps.reverse();
-        let d = run(&p, GroupBy::default(), &Filter::default(), &snaps);
+        let d = decide(&p, &snaps);
         let order: Vec<&str> = d.iter().map(|d| d.id.as_str()).collect();
         assert_eq!(
             order,
@@ -1027,9 +1031,9 @@ mod tests {
     fn calendar_buckets_follow_the_given_time_zone() {
         // 12:00 and 23:30 on 31 December and 00:10 on 1 January, UTC.
         let snaps = [
-            snap("s1", "2024-12-31 12:00", "h", &["/"], &[]),
-            snap("s2", "2024-12-31 23:30", "h", &["/"], &[]),
-            snap("s3", "2025-01-01 00:10", "h", &["/"], &[]),
+            plain("s1", "2024-12-31 12:00"),
+            plain("s2", "2024-12-31 23:30"),
+            plain("s3", "2025-01-01 00:10"),
         ];
         let p = Policy {
             keep_daily: Some(2),
@@ -1044,12 +1048,7 @@ mod tests {
             &Utc,
         )
         .unwrap();
-        let kept: Vec<&str> = utc
-            .iter()
-            .filter(|d| d.keep)
-            .map(|d| d.id.as_str())
-            .collect();
-        assert_eq!(kept, ["s2", "s3"]);
+        assert_eq!(kept_ids(&utc), ["s2", "s3"]);
         // At UTC-2 all three fall on 31 December: the newest, then the oldest (slot left).
         let west = FixedOffset::west_opt(2 * 3600).unwrap();
         let d = apply(
@@ -1089,10 +1088,7 @@ mod tests {
                 "group": "host alpha, paths [/home]",
             })
         );
-        let p = Policy {
-            keep_within: Some(parse_within("30d").unwrap()),
-            ..Policy::default()
-        };
+        let p = within("30d");
         assert_eq!(serde_json::to_value(&p).unwrap()["keep_within"], "30d");
     }
 }

@@ -4,7 +4,7 @@
 
 use async_trait::async_trait;
 use bytes::Bytes;
-use russh_sftp::protocol::{FileAttributes, OpenFlags, StatusCode};
+use russh_sftp::protocol::StatusCode;
 
 use super::session::{OpError, op_status_is, status_is};
 use super::url::join;
@@ -63,58 +63,51 @@ impl Remote for SftpRemote {
         let url = &self.url;
         Ok(self
             .run(path, |c| async move {
-                let handle = c
-                    .session
-                    .sftp
-                    .open(full.as_str(), OpenFlags::READ, FileAttributes::empty())
-                    .await?
-                    .handle;
-                let result = async {
-                    let attrs = c.session.sftp.fstat(handle.as_str()).await?.attrs;
-                    if attrs.is_dir() {
-                        return Err(OpError::Done(RemoteError::NotAFile {
-                            url: url.clone(),
-                            path: path.to_string(),
-                        }));
-                    }
-                    let size = attrs.size.unwrap_or(0);
-                    let too_large = |size| {
-                        OpError::Done(RemoteError::TooLarge {
-                            url: url.clone(),
-                            path: path.to_string(),
-                            size,
-                            max,
-                        })
-                    };
-                    if size > max {
-                        return Err(too_large(size));
-                    }
-                    let mut data =
-                        c.session
-                            .read_range(&handle, 0, size)
+                c.session
+                    .reading(full, async |handle| {
+                        let attrs = c.session.sftp.fstat(handle).await?.attrs;
+                        if attrs.is_dir() {
+                            return Err(OpError::Done(RemoteError::NotAFile {
+                                url: url.clone(),
+                                path: path.to_string(),
+                            }));
+                        }
+                        let size = attrs.size.unwrap_or(0);
+                        let too_large = |size| {
+                            OpError::Done(RemoteError::TooLarge {
+                                url: url.clone(),
+                                path: path.to_string(),
+                                size,
+                                max,
+                            })
+                        };
+                        if size > max {
+                            return Err(too_large(size));
+                        }
+                        let mut data =
+                            c.session
+                                .read_range(handle, 0, size)
+                                .await?
+                                .ok_or_else(|| {
+                                    OpError::Done(RemoteError::Shrank {
+                                        url: url.clone(),
+                                        path: path.to_string(),
+                                    })
+                                })?;
+                        // Whatever follows (if the size was unknown or the file grew): usually
+                        // just one request answered with EOF.
+                        let rest = c
+                            .session
+                            .tail(handle, size, max - size)
                             .await?
-                            .ok_or_else(|| {
-                                OpError::Done(RemoteError::Shrank {
-                                    url: url.clone(),
-                                    path: path.to_string(),
-                                })
-                            })?;
-                    // Whatever follows (if the size was unknown or the file grew): usually
-                    // just one request answered with EOF.
-                    let rest = c
-                        .session
-                        .tail(&handle, size, max - size)
-                        .await?
-                        .ok_or_else(|| too_large(max.saturating_add(1)))?;
-                    if size + rest.len() as u64 > max {
-                        return Err(too_large(size + rest.len() as u64));
-                    }
-                    data.extend_from_slice(&rest);
-                    Ok(recycled::bytes(data))
-                }
-                .await;
-                let _ = c.session.sftp.close(handle.as_str()).await;
-                result
+                            .ok_or_else(|| too_large(max.saturating_add(1)))?;
+                        if size + rest.len() as u64 > max {
+                            return Err(too_large(size + rest.len() as u64));
+                        }
+                        data.extend_from_slice(&rest);
+                        Ok(recycled::bytes(data))
+                    })
+                    .await
             })
             .await?)
     }
@@ -129,28 +122,21 @@ impl Remote for SftpRemote {
         let full = &full;
         Ok(self
             .run(path, |c| async move {
-                let handle = c
-                    .session
-                    .sftp
-                    .open(full.as_str(), OpenFlags::READ, FileAttributes::empty())
-                    .await?
-                    .handle;
-                let result = async {
-                    if len == 0 {
-                        let size = c.session.sftp.fstat(handle.as_str()).await?.attrs.size;
-                        return match size {
-                            Some(s) if s < offset => Err(OpError::Done(short())),
-                            _ => Ok(Bytes::new()),
-                        };
-                    }
-                    match c.session.read_range(&handle, offset, len).await? {
-                        Some(d) => Ok(recycled::bytes(d)),
-                        None => Err(OpError::Done(short())),
-                    }
-                }
-                .await;
-                let _ = c.session.sftp.close(handle.as_str()).await;
-                result
+                c.session
+                    .reading(full, async |handle| {
+                        if len == 0 {
+                            let size = c.session.sftp.fstat(handle).await?.attrs.size;
+                            return match size {
+                                Some(s) if s < offset => Err(OpError::Done(short())),
+                                _ => Ok(Bytes::new()),
+                            };
+                        }
+                        match c.session.read_range(handle, offset, len).await? {
+                            Some(d) => Ok(recycled::bytes(d)),
+                            None => Err(OpError::Done(short())),
+                        }
+                    })
+                    .await
             })
             .await?)
     }

@@ -177,6 +177,22 @@ impl Session {
         Ok(())
     }
 
+    /// Open `full` for reading, run `read` with its handle and close the handle, whatever
+    /// `read` returned.
+    pub async fn reading<T>(
+        &self,
+        full: &str,
+        read: impl AsyncFnOnce(&str) -> OpResult<T>,
+    ) -> OpResult<T> {
+        let handle = (self.sftp)
+            .open(full, OpenFlags::READ, FileAttributes::empty())
+            .await?
+            .handle;
+        let result = read(&handle).await;
+        let _ = self.sftp.close(handle.as_str()).await;
+        result
+    }
+
     /// Read `len` bytes at `offset` of an open file, pipelined. `Ok(None)` if the file
     /// ends before.
     pub async fn read_range(
