@@ -543,6 +543,7 @@ mod tests {
             "host",
             "allow-stale",
             "upload-queue",
+            "writer-key",
         ];
         assert_eq!(keys, want);
         // Without a profile: the flags and the defaults.

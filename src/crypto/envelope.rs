@@ -274,13 +274,12 @@ mod tests {
                 "flip at {i}"
             );
         }
-        // A writer's config, key, deletion record, writer record or lock: refused, naming it.
+        // A writer's config, key, deletion record or writer record: refused, naming it.
         for kind in [
             ObjectKind::Config,
             ObjectKind::Key,
             ObjectKind::Deletion,
             ObjectKind::Writer,
-            ObjectKind::Lock,
         ] {
             let mut forged = seal_as_writer(ObjectKind::Head, b"x", &w, &id);
             forged[4] = kind as u8;
@@ -289,6 +288,12 @@ mod tests {
                 .to_string();
             assert!(e.contains("signed by writer 07070707"), "{e}");
         }
+        // Its locks open (the lock's own check then refuses an exclusive one).
+        let lock = seal_as_writer(ObjectKind::Lock, b"lock text", &w, &id);
+        assert_eq!(
+            open_signed(ObjectKind::Lock, &lock, &owner, known).unwrap(),
+            (&b"lock text"[..], SignedBy::Writer(id))
+        );
         // The owner's objects stay version 1, readable as before.
         let owners = seal(ObjectKind::Head, b"p", &Signer::from_seed(&[3; 32]));
         assert_eq!(owners[5], 1);

@@ -31,7 +31,7 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 use super::TreeStats;
 use super::budget::Budget;
 use super::filter::Filter;
-use super::reader::{read_file, read_stream};
+use super::reader::Reader;
 use super::sources::Sources;
 use super::stream::StdinOptions;
 use super::trees::TreeBuilder;
@@ -151,7 +151,7 @@ pub fn run<S: Appends>(
     let (plain_tx, plain_rx) = bounded::<PlainBlob>(BLOBS_IN_FLIGHT);
     let (stored_tx, stored_rx) = bounded::<StoredBlob>(BLOBS_IN_FLIGHT);
     let fatal: Mutex<Option<Error>> = Mutex::new(None);
-    // One big file streams at a time (see `read_file`).
+    // One big file streams at a time (see `Reader::streaming`).
     let streaming = Mutex::new(());
     let blobs_added = AtomicU64::new(0);
 
@@ -222,17 +222,20 @@ pub fn run<S: Appends>(
             return Err(Error::fatal(format!("cannot start the walker thread: {e}")));
         }
         for _ in 0..cores.max(2) {
-            let (job_rx, plain_tx) = (job_rx.clone(), plain_tx.clone());
-            let (dedup, chunker, streaming) = (&dedup, repo.config.chunker, &streaming);
+            let job_rx = job_rx.clone();
+            let reader = Reader {
+                key,
+                chunker: repo.config.chunker,
+                dedup: &dedup,
+                out: plain_tx.clone(),
+                progress,
+                streaming: &streaming,
+            };
             s.spawn(move || {
                 for job in job_rx {
                     let result = match &job.input {
-                        JobInput::File(path) => {
-                            read_file(path, key, &chunker, dedup, &plain_tx, progress, streaming)
-                        }
-                        JobInput::Stream(o) => {
-                            read_stream(o, key, &chunker, dedup, &plain_tx, progress, streaming)
-                        }
+                        JobInput::File(path) => reader.read_file(path),
+                        JobInput::Stream(o) => reader.read_stream(o),
                     };
                     Progress::add(&progress.files_done, 1);
                     let _ = job.reply.send(result);

@@ -213,6 +213,34 @@ mod tests {
     }
 
     #[test]
+    fn a_granted_writer_takes_shared_locks_only() {
+        let (owner, writer) = (Signer::from_seed(&[7; 32]), Signer::writer(&[9; 32]));
+        let wid = *writer.writer_id().unwrap();
+        let mut signers = crate::crypto::Signers::owner_only(owner.public());
+        signers.grant(wid, writer.public(), None);
+        let id = [3u8; 16];
+        let shared = LockInfo {
+            kind: LockKind::Shared,
+            ..sample()
+        };
+        let object = shared.to_object(&id, &writer);
+        assert_eq!(
+            LockInfo::from_object("locks/x", &object, &signers, &id).ok(),
+            Some(shared)
+        );
+        let exclusive = LockInfo {
+            kind: LockKind::Exclusive,
+            ..sample()
+        };
+        let e = LockInfo::from_object("locks/x", &exclusive.to_object(&id, &writer), &signers, &id)
+            .unwrap_err();
+        assert!(e.to_string().contains("only the owner takes those"), "{e}");
+        // A writer nobody granted: not authentic at all.
+        let stranger = crate::crypto::Signers::owner_only(owner.public());
+        assert!(LockInfo::from_object("locks/x", &object, &stranger, &id).is_err());
+    }
+
+    #[test]
     fn an_older_binarys_lock_reads_and_a_newer_one_keeps_its_first_lines() {
         let id = [3u8; 16];
         let old = format!(
