@@ -332,6 +332,21 @@ fn a_writer_backs_up_without_the_password_reads_nothing_and_the_owner_restores_i
         "a repeat backup by the same writer re-uploaded data: {again:#}"
     );
 
+    // What the writer's cache keeps names no file and holds no content: a stolen host
+    // lists nothing of what it backed up.
+    let cached = all_bytes(&home);
+    assert!(!cached.is_empty(), "the writer keeps its segments");
+    for (path, bytes) in cached {
+        for needle in [&b"secret.txt"[..], b"random.bin", &marker[..24]] {
+            assert!(
+                !bytes.windows(needle.len()).any(|w| w == needle),
+                "{} holds {:?}",
+                path.display(),
+                String::from_utf8_lossy(needle)
+            );
+        }
+    }
+
     // 2. Nothing the writer wrote is readable in the remotes, and with only the writer
     // key nothing can be read back.
     for r in &repo.remotes {
