@@ -6,6 +6,7 @@ pub mod chunker;
 mod error;
 pub mod fsmeta;
 pub mod index;
+pub mod path_table;
 pub mod snapshot;
 pub mod tree;
 
@@ -13,6 +14,7 @@ pub use blob::{BlobKind, decode_blob, decode_blob_then, encode_blob};
 pub use chunker::ChunkerParams;
 pub use error::ContentError;
 pub use index::{BlobLocation, Index, IndexSegment, OpenedSegment, WriterExtents};
+pub use path_table::{FileRecord, PathTable};
 pub use snapshot::Snapshot;
 pub use tree::{Node, NodeKind, Tree};
 

@@ -19,6 +19,8 @@ use crate::util::{read_regular_file, replace_file};
 /// The largest state file (remembered heads, suspect extents) read back: far beyond
 /// what they hold (about 60 bytes a writer or extent), so only damage is refused.
 const STATE_FILE_LIMIT: u64 = 64 << 20;
+/// A writer's file table holds about 100 bytes a file: room for tens of millions.
+const FILE_TABLE_LIMIT: u64 = 4 << 30;
 
 /// Where per-repository local state lives: `--cache-dir`, else `$XDG_CACHE_HOME/tangle`,
 /// else `~/.cache/tangle`.
@@ -238,5 +240,41 @@ impl<S: State> Repository<S> {
             .filter_map(|p| read_regular_file(p, STATE_FILE_LIMIT).ok())
             .filter_map(|b| postcard::from_bytes(&b).ok())
             .collect()
+    }
+
+    /// The files of this writer's last committed run (empty if none is kept).
+    pub fn writer_files(
+        &self,
+        writer: &crate::crypto::writer::WriterId,
+    ) -> crate::content::PathTable {
+        (self.writer_files_path(writer))
+            .and_then(|p| read_regular_file(&p, FILE_TABLE_LIMIT).ok())
+            .and_then(|b| postcard::from_bytes(&b).ok())
+            .unwrap_or_default()
+    }
+
+    /// Keep the files of a run a head committed (best effort: a lost table costs the next
+    /// run a read of every file, not correctness).
+    pub fn cache_writer_files(
+        &self,
+        writer: &crate::crypto::writer::WriterId,
+        files: &crate::content::PathTable,
+    ) {
+        let Some(path) = self.writer_files_path(writer) else {
+            return;
+        };
+        if let (Some(dir), Ok(bytes)) = (path.parent(), postcard::to_stdvec(files)) {
+            let _ = std::fs::create_dir_all(dir);
+            let _ = replace_file(&path, &bytes);
+        }
+    }
+
+    fn writer_files_path(&self, writer: &crate::crypto::writer::WriterId) -> Option<PathBuf> {
+        Some(
+            (self.inner.cache_dir.as_ref()?)
+                .join("writers")
+                .join(hex::encode(writer))
+                .join("files"),
+        )
     }
 }

@@ -18,7 +18,7 @@
 //! against it.
 
 use super::Repository;
-use crate::content::Index;
+use crate::content::{Index, PathTable};
 use crate::crypto::writer::{SEALED_KEY_LEN, WriterKey};
 use crate::crypto::{ContentKey, ContentKeys, MasterKey, Signer};
 
@@ -148,6 +148,11 @@ pub trait Appends: Signs {
     fn sealed_run_key(&self) -> Option<&[u8; SEALED_KEY_LEN]>;
     /// The blobs a run may dedup against; only their extents may be pointed at.
     fn known_blobs(&self) -> &Index;
+    /// A writer's files of its last run and the key of their path hashes: its change
+    /// detection, where the owner reads the parent snapshot (`None`: the owner's runs).
+    fn change_table(&self) -> Option<(&PathTable, &[u8; 32])> {
+        None
+    }
 }
 
 impl Signs for Unlocked {
@@ -184,6 +189,9 @@ pub struct Writing {
     pub(super) sealed: [u8; SEALED_KEY_LEN],
     /// This writer's own committed blobs, from its cache (it cannot read the index).
     pub(super) known: Index,
+    /// Its files of its last committed run, from its cache, and their path hash key.
+    pub(super) files: PathTable,
+    pub(super) path_key: [u8; 32],
 }
 
 impl Writing {
@@ -209,5 +217,8 @@ impl Appends for Writing {
     }
     fn known_blobs(&self) -> &Index {
         &self.known
+    }
+    fn change_table(&self) -> Option<(&PathTable, &[u8; 32])> {
+        Some((&self.files, &self.path_key))
     }
 }

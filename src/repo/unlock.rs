@@ -114,11 +114,15 @@ impl Repository<Public> {
         let run = RunKey::generate()?;
         let sealed = seal_run_key(&key.owner_kem, &run, &self.config.id, &id)?;
         let content = ContentKey::new(*run.encryption_key(), *key.id_key());
+        let files = self.writer_files(&id);
+        let path_key = key.path_table_key();
         Ok(self.with_state(|Public| Writing {
             key,
             run: content,
             sealed,
             known,
+            files,
+            path_key,
         }))
     }
 }
@@ -160,6 +164,11 @@ impl<S: Appends> Repository<S> {
     /// The blobs a run dedups against (the owner's index, a writer's own blobs).
     pub fn known_blobs(&self) -> &Index {
         self.state.known_blobs()
+    }
+
+    /// A writer's change detection (see [`Appends::change_table`]).
+    pub fn change_table(&self) -> Option<(&crate::content::PathTable, &[u8; 32])> {
+        self.state.change_table()
     }
 }
 

@@ -331,6 +331,28 @@ fn a_writer_backs_up_without_the_password_reads_nothing_and_the_owner_restores_i
         again["bytes_added"].as_u64().unwrap() < 4096,
         "a repeat backup by the same writer re-uploaded data: {again:#}"
     );
+    // And read nothing: its cache tells unchanged files (by keyed path hashes).
+    assert_eq!(
+        (
+            again["files_unchanged"].as_u64(),
+            again["bytes_read"].as_u64()
+        ),
+        (Some(2), Some(0)),
+        "{again:#}"
+    );
+    // A changed file is read again and counted as changed; a new cache reads all.
+    crate::shared::files::write_file(&src.join("secret.txt"), b"changed\n");
+    let out = writer_backup(&repo, &key, &home, &src);
+    let changed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (
+            changed["files_changed"].as_u64(),
+            changed["files_unchanged"].as_u64()
+        ),
+        (Some(1), Some(1)),
+        "{changed:#}"
+    );
+    crate::shared::files::write_file(&src.join("secret.txt"), &marker);
 
     // What the writer's cache keeps names no file and holds no content: a stolen host
     // lists nothing of what it backed up.
@@ -381,7 +403,7 @@ fn a_writer_backs_up_without_the_password_reads_nothing_and_the_owner_restores_i
     // 3. The owner sees both snapshots and restores them byte-identical, through any
     // remote; password-less verify and the owner's verify --read-data are clean.
     let ids = repo.snapshot_ids();
-    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert_eq!(ids.len(), 3, "{ids:?}");
     assert!(ids.contains(&id));
     for via in 0..3 {
         repo.assert_restore_matches(via, &id, &src, &expected, "writer's snapshot");
@@ -398,13 +420,10 @@ fn a_writer_backs_up_without_the_password_reads_nothing_and_the_owner_restores_i
     // The owner's own backup of the same data goes on beside the writer's, and a delete
     // of the writer's snapshots (the owner's alone) keeps the owner's restorable.
     let own = repo.backup(&[&src], &[]);
-    run_ok(repo.cmd().args([
-        "delete",
-        &id,
-        &ids.iter().find(|i| **i != id).unwrap()[..12],
-    ]));
+    let now = manifest(&src);
+    run_ok(repo.cmd().arg("delete").args(&ids));
     assert_eq!(repo.snapshot_ids(), vec![own.snapshot_id.clone()]);
-    repo.assert_restore_matches(1, &own.snapshot_id, &src, &expected, "owner's after delete");
+    repo.assert_restore_matches(1, &own.snapshot_id, &src, &now, "owner's after delete");
     let (code, report) = run_report(
         repo.cmd_as(Client::via(0).no_password())
             .args(["verify", "--json"]),

@@ -240,6 +240,9 @@ pub fn run<S: Appends>(
                 if let Some(id) = &head.index {
                     repo.cache_writer_segment(w, id, &segment);
                 }
+                if let Some(files) = &outcome.files {
+                    repo.cache_writer_files(w, files);
+                }
             }
             None => repo.set_writer_id(&head.writer),
         }

@@ -37,7 +37,7 @@ use super::stream::StdinOptions;
 use super::trees::TreeBuilder;
 use super::walker::{Event, FileJob, JobInput, Walker, count_totals};
 use crate::content::index::ExtentBlobs;
-use crate::content::{BlobId, BlobKind, Index, Tree, encode_blob};
+use crate::content::{BlobId, BlobKind, Index, PathTable, Tree, encode_blob};
 use crate::crypto::ContentKeys;
 use crate::error::{Error, Result};
 use crate::extent::ExtentName;
@@ -72,6 +72,8 @@ pub struct Outcome {
     pub pointer_bytes_fetched: u64,
     /// Per remote: seconds the backup waited for its upload queue.
     pub upload_waits: Vec<f64>,
+    /// A writer's run: its files, to keep once a head commits the run.
+    pub files: Option<PathTable>,
 }
 
 /// A blob ready to be compressed and encrypted.
@@ -182,6 +184,7 @@ pub fn run<S: Appends>(
         &HashSet::new(),
     )?;
 
+    let mut files = None;
     let scan = std::thread::scope(|s| -> Result<(TreeStats, BlobId)> {
         // Totals for the progress display, counted ahead by a cheap stat-only pass (it
         // still lstats every entry a second time: skipped when nothing shows them).
@@ -201,8 +204,11 @@ pub fn run<S: Appends>(
             let none = Filter::none();
             // Only the owner can read the parent's trees (a writer has no parent).
             let load_tree = |id: &BlobId| S::indexed(repo).and_then(|r| r.load_tree(id).ok());
+            let known = |id: &BlobId| repo.known_blobs().contains(id);
             let walker = Walker {
                 load_tree: &load_tree,
+                changes: repo.change_table(),
+                known: &known,
                 filter: match input {
                     Input::Tree { filter, .. } => filter,
                     Input::Stream(_) => &none,
@@ -266,7 +272,9 @@ pub fn run<S: Appends>(
         });
 
         let mut builder = TreeBuilder::new(key, &dedup, plain_tx, errors);
+        builder.files = repo.change_table().map(|(_, k)| (PathTable::default(), *k));
         let built = builder.consume(event_rx);
+        files = builder.files.take().map(|(table, _)| table);
         // Closes the blob channel, so compressors and then the appender run dry and end.
         drop(builder);
         let appended = appender_thread
@@ -297,6 +305,7 @@ pub fn run<S: Appends>(
         pointers: appender.pointers_used,
         pointer_bytes_fetched: appender.pointer_bytes_fetched,
         upload_waits: appender.upload_waits(),
+        files,
     })
 }
 

@@ -14,6 +14,7 @@ use super::note_error;
 use super::pipeline::{Dedup, PlainBlob};
 use super::walker::{Content, Event};
 use crate::content::{BlobId, BlobKind, Node, NodeKind, Tree};
+use crate::content::{FileRecord, PathTable};
 use crate::crypto::ContentKeys;
 use crate::error::{Error, Result};
 
@@ -37,6 +38,8 @@ pub(super) struct TreeBuilder<'a> {
     /// first name was counted (further names count the same way).
     inodes: HashMap<(u64, u64), (Vec<BlobId>, FileState)>,
     errors: &'a Mutex<Vec<String>>,
+    /// A writer's run: the table of its files being recorded, and the path hash key.
+    pub(super) files: Option<(PathTable, [u8; 32])>,
 }
 
 impl<'a> TreeBuilder<'a> {
@@ -55,6 +58,7 @@ impl<'a> TreeBuilder<'a> {
             stats: TreeStats::default(),
             inodes: HashMap::new(),
             errors,
+            files: None,
         }
     }
 
@@ -152,6 +156,17 @@ impl<'a> TreeBuilder<'a> {
             self.inodes
                 .entry((node.device, node.inode))
                 .or_insert_with(|| (node.content.clone(), state));
+        }
+        if let Some((table, key)) = &mut self.files {
+            // The path as the walker has it: `/`, the directories entered, the name.
+            let mut path = Vec::new();
+            for (dir, _) in &self.stack {
+                path.push(b'/');
+                path.extend_from_slice(&dir.name);
+            }
+            path.push(b'/');
+            path.extend_from_slice(&node.name);
+            table.insert(PathTable::hash(key, &path), FileRecord::of(&node));
         }
         Ok(Some(node))
     }

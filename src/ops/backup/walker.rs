@@ -19,7 +19,8 @@ use super::filter::Filter;
 use super::sources::{Sources, VirtualDir, VirtualEntry};
 use super::stream::{self, StdinOptions};
 use crate::content::fsmeta;
-use crate::content::{BlobId, Node, NodeKind, Tree};
+use crate::content::path_table::Stamp;
+use crate::content::{BlobId, Node, NodeKind, PathTable, Tree};
 use crate::ops::Progress;
 
 /// A file's blob list and the bytes read, or why it could not be read.
@@ -65,6 +66,10 @@ pub struct Stopped;
 pub struct Walker<'a> {
     /// A tree of the parent snapshot (`None`: unreadable, or no parent can be read).
     pub load_tree: &'a (dyn Fn(&crate::content::BlobId) -> Option<Tree> + Sync),
+    /// A writer's change detection instead of a parent: its last run's files and their
+    /// path hash key, and whether a blob is still one it may reuse.
+    pub changes: Option<(&'a PathTable, &'a [u8; 32])>,
+    pub known: &'a (dyn Fn(&BlobId) -> bool + Sync),
     pub filter: &'a Filter,
     pub events: Sender<Event>,
     pub jobs: Sender<FileJob>,
@@ -259,6 +264,17 @@ impl Walker<'_> {
                 return self.emit(Event::Entry(node, Content::Ready { unchanged: true }));
             }
         }
+        let mut existed = parent.is_some();
+        if let (None, Some((table, key))) = (parent, self.changes) {
+            let record = table.get(&PathTable::hash(key, path.as_os_str().as_bytes()));
+            existed = record.is_some();
+            let reusable = (record.and_then(|r| r.unchanged_content(&node)))
+                .filter(|ids| ids.iter().all(|id| (self.known)(id)));
+            if let Some(ids) = reusable {
+                node.content = ids.to_vec();
+                return self.emit(Event::Entry(node, Content::Ready { unchanged: true }));
+            }
+        }
         let (reply, rx) = crossbeam_channel::bounded(1);
         self.jobs
             .send(FileJob {
@@ -270,23 +286,17 @@ impl Walker<'_> {
             node,
             Content::Pending {
                 reply: rx,
-                existed: parent.is_some(),
+                existed,
                 fatal: false,
             },
         ))
     }
 }
 
-/// The file has not changed since the parent snapshot if size, mtime, ctime and inode
-/// all agree (ctime catches changes that restore an old mtime).
+/// The file has not changed since the parent snapshot (see [`Stamp`]; a non-empty file
+/// must have blobs).
 fn unchanged(old: &Node, new: &Node) -> bool {
-    old.size == new.size
-        && old.mtime == new.mtime
-        && old.mtime_nsec == new.mtime_nsec
-        && old.ctime == new.ctime
-        && old.ctime_nsec == new.ctime_nsec
-        && old.inode == new.inode
-        && (old.size == 0 || !old.content.is_empty())
+    Stamp::of(old) == Stamp::of(new) && (old.size == 0 || !old.content.is_empty())
 }
 
 /// Count files and bytes ahead of the walker so progress can show totals and an ETA,
