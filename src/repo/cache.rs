@@ -197,12 +197,17 @@ impl<S: State> Repository<S> {
 /// hashes under the writer's id key) and places, no content and no names:
 /// `<cache>/writers/<writer id>/segments/<index id>`, written once a head commits them.
 impl<S: State> Repository<S> {
-    fn writer_segments_dir(&self, writer: &crate::crypto::writer::WriterId) -> Option<PathBuf> {
+    /// `<cache>/writers/<writer id>/<leaf>`: what a writer keeps for itself.
+    fn writer_cache(
+        &self,
+        writer: &crate::crypto::writer::WriterId,
+        leaf: &str,
+    ) -> Option<PathBuf> {
         Some(
             (self.inner.cache_dir.as_ref()?)
                 .join("writers")
                 .join(hex::encode(writer))
-                .join("segments"),
+                .join(leaf),
         )
     }
 
@@ -214,7 +219,7 @@ impl<S: State> Repository<S> {
         index_id: &str,
         segment: &crate::content::IndexSegment,
     ) {
-        let Some(dir) = self.writer_segments_dir(writer) else {
+        let Some(dir) = self.writer_cache(writer, "segments") else {
             return;
         };
         if let Ok(bytes) = postcard::to_stdvec(segment) {
@@ -228,7 +233,7 @@ impl<S: State> Repository<S> {
         &self,
         writer: &crate::crypto::writer::WriterId,
     ) -> Vec<crate::content::IndexSegment> {
-        let Some(dir) = self.writer_segments_dir(writer) else {
+        let Some(dir) = self.writer_cache(writer, "segments") else {
             return Vec::new();
         };
         let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -247,7 +252,7 @@ impl<S: State> Repository<S> {
         &self,
         writer: &crate::crypto::writer::WriterId,
     ) -> crate::content::PathTable {
-        (self.writer_files_path(writer))
+        (self.writer_cache(writer, "files"))
             .and_then(|p| read_regular_file(&p, FILE_TABLE_LIMIT).ok())
             .and_then(|b| postcard::from_bytes(&b).ok())
             .unwrap_or_default()
@@ -260,21 +265,12 @@ impl<S: State> Repository<S> {
         writer: &crate::crypto::writer::WriterId,
         files: &crate::content::PathTable,
     ) {
-        let Some(path) = self.writer_files_path(writer) else {
+        let Some(path) = self.writer_cache(writer, "files") else {
             return;
         };
         if let (Some(dir), Ok(bytes)) = (path.parent(), postcard::to_stdvec(files)) {
             let _ = std::fs::create_dir_all(dir);
             let _ = replace_file(&path, &bytes);
         }
-    }
-
-    fn writer_files_path(&self, writer: &crate::crypto::writer::WriterId) -> Option<PathBuf> {
-        Some(
-            (self.inner.cache_dir.as_ref()?)
-                .join("writers")
-                .join(hex::encode(writer))
-                .join("files"),
-        )
     }
 }
