@@ -79,7 +79,9 @@ struct Inner {
     remotes: Vec<DynRemote>,
     /// The remote the user named with `-r`, read first.
     primary: usize,
-    rt: tokio::runtime::Runtime,
+    /// Shared with the locks this process holds, so a lock dropped after its
+    /// repository can still be removed (see `lock::HeldLock`).
+    rt: Arc<tokio::runtime::Runtime>,
     cache_dir: Option<PathBuf>,
     certs: Mutex<HashMap<ExtentName, Arc<Certificate>>>,
     decoded: reader::DecodedCache,
@@ -235,7 +237,7 @@ impl Repository<Public> {
             inner: Inner {
                 remotes,
                 primary,
-                rt,
+                rt: Arc::new(rt),
                 cache_dir,
                 certs: Mutex::new(HashMap::new()),
                 decoded: reader::DecodedCache::new(4),

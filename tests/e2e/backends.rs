@@ -129,7 +129,17 @@ fn backup_and_restore_through_each_network_remote(setup: Setup) {
     write_file(&src.join("big"), &pseudo_random(9, 3 * MIB as usize + 17));
     write_file(&src.join("sub/small"), b"hello");
     let expected = manifest(&src);
+    // run_ok fails on a panic message too.
     run_ok(tangle(&remotes.network[0]).arg("backup").arg(&src));
+    // The backup removed its lock before it exited: over S3 it once dropped its runtime
+    // first, printed a panic and left the lock for others to wait on.
+    let out = run_ok(tangle(&remotes.network[0]).args(["--json", "unlock", "--remove-all"]));
+    let unlocked: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        unlocked["removed"],
+        serde_json::json!([]),
+        "the backup left its lock behind"
+    );
     for (i, via) in remotes.network.iter().enumerate() {
         let out = run_ok(tangle(via).arg("snapshots"));
         assert!(stdout_str(&out).contains("1 snapshots"), "{via}: {out:?}");

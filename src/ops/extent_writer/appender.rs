@@ -295,8 +295,8 @@ impl<'a, S: Appends> Appender<'a, S> {
                 pointers::choose(&mut self.rng, &want, &mut symbols_on, &self.catalog, |e| {
                     !unreadable.contains(&e) && !used.contains(&e)
                 });
-            for c in chosen {
-                match self.pointer_data(c) {
+            for (c, input) in chosen.iter().zip(self.pointer_data(&chosen)) {
+                match input {
                     Some(ptr) => {
                         used.push(c.extent);
                         out.push(ptr);
@@ -315,28 +315,49 @@ impl<'a, S: Appends> Appender<'a, S> {
         out
     }
 
-    /// A chosen pointer, to be read from its remote as the encoder gets to it (and
-    /// hash-checked); `None` if it cannot be read (an extent of this run still
-    /// uploading, a remote down).
+    /// The chosen pointers, each to be read from its remote as the encoder gets to it
+    /// (and hash-checked), all fetched at once where a remote has a round trip per read;
+    /// `None` for one that cannot be read (an extent of this run still uploading, a
+    /// remote down).
+    #[allow(clippy::type_complexity)]
     fn pointer_data(
         &mut self,
-        c: pointers::Chosen,
-    ) -> Option<(Pointer, Box<dyn StripeSource + 'a>)> {
-        let extent = self.catalog.name(c.extent)?;
-        let shard = c.shard as usize;
+        chosen: &[pointers::Chosen],
+    ) -> Vec<Option<(Pointer, Box<dyn StripeSource + 'a>)>> {
         let repo = self.repo;
-        let input = match self.recent.iter().find(|cert| cert.name() == extent) {
-            Some(cert) => repo.pointer_input(cert, shard)?,
-            None => repo.pointer_input(&*repo.certificate(&extent).ok()?, shard)?,
-        };
-        self.pointer_bytes_fetched += input.size() as u64;
-        Some((
-            Pointer {
-                extent,
-                shard: c.shard,
-            },
-            input,
-        ))
+        let certs: Vec<Option<std::sync::Arc<Certificate>>> = chosen
+            .iter()
+            .map(|c| {
+                let extent = self.catalog.name(c.extent)?;
+                match self.recent.iter().find(|cert| cert.name() == extent) {
+                    Some(cert) => Some(std::sync::Arc::new(cert.clone())),
+                    None => repo.certificate(&extent).ok(),
+                }
+            })
+            .collect();
+        let wanted: Vec<(&Certificate, usize)> = (chosen.iter().zip(&certs))
+            .filter_map(|(c, cert)| Some((&**cert.as_ref()?, c.shard as usize)))
+            .collect();
+        let mut inputs = repo.pointer_inputs_for_sealing(&wanted).into_iter();
+        let mut out = Vec::with_capacity(chosen.len());
+        for (c, cert) in chosen.iter().zip(&certs) {
+            let Some(cert) = cert else {
+                out.push(None);
+                continue;
+            };
+            out.push(inputs.next().flatten().map(|input| {
+                self.pointer_bytes_fetched += input.size() as u64;
+                let extent = cert.name();
+                (
+                    Pointer {
+                        extent,
+                        shard: c.shard,
+                    },
+                    input,
+                )
+            }));
+        }
+        out
     }
 }
 

@@ -284,7 +284,12 @@ fn held() -> std::sync::MutexGuard<'static, Vec<Arc<HeldLock>>> {
 struct HeldLock {
     remotes: Vec<DynRemote>,
     path: String,
-    rt: tokio::runtime::Handle,
+    /// The runtime its removal runs on, kept alive by the lock, not by the repository
+    /// that took it: a guard is often dropped after its repository (its local bindings
+    /// drop in reverse order), and a dead runtime removes nothing (over S3 it panicked).
+    /// Taken by the first [`remove`](Self::remove), which is the only one that does
+    /// anything.
+    rt: std::sync::Mutex<Option<Arc<tokio::runtime::Runtime>>>,
     refresher: std::sync::Mutex<Option<tokio::task::AbortHandle>>,
     lease: u64,
 }
@@ -294,6 +299,9 @@ impl HeldLock {
     /// `within` (each delete is bounded anyway). Call it from a thread that is not
     /// running async code.
     fn remove(&self, within: Option<std::time::Duration>) {
+        let Some(rt) = self.rt.lock().unwrap_or_else(|p| p.into_inner()).take() else {
+            return;
+        };
         if let Some(r) = self
             .refresher
             .lock()
@@ -306,12 +314,13 @@ impl HeldLock {
             futures::future::join_all(self.remotes.iter().map(|r| r.delete(WRITE, &self.path)));
         let _ = match within {
             // The timer is made inside the runtime, whose clock it needs.
-            Some(within) => self
-                .rt
-                .block_on(async { tokio::time::timeout(within, deletes).await.ok() }),
-            None => Some(self.rt.block_on(deletes)),
+            Some(within) => rt.block_on(async { tokio::time::timeout(within, deletes).await.ok() }),
+            None => Some(rt.block_on(deletes)),
         };
         lease::end(self.lease);
+        // The last owner of the runtime may be this lock: it is dropped here, on a thread
+        // that runs no async code, where dropping a runtime is allowed.
+        drop(rt);
     }
 }
 
@@ -397,7 +406,7 @@ impl<S: State> Repository<S> {
         let lock = Arc::new(HeldLock {
             remotes: self.inner.remotes.clone(),
             path: path.to_string(),
-            rt: self.inner.rt.handle().clone(),
+            rt: std::sync::Mutex::new(Some(self.inner.rt.clone())),
             refresher: std::sync::Mutex::new(None),
             lease,
         });

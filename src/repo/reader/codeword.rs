@@ -12,23 +12,52 @@ use crate::extent::{Certificate, ExtentName};
 use crate::repo::{Repository, State};
 
 impl<S: State> Repository<S> {
-    /// Shard `index` of an extent as a pointer input for sealing: read from its
-    /// certified remote [`SHARD_WINDOW`](super::shard_stream::SHARD_WINDOW) bytes at a
-    /// time as the encoder gets to them, and hash-checked once read through, so sealing
-    /// never holds a pointer shard whole.
-    /// A remote with a round trip per request gets one whole read instead. `None` if
-    /// the first read fails (a shard still uploading, a remote down).
-    pub(crate) fn pointer_input(
+    /// Shards of extents as pointer inputs for sealing: each read from its certified
+    /// remote [`SHARD_WINDOW`](super::shard_stream::SHARD_WINDOW) bytes at a time as the
+    /// encoder gets to them, and hash-checked once read through, so sealing never holds
+    /// a pointer shard whole. A remote with a round trip per request gets one whole read
+    /// instead, and those reads run concurrently, so a codeword with `t` pointers waits
+    /// about one round trip for them, not `t` (over S3 a 12 + 9 backup with 6 pointers
+    /// per extent waited on them one by one). `None` for a shard whose first read fails
+    /// (a shard still uploading, a remote down).
+    pub(crate) fn pointer_inputs_for_sealing(
+        &self,
+        wanted: &[(&Certificate, usize)],
+    ) -> Vec<Option<Box<dyn StripeSource + '_>>> {
+        let high_latency = |cert: &Certificate, index: usize| {
+            cert.shards
+                .get(index)
+                .and_then(|info| self.inner.remotes.get(info.remote as usize))
+                .is_some_and(|r| r.high_latency())
+        };
+        let whole =
+            self.inner
+                .rt
+                .block_on(join_all(wanted.iter().map(|&(cert, index)| async move {
+                    match high_latency(cert, index) {
+                        true => Some(self.fetch_verified(cert, index).await),
+                        false => None,
+                    }
+                })));
+        wanted
+            .iter()
+            .zip(whole)
+            .map(|(&(cert, index), whole)| match whole {
+                Some(read) => read.map(|b| Box::new(b) as Box<dyn StripeSource>),
+                None => self.streamed_pointer_input(cert, index),
+            })
+            .collect()
+    }
+
+    /// A pointer input read a window at a time (see
+    /// [`pointer_inputs_for_sealing`](Self::pointer_inputs_for_sealing)).
+    fn streamed_pointer_input(
         &self,
         cert: &Certificate,
         index: usize,
     ) -> Option<Box<dyn StripeSource + '_>> {
         let info = cert.shards.get(index)?;
         let remote = info.remote as usize;
-        if self.inner.remotes.get(remote)?.high_latency() {
-            let whole = self.inner.rt.block_on(self.fetch_verified(cert, index))?;
-            return Some(Box::new(whole));
-        }
         let path = cert.name().shard_path(index);
         let fetch = move |at: usize, n: usize| {
             let read = self.get_range_from(remote, &path, at as u64, n as u64);

@@ -111,12 +111,17 @@ pub fn stderr_str(o: &Output) -> String {
 
 /// Run and require exit code 0; returns the output.
 pub fn run_ok(cmd: &mut Command) -> Output {
-    cmd.assert().success().get_output().clone()
+    let out = cmd.assert().success().get_output().clone();
+    assert_stderr_lacks(&out, "panicked");
+    out
 }
 
-/// Run and require exactly `code`; returns the output.
+/// Run and require exactly `code`; returns the output. A panic on some thread that the
+/// process survived (it still printed `panicked`) fails too.
 pub fn run_code(cmd: &mut Command, code: i32) -> Output {
-    cmd.assert().code(code).get_output().clone()
+    let out = cmd.assert().code(code).get_output().clone();
+    assert_stderr_lacks(&out, "panicked");
+    out
 }
 
 /// [`run_code`], and stderr says `text`: a refusal and its message.
