@@ -19,9 +19,42 @@ const WRITE: crate::remote::WriteAccess = crate::remote::WriteAccess::repository
 pub struct WriteHealth {
     failed: Mutex<BTreeMap<usize, String>>,
     down: Mutex<BTreeMap<usize, String>>,
+    /// Write only with [`Remote::put_once`](crate::remote::Remote::put_once): a writer
+    /// key's process, which may run over storage that refuses every delete, rename and
+    /// overwrite, and only adds new objects anyway.
+    create_only: std::sync::atomic::AtomicBool,
+}
+
+/// Write a new object with [`Remote::put_once`](crate::remote::Remote::put_once). One
+/// that is already there counts as written only when it holds exactly `data` (this
+/// process wrote it in an attempt whose reply was lost); anything else there (a partial
+/// object of a write cut short, or another process's head under the same number) is a
+/// failed write, which create-only storage does not let anyone repair by replacing it.
+pub(super) async fn put_once(remote: &DynRemote, path: &str, data: Bytes) -> crate::Result<()> {
+    if remote.put_once(WRITE, path, data.clone()).await? {
+        return Ok(());
+    }
+    let found = remote.get_max(path, data.len() as u64).await;
+    match found {
+        Ok(found) if found == data => Ok(()),
+        _ => Err(Error::fatal(format!(
+            "{} already holds another object at {path}, and the storage may not let it be \
+             replaced",
+            remote.url()
+        ))),
+    }
 }
 
 impl WriteHealth {
+    /// From now on write only new objects, each with one create-only request.
+    pub(super) fn set_create_only(&self) {
+        (self.create_only).store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub(super) fn create_only(&self) -> bool {
+        (self.create_only).load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Put an object unless the remote already failed; false if it was not written.
     pub(super) async fn put(
         &self,
@@ -38,7 +71,11 @@ impl WriteHealth {
         {
             return false;
         }
-        match remote.put(WRITE, path, data).await {
+        let written = match self.create_only() {
+            true => put_once(remote, path, data).await,
+            false => remote.put(WRITE, path, data).await,
+        };
+        match written {
             Ok(()) => true,
             Err(e) => {
                 self.failed

@@ -47,7 +47,9 @@ pub enum ObjectName {
     Writer,
     /// `revoked-writers/<writer id>`: the owner's revocation of a writer key.
     RevokedWriter,
-    /// `locks/<random id>`: a backup's or delete's lock (not replicated by repair).
+    /// `locks/<random id>`: a backup's or delete's lock (not replicated by repair); also
+    /// `locks/<id>-<beat>` and `locks/<id>-end`, the refreshes and release of a lock
+    /// held on create-only storage (see [`LockPart`]).
     Lock,
     /// `repairs/<random id>`: a running repair's unsigned marker (see `repo::lock`).
     RepairMarker,
@@ -69,7 +71,7 @@ impl ObjectName {
             [REMOVED_KEYS, id] if is_hex(id, 64) => Some(ObjectName::RemovedKey),
             [WRITERS, id] if is_hex(id, 32) => Some(ObjectName::Writer),
             [REVOKED_WRITERS, id] if is_hex(id, 32) => Some(ObjectName::RevokedWriter),
-            ["locks", id] if is_hex(id, 64) => Some(ObjectName::Lock),
+            ["locks", name] if lock_part(name).is_some() => Some(ObjectName::Lock),
             ["repairs", id] if is_hex(id, 64) => Some(ObjectName::RepairMarker),
             ["heads", writer, seq] if is_hex(writer, 32) && is_hex(seq, 16) => {
                 Some(ObjectName::Head)
@@ -99,6 +101,35 @@ impl ObjectName {
                 | ObjectName::RepairMarker
         )
     }
+}
+
+/// Which object of a lock a name under `locks/` is. A holder that may rewrite and remove
+/// objects keeps its lock in one object, `<id>`, rewritten at each refresh and removed at
+/// the end. A holder on create-only storage (a writer key's backup) can do neither, so it
+/// adds `<id>-<beat>` at each refresh and `<id>-end` when it lets go (FORMAT.md §5.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockPart {
+    Base,
+    Beat(u64),
+    End,
+}
+
+/// The lock id (64 hex digits) and part of the name `name` under `locks/`; `None` if it
+/// is not canonical (beats are decimal from 2, without leading zeros).
+pub fn lock_part(name: &str) -> Option<(&str, LockPart)> {
+    let (id, part) = match name.split_once('-') {
+        None => (name, LockPart::Base),
+        Some((id, "end")) => (id, LockPart::End),
+        Some((id, beat)) => {
+            let canonical = !beat.is_empty()
+                && beat.len() <= 19
+                && beat.bytes().all(|b| b.is_ascii_digit())
+                && !beat.starts_with('0');
+            let beat: u64 = beat.parse().ok().filter(|&b| canonical && b >= 2)?;
+            (id, LockPart::Beat(beat))
+        }
+    };
+    is_hex(id, 64).then_some((id, part))
 }
 
 /// Whether `path` is the canonical name of a replicated metadata object.
@@ -147,6 +178,10 @@ mod tests {
             (format!("heads/{H32}/00000000000000ff"), ObjectName::Head),
             (format!("extents/{H64}"), ObjectName::Certificate(name)),
             (format!("shards/{H64}/10"), ObjectName::Shard(name, 10)),
+            (format!("locks/{H64}"), ObjectName::Lock),
+            (format!("locks/{H64}-2"), ObjectName::Lock),
+            (format!("locks/{H64}-1234"), ObjectName::Lock),
+            (format!("locks/{H64}-end"), ObjectName::Lock),
         ] {
             assert_eq!(ObjectName::parse(&path), Some(parsed), "{path}");
         }
@@ -162,6 +197,12 @@ mod tests {
         for p in [
             "keys/deadbeef".to_string(),
             "removed-keys/deadbeef".to_string(),
+            format!("locks/{H64}-1"),
+            format!("locks/{H64}-02"),
+            format!("locks/{H64}-"),
+            format!("locks/{H64}-End"),
+            format!("locks/{H64}-2-end"),
+            format!("locks/{upper}-2"),
             format!("removed-keys/{H64}/x"),
             format!("keys/{upper}"),
             format!("extents/{upper}"),

@@ -111,6 +111,9 @@ impl Repository<Public> {
             segment.extents.retain(|e| live.contains(&e.extent));
             known.add_segment(&segment);
         }
+        // A writer only adds objects, each with one create-only request, so that its
+        // remotes may refuse every delete, rename and overwrite (docs/REMOTES.md).
+        self.inner.health.set_create_only();
         let run = RunKey::generate()?;
         let sealed = seal_run_key(&key.owner_kem, &run, &self.config.id, &id)?;
         let content = ContentKey::new(*run.encryption_key(), *key.id_key());

@@ -140,6 +140,7 @@ conformance!(
     delete_and_list_after_deletion,
     stat_sizes,
     put_new_never_replaces,
+    put_once_never_replaces,
     missing_objects_are_not_found,
     large_objects,
     large_objects_read_in_turn,
@@ -344,6 +345,19 @@ mod cases {
             }
         );
         assert_kind(r.stat("s/two").await, Kind::NotFound, &f.url);
+        f.cleanup().await;
+    }
+
+    /// The create-only write of a writer key's backup: new objects (and directories)
+    /// only, an existing one kept, and no temp file left (it writes none).
+    pub async fn put_once_never_replaces(f: Fixture) {
+        let r = &f.remote;
+        assert!(r.put_once(W, "shards/x/0", pattern(3000, 1)).await.unwrap());
+        assert!(!r.put_once(W, "shards/x/0", pattern(50, 2)).await.unwrap());
+        assert_eq!(r.get("shards/x/0").await.unwrap(), pattern(3000, 1));
+        assert!(r.put_once(W, "deep/er/new", pattern(7, 3)).await.unwrap());
+        assert_eq!(r.get("deep/er/new").await.unwrap(), pattern(7, 3));
+        assert!(r.list_temp().await.unwrap().is_empty());
         f.cleanup().await;
     }
 

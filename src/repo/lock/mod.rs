@@ -56,13 +56,15 @@ pub enum LockState {
     /// Held elsewhere (or not telling where): watched with its beat unchanged for this
     /// long; `complete` if every remote answered, so that no newer beat can be missing.
     Watched { unchanged: Duration, complete: bool },
+    /// Its holder let it go, on create-only storage, where it could not remove it.
+    Released,
 }
 
 impl LockState {
     pub fn is_stale(&self, times: &LockTimes) -> bool {
         match self {
             LockState::Running => false,
-            LockState::Gone => true,
+            LockState::Gone | LockState::Released => true,
             LockState::Watched {
                 unchanged,
                 complete,
@@ -75,6 +77,7 @@ impl LockState {
         match self {
             LockState::Running => "its process runs on this machine".into(),
             LockState::Gone => "its process on this machine is gone".into(),
+            LockState::Released => "its holder released it".into(),
             LockState::Watched {
                 unchanged,
                 complete,
@@ -114,8 +117,11 @@ pub struct SeenLock {
 
 /// What every remote's `locks/` holds.
 struct LockCopies {
-    /// The authentic locks, each at the highest beat any remote serves.
+    /// The authentic locks, each at the highest beat any remote serves (or released).
     locks: Vec<LockInfo>,
+    /// Per lock (`locks/<id>`): every object of it some remote lists, what removing it
+    /// removes.
+    objects: BTreeMap<String, std::collections::BTreeSet<String>>,
     /// Paths no remote serves authentic, with what each remote served instead.
     bad: BTreeMap<String, Vec<(usize, String)>>,
     /// Paths some remote could not serve (a read failed), with why.
@@ -183,17 +189,25 @@ async fn read_lock_copies(
         .collect()
         .await;
     let mut best: BTreeMap<String, LockInfo> = BTreeMap::new();
+    let mut objects: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
     let mut refused: BTreeMap<String, Vec<(usize, String)>> = BTreeMap::new();
     let mut unreadable = BTreeMap::new();
+    // Object paths some remote served authentic.
+    let mut authentic = std::collections::HashSet::new();
     for (i, path, got) in read {
+        if let Some((base, _)) = object::lock_object(&path) {
+            objects.entry(base).or_default().insert(path.clone());
+        }
         let why = match got {
             Ok(bytes) => match LockInfo::from_object(&path, &bytes, signers, repo_id) {
                 Ok(lock) => {
-                    let newer = best
-                        .get(&path)
-                        .is_none_or(|b| lock.progress() > b.progress());
+                    authentic.insert(path.clone());
+                    // Released beats every beat; else the highest beat wins.
+                    let newer = best.get(&lock.path).is_none_or(|b| {
+                        (lock.released, lock.progress()) > (b.released, b.progress())
+                    });
                     if newer {
-                        best.insert(path, lock);
+                        best.insert(lock.path.clone(), lock);
                     }
                     continue;
                 }
@@ -211,10 +225,12 @@ async fn read_lock_copies(
         };
         refused.entry(path).or_default().push((i, why));
     }
-    refused.retain(|p, _| !best.contains_key(p));
-    unreadable.retain(|p, _| !best.contains_key(p));
+    refused.retain(|p, _| !authentic.contains(p));
+    unreadable.retain(|p, _| !authentic.contains(p));
+    objects.retain(|base, _| best.contains_key(base));
     LockCopies {
         locks: best.into_values().collect(),
+        objects,
         bad: refused,
         unreadable,
         complete,
@@ -222,18 +238,27 @@ async fn read_lock_copies(
     }
 }
 
-/// Write `bytes` at `path` on every remote, renewing `lease` (as of `at`) as soon as one
-/// remote has taken it: readers take the highest beat any remote serves, so a remote that
-/// stalls does not hold the renewal up. Returns whether the lease is still held.
+/// Write `bytes` at `path` on every remote (as a new object where `create_only`),
+/// renewing `lease` (as of `at`) as soon as one remote has taken it: readers take the
+/// highest beat any remote serves, so a remote that stalls does not hold the renewal up.
+/// Returns whether the lease is still held.
 async fn put_and_renew(
     remotes: &[DynRemote],
-    path: &str,
-    bytes: bytes::Bytes,
+    (path, bytes): (&str, bytes::Bytes),
+    create_only: bool,
     lease: u64,
     at: (std::time::Instant, std::time::SystemTime),
 ) -> bool {
     let mut puts: futures::stream::FuturesUnordered<_> = (remotes.iter())
-        .map(|r| r.put(WRITE, path, bytes.clone()))
+        .map(|r| {
+            let bytes = bytes.clone();
+            async move {
+                match create_only {
+                    true => super::health::put_once(r, path, bytes).await,
+                    false => r.put(WRITE, path, bytes).await,
+                }
+            }
+        })
         .collect();
     let mut held = true;
     let mut renewed = false;
@@ -257,6 +282,7 @@ fn judge(copies: &LockCopies, watch: &liveness::Watch) -> Vec<SeenLock> {
         .map(|(l, unchanged)| SeenLock {
             info: l.clone(),
             state: match l.holder.running(l.pid) {
+                _ if l.released => LockState::Released,
                 Some(true) => LockState::Running,
                 Some(false) => LockState::Gone,
                 None => LockState::Watched {
@@ -292,11 +318,14 @@ struct HeldLock {
     rt: std::sync::Mutex<Option<Arc<tokio::runtime::Runtime>>>,
     refresher: std::sync::Mutex<Option<tokio::task::AbortHandle>>,
     lease: u64,
+    /// On create-only storage, where the lock cannot be removed: the object that says
+    /// it is released (`locks/<id>-end`), written instead.
+    end: Option<(String, bytes::Bytes)>,
 }
 
 impl HeldLock {
-    /// Stop refreshing the lock and delete it from every remote, waiting at most
-    /// `within` (each delete is bounded anyway). Call it from a thread that is not
+    /// Stop refreshing the lock and delete it from every remote (or, on create-only
+    /// storage, write its end), waiting at most `within` (each request is bounded anyway). Call it from a thread that is not
     /// running async code.
     fn remove(&self, within: Option<std::time::Duration>) {
         let Some(rt) = self.rt.lock().unwrap_or_else(|p| p.into_inner()).take() else {
@@ -310,13 +339,26 @@ impl HeldLock {
         {
             r.abort();
         }
-        let deletes =
-            futures::future::join_all(self.remotes.iter().map(|r| r.delete(WRITE, &self.path)));
-        let _ = match within {
-            // The timer is made inside the runtime, whose clock it needs.
-            Some(within) => rt.block_on(async { tokio::time::timeout(within, deletes).await.ok() }),
-            None => Some(rt.block_on(deletes)),
+        let release = async {
+            match &self.end {
+                Some((path, end)) => {
+                    let puts = (self.remotes.iter())
+                        .map(|r| super::health::put_once(r, path, end.clone()));
+                    futures::future::join_all(puts).await;
+                }
+                None => {
+                    let deletes = (self.remotes.iter()).map(|r| r.delete(WRITE, &self.path));
+                    futures::future::join_all(deletes).await;
+                }
+            }
         };
+        match within {
+            // The timer is made inside the runtime, whose clock it needs.
+            Some(within) => {
+                let _ = rt.block_on(async { tokio::time::timeout(within, release).await });
+            }
+            None => rt.block_on(release),
+        }
         lease::end(self.lease);
         // The last owner of the runtime may be this lock: it is dropped here, on a thread
         // that runs no async code, where dropping a runtime is allowed.
@@ -402,13 +444,15 @@ impl<S: State> Repository<S> {
     /// A lock or marker of this process at `path` under `lease`, known to
     /// [`stop_writing_and_unlock`] before it is written, so that an interrupt while it is
     /// being written removes it too (and a failed write removes what copies it made).
-    fn hold(&self, path: &str, lease: u64) -> Arc<HeldLock> {
+    /// `end`: see [`HeldLock::end`].
+    fn hold(&self, path: &str, lease: u64, end: Option<(String, bytes::Bytes)>) -> Arc<HeldLock> {
         let lock = Arc::new(HeldLock {
             remotes: self.inner.remotes.clone(),
             path: path.to_string(),
             rt: std::sync::Mutex::new(Some(self.inner.rt.clone())),
             refresher: std::sync::Mutex::new(None),
             lease,
+            end,
         });
         held().push(lock.clone());
         lock
@@ -545,6 +589,28 @@ impl<S: State> Repository<S> {
         }
     }
 
+    /// Remove the objects of the locks their holders released on create-only storage,
+    /// where they could not remove them (best effort): an exclusive holder, alone, tidies
+    /// them, so that `locks/` does not grow with every writer's backup. Each lock's end
+    /// goes last, so that a reader never sees a beat without it.
+    fn remove_released_locks(&self) {
+        let copies = self.read_locks();
+        for lock in copies.locks.iter().filter(|l| l.released) {
+            let mut paths: Vec<&String> = copies
+                .objects
+                .get(&lock.path)
+                .into_iter()
+                .flatten()
+                .collect();
+            paths.sort_by_key(|p| p.ends_with("-end"));
+            for path in paths {
+                self.inner.rt.block_on(futures::future::join_all(
+                    self.inner.remotes.iter().map(|r| r.delete(WRITE, path)),
+                ));
+            }
+        }
+    }
+
     /// Whether `bytes` is an authentic copy of lock `path` of this repository.
     pub fn authenticate_lock(&self, path: &str, bytes: &[u8]) -> Result<()> {
         LockInfo::from_object(path, bytes, self.signers(), &self.config.id).map(|_| ())
@@ -570,9 +636,12 @@ impl<S: State> Repository<S> {
         if all {
             out.repair_markers = self.repair_marker_paths();
         }
-        let paths = (out.removed.iter().map(|l| &l.path))
-            .chain(&out.not_authentic)
-            .chain(&out.repair_markers);
+        // Every object of a removed lock (its beats and end on create-only storage).
+        let objects = (out.removed.iter()).flat_map(|l| {
+            let more = copies.objects.get(&l.path).into_iter().flatten();
+            std::iter::once(&l.path).chain(more.filter(move |p| **p != l.path))
+        });
+        let paths = objects.chain(&out.not_authentic).chain(&out.repair_markers);
         for path in paths {
             self.inner.rt.block_on(futures::future::join_all(
                 self.inner.remotes.iter().map(|r| r.delete(WRITE, path)),
@@ -590,6 +659,7 @@ impl<S: Signs> Repository<S> {
         let guard = self.wait_for_locks(|| self.try_lock(kind, command))?;
         if kind == LockKind::Exclusive {
             self.wait_for_repairs()?;
+            self.remove_released_locks();
         }
         stop_here_for_tests();
         Ok(guard)
@@ -616,12 +686,22 @@ impl<S: Signs> Repository<S> {
             refreshed: now(),
             beat: 1,
             holder: ProcessIdentity::current(),
+            released: false,
         };
         let (signer, repo_id) = (self.state.run_signer(), self.config.id);
         let bytes = info.to_object(&repo_id, &signer);
+        // On create-only storage each refresh is a new object and the release one more.
+        let create_only = self.inner.health.create_only();
+        let end = create_only.then(|| {
+            let end = LockInfo {
+                released: true,
+                ..info.clone()
+            };
+            (end.once_path(), end.to_object(&repo_id, &signer))
+        });
         // The lease runs from before the lock is written: others may watch it from then.
         let lease = lease::start(&format!("the lock of this {command}"), times.lease);
-        let lock = self.hold(&path, lease);
+        let lock = self.hold(&path, lease, end);
         let guard = LockGuard(lock.clone());
         self.write_replicated(&path, bytes)
             .map_err(|e| e.context("taking the lock"))?;
@@ -634,7 +714,11 @@ impl<S: Signs> Repository<S> {
                     info.refreshed = now();
                     info.beat += 1;
                     let bytes = info.to_object(&repo_id, &signer);
-                    if !put_and_renew(&remotes, &info.path, bytes, lease, at).await {
+                    let path = match create_only {
+                        true => info.once_path(),
+                        false => info.path.clone(),
+                    };
+                    if !put_and_renew(&remotes, (&path, bytes), create_only, lease, at).await {
                         return;
                     }
                 }
@@ -665,6 +749,7 @@ mod tests {
             refreshed: 200,
             beat: 1,
             holder: ProcessIdentity::default(),
+            released: false,
         }
     }
 

@@ -1,4 +1,6 @@
-//! A lock as stored: `locks/<id>`, a text signed by the owner (FORMAT.md §5.7).
+//! A lock as stored: `locks/<id>`, a text signed by the owner (FORMAT.md §5.7), or by a
+//! writer, whose backups hold it on create-only storage as `locks/<id>`, `locks/<id>-<beat>`
+//! for each refresh and `locks/<id>-end` once released (see [`LockPart`]).
 //!
 //! The first nine lines are those of every tangle since locks were signed, so older
 //! binaries read newer locks (they ignore the lines after `refreshed`); the lines after
@@ -10,6 +12,7 @@ use super::liveness::ProcessIdentity;
 use crate::crypto::Signer;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::{Error, Result};
+use crate::repo::names::{LockPart, lock_part};
 
 pub(super) const MAGIC: &str = "tangle lock v2";
 
@@ -24,6 +27,7 @@ pub enum LockKind {
 /// A lock found on the remotes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LockInfo {
+    /// `locks/<id>`, whichever of the lock's objects it was read from.
     pub path: String,
     pub kind: LockKind,
     pub host: String,
@@ -38,6 +42,9 @@ pub struct LockInfo {
     pub beat: u64,
     /// Who holds it on its machine, for a reader on the same machine.
     pub holder: ProcessIdentity,
+    /// Let go by its holder: read from `locks/<id>-end`, which a holder on create-only
+    /// storage writes instead of removing its lock.
+    pub released: bool,
 }
 
 /// The name of the lock at `path` (`locks/<id>`).
@@ -45,9 +52,26 @@ pub(super) fn lock_id(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
+/// The lock (`locks/<id>`) an object of a lock belongs to, and which of its objects it is.
+pub(super) fn lock_object(path: &str) -> Option<(String, LockPart)> {
+    let (id, part) = lock_part(path.strip_prefix("locks/")?)?;
+    Some((format!("locks/{id}"), part))
+}
+
 impl LockInfo {
     /// What a reader watches for change: the beat, or in an older binary's lock the
     /// time it was last rewritten.
+    /// Where a holder on create-only storage writes this state of its lock: the lock
+    /// itself at the first beat, a new object at each later one, and the end object once
+    /// released.
+    pub(super) fn once_path(&self) -> String {
+        match (self.released, self.beat) {
+            (true, _) => format!("{}-end", self.path),
+            (false, 0 | 1) => self.path.clone(),
+            (false, beat) => format!("{}-{beat}", self.path),
+        }
+    }
+
     pub fn progress(&self) -> u64 {
         if self.beat > 0 {
             self.beat
@@ -80,6 +104,7 @@ impl LockInfo {
             ("boot", h.boot.clone()),
             ("pidns", h.pidns.clone()),
             ("start", h.start.map(|s| s.to_string())),
+            ("released", self.released.then(|| "1".to_string())),
         ] {
             if let Some(v) = value {
                 text.push_str(&format!("{key} {v}\n"));
@@ -97,8 +122,21 @@ impl LockInfo {
         repo_id: &[u8; 16],
     ) -> Result<LockInfo> {
         let (text, signed_by) = signers.open(ObjectKind::Lock, bytes)?;
-        let lock = Self::parse(path, text, repo_id)
+        let (base, part) =
+            lock_object(path).ok_or_else(|| Error::corrupt("not the name of a lock"))?;
+        let lock = Self::parse(&base, text, repo_id)
             .ok_or_else(|| Error::corrupt("a signed lock of another repository or name"))?;
+        // Each object of a lock says which it is, so none can be served as another.
+        let fits = match part {
+            LockPart::Base => !lock.released,
+            LockPart::Beat(beat) => !lock.released && lock.beat == beat,
+            LockPart::End => lock.released,
+        };
+        if !fits {
+            return Err(Error::corrupt(format!(
+                "a signed lock served under another of its names ({path})"
+            )));
+        }
         if let (envelope::SignedBy::Writer(w), LockKind::Exclusive) = (signed_by, lock.kind) {
             return Err(Error::new(
                 crate::error::Kind::Trust,
@@ -141,6 +179,7 @@ impl LockInfo {
             refreshed: field("refreshed")?.parse().ok()?,
             beat: 0,
             holder: ProcessIdentity::default(),
+            released: false,
         };
         for line in lines {
             let (key, value) = line.split_once(' ')?;
@@ -149,6 +188,7 @@ impl LockInfo {
                 "boot" => lock.holder.boot = Some(value.to_string()),
                 "pidns" => lock.holder.pidns = Some(value.to_string()),
                 "start" => lock.holder.start = Some(value.parse().ok()?),
+                "released" => lock.released = value == "1",
                 _ => {}
             }
         }
@@ -170,9 +210,12 @@ impl LockInfo {
 mod tests {
     use super::*;
 
+    /// A lock's canonical name.
+    const X: &str = "locks/abababababababababababababababababababababababababababababababab";
+
     fn sample() -> LockInfo {
         LockInfo {
-            path: "locks/x".into(),
+            path: X.into(),
             kind: LockKind::Exclusive,
             host: "elsewhere".into(),
             pid: 7,
@@ -185,6 +228,7 @@ mod tests {
                 pidns: Some("pid:[4026531836]".into()),
                 start: Some(12345),
             },
+            released: false,
         }
     }
 
@@ -195,19 +239,20 @@ mod tests {
         let object = l.to_object(&id, &signer);
         let owner = crate::crypto::Signers::owner_only(signer.public());
         assert_eq!(
-            LockInfo::from_object("locks/x", &object, &owner, &id).ok(),
+            LockInfo::from_object(X, &object, &owner, &id).ok(),
             Some(l.clone())
         );
-        assert!(LockInfo::from_object("locks/x", b"junk", &owner, &id).is_err());
+        assert!(LockInfo::from_object(X, b"junk", &owner, &id).is_err());
         let forger = Signer::from_seed(&[8; 32]);
         let forged = l.to_object(&id, &forger);
-        assert!(LockInfo::from_object("locks/x", &forged, &owner, &id).is_err());
+        assert!(LockInfo::from_object(X, &forged, &owner, &id).is_err());
         assert!(
-            LockInfo::from_object("locks/y", &object, &owner, &id).is_err(),
+            LockInfo::from_object(&format!("locks/{}", "cd".repeat(32)), &object, &owner, &id)
+                .is_err(),
             "a lock copied under another name"
         );
         assert!(
-            LockInfo::from_object("locks/x", &object, &owner, &[4; 16]).is_err(),
+            LockInfo::from_object(X, &object, &owner, &[4; 16]).is_err(),
             "a lock of another repository"
         );
     }
@@ -225,41 +270,89 @@ mod tests {
         };
         let object = shared.to_object(&id, &writer);
         assert_eq!(
-            LockInfo::from_object("locks/x", &object, &signers, &id).ok(),
+            LockInfo::from_object(X, &object, &signers, &id).ok(),
             Some(shared)
         );
         let exclusive = LockInfo {
             kind: LockKind::Exclusive,
             ..sample()
         };
-        let e = LockInfo::from_object("locks/x", &exclusive.to_object(&id, &writer), &signers, &id)
+        let e = LockInfo::from_object(X, &exclusive.to_object(&id, &writer), &signers, &id)
             .unwrap_err();
         assert!(e.to_string().contains("only the owner takes those"), "{e}");
         // A writer nobody granted: not authentic at all.
         let stranger = crate::crypto::Signers::owner_only(owner.public());
-        assert!(LockInfo::from_object("locks/x", &object, &stranger, &id).is_err());
+        assert!(LockInfo::from_object(X, &object, &stranger, &id).is_err());
     }
 
     #[test]
     fn an_older_binarys_lock_reads_and_a_newer_one_keeps_its_first_lines() {
         let id = [3u8; 16];
         let old = format!(
-            "{MAGIC}\nrepo {}\nid x\nkind shared\nhost h\npid 9\ncommand backup\nsince 5\nrefreshed 77\n",
-            hex::encode(id)
+            "{MAGIC}\nrepo {}\nid {}\nkind shared\nhost h\npid 9\ncommand backup\nsince 5\nrefreshed 77\n",
+            hex::encode(id),
+            lock_id(X)
         );
-        let l = LockInfo::parse("locks/x", old.as_bytes(), &id).expect("an old lock");
+        let l = LockInfo::parse(X, old.as_bytes(), &id).expect("an old lock");
         assert_eq!((l.beat, l.progress(), l.holder.boot), (0, 77, None));
         // What an older binary reads of a new lock: the same first nine lines.
         let signer = Signer::from_seed(&[7; 32]);
         let new = sample().to_object(&id, &signer);
         let text = envelope::open(ObjectKind::Lock, &new, &signer.public()).unwrap();
         let text = std::str::from_utf8(text).unwrap();
-        assert!(text.starts_with(&format!("{MAGIC}\nrepo {}\nid x\nkind exclusive\nhost elsewhere\npid 7\ncommand delete\nsince 100\nrefreshed 200\n", hex::encode(id))), "{text}");
+        assert!(text.starts_with(&format!("{MAGIC}\nrepo {}\nid {}\nkind exclusive\nhost elsewhere\npid 7\ncommand delete\nsince 100\nrefreshed 200\n", hex::encode(id), lock_id(X))), "{text}");
         // Keys a reader does not know are skipped.
         let later = format!("{old}beat 3\nfuture thing\n");
         assert_eq!(
-            LockInfo::parse("locks/x", later.as_bytes(), &id).map(|l| l.beat),
+            LockInfo::parse(X, later.as_bytes(), &id).map(|l| l.beat),
             Some(3)
         );
+    }
+
+    #[test]
+    fn a_lock_on_create_only_storage_is_one_object_per_beat_and_one_to_release_it() {
+        let (signer, id) = (Signer::from_seed(&[7; 32]), [3u8; 16]);
+        let owner = crate::crypto::Signers::owner_only(signer.public());
+        let mut l = LockInfo {
+            path: X.into(),
+            beat: 1,
+            ..sample()
+        };
+        assert_eq!(l.once_path(), X);
+        l.beat = 5;
+        let beat5 = format!("{X}-5");
+        assert_eq!(l.once_path(), beat5);
+        let object = l.to_object(&id, &signer);
+        let read = LockInfo::from_object(&beat5, &object, &owner, &id).unwrap();
+        assert_eq!((read.path.as_str(), read.beat), (X, 5));
+        // A beat served under another beat's name or as the end: refused. (As the lock
+        // itself it reads as what it is, a later beat of it: an owner's lock is one object
+        // rewritten with higher beats.)
+        for other in [format!("{X}-6"), format!("{X}-end")] {
+            assert!(
+                LockInfo::from_object(&other, &object, &owner, &id).is_err(),
+                "beat 5 read as {other}"
+            );
+        }
+        l.released = true;
+        assert_eq!(l.once_path(), format!("{X}-end"));
+        let end = l.to_object(&id, &signer);
+        let read = LockInfo::from_object(&format!("{X}-end"), &end, &owner, &id).unwrap();
+        assert!(read.released);
+        // An end served as a beat or as the lock itself would hide nothing, but is refused.
+        assert!(LockInfo::from_object(&beat5, &end, &owner, &id).is_err());
+        assert!(LockInfo::from_object(X, &end, &owner, &id).is_err());
+        // Names that are not canonical are no lock's.
+        for junk in [
+            format!("{X}-1"),
+            format!("{X}-05"),
+            format!("{X}-x"),
+            format!("{X}-"),
+        ] {
+            assert!(
+                LockInfo::from_object(&junk, &object, &owner, &id).is_err(),
+                "{junk}"
+            );
+        }
     }
 }

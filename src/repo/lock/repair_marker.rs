@@ -108,7 +108,7 @@ impl<S: State> Repository<S> {
             "this repair's check for exclusive locks",
             times.repair_lease,
         );
-        let marker = self.hold(&path, lease);
+        let marker = self.hold(&path, lease, None);
         let guard = RepairMarkerGuard(marker.clone());
         let repo_id = self.config.id;
         let at = lease::mark();
@@ -171,7 +171,7 @@ impl<S: State> Repository<S> {
                         .map(|(_, r)| r.clone())
                         .collect();
                     let marker = marker_text(&repo_id, beat);
-                    if !super::put_and_renew(&live, &path, marker, lease, at).await {
+                    if !super::put_and_renew(&live, (&path, marker), false, lease, at).await {
                         return;
                     }
                 }

@@ -113,6 +113,14 @@ impl Remote for Deadline {
         self.within("put", path, n, self.inner.put_new(access, path, data))
             .await
     }
+    async fn put_once(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<bool> {
+        // A lock's end on create-only storage is its removal there.
+        let lock_end = path.starts_with("locks/") && path.ends_with("-end");
+        refused_when_stopping(path, lock_end)?;
+        let n = data.len() as u64;
+        self.within("put", path, n, self.inner.put_once(access, path, data))
+            .await
+    }
     async fn get(&self, path: &str) -> Result<Bytes> {
         got(
             path,

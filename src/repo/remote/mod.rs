@@ -75,6 +75,16 @@ pub trait Remote: Send + Sync {
     /// still never replaced, but two writers racing for a new name may both succeed and
     /// the last one's object stays. Only `init` uses it, for the config.
     async fn put_new(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<bool>;
+    /// Write an object that does not exist yet the way create-only storage allows it: no
+    /// temp file, rename, delete or setstat, so it works where those are refused (a
+    /// writer key's backup, docs/REMOTES.md). `Ok(false)` if the object existed. Unlike
+    /// [`put_new`](Self::put_new), a write cut short may leave a partial object under its
+    /// name (every object is checked against its hash or signature when read, so a
+    /// partial one reads as damage). Backends whose writes are atomic anyway (S3, local)
+    /// use `put_new`; SFTP opens the file with an exclusive create.
+    async fn put_once(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<bool> {
+        self.put_new(access, path, data).await
+    }
     async fn get(&self, path: &str) -> Result<Bytes>;
     /// The whole object, refused (`Corrupt`) if it is larger than `max` bytes. Backends
     /// that can learn the size first never read more than `max`; the default checks

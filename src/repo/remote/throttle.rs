@@ -101,6 +101,10 @@ impl Remote for Limited {
         upload(data.len()).await;
         self.inner.put_new(access, path, data).await
     }
+    async fn put_once(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<bool> {
+        upload(data.len()).await;
+        self.inner.put_once(access, path, data).await
+    }
     async fn get(&self, path: &str) -> Result<Bytes> {
         download(self.inner.get(path).await).await
     }

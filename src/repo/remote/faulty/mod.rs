@@ -16,11 +16,11 @@
 //! * [`Fault::Timeout`]: the call fails with a `Fatal` "timed out" error (no delay).
 //! * [`Fault::Truncate`]: data comes back cut short (`get`, `get_range`: the first half
 //!   of the bytes; `stat`, `list`: sizes halved; `list` also drops the second half of
-//!   the entries). For `put`/`put_new` half the data is stored and success reported
+//!   the entries). For `put`/`put_new`/`put_once` half the data is stored and success reported
 //!   (a torn write the remote does not admit).
 //! * [`Fault::FlipBits`]: `n` bits flipped in returned data (`get`, `get_range`) or in
-//!   the data stored (`put`, `put_new`: silent corruption at write time).
-//! * [`Fault::LostAck`]: `put`/`put_new`/`delete` do their work but then fail (the
+//!   the data stored (`put`, `put_new`, `put_once`: silent corruption at write time).
+//! * [`Fault::LostAck`]: `put`/`put_new`/`put_once`/`delete` do their work but then fail (the
 //!   reply got lost); for other operations it acts like `Timeout`.
 //!
 //! Stale lists: after [`Faulty::freeze_lists`], `list` omits every object created
@@ -29,7 +29,7 @@
 //!
 //! [`Faulty::set_offline`] makes every call fail (a remote that is unreachable).
 //!
-//! [`Faulty::hold_writes`] makes `put`/`put_new` wait until [`Faulty::release_writes`]
+//! [`Faulty::hold_writes`] makes `put`/`put_new`/`put_once` wait until [`Faulty::release_writes`]
 //! (a remote that is slow to accept data), so tests can see who waits for whom.
 
 mod rule;
@@ -113,7 +113,7 @@ impl Faulty {
         self.state().offline = offline;
     }
 
-    /// From now on, `put` and `put_new` wait (before doing anything) until
+    /// From now on, every write waits (before doing anything) until
     /// [`Faulty::release_writes`].
     pub fn hold_writes(&self) {
         self.hold.send_replace(true);
@@ -246,6 +246,7 @@ impl Faulty {
         let existed = self.state().frozen && self.inner.stat(path).await.is_ok();
         let written = match op {
             Op::PutNew => self.inner.put_new(access, path, data).await?,
+            Op::PutOnce => self.inner.put_once(access, path, data).await?,
             _ => {
                 self.inner.put(access, path, data).await?;
                 true
@@ -289,6 +290,10 @@ impl Remote for Faulty {
 
     async fn put_new(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<bool> {
         self.write(access, Op::PutNew, path, data).await
+    }
+
+    async fn put_once(&self, access: WriteAccess, path: &str, data: Bytes) -> Result<bool> {
+        self.write(access, Op::PutOnce, path, data).await
     }
 
     async fn get(&self, path: &str) -> Result<Bytes> {

@@ -12,6 +12,8 @@ use crate::error::Kind;
 pub enum Op {
     Put,
     PutNew,
+    /// `put_once`: a create-only write (see [`Remote::put_once`](crate::remote::Remote::put_once)).
+    PutOnce,
     Get,
     GetRange,
     Stat,
@@ -22,9 +24,10 @@ pub enum Op {
 }
 
 impl Op {
-    pub const ALL: [Op; 9] = [
+    pub const ALL: [Op; 10] = [
         Op::Put,
         Op::PutNew,
+        Op::PutOnce,
         Op::Get,
         Op::GetRange,
         Op::Stat,
@@ -35,8 +38,8 @@ impl Op {
     ];
     /// Operations that read objects: `get`, `get_range`.
     pub const READS: [Op; 2] = [Op::Get, Op::GetRange];
-    /// Operations that write objects: `put`, `put_new`.
-    pub const WRITES: [Op; 2] = [Op::Put, Op::PutNew];
+    /// Operations that write objects: `put`, `put_new`, `put_once`.
+    pub const WRITES: [Op; 3] = [Op::Put, Op::PutNew, Op::PutOnce];
 
     pub(super) fn bit(self) -> u16 {
         1 << (self as u16)

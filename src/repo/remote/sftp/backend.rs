@@ -53,6 +53,16 @@ impl Remote for SftpRemote {
             .await?)
     }
 
+    async fn put_once(&self, _: WriteAccess, path: &str, data: Bytes) -> Result<bool> {
+        let full = self.full(path)?;
+        let (full, data) = (&full, &data);
+        Ok(self
+            .run(path, |c| async move {
+                c.session.write_exclusive(full, data).await
+            })
+            .await?)
+    }
+
     async fn get(&self, path: &str) -> Result<Bytes> {
         self.get_max(path, u64::MAX).await
     }

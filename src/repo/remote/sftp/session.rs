@@ -144,15 +144,46 @@ impl Session {
             })
     }
 
+    /// Write `data` to `full`, which must not exist, with an exclusive create and nothing
+    /// else: no temp file, rename, remove or setstat, which create-only accounts refuse
+    /// (`sftp-server -P remove,rename,…`). Creates directories as needed; `false` if
+    /// `full` existed. A write cut short leaves a partial file that cannot be removed.
+    /// Looks first, as `put_new` does: `rclone serve sftp` ignores the exclusive flag and
+    /// replaces the file (there the window between look and write remains).
+    pub async fn write_exclusive(&self, full: &str, data: &Bytes) -> OpResult<bool> {
+        if self.sftp.lstat(full).await.is_ok() {
+            return Ok(false);
+        }
+        let create = OpenFlags::WRITE | OpenFlags::CREATE | OpenFlags::EXCLUDE;
+        let result = match self.write_file_with(full, data, create).await {
+            Err(e) if op_status_is(&e, StatusCode::NoSuchFile) => {
+                self.mkdirs(parent(full).unwrap_or(".")).await?;
+                self.write_file_with(full, data, create).await
+            }
+            r => r,
+        };
+        match result {
+            Ok(()) => Ok(true),
+            // OpenSSH answers a generic failure for EEXIST: look.
+            Err(e @ OpError::Sftp(SftpError::Status(_))) => match self.sftp.lstat(full).await {
+                Ok(_) => Ok(false),
+                Err(_) => Err(e),
+            },
+            Err(e) => Err(e),
+        }
+    }
+
     /// Write a whole file: open, pipelined writes, fsync, close.
     async fn write_file(&self, path: &str, data: &Bytes) -> OpResult<()> {
+        let flags = OpenFlags::WRITE | OpenFlags::CREATE | OpenFlags::TRUNCATE;
+        self.write_file_with(path, data, flags).await
+    }
+
+    /// [`write_file`](Self::write_file) opening with `flags`.
+    async fn write_file_with(&self, path: &str, data: &Bytes, flags: OpenFlags) -> OpResult<()> {
         let handle = self
             .sftp
-            .open(
-                path,
-                OpenFlags::WRITE | OpenFlags::CREATE | OpenFlags::TRUNCATE,
-                FileAttributes::empty(),
-            )
+            .open(path, flags, FileAttributes::empty())
             .await?
             .handle;
         let result = async {
