@@ -35,7 +35,7 @@ pub use lock::{
 };
 pub use objects::{IdentifiedSnapshot, metadata_limit};
 pub use read_around::RemoteReadAround;
-pub use read_plan::{ForgetReadPlan, PLAN_SEGMENT, PREFETCH_WINDOW, PlannedReads};
+pub use read_plan::{ForgetReadPlan, PLAN_SEGMENT, PlannedReads};
 pub use reader::{ReadMode, TREE_SHARDS_AHEAD, TREES_AHEAD};
 pub use rebuild::Graph;
 pub use state::{Appends, HasIndex, HasKey, Indexed, Public, Signs, State, Unlocked, Writing};
@@ -231,6 +231,7 @@ impl Repository<Public> {
         let cache_dir = cache_dir
             .or_else(default_cache_dir)
             .map(|d| d.join(config.id_hex()));
+        let data_shards = (config.coding.data_shards as usize).max(1);
         Ok(Repository {
             config,
             state: Public,
@@ -241,7 +242,7 @@ impl Repository<Public> {
                 cache_dir,
                 certs: Mutex::new(HashMap::new()),
                 decoded: reader::DecodedCache::new(4),
-                shards: reader::ShardCache::new(16),
+                shards: reader::ShardCache::new(read_plan::SHARD_CACHE_EXTENTS * data_shards),
                 read_plan: Mutex::new(None),
                 rescue: Mutex::new(None),
                 read_around: Default::default(),

@@ -12,7 +12,7 @@ use super::locate::{Located, locate};
 use super::select::{self, SnapshotFilter};
 use crate::content::{BlobKind, Node, NodeKind, Snapshot, Tree};
 use crate::error::{Error, Result, ResultExt};
-use crate::repo::{ForgetReadPlan, Indexed, PREFETCH_WINDOW};
+use crate::repo::{ForgetReadPlan, Indexed};
 use crate::repo::{PlannedReads, ReadMode, Repository};
 
 /// Write the file at `path` (as backed up) of snapshot `spec` (`latest`: the newest that
@@ -77,7 +77,7 @@ pub(super) fn with_read_plan<'b, T>(
         // Ends the plan however the writing ends, which stops the prefetcher.
         let _finished = ForgetReadPlan(repo);
         if planned {
-            s.spawn(|| repo.prefetch_planned(PREFETCH_WINDOW));
+            s.spawn(|| repo.prefetch_planned());
         }
         write()
     })

@@ -55,7 +55,7 @@ use super::select::{self, SnapshotFilter};
 use crate::content::Node;
 use crate::content::fsmeta;
 use crate::error::{Kind, Result, ResultExt};
-use crate::repo::{ForgetReadPlan, Indexed, PREFETCH_WINDOW, RemoteReadAround, Repository};
+use crate::repo::{ForgetReadPlan, Indexed, RemoteReadAround, Repository};
 
 pub struct RestoreOptions {
     /// `SNAPSHOT[:PATH]`.
@@ -289,7 +289,7 @@ impl Restorer<'_> {
             // would wait on it for ever and the scope never end.
             let _ends_plan_on_panic = EndPlanOnPanic(repo);
             if planned {
-                s.spawn(|| repo.prefetch_planned(PREFETCH_WINDOW));
+                s.spawn(|| repo.prefetch_planned());
             }
             if let Some(mut read_planner) = read_planner {
                 // A look for include patterns recurses once per directory level (down to

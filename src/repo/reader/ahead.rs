@@ -102,12 +102,16 @@ impl<S: HasIndex> Repository<S> {
     }
 
     /// Keep the shard cache ahead of a restore that follows a read plan: fetch the
-    /// shards of the plan's next `window` runs that live on high-latency remotes, all at
+    /// shards of the plan's next runs (two extents' worth of data shards,
+    /// [`PREFETCH_EXTENTS`](crate::repo::read_plan::PREFETCH_EXTENTS)) that live on
+    /// high-latency remotes, all at
     /// once (so every remote holding one works at the same time), wait until the restore
     /// moves on, and again, until the plan is finished
     /// ([`finish_read_plan`](Self::finish_read_plan)). Failures are left for the reader
     /// to meet (and fall back from).
-    pub fn prefetch_planned(&self, window: usize) {
+    pub fn prefetch_planned(&self) {
+        let window = super::super::read_plan::PREFETCH_EXTENTS
+            * (self.config.coding.data_shards as usize).max(1);
         let Some(plan) = self.read_plan() else {
             return;
         };
