@@ -80,6 +80,13 @@ pub fn seal(kind: ObjectKind, payload: &[u8], signer: &Signer) -> Vec<u8> {
     seal_versioned(kind, payload, signer, signer.writer_id())
 }
 
+/// For tests playing a forger: [`seal`] without its check, so a writer can sign a kind
+/// only the owner signs (a config), as a stolen writer key would.
+#[cfg(feature = "testing")]
+pub fn seal_forged(kind: ObjectKind, payload: &[u8], signer: &Signer) -> Vec<u8> {
+    seal_versioned(kind, payload, signer, signer.writer_id())
+}
+
 /// Wrap and sign a payload as writer `writer` (version 2). Only for the kinds a writer
 /// may sign.
 pub fn seal_as_writer(

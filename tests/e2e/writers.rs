@@ -430,6 +430,13 @@ fn a_writer_backs_up_without_the_password_reads_nothing_and_the_owner_restores_i
         "verify after delete",
     );
     assert_eq!(code, 0, "{}", show_findings(&report));
+    // And a password-less repair finds nothing to do.
+    let (code, report) = run_report(
+        repo.cmd_as(Client::via(2).no_password())
+            .args(["repair", "--json"]),
+        "repair after delete",
+    );
+    assert_eq!(code, 0, "{report:#}");
 }
 
 #[test]
@@ -591,6 +598,55 @@ fn a_head_a_writer_signs_for_another_writer_is_named_and_repair_never_spreads_it
     }
     let (code, report) = run_report(
         repo.cmd_as(Client::via(2).no_password())
+            .args(["verify", "--json"]),
+        "verify after repair",
+    );
+    assert_eq!(code, 0, "{}", show_findings(&report));
+}
+
+#[test]
+fn a_config_a_writer_signs_is_named_and_repair_puts_the_owners_back() {
+    use tangle::crypto::envelope::{self, ObjectKind};
+    use tangle::crypto::writer::WriterKey;
+    let repo = Repo::init();
+    let (v, key) = add(&repo, "host-a");
+    let a = WriterKey::from_file_text(&fs::read_to_string(&key).unwrap()).unwrap();
+    // Host A, broken into, signs the config with its writer key; one remote serves it.
+    let owners = fs::read(repo.remotes[0].join("config")).unwrap();
+    let payload = envelope::open_unverified(ObjectKind::Config, &owners).unwrap();
+    fs::write(
+        repo.remotes[1].join("config"),
+        envelope::seal_forged(ObjectKind::Config, payload, &a.signer()),
+    )
+    .unwrap();
+
+    let (code, report) = run_report(
+        repo.cmd_as(Client::via(0).no_password())
+            .args(["verify", "--json"]),
+        "verify",
+    );
+    assert_eq!(code, 22, "{}", show_findings(&report));
+    let finding = (report["findings"].as_array().unwrap().iter())
+        .find(|f| f["path"] == "config" && f["remote"] == repo.remotes[1].display().to_string())
+        .unwrap_or_else(|| {
+            panic!(
+                "the forged config is not reported:\n{}",
+                show_findings(&report)
+            )
+        });
+    let a_id = v["id"].as_str().unwrap();
+    assert!(
+        finding["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains(&a_id[..8]),
+        "the finding names the writer that signed it: {finding:#}"
+    );
+
+    run_ok(repo.cmd_as(Client::via(0).no_password()).args(["repair"]));
+    assert_eq!(fs::read(repo.remotes[1].join("config")).unwrap(), owners);
+    let (code, report) = run_report(
+        repo.cmd_as(Client::via(1).no_password())
             .args(["verify", "--json"]),
         "verify after repair",
     );

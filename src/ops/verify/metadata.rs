@@ -145,10 +145,11 @@ pub(super) fn metadata_replicas<S: State>(
                     FindingKind::MissingMetadata,
                     format!("{path} is missing on {url}"),
                 ),
-                CopyState::Bad(BadCopy::Forged(_)) => Finding::new(
+                // Why, which names the writer when a writer signed it.
+                CopyState::Bad(BadCopy::Forged(why)) => Finding::new(
                     Severity::Trust,
                     FindingKind::BadSignature,
-                    format!("{path} on {url} is not signed by the repository owner"),
+                    format!("{path} on {url} is not signed by the repository owner ({why})"),
                 ),
                 CopyState::Bad(stale @ BadCopy::Stale { .. }) => Finding::new(
                     Severity::Repairable,
