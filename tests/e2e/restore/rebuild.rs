@@ -456,10 +456,11 @@ fn altered_shards_of_later_codewords_are_named_and_never_used() {
             && err.contains("do not match its certificate"),
         "restore does not name the extent and the altered shards:\n{err}"
     );
-    let c = &fx.certs[rescuers[0]];
+    // Which rescuers the rebuild reads before it gives up depends on the order concurrent
+    // reads finish in: some rescuer's altered shard is named, with its remote.
     assert!(
         (0..3).any(|r| err.contains(&format!("remote {} serves shard", fx.repo.url(r))))
-            && err.contains(&c.name().short()),
+            && (rescuers.iter()).any(|&l| err.contains(&fx.certs[l].name().short())),
         "restore does not name a remote serving an altered shard:\n{err}"
     );
     assert_remotes_unchanged(&before, &fx.repo.remote_state(), "failed restore");
