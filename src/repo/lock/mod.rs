@@ -325,8 +325,8 @@ struct HeldLock {
 
 impl HeldLock {
     /// Stop refreshing the lock and delete it from every remote (or, on create-only
-    /// storage, write its end), waiting at most `within` (each request is bounded anyway). Call it from a thread that is not
-    /// running async code.
+    /// storage, write its end), waiting at most `within` (each request is bounded
+    /// anyway). Call it from a thread that is not running async code.
     fn remove(&self, within: Option<std::time::Duration>) {
         let Some(rt) = self.rt.lock().unwrap_or_else(|p| p.into_inner()).take() else {
             return;
