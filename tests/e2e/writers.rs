@@ -530,6 +530,23 @@ fn retention_groups_by_signer_so_a_writers_snapshots_crowd_out_only_its_own() {
     assert_eq!(left.len(), 4, "{left:?}");
 }
 
+/// `report` (of verify) has a finding for `path` on `remote` that names writer `id` (hex).
+fn assert_writer_named(report: &Value, path: &str, remote: &std::path::Path, id: &str) {
+    let remote = remote.display().to_string();
+    let finding = (report["findings"].as_array().unwrap().iter())
+        .find(|f| f["path"] == path && f["remote"] == remote.as_str())
+        .unwrap_or_else(|| {
+            panic!(
+                "{path} on {remote} is not reported:\n{}",
+                show_findings(report)
+            )
+        });
+    assert!(
+        finding["message"].as_str().unwrap_or("").contains(&id[..8]),
+        "the finding names the writer that signed it: {finding:#}"
+    );
+}
+
 #[test]
 fn a_head_a_writer_signs_for_another_writer_is_named_and_repair_never_spreads_it() {
     use tangle::crypto::writer::WriterKey;
@@ -570,23 +587,8 @@ fn a_head_a_writer_signs_for_another_writer_is_named_and_repair_never_spreads_it
         "verify",
     );
     assert_eq!(code, 22, "{}", show_findings(&report));
-    let finding = (report["findings"].as_array().unwrap().iter())
-        .find(|f| f["path"] == path.as_str())
-        .unwrap_or_else(|| {
-            panic!(
-                "the forged head is not reported:\n{}",
-                show_findings(&report)
-            )
-        });
-    assert_eq!(finding["remote"], repo.remotes[1].display().to_string());
     let a_id = hex::encode(a.id());
-    assert!(
-        finding["message"]
-            .as_str()
-            .unwrap_or("")
-            .contains(&a_id[..8]),
-        "the finding names the writer that signed it: {finding:#}"
-    );
+    assert_writer_named(&report, &path, &repo.remotes[1], &a_id);
 
     run_ok(repo.cmd_as(Client::via(0).no_password()).args(["repair"]));
     for r in &repo.remotes {
@@ -626,21 +628,11 @@ fn a_config_a_writer_signs_is_named_and_repair_puts_the_owners_back() {
         "verify",
     );
     assert_eq!(code, 22, "{}", show_findings(&report));
-    let finding = (report["findings"].as_array().unwrap().iter())
-        .find(|f| f["path"] == "config" && f["remote"] == repo.remotes[1].display().to_string())
-        .unwrap_or_else(|| {
-            panic!(
-                "the forged config is not reported:\n{}",
-                show_findings(&report)
-            )
-        });
-    let a_id = v["id"].as_str().unwrap();
-    assert!(
-        finding["message"]
-            .as_str()
-            .unwrap_or("")
-            .contains(&a_id[..8]),
-        "the finding names the writer that signed it: {finding:#}"
+    assert_writer_named(
+        &report,
+        "config",
+        &repo.remotes[1],
+        v["id"].as_str().unwrap(),
     );
 
     run_ok(repo.cmd_as(Client::via(0).no_password()).args(["repair"]));

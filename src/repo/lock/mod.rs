@@ -24,11 +24,11 @@
 //! authentic is ignored with a warning naming the remotes that serve it; `verify`
 //! reports it (exit 22) and `unlock` and `repair` remove it.
 
+mod copies;
 mod liveness;
 mod object;
 mod repair_marker;
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -38,6 +38,7 @@ use super::{Repository, Signs, State};
 use crate::error::{Error, Kind, Result};
 use crate::remote::{DynRemote, lease};
 
+use copies::{LockCopies, judge, read_lock_copies};
 pub use liveness::{LockTimes, ProcessIdentity, lock_times};
 pub use object::{LockInfo, LockKind};
 pub use repair_marker::RepairMarkerGuard;
@@ -115,129 +116,6 @@ pub struct SeenLock {
     pub state: LockState,
 }
 
-/// What every remote's `locks/` holds.
-struct LockCopies {
-    /// The authentic locks, each at the highest beat any remote serves (or released).
-    locks: Vec<LockInfo>,
-    /// Per lock (`locks/<id>`): every object of it some remote lists, what removing it
-    /// removes.
-    objects: BTreeMap<String, std::collections::BTreeSet<String>>,
-    /// Paths no remote serves authentic, with what each remote served instead.
-    bad: BTreeMap<String, Vec<(usize, String)>>,
-    /// Paths some remote could not serve (a read failed), with why.
-    unreadable: BTreeMap<String, String>,
-    /// Every remote listed, and served or lacked each copy it listed.
-    complete: bool,
-    /// The remotes whose listing failed, and why.
-    unlisted: Vec<(usize, Error)>,
-}
-
-/// Every lock copy on `remotes` (those `usable`), each fetched from the remote that lists
-/// it and checked against the owner and repository.
-async fn read_lock_copies(
-    remotes: &[DynRemote],
-    usable: &[bool],
-    signers: &crate::crypto::Signers,
-    repo_id: &[u8; 16],
-    list_within: Option<Duration>,
-) -> LockCopies {
-    let listings = futures::future::join_all(remotes.iter().enumerate().map(|(i, r)| async move {
-        if !usable.get(i).copied().unwrap_or(false) {
-            return Err(Error::fatal("unreachable"));
-        }
-        match list_within {
-            Some(limit) => tokio::time::timeout(limit, r.list("locks"))
-                .await
-                .unwrap_or_else(|_| {
-                    Err(Error::fatal(format!(
-                        "{} did not list its locks within {}",
-                        r.url(),
-                        human_duration(limit)
-                    )))
-                }),
-            None => r.list("locks").await,
-        }
-    }))
-    .await;
-    let mut complete = true;
-    let mut unlisted = Vec::new();
-    let mut copies = Vec::new();
-    for (i, listing) in listings.into_iter().enumerate() {
-        match listing {
-            Ok(list) => copies.extend(
-                (list.into_iter())
-                    .filter(|o| {
-                        super::names::ObjectName::parse(&o.path)
-                            == Some(super::names::ObjectName::Lock)
-                    })
-                    .map(|o| (i, o.path)),
-            ),
-            Err(e) => {
-                complete = false;
-                if usable.get(i).copied().unwrap_or(false) {
-                    unlisted.push((i, e));
-                }
-            }
-        }
-    }
-    let read: Vec<(usize, String, Result<bytes::Bytes>)> = futures::stream::iter(copies)
-        .map(|(i, path)| async move {
-            let got = remotes[i].get_max(&path, MAX_SIZE).await;
-            (i, path, got)
-        })
-        .buffer_unordered(16)
-        .collect()
-        .await;
-    let mut best: BTreeMap<String, LockInfo> = BTreeMap::new();
-    let mut objects: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
-    let mut refused: BTreeMap<String, Vec<(usize, String)>> = BTreeMap::new();
-    let mut unreadable = BTreeMap::new();
-    // Object paths some remote served authentic.
-    let mut authentic = std::collections::HashSet::new();
-    for (i, path, got) in read {
-        if let Some((base, _)) = object::lock_object(&path) {
-            objects.entry(base).or_default().insert(path.clone());
-        }
-        let why = match got {
-            Ok(bytes) => match LockInfo::from_object(&path, &bytes, signers, repo_id) {
-                Ok(lock) => {
-                    authentic.insert(path.clone());
-                    // Released beats every beat; else the highest beat wins.
-                    let newer = best.get(&lock.path).is_none_or(|b| {
-                        (lock.released, lock.progress()) > (b.released, b.progress())
-                    });
-                    if newer {
-                        best.insert(lock.path.clone(), lock);
-                    }
-                    continue;
-                }
-                Err(e) => e.to_string(),
-            },
-            // Gone since the listing: its holder finished.
-            Err(e) if e.kind() == Kind::NotFound => continue,
-            // Too large, or not a lock's shape: not a lock, whatever it claims.
-            Err(e) if e.kind() == Kind::Corrupt => e.to_string(),
-            Err(e) => {
-                complete = false;
-                unreadable.insert(path, e.to_string());
-                continue;
-            }
-        };
-        refused.entry(path).or_default().push((i, why));
-    }
-    refused.retain(|p, _| !authentic.contains(p));
-    unreadable.retain(|p, _| !authentic.contains(p));
-    objects.retain(|base, _| best.contains_key(base));
-    LockCopies {
-        locks: best.into_values().collect(),
-        objects,
-        bad: refused,
-        unreadable,
-        complete,
-        unlisted,
-    }
-}
-
 /// Write `bytes` at `path` on every remote (as a new object where `create_only`),
 /// renewing `lease` (as of `at`) as soon as one remote has taken it: readers take the
 /// highest beat any remote serves, so a remote that stalls does not hold the renewal up.
@@ -269,29 +147,6 @@ async fn put_and_renew(
         }
     }
     held
-}
-
-/// Judge each lock of `copies` by this reader's knowledge, remembering (in `watch`) when
-/// it first saw each beat.
-fn judge(copies: &LockCopies, watch: &liveness::Watch) -> Vec<SeenLock> {
-    let beats: Vec<(String, u64)> = (copies.locks.iter())
-        .map(|l| (l.path.clone(), l.progress()))
-        .collect();
-    let ages = watch.observe(&beats, copies.complete);
-    (copies.locks.iter().zip(ages))
-        .map(|(l, unchanged)| SeenLock {
-            info: l.clone(),
-            state: match l.holder.running(l.pid) {
-                _ if l.released => LockState::Released,
-                Some(true) => LockState::Running,
-                Some(false) => LockState::Gone,
-                None => LockState::Watched {
-                    unchanged,
-                    complete: copies.complete,
-                },
-            },
-        })
-        .collect()
 }
 
 fn conflicts(kind: LockKind, other: &LockInfo) -> bool {
