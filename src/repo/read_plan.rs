@@ -116,6 +116,7 @@ impl PlannedReads {
         debug::PLAN_MOST_AHEAD.max(state.planned - state.consumed);
         drop(state);
         plan.moved.notify_all();
+        plan.changed.notify_waiters();
     }
 }
 
@@ -152,6 +153,9 @@ pub(super) struct ReadPlan {
     /// the planner is wanted ([`wait_for_room`](Self::wait_for_room)), and when the plan
     /// is finished.
     moved: Condvar,
+    /// The same moments for the prefetcher, which waits in async code
+    /// ([`upcoming`](ReadPlan::upcoming)) beside the fetches it has running.
+    changed: tokio::sync::Notify,
 }
 
 #[derive(Default)]
@@ -266,6 +270,7 @@ impl ReadPlan {
         }
         if wake {
             self.moved.notify_all();
+            self.changed.notify_waiters();
         }
     }
 
@@ -274,28 +279,36 @@ impl ReadPlan {
     /// change count returned with the last answer; `None` the first time): the restore
     /// moved on to another run or reads were added. Returns the change count with them,
     /// or `None` when the plan is finished.
-    pub(super) fn upcoming(
+    pub(super) async fn upcoming(
         &self,
         seen: Option<u64>,
         window: usize,
     ) -> Option<(u64, Vec<ShardKey>)> {
-        let mut state = self.state();
-        while !state.finished && seen == Some(state.changes) {
-            state = self.moved.wait(state).unwrap_or_else(|p| p.into_inner());
-        }
-        if state.finished {
-            return None;
-        }
-        let mut keys: Vec<ShardKey> = Vec::with_capacity(window);
-        for (_, key) in &state.runs {
-            if keys.len() == window {
-                break;
+        loop {
+            // Listening before looking: a change between the look and the wait still wakes.
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            {
+                let state = self.state();
+                if state.finished {
+                    return None;
+                }
+                if seen != Some(state.changes) {
+                    let mut keys: Vec<ShardKey> = Vec::with_capacity(window);
+                    for (_, key) in &state.runs {
+                        if keys.len() == window {
+                            break;
+                        }
+                        if !keys.contains(key) && state.uses.contains_key(key) {
+                            keys.push(*key);
+                        }
+                    }
+                    return Some((state.changes, keys));
+                }
             }
-            if !keys.contains(key) && state.uses.contains_key(key) {
-                keys.push(*key);
-            }
+            changed.await;
         }
-        Some((state.changes, keys))
     }
 
     /// For the planner: wait until fewer than `ahead` planned reads are left ahead of
@@ -326,12 +339,14 @@ impl ReadPlan {
         }
         drop(state);
         self.moved.notify_all();
+        self.changed.notify_waiters();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use futures::executor::block_on;
     use std::sync::Arc;
 
     fn key(n: u8, shard: usize) -> ShardKey {
@@ -372,16 +387,16 @@ mod tests {
             key(3, 0),
             key(4, 0),
         ]);
-        let (seen, keys) = plan.upcoming(None, 3).expect("a plan with reads");
+        let (seen, keys) = block_on(plan.upcoming(None, 3)).expect("a plan with reads");
         assert_eq!(keys, vec![key(1, 0), key(2, 0), key(3, 0)]);
         plan.consumed(&key(1, 0));
         plan.consumed(&key(1, 0));
         // Now in the second run: shard 1 is still read once more, later.
-        let (seen, keys) = plan.upcoming(Some(seen), 3).expect("moved on");
+        let (seen, keys) = block_on(plan.upcoming(Some(seen), 3)).expect("moved on");
         assert_eq!(keys, vec![key(2, 0), key(1, 0), key(3, 0)]);
         plan.consumed(&key(2, 0));
         plan.consumed(&key(1, 0));
-        let (_, keys) = plan.upcoming(Some(seen), 3).expect("moved on");
+        let (_, keys) = block_on(plan.upcoming(Some(seen), 3)).expect("moved on");
         assert_eq!(
             keys,
             vec![key(3, 0), key(4, 0)],
@@ -392,10 +407,10 @@ mod tests {
     #[test]
     fn finishing_wakes_a_waiting_prefetcher_and_planner() {
         let plan = Arc::new(plan_of(&[key(1, 0), key(2, 0)]));
-        let (seen, _) = plan.upcoming(None, 4).expect("a plan with reads");
+        let (seen, _) = block_on(plan.upcoming(None, 4)).expect("a plan with reads");
         let prefetcher = {
             let plan = plan.clone();
-            std::thread::spawn(move || plan.upcoming(Some(seen), 4))
+            std::thread::spawn(move || block_on(plan.upcoming(Some(seen), 4)))
         };
         let planner = {
             let plan = plan.clone();
@@ -426,11 +441,11 @@ mod tests {
     #[test]
     fn reads_added_later_extend_the_plan_and_wake_the_prefetcher() {
         let plan = Arc::new(plan_of(&[key(1, 0)]));
-        let (seen, keys) = plan.upcoming(None, 4).expect("a plan with reads");
+        let (seen, keys) = block_on(plan.upcoming(None, 4)).expect("a plan with reads");
         assert_eq!(keys, vec![key(1, 0)]);
         let prefetcher = {
             let plan = plan.clone();
-            std::thread::spawn(move || plan.upcoming(Some(seen), 4))
+            std::thread::spawn(move || block_on(plan.upcoming(Some(seen), 4)))
         };
         let mut reads = PlannedReads::new();
         reads.push(ExtentName([2; 32]), 0, 10);

@@ -644,3 +644,72 @@ fn a_config_a_writer_signs_is_named_and_repair_puts_the_owners_back() {
     );
     assert_eq!(code, 0, "{}", show_findings(&report));
 }
+
+/// Re-encoding works across writers: the owner deletes a writer's older snapshot, whose
+/// extent the writer's later codeword points into; that codeword is re-encoded (by the
+/// owner, who signs the new certificate), the later snapshot still restores and checks
+/// clean without the password, and the writer, whose cache remembers the removed extent,
+/// backs up again.
+#[test]
+fn the_owner_deleting_a_writers_old_snapshot_re_encodes_its_later_codewords() {
+    use crate::support::manifest::manifest;
+    let repo = Repo::init();
+    let (_, key) = add(&repo, "web-host");
+    let home = repo.dir("writer-home");
+    let src = repo.dir("src");
+    let backup = |what: &str| -> String {
+        let out = writer_backup(&repo, &key, &home, &src);
+        assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr_str(&out));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["snapshot_id"].as_str().unwrap().to_string()
+    };
+    crate::shared::files::write_file(
+        &src.join("data.bin"),
+        &crate::shared::files::pseudo_random(11, 3 << 20),
+    );
+    let old = backup("first");
+    // Nothing of the first run is kept by the second: its extent dies with it.
+    crate::shared::files::write_file(
+        &src.join("data.bin"),
+        &crate::shared::files::pseudo_random(12, 3 << 20),
+    );
+    let new = backup("second");
+    let expected = manifest(&src);
+
+    let report = json_ok(
+        repo.cmd().args(["delete", &old, "--json"]),
+        "delete of the writer's first snapshot",
+    );
+    assert!(
+        report["extents_reencoded"].as_u64().unwrap_or(0) >= 1,
+        "the second run's codeword points into the first run's extent: {report:#}"
+    );
+    assert_eq!(repo.snapshot_ids(), vec![new.clone()]);
+    for via in 0..3 {
+        repo.assert_restore_matches(via, &new, &src, &expected, "after the re-encode");
+    }
+    for client in [Client::via(1).no_password(), Client::via(2)] {
+        let (code, report) = run_report(
+            repo.cmd_as(client)
+                .args(["verify", "--read-data", "--json"]),
+            "verify after the re-encode",
+        );
+        assert_eq!(code, 0, "{}", show_findings(&report));
+    }
+
+    // The writer's cache still lists the removed extent among what it may dedup against
+    // and point into: it must do neither. The first run's data comes back, and restores.
+    crate::shared::files::write_file(
+        &src.join("again.bin"),
+        &crate::shared::files::pseudo_random(11, 3 << 20),
+    );
+    let third = backup("third");
+    let expected = manifest(&src);
+    repo.assert_restore_matches(1, &third, &src, &expected, "the writer's next run");
+    let (code, report) = run_report(
+        repo.cmd_as(Client::via(0).no_password())
+            .args(["verify", "--read-data", "--json"]),
+        "verify after the writer's next run",
+    );
+    assert_eq!(code, 0, "{}", show_findings(&report));
+}

@@ -208,20 +208,12 @@ impl Session {
         Ok(())
     }
 
-    /// Open `full` for reading, run `read` with its handle and close the handle, whatever
-    /// `read` returned.
-    pub async fn reading<T>(
-        &self,
-        full: &str,
-        read: impl AsyncFnOnce(&str) -> OpResult<T>,
-    ) -> OpResult<T> {
-        let handle = (self.sftp)
+    /// Open `full` for reading: its handle.
+    pub async fn open_read(&self, full: &str) -> OpResult<String> {
+        Ok((self.sftp)
             .open(full, OpenFlags::READ, FileAttributes::empty())
             .await?
-            .handle;
-        let result = read(&handle).await;
-        let _ = self.sftp.close(handle.as_str()).await;
-        result
+            .handle)
     }
 
     /// Read `len` bytes at `offset` of an open file, pipelined. `Ok(None)` if the file
