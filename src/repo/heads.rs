@@ -1,9 +1,11 @@
 //! Writers' heads, and whether the remotes serve an older state than this client saw
 //! (a rollback).
 
+use std::collections::{BTreeMap, HashMap, HashSet};
+
 use super::{Repository, State};
 use crate::error::Result;
-use crate::extent::Head;
+use crate::extent::{Certificate, ExtentName, Head};
 
 impl<S: State> Repository<S> {
     /// Every authentic head of every writer.
@@ -63,5 +65,48 @@ impl<S: State> Repository<S> {
             }
         }
         Ok(None)
+    }
+
+    /// The extents the newest authentic head of each writer commits to, with their
+    /// ancestors (through `certs`, and through the deletion records past extents a delete
+    /// removed): what verify counts as committed, found without the index. A writer's
+    /// backup points only into these, as the owner's points only into what its index
+    /// lists: an extent of an interrupted run may be pruned at any time. One read per
+    /// writer chain (its newest head), not one per run.
+    pub fn committed_extents(
+        &self,
+        certs: &[std::sync::Arc<Certificate>],
+    ) -> Result<HashSet<ExtentName>> {
+        let deleted = self.deletions()?;
+        let by_name: HashMap<ExtentName, &Certificate> =
+            certs.iter().map(|c| (c.name(), &**c)).collect();
+        let mut chains: BTreeMap<&str, Vec<&String>> = BTreeMap::new();
+        let paths = self.list_union("heads")?;
+        for path in &paths {
+            if let Some((dir, _)) = path.rsplit_once('/') {
+                chains.entry(dir).or_default().push(path);
+            }
+        }
+        let signers = self.signers();
+        let mut reached = HashSet::new();
+        for heads in chains.values() {
+            // Head numbers are zero-padded: the last listed is the newest.
+            let newest = heads.iter().rev().find_map(|path| {
+                self.read_object(path, |b| Head::from_object(b, signers, path))
+                    .ok()
+                    .filter(|h| h.repo_id == self.config.id)
+            });
+            let mut next = newest.and_then(|h| h.extent).map(|(e, _)| e);
+            while let Some(e) = next {
+                if !reached.insert(e) {
+                    break;
+                }
+                next = match by_name.get(&e) {
+                    Some(c) => c.prev,
+                    None => deleted.extents.get(&e).and_then(|d| d.prev),
+                };
+            }
+        }
+        Ok(reached)
     }
 }

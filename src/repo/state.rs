@@ -146,8 +146,15 @@ pub trait Appends: Signs {
     /// A writer's run key sealed to the owner: it goes in front of the run's snapshot and
     /// index payloads (`None` for the owner's runs).
     fn sealed_run_key(&self) -> Option<&[u8; SEALED_KEY_LEN]>;
-    /// The blobs a run may dedup against; only their extents may be pointed at.
+    /// The blobs a run may dedup against.
     fn known_blobs(&self) -> &Index;
+    /// Whether [`known_blobs`](Self::known_blobs) lists every committed extent (the
+    /// owner's index), so that its extents are the ones pointers may go into. A writer
+    /// knows only its own: it learns the rest from the heads
+    /// ([`Repository::committed_extents`](super::Repository::committed_extents)).
+    fn knows_every_extent(&self) -> bool {
+        true
+    }
     /// A writer's files of its last run and the key of their path hashes: its change
     /// detection, where the owner reads the parent snapshot (`None`: the owner's runs).
     fn change_table(&self) -> Option<(&PathTable, &[u8; 32])> {
@@ -217,6 +224,9 @@ impl Appends for Writing {
     }
     fn known_blobs(&self) -> &Index {
         &self.known
+    }
+    fn knows_every_extent(&self) -> bool {
+        false
     }
     fn change_table(&self) -> Option<(&PathTable, &[u8; 32])> {
         Some((&self.files, &self.path_key))

@@ -169,6 +169,12 @@ impl<S: Appends> Repository<S> {
         self.state.known_blobs()
     }
 
+    /// Whether [`known_blobs`](Self::known_blobs) lists every committed extent (the
+    /// owner's index; a writer knows only its own).
+    pub fn knows_every_extent(&self) -> bool {
+        self.state.knows_every_extent()
+    }
+
     /// A writer's change detection (see [`Appends::change_table`]).
     pub fn change_table(&self) -> Option<(&crate::content::PathTable, &[u8; 32])> {
         self.state.change_table()

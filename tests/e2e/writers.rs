@@ -713,3 +713,52 @@ fn the_owner_deleting_a_writers_old_snapshot_re_encodes_its_later_codewords() {
     );
     assert_eq!(code, 0, "{}", show_findings(&report));
 }
+
+/// Entanglement across writers: a writer's first run has none of its own extents to
+/// point into, and points into the owner's (committed ones, found from the heads, since a
+/// writer reads no index). When the owner deletes its snapshot, the writer's codeword is
+/// re-encoded and the writer's snapshot still restores and checks clean.
+#[test]
+fn a_writers_first_run_points_into_the_owners_extents_and_survives_their_deletion() {
+    use crate::support::manifest::manifest;
+    let repo = Repo::init();
+    let owner_src = repo.dir("owner-src");
+    crate::shared::files::write_file(
+        &owner_src.join("owner.bin"),
+        &crate::shared::files::pseudo_random(21, 2 << 20),
+    );
+    let owners = repo.backup(&[&owner_src], &[]);
+    let (_, key) = add(&repo, "mail-host");
+    let src = repo.dir("src");
+    crate::shared::files::write_file(
+        &src.join("mail.bin"),
+        &crate::shared::files::pseudo_random(22, 2 << 20),
+    );
+    let out = writer_backup(&repo, &key, &repo.dir("writer-home"), &src);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_str(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["pointers"].as_u64().unwrap_or(0) > 0,
+        "a writer's first run points into the owner's extents: {v:#}"
+    );
+    let id = v["snapshot_id"].as_str().unwrap().to_string();
+    let expected = manifest(&src);
+
+    let report = json_ok(
+        repo.cmd().args(["delete", &owners.snapshot_id, "--json"]),
+        "delete of the owner's snapshot",
+    );
+    assert!(
+        report["extents_reencoded"].as_u64().unwrap_or(0) >= 1,
+        "{report:#}"
+    );
+    for via in 0..3 {
+        repo.assert_restore_matches(via, &id, &src, &expected, "the writer's, re-encoded");
+    }
+    let (code, report) = run_report(
+        repo.cmd_as(Client::via(2).no_password())
+            .args(["verify", "--read-data", "--json"]),
+        "verify after the re-encode",
+    );
+    assert_eq!(code, 0, "{}", show_findings(&report));
+}

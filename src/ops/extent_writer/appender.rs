@@ -126,10 +126,15 @@ impl<'a, S: Appends> Appender<'a, S> {
         let certs = if dry_run {
             Vec::new()
         } else {
-            // Only extents of the loaded (committed) index may be pointed at (see `prepare`).
-            let known: HashSet<ExtentName> = repo.known_blobs().extents().iter().copied().collect();
+            // Only committed extents may be pointed at: those of the loaded index (see
+            // `prepare`), or for a writer, which reads no index, those the heads commit to.
             let mut all = repo.load_catalog()?;
-            all.retain(|c| known.contains(&c.name()) && !exclude.contains(&c.name()));
+            let committed: HashSet<ExtentName> = if repo.knows_every_extent() {
+                repo.known_blobs().extents().iter().copied().collect()
+            } else {
+                repo.committed_extents(&all)?
+            };
+            all.retain(|c| committed.contains(&c.name()) && !exclude.contains(&c.name()));
             all
         };
         let pool = BufferPool::new();
