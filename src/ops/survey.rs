@@ -164,7 +164,7 @@ fn bad_locks<S: State>(
             .filter(|(p, _)| p.starts_with("locks/"))
             .map(move |(p, &size)| (r, p.clone(), size))
     });
-    repo.block_on(
+    let checked: Vec<std::result::Result<(usize, String, Bytes), BadLock>> = repo.block_on(
         stream::iter(copies.map(|(r, path, listed)| async move {
             let limit = crate::repo::metadata_limit(&path);
             let fetched = match listed_over(&path, listed, limit) {
@@ -172,23 +172,44 @@ fn bad_locks<S: State>(
                 None => get_copy(repo, r, &path, limit).await?,
             };
             let (why, bytes) = match fetched {
-                Ok(bytes) => {
-                    let e = repo.authenticate_lock(&path, &bytes).err()?;
-                    (refused_copy(repo, &path, &bytes, &e), bytes)
-                }
+                Ok(bytes) => match repo.authenticate_lock(&path, &bytes) {
+                    Ok(()) => return Some(Ok((r, path, bytes))),
+                    Err(e) => (refused_copy(repo, &path, &bytes, &e), bytes),
+                },
                 Err(bad) => (bad, Bytes::new()),
             };
-            Some(BadLock {
+            Some(Err(BadLock {
                 remote: r,
                 path,
                 why,
                 bytes,
-            })
+            }))
         }))
         .buffer_unordered(16)
         .filter_map(|b| async move { b })
         .collect(),
-    )
+    );
+    let (mut authentic, mut bad) = (Vec::new(), Vec::new());
+    for c in checked {
+        match c {
+            Ok(copy) => authentic.push(copy),
+            Err(b) => bad.push(b),
+        }
+    }
+    // Authentic on its own, but not its lock's holder's: a forgery by another signer.
+    for (r, path, why) in repo.lock_copies_not_their_holders(&authentic) {
+        let bytes = (authentic.iter())
+            .find(|(i, p, _)| *i == r && *p == path)
+            .map(|(_, _, b)| b.clone())
+            .unwrap_or_default();
+        bad.push(BadLock {
+            remote: r,
+            path,
+            why: BadCopy::Forged(why),
+            bytes,
+        });
+    }
+    bad
 }
 
 /// Metadata bytes the survey fetches at once at most, in KiB (see [`fetch_limit`]).

@@ -178,7 +178,7 @@ impl<S: State> Repository<S> {
 
     /// Remove remote `r`'s copy of lock `path` (repair): refused if it is authentic.
     pub fn remove_bad_lock_copy(&self, r: usize, path: &str, copy: &[u8]) -> Result<()> {
-        if self.authenticate_lock(path, copy).is_ok() {
+        if self.lock_copy_is_authentic(r, path, copy) {
             return Err(Error::fatal(format!(
                 "refusing to remove {path}: authentic"
             )));

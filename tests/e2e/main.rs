@@ -60,5 +60,6 @@ mod snapshot_selection;
 mod stalled_remote;
 mod tree_walks;
 mod verify;
+mod writer_lies;
 mod writers;
 mod xattrs;

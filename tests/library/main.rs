@@ -24,3 +24,4 @@ mod fault_injection;
 mod fuzz_corpus;
 mod remote_conformance;
 mod upload_queues;
+mod writer_create_only;

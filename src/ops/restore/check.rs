@@ -6,10 +6,12 @@ use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use crate::content::Node;
+use crate::crypto::ContentKeys;
 use crate::error::{Error, Result, ResultExt};
 use crate::repo::{Indexed, Repository};
 
-/// Read `path` back and check that its bytes are `node`'s blobs, in order.
+/// Read `path` back and check that its bytes are `node`'s blobs, in order. A writer's
+/// blobs are named with its id key (DESIGN.md §17), the owner's with the master key's.
 pub(super) fn verify_file(repo: &Repository<Indexed>, path: &Path, node: &Node) -> Result<()> {
     let key = repo.key();
     let file = File::open(path).ctx(format_args!("verifying {}", path.display()))?;
@@ -31,7 +33,11 @@ pub(super) fn verify_file(repo: &Repository<Indexed>, path: &Path, node: &Node) 
         let mut buf = vec![0u8; loc.raw_len as usize];
         file.read_exact_at(&mut buf, offset)
             .ctx(format_args!("verifying {}", path.display()))?;
-        if key.blob_id(&buf) != *id {
+        let named = match repo.index().keys_of(&loc) {
+            Some(writer) => ContentKeys::blob_id(writer, &buf),
+            None => key.blob_id(&buf),
+        };
+        if named != *id {
             return Err(Error::corrupt(format!(
                 "{}: restored content differs at offset {offset}",
                 path.display()

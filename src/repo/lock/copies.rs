@@ -8,8 +8,10 @@ use std::time::Duration;
 use futures::StreamExt;
 
 use super::{LockInfo, LockState, MAX_SIZE, SeenLock, human_duration, liveness, object};
+use crate::crypto::envelope::SignedBy;
 use crate::error::{Error, Kind, Result};
 use crate::remote::DynRemote;
+use crate::repo::names::LockPart;
 
 /// What every remote's `locks/` holds.
 pub(super) struct LockCopies {
@@ -20,6 +22,9 @@ pub(super) struct LockCopies {
     pub(super) objects: BTreeMap<String, std::collections::BTreeSet<String>>,
     /// Paths no remote serves authentic, with what each remote served instead.
     pub(super) bad: BTreeMap<String, Vec<(usize, String)>>,
+    /// Copies (remote, path) that pass their own checks but are signed by another key
+    /// than their lock's holder (see [`holders`]).
+    pub(super) not_holders: Vec<(usize, String)>,
     /// Paths some remote could not serve (a read failed), with why.
     pub(super) unreadable: BTreeMap<String, String>,
     /// Every remote listed, and served or lacked each copy it listed.
@@ -88,23 +93,16 @@ pub(super) async fn read_lock_copies(
     let mut objects: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
     let mut refused: BTreeMap<String, Vec<(usize, String)>> = BTreeMap::new();
     let mut unreadable = BTreeMap::new();
-    // Object paths some remote served authentic.
-    let mut authentic = std::collections::HashSet::new();
+    // Copies that pass their own checks, with who signed each.
+    let mut signed = Vec::new();
     for (i, path, got) in read {
         if let Some((base, _)) = object::lock_object(&path) {
             objects.entry(base).or_default().insert(path.clone());
         }
         let why = match got {
-            Ok(bytes) => match LockInfo::from_object(&path, &bytes, signers, repo_id) {
-                Ok(lock) => {
-                    authentic.insert(path.clone());
-                    // Released beats every beat; else the highest beat wins.
-                    let newer = best.get(&lock.path).is_none_or(|b| {
-                        (lock.released, lock.progress()) > (b.released, b.progress())
-                    });
-                    if newer {
-                        best.insert(lock.path.clone(), lock);
-                    }
+            Ok(bytes) => match LockInfo::signed_object(&path, &bytes, signers, repo_id) {
+                Ok((lock, by)) => {
+                    signed.push((i, path, lock, by));
                     continue;
                 }
                 Err(e) => e.to_string(),
@@ -121,6 +119,28 @@ pub(super) async fn read_lock_copies(
         };
         refused.entry(path).or_default().push((i, why));
     }
+    let holders = holders(signed.iter().map(|(_, path, _, by)| (path.as_str(), *by)));
+    // Object paths some remote served authentic.
+    let mut authentic = std::collections::HashSet::new();
+    let mut not_holders = Vec::new();
+    for (i, path, lock, by) in signed {
+        if !holders.get(&lock.path).is_some_and(|h| h.contains(&by)) {
+            not_holders.push((i, path.clone()));
+            refused
+                .entry(path)
+                .or_default()
+                .push((i, not_the_holders(&lock.path)));
+            continue;
+        }
+        authentic.insert(path);
+        // Released beats every beat; else the highest beat wins.
+        let newer = best
+            .get(&lock.path)
+            .is_none_or(|b| (lock.released, lock.progress()) > (b.released, b.progress()));
+        if newer {
+            best.insert(lock.path.clone(), lock);
+        }
+    }
     refused.retain(|p, _| !authentic.contains(p));
     unreadable.retain(|p, _| !authentic.contains(p));
     objects.retain(|base, _| best.contains_key(base));
@@ -128,10 +148,46 @@ pub(super) async fn read_lock_copies(
         locks: best.into_values().collect(),
         objects,
         bad: refused,
+        not_holders,
         unreadable,
         complete,
         unlisted,
     }
+}
+
+/// Who holds each lock (`locks/<id>`), from the signers of its objects that pass their
+/// own checks (`(object path, signer)`): whoever signed the lock itself, or where no
+/// remote serves that, its lowest beat, else its end. A granted writer may sign locks,
+/// but only its own: an object of a lock signed by anyone else (a beat that would keep it
+/// alive, an end that would release it) is not the lock's.
+pub(in crate::repo) fn holders<'a>(
+    signed: impl Iterator<Item = (&'a str, SignedBy)>,
+) -> BTreeMap<String, Vec<SignedBy>> {
+    let mut first: BTreeMap<String, (u64, Vec<SignedBy>)> = BTreeMap::new();
+    for (path, by) in signed {
+        let Some((base, part)) = object::lock_object(path) else {
+            continue;
+        };
+        let rank = match part {
+            LockPart::Base => 0,
+            LockPart::Beat(beat) => beat,
+            LockPart::End => u64::MAX,
+        };
+        let (lowest, signers) = first.entry(base).or_insert((rank, Vec::new()));
+        if rank < *lowest {
+            (*lowest, *signers) = (rank, vec![by]);
+        } else if rank == *lowest && !signers.contains(&by) {
+            signers.push(by);
+        }
+    }
+    (first.into_iter())
+        .map(|(base, (_, s))| (base, s))
+        .collect()
+}
+
+/// Why an object of lock `base` signed by someone else than its holder is refused.
+pub(in crate::repo) fn not_the_holders(base: &str) -> String {
+    format!("signed by another key than the one that holds {base}")
 }
 
 /// Judge each lock of `copies` by this reader's knowledge, remembering (in `watch`) when
@@ -155,4 +211,27 @@ pub(super) fn judge(copies: &LockCopies, watch: &liveness::Watch) -> Vec<SeenLoc
             },
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const X: &str = "locks/abababababababababababababababababababababababababababababababab";
+
+    #[test]
+    fn a_lock_is_its_first_objects_signers_and_no_one_elses() {
+        let (a, b) = (SignedBy::Writer([1; 16]), SignedBy::Writer([2; 16]));
+        let (beat, end) = (format!("{X}-2"), format!("{X}-end"));
+        // The lock itself decides, whatever signed its later objects.
+        let h = holders([(end.as_str(), b), (X, a), (beat.as_str(), b)].into_iter());
+        assert_eq!(h.get(X), Some(&vec![a]));
+        // Without it, its lowest beat; without beats, its end.
+        let h = holders([(end.as_str(), b), (beat.as_str(), a)].into_iter());
+        assert_eq!(h.get(X), Some(&vec![a]));
+        let h = holders([(end.as_str(), SignedBy::Owner)].into_iter());
+        assert_eq!(h.get(X), Some(&vec![SignedBy::Owner]));
+        // Names that are no lock's object are skipped.
+        assert!(holders([("locks/x", a)].into_iter()).is_empty());
+    }
 }

@@ -121,6 +121,17 @@ impl LockInfo {
         signers: &crate::crypto::Signers,
         repo_id: &[u8; 16],
     ) -> Result<LockInfo> {
+        Self::signed_object(path, bytes, signers, repo_id).map(|(lock, _)| lock)
+    }
+
+    /// [`from_object`](Self::from_object), and who signed it: every object of one lock
+    /// must be its holder's (see [`super::copies`]).
+    pub(super) fn signed_object(
+        path: &str,
+        bytes: &[u8],
+        signers: &crate::crypto::Signers,
+        repo_id: &[u8; 16],
+    ) -> Result<(LockInfo, envelope::SignedBy)> {
         let (text, signed_by) = signers.open(ObjectKind::Lock, bytes)?;
         let (base, part) =
             lock_object(path).ok_or_else(|| Error::corrupt("not the name of a lock"))?;
@@ -146,7 +157,7 @@ impl LockInfo {
                 ),
             ));
         }
-        Ok(lock)
+        Ok((lock, signed_by))
     }
 
     fn parse(path: &str, text: &[u8], repo_id: &[u8; 16]) -> Option<LockInfo> {

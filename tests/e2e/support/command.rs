@@ -278,3 +278,43 @@ pub fn wait_until(child: &mut std::process::Child, log: &Path, ready: impl Fn() 
         std::thread::sleep(Duration::from_micros(200));
     }
 }
+
+/// Whether process `pid` is stopped (state `T` in `/proc/PID/stat`).
+pub fn is_stopped(pid: u32) -> bool {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    after.split_whitespace().next() == Some("T")
+}
+
+/// Spawn `cmd`, whose stderr goes to the file `log`, and return once it has stopped
+/// itself (`TANGLE_TEST_STOP_AFTER_LOCK`, `TANGLE_TEST_STOP_BEFORE_CERTIFICATE`): a run
+/// caught at a known point, whatever the machine's speed. Panics if it ends first.
+pub fn spawn_stopped(cmd: &mut std::process::Command, log: &Path) -> std::process::Child {
+    cmd.stderr(fs::File::create(log).expect("the stopped run's log"));
+    let mut child = cmd.spawn().expect("spawning tangle");
+    let pid = child.id();
+    wait_until(&mut child, log, || is_stopped(pid));
+    child
+}
+
+/// Let a run [`spawn_stopped`] caught go on, and its exit code once it ends (within
+/// [`CMD_TIMEOUT`]).
+pub fn resume_stopped(mut child: std::process::Child) -> i32 {
+    // SAFETY: kill has no preconditions; the pid is our own child's, not yet reaped.
+    assert_eq!(
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGCONT) },
+        0
+    );
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("waiting for tangle") {
+            return status.code().unwrap_or(-1);
+        }
+        assert!(
+            started.elapsed() < CMD_TIMEOUT,
+            "the resumed run did not end"
+        );
+        // Polling interval, not synchronisation: the exit status is re-read until it is there.
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}

@@ -163,6 +163,14 @@ impl Faulty {
             .unwrap_or(0)
     }
 
+    /// How often `op` was called, on any path.
+    pub fn calls_to(&self, op: Op) -> u64 {
+        (self.state().calls.iter())
+            .filter(|((o, _), _)| *o == op)
+            .map(|(_, n)| n)
+            .sum()
+    }
+
     /// The fault to inject into this call, if any (and count the call).
     fn decide(&self, op: Op, path: &str) -> Result<Option<(Fault, u64)>> {
         let mut s = self.state();
