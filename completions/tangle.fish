@@ -186,7 +186,7 @@ complete -c tangle -n "__fish_tangle_using_subcommand restore" -s v -l verbose -
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l no-progress -d 'Never draw progress bars'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -l progress -d 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs'
 complete -c tangle -n "__fish_tangle_using_subcommand restore" -s h -l help -d 'Print help'
-complete -c tangle -n "__fish_tangle_using_subcommand dump" -l archive -d 'Archive format of a directory dump (only `tar`)' -r
+complete -c tangle -n "__fish_tangle_using_subcommand dump" -l archive -d 'Archive format of a directory dump: `tar` or `zip`' -r
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s t -l target -d 'Write to this file instead of standard output' -r -F
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -s H -l host -d 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given' -r
 complete -c tangle -n "__fish_tangle_using_subcommand dump" -l tag -d 'Only snapshots with all these tags (comma-separated; repeat: any of the lists; \'\' matches snapshots without tags); `latest` is the newest of these' -r

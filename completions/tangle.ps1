@@ -241,7 +241,7 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             break
         }
         'tangle;dump' {
-            [CompletionResult]::new('--archive', '--archive', [CompletionResultType]::ParameterName, 'Archive format of a directory dump (only `tar`)')
+            [CompletionResult]::new('--archive', '--archive', [CompletionResultType]::ParameterName, 'Archive format of a directory dump: `tar` or `zip`')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Write to this file instead of standard output')
             [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Write to this file instead of standard output')
             [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')

@@ -229,7 +229,7 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (dump)
 _arguments "${_arguments_options[@]}" : \
-'--archive=[Archive format of a directory dump (only \`tar\`)]:FORMAT:_default' \
+'--archive=[Archive format of a directory dump\: \`tar\` or \`zip\`]:FORMAT:_default' \
 '-t+[Write to this file instead of standard output]:FILE:_files' \
 '--target=[Write to this file instead of standard output]:FILE:_files' \
 '*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \

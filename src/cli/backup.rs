@@ -144,9 +144,24 @@ pub fn unflagged(g: &Global) -> Result<Resolved<BackupArgs>> {
 
 pub fn run(g: &Global, a: &BackupArgs) -> Result<u8> {
     let a = resolve(g, a, &g.given)?.args;
-    let r = execute(g, &a)?;
-    print(g, &r)?;
-    Ok(exit_code(&r))
+    let (_, code) = super::hooks::around(
+        g,
+        || {
+            let r = execute(g, &a)?;
+            print(g, &r)?;
+            Ok(r)
+        },
+        outcome,
+    )?;
+    Ok(code)
+}
+
+/// What the profile's after, failed and finally hooks are told of the backup.
+pub fn outcome(r: &BackupReport) -> super::hooks::Outcome {
+    super::hooks::Outcome {
+        exit_code: exit_code(r),
+        snapshot_id: r.snapshot_id.clone(),
+    }
 }
 
 /// 3 when some files could not be read (the snapshot is written), else 0.

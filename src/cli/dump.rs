@@ -1,11 +1,11 @@
-//! `tangle dump SNAPSHOT PATH`: a file's bytes, or a directory as a tar archive.
+//! `tangle dump SNAPSHOT PATH`: a file's bytes, or a directory as a tar or zip archive.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
 use tangle::error::ResultExt;
-use tangle::ops::dump;
+use tangle::ops::dump::{self, Archive};
 use tangle::{Error, Result};
 
 use super::open::Purpose;
@@ -16,7 +16,7 @@ use tangle::repo::{Indexed, Repository};
 #[derive(Args)]
 #[command(
     after_help = "A file is written as it is; a directory (`/`: the whole snapshot) as a tar \
-archive of its contents, paths relative to it.\n\nExamples:\n  tangle dump latest /home/me/notes.txt > notes.txt\n  tangle dump latest --host laptop /home/me/notes.txt > notes.txt\n  tangle dump latest /home/me/photos > photos.tar\n  tangle dump latest / --target everything.tar"
+(or, with `--archive zip`, zip) archive of its contents, paths relative to it.\n\nExamples:\n  tangle dump latest /home/me/notes.txt > notes.txt\n  tangle dump latest --host laptop /home/me/notes.txt > notes.txt\n  tangle dump latest /home/me/photos > photos.tar\n  tangle dump latest /home/me/photos --archive zip > photos.zip\n  tangle dump latest / --target everything.tar"
 )]
 pub struct DumpArgs {
     /// Snapshot id (prefix) or `latest`
@@ -24,9 +24,9 @@ pub struct DumpArgs {
     /// Absolute path of the file or directory, as backed up (`/`: the whole snapshot)
     #[arg(value_name = "PATH")]
     pub file: PathBuf,
-    /// Archive format of a directory dump (only `tar`)
+    /// Archive format of a directory dump: `tar` or `zip`
     #[arg(long, value_name = "FORMAT", default_value = "tar", value_parser = parse_archive)]
-    pub archive: String,
+    pub archive: Archive,
     /// Write to this file instead of standard output
     #[arg(short = 't', long, value_name = "FILE")]
     pub target: Option<PathBuf>,
@@ -34,12 +34,12 @@ pub struct DumpArgs {
     pub filter: SnapshotFilterArgs,
 }
 
-/// `--archive`: tar only; zip (which restic also writes) is refused by name.
-fn parse_archive(s: &str) -> std::result::Result<String, String> {
+/// `--archive`: `tar` or `zip`, as restic's.
+fn parse_archive(s: &str) -> std::result::Result<Archive, String> {
     match s {
-        "tar" => Ok(s.to_string()),
-        "zip" => Err("zip archives are not supported; the only archive format is tar".into()),
-        _ => Err("unknown archive format; the only one supported is tar".into()),
+        "tar" => Ok(Archive::Tar),
+        "zip" => Ok(Archive::Zip),
+        _ => Err("unknown archive format; the formats are tar and zip".into()),
     }
 }
 
@@ -50,7 +50,7 @@ pub fn run(g: &Global, a: &DumpArgs) -> Result<u8> {
         None => {
             // Large writes straight to the pipe; `Stdout` notices a reader that went away.
             let mut out = std::io::BufWriter::with_capacity(1 << 20, Stdout);
-            dump::dump(&repo, &a.snapshot, &filter, &a.file, &mut out)
+            dump::dump(&repo, &a.snapshot, &filter, &a.file, a.archive, &mut out)
         }
         Some(target) => to_file(&repo, a, &filter, target),
     };
@@ -70,11 +70,12 @@ fn to_file(
     let file = std::fs::File::create(target)
         .map_err(|e| Error::fatal(format!("cannot create {}: {e}", target.display())))?;
     let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-    let result = dump::dump(repo, &a.snapshot, filter, &a.file, &mut out).and_then(|n| {
-        out.flush().ctx("writing output")?;
-        out.get_ref().sync_all().ctx("writing output")?;
-        Ok(n)
-    });
+    let result =
+        dump::dump(repo, &a.snapshot, filter, &a.file, a.archive, &mut out).and_then(|n| {
+            out.flush().ctx("writing output")?;
+            out.get_ref().sync_all().ctx("writing output")?;
+            Ok(n)
+        });
     if result.is_err() {
         drop(out);
         let _ = std::fs::remove_file(target);

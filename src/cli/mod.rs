@@ -9,6 +9,7 @@ mod diff;
 mod dump;
 mod find;
 mod global;
+mod hooks;
 mod init;
 mod key;
 mod ls;
@@ -187,7 +188,9 @@ pub(crate) fn profile_tables(g: &Global) -> Result<Vec<(&'static str, Vec<settin
     let has = |section: &str| p.is_some_and(|p| p.command_table(section).is_some());
     let mut tables = Vec::new();
     if has("backup") {
-        tables.push(("backup", backup::unflagged(g)?.rows()));
+        let mut rows = backup::unflagged(g)?.rows();
+        rows.extend(p.map(|p| p.hooks.rows()).unwrap_or_default());
+        tables.push(("backup", rows));
     }
     if has("delete") {
         tables.push(("delete", delete::unflagged(g)?.rows()));

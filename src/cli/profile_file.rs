@@ -27,6 +27,7 @@
 //! [backup]            # every `backup` flag; `sources` when no PATH is given
 //! sources = ["/home/me"]
 //! exclude = ["*.tmp"]
+//! run-before = ["pg_dumpall > /var/backups/all.sql"]  # hooks: see `super::hooks`
 //! [delete]            # every `delete` policy flag and max-unused
 //! keep-daily = 7
 //! [verify]            # read-data, read-data-subset (2%, 1/7 or 500M), seed
@@ -65,6 +66,9 @@ pub struct Profile {
     #[serde(default)]
     pub remote: BTreeMap<String, BTreeMap<String, toml::Value>>,
     pub backup: Option<CommandTable>,
+    /// `[backup]`'s hook keys, taken out of the table at load (see [`super::hooks`]).
+    #[serde(skip)]
+    pub hooks: super::hooks::Hooks,
     pub delete: Option<CommandTable>,
     pub verify: Option<CommandTable>,
     // The first format's top-level keys, folded into `repository` at load.
@@ -221,6 +225,9 @@ impl Profile {
     /// `cli::check_profile_tables`).
     pub fn parse(text: &str) -> Result<Profile> {
         let mut p: Profile = toml::from_str(text).map_err(|e| Error::usage(e.to_string()))?;
+        if let Some(table) = p.backup.as_mut() {
+            p.hooks = super::hooks::Hooks::take(table)?;
+        }
         p.fold_first_format()?;
         p.check()?;
         Ok(p)

@@ -167,12 +167,21 @@ fn to_json<T: Serialize>(report: &T) -> Result<Value> {
     serde_json::to_value(report).map_err(|e| Error::fatal(format!("JSON output: {e}")))
 }
 
+/// The backup between the profile's hooks ([`super::hooks`]).
 fn backup_step(g: &Global) -> Result<(Value, u8)> {
-    let r = backup::execute(g, &backup::unflagged(g)?.args)?;
-    if !g.json {
-        backup::print(g, &r)?;
-    }
-    Ok((to_json(&r)?, backup::exit_code(&r)))
+    let args = backup::unflagged(g)?.args;
+    let (r, code) = super::hooks::around(
+        g,
+        || {
+            let r = backup::execute(g, &args)?;
+            if !g.json {
+                backup::print(g, &r)?;
+            }
+            Ok(r)
+        },
+        backup::outcome,
+    )?;
+    Ok((to_json(&r)?, code))
 }
 
 fn delete_step(g: &Global) -> Result<(Value, u8)> {

@@ -1,6 +1,7 @@
 //! `tangle dump SNAPSHOT DIR` (issue 36): a directory, or `/` for the whole snapshot, as
 //! a tar archive that the system `tar` extracts to the backed-up tree (bytes, symlink
-//! targets, modes, mtimes); `--target FILE`; `--archive` names what it supports.
+//! targets, modes, mtimes), or with `--archive zip` a zip archive that the system
+//! `unzip` does; `--target FILE`; `--archive` names what it supports.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -156,24 +157,175 @@ fn dump_of_a_directory_is_a_tar_of_it() {
     assert_eq!(out.stdout, b"alpha\n");
 }
 
-/// `--archive zip` and an unknown format: one clear usage error naming tar, no output.
+/// Extract `archive` with the system unzip into a new `dir`.
+fn unzip(archive: &Path, dir: &Path) {
+    fs::create_dir_all(dir).unwrap();
+    let out = Command::new("unzip")
+        .arg("-q")
+        .arg(archive)
+        .arg("-d")
+        .arg(dir)
+        .output()
+        .expect("run unzip");
+    assert!(
+        out.status.success(),
+        "unzip of {} failed: {}{}",
+        archive.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The tree of [`build_tree`] without its non-UTF-8 name (zip names are UTF-8), in a
+/// new directory `src` of `repo`.
+fn build_utf8_tree(repo: &Repo) -> PathBuf {
+    let src = repo.dir("src");
+    build_tree(&src);
+    fs::remove_file(src.join(raw(b"caf\xe9"))).unwrap();
+    src
+}
+
+/// `dump latest DIR --archive zip` to stdout and to `--target` unzips to the source
+/// tree (bytes, symlinks, modes, mtimes); a sub-directory and `/` as for tar.
 #[test]
-fn dump_archive_formats_other_than_tar_are_refused() {
+fn dump_of_a_directory_as_zip_unzips_to_it() {
+    let repo = Repo::init();
+    let src = build_utf8_tree(&repo);
+    repo.backup(&[&src], &[]);
+
+    let out = run_ok(
+        repo.cmd()
+            .args(["dump", "latest", "--archive", "zip"])
+            .arg(&src),
+    );
+    assert!(
+        stderr_str(&out).trim().is_empty(),
+        "warnings: {}",
+        stderr_str(&out)
+    );
+    let piped = repo.path("piped.zip");
+    fs::write(&piped, &out.stdout).unwrap();
+    let x1 = repo.path("x1");
+    unzip(&piped, &x1);
+    assert_same(&src, &x1, "dump DIR --archive zip > x.zip");
+
+    let target = repo.path("target.zip");
+    let out = run_ok(
+        repo.cmd()
+            .args(["dump", "latest", "--archive", "zip", "--target"])
+            .arg(&target)
+            .arg(&src),
+    );
+    assert!(out.stdout.is_empty(), "dump --target wrote to stdout");
+    assert!(
+        fs::read(&target).unwrap() == fs::read(&piped).unwrap(),
+        "--target and stdout differ"
+    );
+
+    // The zip crate reads it too: names relative to the directory, a symlink entry.
+    let mut z = zip::ZipArchive::new(fs::File::open(&target).unwrap()).unwrap();
+    let names: Vec<String> = z.file_names().map(str::to_string).collect();
+    for want in [
+        "a.txt",
+        "empty",
+        "sub/",
+        "sub/deep/big.bin",
+        "emptydir/",
+        "dangling",
+    ] {
+        assert!(names.iter().any(|n| n == want), "no {want} in {names:?}");
+    }
+    assert!(
+        names.iter().all(|n| !n.starts_with('/')),
+        "absolute names: {names:?}"
+    );
+    let link = z.by_name("sub/link-to-a").unwrap();
+    assert!(link.is_symlink(), "sub/link-to-a is not a symlink entry");
+    drop(link);
+
+    // A sub-directory: paths relative to it.
+    let sub_zip = repo.path("sub.zip");
+    run_ok(
+        repo.cmd()
+            .args(["dump", "latest", "--archive", "zip", "-t"])
+            .arg(&sub_zip)
+            .arg(src.join("sub")),
+    );
+    let x2 = repo.path("x2");
+    unzip(&sub_zip, &x2);
+    assert_same(&src.join("sub"), &x2, "dump DIR/sub --archive zip");
+
+    // The whole snapshot.
+    let all = repo.path("all.zip");
+    run_ok(
+        repo.cmd()
+            .args(["dump", "latest", "/", "--archive", "zip", "-t"])
+            .arg(&all),
+    );
+    let x3 = repo.path("x3");
+    unzip(&all, &x3);
+    let below: PathBuf = x3.join(src.strip_prefix("/").unwrap());
+    assert_same(&src, &below, "dump / --archive zip");
+
+    // A file is still written as it is.
+    let out = run_ok(
+        repo.cmd()
+            .args(["dump", "latest", "--archive", "zip"])
+            .arg(src.join("a.txt")),
+    );
+    assert_eq!(out.stdout, b"alpha\n");
+}
+
+/// A name that is not UTF-8 goes into the zip with U+FFFD in place of its undecodable
+/// bytes, its contents intact, and a warning naming it.
+#[test]
+fn dump_as_zip_warns_of_a_name_that_is_not_utf8() {
+    let repo = Repo::init();
+    let src = repo.dir("src");
+    write_file(&src.join(raw(b"caf\xe9")), b"latin-1 named\n");
+    write_file(&src.join("plain"), b"plain\n");
+    repo.backup(&[&src], &[]);
+    let out = run_ok(
+        repo.cmd()
+            .args(["dump", "latest", "--archive", "zip"])
+            .arg(&src),
+    );
+    let err = stderr_str(&out);
+    assert!(
+        err.contains("warning") && err.contains("not UTF-8") && err.contains("caf"),
+        "no warning naming the file:\n{err}"
+    );
+    let mut z = zip::ZipArchive::new(std::io::Cursor::new(out.stdout)).unwrap();
+    let mut f = z.by_name("caf\u{fffd}").unwrap();
+    let mut got = Vec::new();
+    std::io::Read::read_to_end(&mut f, &mut got).unwrap();
+    assert_eq!(got, b"latin-1 named\n");
+}
+
+/// An unknown format: one clear usage error naming the formats, no output.
+#[test]
+fn dump_archive_formats_other_than_tar_and_zip_are_refused() {
     let (repo, src) = Repo::with_snapshot_of("a.txt", b"alpha\n");
-    for format in ["zip", "rar"] {
-        let target = repo.path(&format!("out.{format}"));
+    for format in ["rar", "ZIP", ""] {
+        let target = repo.path("out.archive");
         let out = run_any(
             repo.cmd()
                 .args(["dump", "latest", "--archive", format, "--target"])
                 .arg(&target)
                 .arg(&src),
         );
-        let what = format!("dump --archive {format}");
+        let what = format!("dump --archive {format:?}");
         assert_clean_failure(&out, &what);
+        assert_eq!(out.status.code(), Some(1), "{what}: exit code");
         let err = stderr_str(&out);
         assert!(
-            err.contains(format) && err.contains("tar"),
-            "{what}: the message names neither the format nor tar:\n{err}"
+            err.contains("tar") && err.contains("zip") && err.contains(&format!("'{format}'")),
+            "{what}: the message names not the format, tar and zip:\n{err}"
+        );
+        assert_eq!(
+            err.matches("error").count(),
+            1,
+            "{what}: one message:\n{err}"
         );
         assert!(out.stdout.is_empty(), "{what} wrote to stdout");
         assert!(!target.exists(), "{what} created its target");

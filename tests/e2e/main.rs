@@ -44,6 +44,7 @@ mod overlapping_backups;
 mod owner_pin;
 mod pipe;
 mod pointer_coverage;
+mod profile_hooks;
 mod profiles;
 mod progress;
 mod prune;

@@ -23,9 +23,9 @@ use crate::error::{Error, Result, ResultExt};
 use crate::repo::{Indexed, ReadMode, Repository};
 
 /// One node of the subtree and its path relative to the dumped directory.
-struct Entry {
-    rel: PathBuf,
-    node: Node,
+pub(super) struct Entry {
+    pub(super) rel: PathBuf,
+    pub(super) node: Node,
 }
 
 /// Write the subtree `tree` (of the directory at `root`, as backed up) as a tar archive
@@ -63,7 +63,7 @@ pub(super) fn write_tar(
 }
 
 /// The subtree's nodes, depth first, each directory before its contents.
-fn collect(
+pub(super) fn collect(
     repo: &Repository<Indexed>,
     tree: &Tree,
     prefix: &Path,
@@ -136,16 +136,7 @@ fn append(
             h.set_entry_type(EntryType::Regular);
             h.set_size(node.size);
             let path = root.join(&e.rel);
-            let mut contents = Contents {
-                repo,
-                node,
-                path: &path,
-                next: 0,
-                buf: Vec::new(),
-                pos: 0,
-                left: node.size,
-                lost: None,
-            };
+            let mut contents = Contents::new(repo, node, &path);
             let r = tar.append_data(&mut h, &e.rel, &mut contents);
             if let Some(lost) = contents.lost {
                 return Err(lost);
@@ -189,7 +180,7 @@ impl Write for Gate<'_> {
 /// A file's contents as a reader, one checked blob read at a time (never the whole
 /// file in memory). Exactly `node.size` bytes: contents of another length are
 /// damage, reported as lost data rather than an archive whose header lies.
-struct Contents<'a> {
+pub(super) struct Contents<'a> {
     repo: &'a Repository<Indexed>,
     node: &'a Node,
     path: &'a Path,
@@ -197,10 +188,23 @@ struct Contents<'a> {
     buf: Vec<u8>,
     pos: usize,
     left: u64,
-    lost: Option<Error>,
+    pub(super) lost: Option<Error>,
 }
 
-impl Contents<'_> {
+impl<'a> Contents<'a> {
+    pub(super) fn new(repo: &'a Repository<Indexed>, node: &'a Node, path: &'a Path) -> Self {
+        Contents {
+            repo,
+            node,
+            path,
+            next: 0,
+            buf: Vec::new(),
+            pos: 0,
+            left: node.size,
+            lost: None,
+        }
+    }
+
     fn fail(&mut self, e: Error) -> io::Error {
         let msg = e.to_string();
         self.lost = Some(e);

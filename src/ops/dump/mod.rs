@@ -1,4 +1,4 @@
-//! `tangle dump`: one file's contents, or a directory as a tar archive, to a writer
+//! `tangle dump`: one file's contents, or a directory as a tar or zip archive, to a writer
 //! (stdout). With a high-latency remote
 //! (S3, SFTP) the file's shard reads are planned first, so a prefetcher fetches the
 //! next shards from all remotes at once while the file is written (see
@@ -7,6 +7,17 @@
 use std::io::Write;
 
 mod archive;
+mod zipfile;
+
+/// The archive format of a directory dump (`--archive`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Archive {
+    /// GNU tar, what `restic dump` writes by default.
+    #[default]
+    Tar,
+    /// Zip, streamed (it can go to a pipe), as `restic dump --archive zip`.
+    Zip,
+}
 
 use super::locate::{Located, locate};
 use super::select::{self, SnapshotFilter};
@@ -16,7 +27,7 @@ use crate::repo::{ForgetReadPlan, Indexed};
 use crate::repo::{PlannedReads, ReadMode, Repository};
 
 /// Write the file at `path` (as backed up) of snapshot `spec` (`latest`: the newest that
-/// `filter` selects) to `out`; the shards read around are remembered for `repair` however
+/// `filter` selects) to `out`, a directory as an `archive`; the shards read around are remembered for `repair` however
 /// it ends ([`Repository::remember_damage_read_around`]: choosing the snapshot reads
 /// none).
 pub fn dump(
@@ -24,19 +35,21 @@ pub fn dump(
     spec: &str,
     filter: &SnapshotFilter,
     path: &std::path::Path,
+    archive: Archive,
     out: &mut dyn Write,
 ) -> Result<u64> {
     let (_, snap) = select::find(repo, spec, filter)?;
-    let result = dump_path(repo, &snap, path, out);
+    let result = dump_path(repo, &snap, path, archive, out);
     repo.remember_damage_read_around();
     result
 }
 
-/// Write what `path` names in `snap`: a file's contents, a directory as a tar archive.
+/// Write what `path` names in `snap`: a file's contents, a directory as an archive.
 fn dump_path(
     repo: &Repository<Indexed>,
     snap: &Snapshot,
     path: &std::path::Path,
+    archive: Archive,
     out: &mut dyn Write,
 ) -> Result<u64> {
     let tree = match locate(repo, snap, path)? {
@@ -55,7 +68,10 @@ fn dump_path(
             )));
         }
     };
-    archive::write_tar(repo, &tree, path, out)
+    match archive {
+        Archive::Tar => archive::write_tar(repo, &tree, path, out),
+        Archive::Zip => zipfile::write_zip(repo, &tree, path, out),
+    }
 }
 
 /// Ends the read plan of a high-latency remote and runs its prefetcher around `write`;

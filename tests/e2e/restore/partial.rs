@@ -273,3 +273,48 @@ fn dump_of_a_directory_with_lost_data_is_21() {
     );
     assert!(!target.exists(), "a failed dump left {}", target.display());
 }
+
+/// The same as zip: exit 21, and what was written has no central directory, so
+/// `unzip` refuses it; with `--target` nothing is left behind.
+#[test]
+fn dump_as_zip_of_a_directory_with_lost_data_is_21() {
+    let fx = setup();
+    fx.lose_extent(0);
+    let dump = |extra: &[&std::ffi::OsStr]| {
+        let mut cmd = fx.repo.cmd_as(Client::via(0).fresh_home());
+        let out = run_any(
+            cmd.args(["dump", "latest", "--archive", "zip"])
+                .args(extra)
+                .arg(&fx.src),
+        );
+        assert_no_panic(&out, "dump --archive zip");
+        out
+    };
+    let out = dump(&[]);
+    let err = stderr_str(&out);
+    assert_eq!(out.status.code(), Some(21), "dump\nstderr:\n{err}");
+    assert!(
+        err.contains(&fx.orig("a.bin")) || err.contains(&fx.orig("sub/b.txt")),
+        "the message names no lost file:\n{err}"
+    );
+    assert!(
+        !err.contains("ZipWriter"),
+        "the zip writer printed its own error:\n{err}"
+    );
+    let cut = fx.repo.path("cut.zip");
+    fs::write(&cut, &out.stdout).unwrap();
+    let listed = std::process::Command::new("unzip")
+        .arg("-l")
+        .arg(&cut)
+        .output()
+        .expect("run unzip");
+    assert!(
+        !listed.status.success(),
+        "unzip lists the cut archive without complaint:\n{}",
+        String::from_utf8_lossy(&listed.stdout)
+    );
+    let target = fx.repo.path("lost.zip");
+    let out = dump(&["--target".as_ref(), target.as_os_str()]);
+    assert_eq!(out.status.code(), Some(21), "{}", stderr_str(&out));
+    assert!(!target.exists(), "a failed dump left {}", target.display());
+}
