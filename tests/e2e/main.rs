@@ -32,6 +32,7 @@ mod durability_harness;
 mod errors;
 mod foreign_objects;
 mod format_fixture;
+mod format_versions;
 mod hostile_reads;
 mod inconsistent_certificates;
 mod init;
