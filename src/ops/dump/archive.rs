@@ -36,16 +36,10 @@ pub(super) fn write_tar(
     root: &Path,
     out: &mut dyn Write,
 ) -> Result<u64> {
-    let mut entries = Vec::new();
-    collect(repo, tree, Path::new(""), root, &mut entries)?;
-    let plan = entries
-        .iter()
-        .filter(|e| e.node.kind == NodeKind::File)
-        .flat_map(|e| e.node.content.iter());
-    with_read_plan(repo, plan, || {
+    with_entries(repo, tree, root, |entries| {
         let mut tar = Builder::new(Gate { out, shut: false });
         let mut written = 0u64;
-        for e in &entries {
+        for e in entries {
             match append(repo, &mut tar, e, root) {
                 Ok(n) => written += n,
                 Err(err) => {
@@ -62,8 +56,25 @@ pub(super) fn write_tar(
     })
 }
 
+/// The subtree's nodes (see [`collect`]), written by `write` while the reads of their
+/// file contents are planned and prefetched: what tar and zip share.
+pub(super) fn with_entries<T>(
+    repo: &Repository<Indexed>,
+    tree: &Tree,
+    root: &Path,
+    write: impl FnOnce(&[Entry]) -> Result<T>,
+) -> Result<T> {
+    let mut entries = Vec::new();
+    collect(repo, tree, Path::new(""), root, &mut entries)?;
+    let plan = entries
+        .iter()
+        .filter(|e| e.node.kind == NodeKind::File)
+        .flat_map(|e| e.node.content.iter());
+    with_read_plan(repo, plan, || write(&entries))
+}
+
 /// The subtree's nodes, depth first, each directory before its contents.
-pub(super) fn collect(
+fn collect(
     repo: &Repository<Indexed>,
     tree: &Tree,
     prefix: &Path,

@@ -26,8 +26,7 @@ use std::path::Path;
 use ::zip::write::{FullFileOptions, StreamWriter};
 use ::zip::{CompressionMethod, DateTime, ZipWriter};
 
-use super::archive::{Contents, Entry, collect};
-use super::with_read_plan;
+use super::archive::{Contents, Entry, with_entries};
 use crate::content::{NodeKind, Tree};
 use crate::error::{Error, Result, ResultExt};
 use crate::repo::{Indexed, Repository};
@@ -42,17 +41,11 @@ pub(super) fn write_zip(
     root: &Path,
     out: &mut dyn Write,
 ) -> Result<u64> {
-    let mut entries = Vec::new();
-    collect(repo, tree, Path::new(""), root, &mut entries)?;
-    let plan = entries
-        .iter()
-        .filter(|e| e.node.kind == NodeKind::File)
-        .flat_map(|e| e.node.content.iter());
-    with_read_plan(repo, plan, || {
+    with_entries(repo, tree, root, |entries| {
         let shut = Cell::new(false);
         let mut zip = ZipWriter::new_stream(Cut { out, shut: &shut });
         let mut written = 0u64;
-        for e in &entries {
+        for e in entries {
             match append(repo, &mut zip, e, root) {
                 Ok(n) => written += n,
                 Err(err) => {
