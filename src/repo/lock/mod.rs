@@ -466,58 +466,6 @@ impl<S: State> Repository<S> {
         }
     }
 
-    /// Whether `bytes` is an authentic copy of lock `path` of this repository, on its own
-    /// (see [`lock_copies_not_their_holders`](Self::lock_copies_not_their_holders) for
-    /// what a lock's other objects can tell).
-    pub fn authenticate_lock(&self, path: &str, bytes: &[u8]) -> Result<()> {
-        LockInfo::from_object(path, bytes, self.signers(), &self.config.id).map(|_| ())
-    }
-
-    /// Of `served` (remote, path, bytes: every lock copy the remotes serve that passes
-    /// [`authenticate_lock`](Self::authenticate_lock)), those signed by another key than
-    /// their lock's holder (a granted writer releasing or renewing another's lock), each
-    /// with why.
-    pub fn lock_copies_not_their_holders(
-        &self,
-        served: &[(usize, String, bytes::Bytes)],
-    ) -> Vec<(usize, String, String)> {
-        let signed: Vec<(usize, &str, LockInfo, crate::crypto::envelope::SignedBy)> = (served
-            .iter())
-        .filter_map(|(r, path, bytes)| {
-            let (lock, by) =
-                LockInfo::signed_object(path, bytes, self.signers(), &self.config.id).ok()?;
-            Some((*r, path.as_str(), lock, by))
-        })
-        .collect();
-        let holders = copies::holders(signed.iter().map(|(_, p, _, by)| (*p, *by)));
-        (signed.into_iter())
-            .filter(|(_, _, lock, by)| !holders.get(&lock.path).is_some_and(|h| h.contains(by)))
-            .map(|(r, path, lock, _)| (r, path.to_string(), copies::not_the_holders(&lock.path)))
-            .collect()
-    }
-
-    /// Whether `bytes`, remote `r`'s copy of lock object `path`, is an authentic object of
-    /// its lock, signed by the lock's holder as the remotes serve the lock now.
-    pub(in crate::repo) fn lock_copy_is_authentic(
-        &self,
-        r: usize,
-        path: &str,
-        bytes: &[u8],
-    ) -> bool {
-        if self.authenticate_lock(path, bytes).is_err() {
-            return false;
-        }
-        let usable = self.lock_remotes_usable();
-        let all = self.inner.rt.block_on(read_lock_copies(
-            &self.inner.remotes,
-            &usable,
-            self.signers(),
-            &self.config.id,
-            None,
-        ));
-        !(all.not_holders.iter()).any(|(i, p)| *i == r && p == path)
-    }
-
     /// Remove stale locks (every lock with `all`, and then every repair marker too) and
     /// those no remote serves authentic.
     pub fn remove_locks(&self, all: bool) -> Result<LocksRemoved> {
