@@ -15,62 +15,63 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The environment variable that turns the report on (any value).
-pub const ENV: &str = "TANGLE_DEBUG_REQUESTS";
+pub(crate) const ENV: &str = "TANGLE_DEBUG_REQUESTS";
 
 /// One process-wide count.
-pub struct Counter(AtomicU64);
+pub(crate) struct Counter(AtomicU64);
 
 impl Counter {
     const fn new() -> Self {
         Counter(AtomicU64::new(0))
     }
 
-    pub fn add(&self, n: u64) {
+    pub(crate) fn add(&self, n: u64) {
         self.0.fetch_add(n, Relaxed);
     }
 
     /// Keep the larger of the count and `n`.
-    pub fn max(&self, n: u64) {
+    pub(crate) fn max(&self, n: u64) {
         self.0.fetch_max(n, Relaxed);
     }
 
-    pub fn get(&self) -> u64 {
+    pub(crate) fn get(&self) -> u64 {
         self.0.load(Relaxed)
     }
 }
 
 /// The operation kinds counted in [`REQUESTS`], in the report's order.
-pub const REMOTE_OPS: [&str; 6] = ["list", "get", "stat", "put", "delete", "create"];
+pub(crate) const REMOTE_OPS: [&str; 6] = ["list", "get", "stat", "put", "delete", "create"];
 
 /// Operations started on network and local remotes (`repo/remote/deadline.rs`), by kind
 /// ([`REMOTE_OPS`]).
-pub static REQUESTS: [Counter; REMOTE_OPS.len()] = [const { Counter::new() }; REMOTE_OPS.len()];
+pub(crate) static REQUESTS: [Counter; REMOTE_OPS.len()] =
+    [const { Counter::new() }; REMOTE_OPS.len()];
 /// Bytes the gets returned, in all.
-pub static GOT_BYTES: Counter = Counter::new();
+pub(crate) static GOT_BYTES: Counter = Counter::new();
 /// Of those, bytes of shards (`shards/...`: extent contents, as against metadata).
-pub static GOT_SHARD_BYTES: Counter = Counter::new();
+pub(crate) static GOT_SHARD_BYTES: Counter = Counter::new();
 
 /// Times a reader waited for shards to arrive (`repo/reader/`): once per shard it read
 /// that was not in the cache yet (fetched then or already in flight), once per batch
 /// fetched ahead. A walk over a high-latency remote costs about a round trip per wait,
 /// so this is what the tree read-ahead cuts.
-pub static SHARD_WAITS: Counter = Counter::new();
+pub(crate) static SHARD_WAITS: Counter = Counter::new();
 
 /// What the restore's read plans came to (`repo/read_plan.rs`): segments of reads added.
-pub static PLAN_SEGMENTS: Counter = Counter::new();
+pub(crate) static PLAN_SEGMENTS: Counter = Counter::new();
 /// Shard reads planned.
-pub static PLAN_READS: Counter = Counter::new();
+pub(crate) static PLAN_READS: Counter = Counter::new();
 /// The most planned reads ever ahead of the reader.
-pub static PLAN_MOST_AHEAD: Counter = Counter::new();
+pub(crate) static PLAN_MOST_AHEAD: Counter = Counter::new();
 /// Planned reads still standing when the plan was finished: reads the restore never made
 /// nor skipped (0 when plan and restore agree).
-pub static PLAN_UNMADE: Counter = Counter::new();
+pub(crate) static PLAN_UNMADE: Counter = Counter::new();
 /// Reads made that no planned read matched by then (a retry, or a walk that lagged).
-pub static PLAN_UNFORESEEN: Counter = Counter::new();
+pub(crate) static PLAN_UNFORESEEN: Counter = Counter::new();
 
 /// Count one remote operation of kind `op` (one of [`REMOTE_OPS`]; others are not
 /// counted).
-pub fn request(op: &str) {
+pub(crate) fn request(op: &str) {
     if let Some(i) = REMOTE_OPS.iter().position(|o| *o == op) {
         REQUESTS[i].add(1);
     }

@@ -61,7 +61,7 @@ impl Kind {
 }
 
 /// The cause kept behind an [`Error`]; shared (not boxed) so that errors stay `Clone`.
-pub type Source = Arc<dyn std::error::Error + Send + Sync + 'static>;
+pub(crate) type Source = Arc<dyn std::error::Error + Send + Sync + 'static>;
 
 #[derive(Debug, Clone)]
 pub struct Error {
@@ -82,17 +82,20 @@ impl Error {
     }
     /// Keep `source` as the cause (returned by `source()`); the message is unchanged,
     /// so it should already say what the cause means for the user.
-    pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Self {
+    pub(crate) fn with_source(
+        mut self,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
         self.source = Some(Arc::new(source));
         self
     }
     pub fn fatal(message: impl Into<String>) -> Self {
         Self::new(Kind::Fatal, message)
     }
-    pub fn corrupt(message: impl Into<String>) -> Self {
+    pub(crate) fn corrupt(message: impl Into<String>) -> Self {
         Self::new(Kind::Corrupt, message)
     }
-    pub fn not_found(message: impl Into<String>) -> Self {
+    pub(crate) fn not_found(message: impl Into<String>) -> Self {
         Self::new(Kind::NotFound, message)
     }
     pub fn usage(message: impl Into<String>) -> Self {
@@ -112,14 +115,14 @@ impl Error {
     /// A failure to read repository data (missing, corrupt, not rebuildable on every
     /// remote) as what it costs the caller: data lost (exit 21). Interruptions, trust
     /// violations and the like keep their kind.
-    pub fn as_data_lost(self) -> Self {
+    pub(crate) fn into_data_lost(self) -> Self {
         match self.kind {
             Kind::Corrupt | Kind::NotFound | Kind::Fatal => self.with_kind(Kind::DataLost),
             _ => self,
         }
     }
     /// Same error, another kind (e.g. a NotFound config becomes RepoNotFound).
-    pub fn with_kind(mut self, kind: Kind) -> Self {
+    pub(crate) fn with_kind(mut self, kind: Kind) -> Self {
         self.kind = kind;
         self
     }

@@ -29,6 +29,17 @@
 //! (`pub(in crate::repo)`), so every write goes through the repository's durability and
 //! trust rules; code outside `repo/` reads through `crate::remote` and cannot write.
 //! `repo/remote/` still uses nothing of `repo`: it is the bottom layer it always was.
+//!
+//! # The public API
+//!
+//! `pub` means "used from outside this library": by the binary (`main.rs`, `cli/`), the
+//! integration tests, `benches/` or `fuzz/`. Everything else is `pub(crate)` or narrower,
+//! so a `pub` item is one whose change a user of the library would notice, and the
+//! compiler's dead-code warnings see the rest. `unreachable_pub` (below) keeps a `pub`
+//! item from hiding inside a private module; when a new caller outside needs an item,
+//! widen it then.
+
+#![warn(unreachable_pub)]
 
 pub mod codec;
 pub mod content;
@@ -37,7 +48,7 @@ pub mod debug;
 pub mod error;
 pub mod extent;
 pub mod ops;
-pub mod pathmatch;
+pub(crate) mod pathmatch;
 pub mod repo;
 #[cfg(feature = "testing")]
 pub mod testing;

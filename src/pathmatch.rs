@@ -10,7 +10,7 @@ use globset::{GlobSet, GlobSetBuilder};
 
 use crate::error::{Error, Result, ResultExt};
 
-pub struct PathMatcher {
+pub(crate) struct PathMatcher {
     by_path: GlobSet,
     by_name: GlobSet,
     empty: bool,
@@ -18,12 +18,12 @@ pub struct PathMatcher {
 
 impl PathMatcher {
     /// Patterns given directly plus those in `files` (one per line, `#` comments).
-    pub fn new(patterns: &[String], files: &[PathBuf]) -> Result<PathMatcher> {
+    pub(crate) fn new(patterns: &[String], files: &[PathBuf]) -> Result<PathMatcher> {
         Self::with_case(patterns, files, false)
     }
 
     /// As [`new`](Self::new), optionally ignoring case (`find --ignore-case`).
-    pub fn with_case(
+    pub(crate) fn with_case(
         patterns: &[String],
         files: &[PathBuf],
         ignore_case: bool,
@@ -71,7 +71,7 @@ impl PathMatcher {
     }
 
     /// Matches nothing.
-    pub fn empty() -> PathMatcher {
+    pub(crate) fn empty() -> PathMatcher {
         PathMatcher {
             by_path: GlobSet::empty(),
             by_name: GlobSet::empty(),
@@ -79,12 +79,12 @@ impl PathMatcher {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.empty
     }
 
     /// Whether `path` (absolute) or its file name `name` matches.
-    pub fn matches(&self, path: &Path, name: &[u8]) -> bool {
+    pub(crate) fn matches(&self, path: &Path, name: &[u8]) -> bool {
         !self.empty
             && (self
                 .by_name

@@ -1,7 +1,7 @@
 //! Small helpers shared by several layers.
 
 /// This machine's name as `gethostname(2)` reports it (the kernel's node name).
-pub fn hostname() -> String {
+pub(crate) fn hostname() -> String {
     // uname(2) cannot fail, so the old "unknown" fallback of gethostname(2) is gone.
     rustix::system::uname()
         .nodename()
@@ -11,7 +11,7 @@ pub fn hostname() -> String {
 
 /// The user recorded in snapshots and key files: `$USER`, `$LOGNAME`, else the numeric
 /// effective uid (no passwd lookup, so a container without /etc/passwd behaves the same).
-pub fn username() -> String {
+pub(crate) fn username() -> String {
     // The effective user's name from the password file, as restic records it; cron jobs
     // and systemd units often run without USER or LOGNAME.
     let uid = rustix::process::geteuid().as_raw();
@@ -62,7 +62,7 @@ pub fn read_regular_file(path: &std::path::Path, limit: u64) -> std::io::Result<
 /// a new temporary file of this process beside it, then renamed over it, so a reader
 /// never sees half a file and whatever stood at `path` (a FIFO, a symlink) is replaced,
 /// never opened.
-pub fn replace_file(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn replace_file(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
         return Err(std::io::Error::other("not a file path"));
@@ -89,7 +89,7 @@ pub fn replace_file(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()>
 }
 
 /// The sum of sizes a remote reported, stopping at `u64::MAX` (a listing may lie).
-pub fn saturating_sum(sizes: impl IntoIterator<Item = u64>) -> u64 {
+pub(crate) fn saturating_sum(sizes: impl IntoIterator<Item = u64>) -> u64 {
     sizes.into_iter().fold(0, u64::saturating_add)
 }
 
@@ -173,7 +173,7 @@ pub fn escape<B: AsRef<[u8]> + ?Sized>(name: &B) -> std::borrow::Cow<'_, str> {
 }
 
 /// Round `n` up to a multiple of `m` (m > 0).
-pub fn round_up(n: usize, m: usize) -> usize {
+pub(crate) fn round_up(n: usize, m: usize) -> usize {
     n.div_ceil(m) * m
 }
 

@@ -9,7 +9,7 @@ use crate::error::Result;
 /// (every repository records `Mixed`, the only value `init` ever wrote); the chooser in
 /// [`super::pointers`] is least-pointed-first whatever it says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum PointerStrategy {
+pub(crate) enum PointerStrategy {
     /// Half-normal, biased to recent extents.
     Normal,
     /// Uniform over the archive.
@@ -20,9 +20,9 @@ pub enum PointerStrategy {
 }
 
 /// Data shards of a tree extent ([`Coding::for_trees`]).
-pub const TREE_DATA_SHARDS: u8 = 4;
+pub(crate) const TREE_DATA_SHARDS: u8 = 4;
 /// Parity shards of a tree extent.
-pub const TREE_PARITY_SHARDS: u8 = 12;
+pub(crate) const TREE_PARITY_SHARDS: u8 = 12;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Coding {
@@ -30,7 +30,7 @@ pub struct Coding {
     pub parity_shards: u8,
     /// Pointer shards per codeword (entanglement); 0 is plain Reed-Solomon.
     pub pointers: u8,
-    pub strategy: PointerStrategy,
+    pub(crate) strategy: PointerStrategy,
 }
 
 impl Coding {
@@ -98,7 +98,7 @@ impl Coding {
     /// Whether an extent coded `s + p` holds trees, in a repository whose file data is
     /// coded `self`: 4+12 ([`Coding::for_trees`]) or one data shard (the whole copies
     /// of 2026-11-27), unless file data is coded so too.
-    pub fn is_tree_extent(&self, data_shards: u8, parity_shards: u8) -> bool {
+    pub(crate) fn is_tree_extent(&self, data_shards: u8, parity_shards: u8) -> bool {
         (data_shards, parity_shards) != (self.data_shards, self.parity_shards)
             && (data_shards == 1
                 || (data_shards, parity_shards) == (TREE_DATA_SHARDS, TREE_PARITY_SHARDS))
@@ -109,7 +109,7 @@ impl Coding {
     /// least twice the data (3x storage or more: `for_trees`, or a coding so strong that
     /// a pointer is better spent elsewhere). Such extents are protected by their own
     /// parity; a pointer there would be spent on data that needs it least.
-    pub fn pointable(data_shards: usize, parity_shards: usize) -> bool {
+    pub(crate) fn pointable(data_shards: usize, parity_shards: usize) -> bool {
         data_shards > 1 && parity_shards < 2 * data_shards
     }
 
@@ -118,7 +118,7 @@ impl Coding {
     }
 
     /// Storage per byte of data, e.g. 1.75.
-    pub fn overhead(&self) -> f64 {
+    pub(crate) fn overhead(&self) -> f64 {
         self.width() as f64 / self.data_shards as f64
     }
 

@@ -5,7 +5,7 @@
 use crate::error::{Error, Kind};
 
 #[derive(Debug, thiserror::Error)]
-pub enum CodecError {
+pub(crate) enum CodecError {
     /// Fewer than 2 remotes: losing one would lose everything.
     #[error(
         "a repository needs at least 2 remotes to survive the loss of one (give --remote several times)"
@@ -48,7 +48,7 @@ pub enum CodecError {
 
 impl CodecError {
     /// What the error means to the layers above: the one mapping to [`Kind`].
-    pub fn kind(&self) -> Kind {
+    pub(crate) fn kind(&self) -> Kind {
         match self {
             CodecError::TooFewRemotes
             | CodecError::ZeroShards

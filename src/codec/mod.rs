@@ -13,12 +13,10 @@ mod error;
 pub mod peel;
 mod rs;
 
-pub use coding::{Coding, PointerStrategy};
-pub use error::CodecError;
-pub use rs::{
-    SHARD_ALIGN, STRIPE, StripeSource, encode_parity, encode_parity_padded, encode_parity_streamed,
-    reconstruct, shard_size_for,
-};
+pub use coding::Coding;
+pub(crate) use error::CodecError;
+pub(crate) use rs::{SHARD_ALIGN, STRIPE, StripeSource, encode_parity_streamed};
+pub use rs::{encode_parity, reconstruct, shard_size_for};
 
 /// Which remote holds shard `index` of the extent with sequence number `seq`:
 /// round-robin from a per-extent rotation so load spreads evenly and no remote holds

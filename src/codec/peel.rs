@@ -45,7 +45,7 @@ pub fn peel(codewords: &[Codeword], present: &mut [bool]) -> Vec<usize> {
 /// but `parity`) needs no other step; one that lacked some needs, for each it lacked,
 /// an earlier step that restored one of its symbols: steps already needed first, then
 /// the latest (the dependencies stay few and short).
-pub fn needed(
+pub(crate) fn needed(
     codewords: &[Codeword],
     before: &[bool],
     plan: &[usize],

@@ -7,10 +7,10 @@ use reed_solomon_simd::{ReedSolomonDecoder, ReedSolomonEncoder};
 use super::CodecError;
 use crate::error::Result;
 
-pub const STRIPE: usize = 256 * 1024;
+pub(crate) const STRIPE: usize = 256 * 1024;
 /// Shard sizes are multiples of this (reed-solomon-simd needs even sizes; 64 keeps its
 /// SIMD paths aligned).
-pub const SHARD_ALIGN: usize = 64;
+pub(crate) const SHARD_ALIGN: usize = 64;
 
 /// Shard size for `len` bytes of extent data split over `s` data shards.
 pub fn shard_size_for(len: usize, s: usize) -> usize {
@@ -40,7 +40,7 @@ pub fn encode_parity(inputs: &[&[u8]], parity: usize) -> Result<Vec<Vec<u8>>> {
 /// zero-padded to `shard_size`. The padding is done a stripe at a time, so a short
 /// pointer shard is never copied whole (sealing an extent would otherwise hold a padded
 /// copy of every short pointer).
-pub fn encode_parity_padded(
+pub(crate) fn encode_parity_padded(
     inputs: &[&[u8]],
     shard_size: usize,
     parity: usize,
@@ -55,7 +55,7 @@ pub fn encode_parity_padded(
 
 /// One input of a codeword, handed to the encoder a stripe at a time, so that it need
 /// not be in memory whole (a pointer shard read from its remote while an extent seals).
-pub trait StripeSource {
+pub(crate) trait StripeSource {
     /// The input's length (at most the codeword's shard size; the rest is zeros).
     fn size(&self) -> usize;
     /// Bytes `off..off + len` of the input, fewer (or none) past its end; the rest of
@@ -96,7 +96,7 @@ impl StripeSource for bytes::Bytes {
 }
 
 /// [`encode_parity_padded`] over inputs read a stripe at a time.
-pub fn encode_parity_streamed(
+pub(crate) fn encode_parity_streamed(
     inputs: &mut [&mut dyn StripeSource],
     shard_size: usize,
     parity: usize,

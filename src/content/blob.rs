@@ -82,7 +82,7 @@ thread_local! {
 /// The same blob under a fresh nonce (same length, same framing): what a repack
 /// writes, so its extents never repeat an old extent's bytes, and so never its name
 /// (a verifier chain over the same blocks from the same start would give the same one).
-pub fn reseal_blob(
+pub(crate) fn reseal_blob(
     key: &(impl ContentKeys + ?Sized),
     kind: BlobKind,
     stored: &[u8],
@@ -115,7 +115,7 @@ pub fn decode_blob(
 /// every blob of a snapshot, and a fresh buffer per blob (twice: decrypted, then
 /// decompressed) cost an allocation, page faults on fresh memory, and a copy of each
 /// blob stored uncompressed.
-pub fn decode_blob_then<T>(
+pub(crate) fn decode_blob_then<T>(
     key: &(impl ContentKeys + ?Sized),
     kind: BlobKind,
     id: &BlobId,

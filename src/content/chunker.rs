@@ -54,7 +54,7 @@ const READ_BLOCK: usize = 1 << 20;
 /// size, at most `max`), and hands out the chunks as slices of its read buffers.
 /// fastcdc's `StreamCDC` kept a buffer of `max` bytes full (8 MiB by default), copied
 /// every chunk out of it and moved the rest of the buffer to its front after each one.
-pub fn chunk_reader<R: Read>(
+pub(crate) fn chunk_reader<R: Read>(
     mut reader: R,
     params: &ChunkerParams,
     mut sink: impl FnMut(Bytes) -> Result<()>,

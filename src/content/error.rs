@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use crate::error::{Error, Kind};
 
 #[derive(Debug, thiserror::Error)]
-pub enum ContentError {
+pub(crate) enum ContentError {
     /// A stored blob whose compressed bytes do not decompress.
     #[error("blob does not decompress: {0}")]
     BlobDecompress(#[source] std::io::Error),
@@ -63,7 +63,7 @@ pub enum ContentError {
 
 impl ContentError {
     /// What the error means to the layers above: the one mapping to [`Kind`].
-    pub fn kind(&self) -> Kind {
+    pub(crate) fn kind(&self) -> Kind {
         match self {
             ContentError::BlobDecompress(_)
             | ContentError::UnknownCompression

@@ -15,7 +15,7 @@ use super::{Node, NodeKind};
 use crate::error::{Error, Result, ResultExt};
 
 /// Build a node from `lstat` data (contents/subtree are filled in by the caller).
-pub fn node_from_metadata(name: &[u8], path: &Path, md: &std::fs::Metadata) -> Result<Node> {
+pub(crate) fn node_from_metadata(name: &[u8], path: &Path, md: &std::fs::Metadata) -> Result<Node> {
     let ft = md.file_type();
     let kind = if ft.is_file() {
         NodeKind::File
@@ -65,7 +65,7 @@ pub fn node_from_metadata(name: &[u8], path: &Path, md: &std::fs::Metadata) -> R
 /// extended attributes gives none. Attributes that cannot be read, or that do not fit the
 /// per-node limits ([`XattrBudget`]), are left out and named in the error; the others are
 /// kept.
-pub fn read_xattrs(path: &Path, follow: bool, node: &mut Node) -> Result<()> {
+pub(crate) fn read_xattrs(path: &Path, follow: bool, node: &mut Node) -> Result<()> {
     let listed = if follow {
         xattr::list_deref(path)
     } else {
@@ -113,7 +113,7 @@ pub fn read_xattrs(path: &Path, follow: bool, node: &mut Node) -> Result<()> {
 /// Why the target did not take an extended attribute. Restore warns about these, once per
 /// kind, and does not count them as errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum XattrRefusal {
+pub(crate) enum XattrRefusal {
     /// The file system does not support (this kind of) extended attributes.
     Unsupported,
     /// Not allowed: `security.*` and `trusted.*` need privileges, `user.*` exists only on
@@ -134,7 +134,7 @@ impl XattrRefusal {
         }
     }
 
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             XattrRefusal::Unsupported => "the target file system does not support them",
             XattrRefusal::NotPermitted => {
@@ -148,9 +148,9 @@ impl XattrRefusal {
 /// An extended attribute the target refused to set (or, for an ACL the node does not
 /// have, to remove).
 #[derive(Debug)]
-pub struct Refused {
-    pub name: Vec<u8>,
-    pub why: XattrRefusal,
+pub(crate) struct Refused {
+    pub(crate) name: Vec<u8>,
+    pub(crate) why: XattrRefusal,
 }
 
 const ACL_ACCESS: &[u8] = b"system.posix_acl_access";
@@ -258,7 +258,7 @@ fn cpath(path: &Path) -> Result<CString> {
 }
 
 /// Create a non-regular, non-directory node (symlink, FIFO, device; sockets are skipped).
-pub fn create_special(path: &Path, node: &Node) -> Result<()> {
+pub(crate) fn create_special(path: &Path, node: &Node) -> Result<()> {
     match node.kind {
         NodeKind::Symlink => std::os::unix::fs::symlink(OsStr::from_bytes(&node.target), path)
             .ctx(format_args!("creating symlink {}", path.display())),
@@ -293,7 +293,7 @@ pub fn create_special(path: &Path, node: &Node) -> Result<()> {
 /// clears setuid bits and file capabilities (`security.capability`), so it comes before
 /// chmod and the attributes; times come last. Extended attributes are set on the path
 /// itself, never through a symlink there.
-pub fn apply_metadata(path: &Path, node: &Node, chown: bool) -> Result<Vec<Refused>> {
+pub(crate) fn apply_metadata(path: &Path, node: &Node, chown: bool) -> Result<Vec<Refused>> {
     let is_link = node.kind == NodeKind::Symlink;
     if chown {
         std::os::unix::fs::lchown(path, Some(node.uid), Some(node.gid))
@@ -314,7 +314,7 @@ pub fn apply_metadata(path: &Path, node: &Node, chown: bool) -> Result<Vec<Refus
 /// Apply ownership, permissions, extended attributes and times through an open file, so
 /// nothing is set through a link that appeared at the file's path (and no path is looked
 /// up again); returns the attributes the target refused.
-pub fn apply_metadata_to_file(
+pub(crate) fn apply_metadata_to_file(
     file: &File,
     path: &Path,
     node: &Node,
@@ -335,7 +335,7 @@ pub fn apply_metadata_to_file(
 }
 
 /// Whether we run as root (and so restore ownership).
-pub fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
     unsafe { libc::geteuid() == 0 }
 }

@@ -15,41 +15,41 @@ use crate::error::Result;
 use crate::extent::ExtentName;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct IndexEntry {
-    pub id: BlobId,
-    pub kind: BlobKind,
+pub(crate) struct IndexEntry {
+    pub(crate) id: BlobId,
+    pub(crate) kind: BlobKind,
     /// Offset of the stored (encrypted) blob within the extent's data.
-    pub offset: u32,
+    pub(crate) offset: u32,
     /// Stored length.
-    pub length: u32,
+    pub(crate) length: u32,
     /// Plaintext length.
-    pub raw_len: u32,
+    pub(crate) raw_len: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExtentBlobs {
-    pub extent: ExtentName,
-    pub blobs: Vec<IndexEntry>,
+pub(crate) struct ExtentBlobs {
+    pub(crate) extent: ExtentName,
+    pub(crate) blobs: Vec<IndexEntry>,
 }
 
 /// One index object: the blobs of the extents written by one run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct IndexSegment {
-    pub extents: Vec<ExtentBlobs>,
+pub(crate) struct IndexSegment {
+    pub(crate) extents: Vec<ExtentBlobs>,
     /// Writers' extents an owner's segment lists (delete's consolidated one): their
     /// blobs stay under each writer run's key. Stored only in version 2 segments.
     #[serde(skip)]
-    pub writers: Vec<WriterExtents>,
+    pub(crate) writers: Vec<WriterExtents>,
 }
 
 /// Extents of one writer run, listed in an owner's segment, with the run key the writer
 /// sealed to the owner: the owner opens it to read them, as from the writer's segment.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WriterExtents {
-    pub writer: WriterId,
+pub(crate) struct WriterExtents {
+    pub(crate) writer: WriterId,
     /// The run key sealed to the owner ([`crate::crypto::writer::SEALED_KEY_LEN`] bytes).
-    pub sealed_key: Vec<u8>,
-    pub extents: Vec<ExtentBlobs>,
+    pub(crate) sealed_key: Vec<u8>,
+    pub(crate) extents: Vec<ExtentBlobs>,
 }
 
 /// An index segment with writers' extents, as stored (FORMAT.md §5.6, version 2).
@@ -65,21 +65,21 @@ const AAD_V2: &[u8] = b"tangle index v2";
 
 /// A segment as the owner opened it: the keys of its own extents (`None`: the master
 /// key's; a writer's run for a writer's segment), and those of each writer group.
-pub struct OpenedSegment {
-    pub segment: IndexSegment,
-    pub keys: Option<Arc<RunKeys>>,
+pub(crate) struct OpenedSegment {
+    pub(crate) segment: IndexSegment,
+    pub(crate) keys: Option<Arc<RunKeys>>,
     /// One per `segment.writers` group, in order.
-    pub groups: Vec<Arc<RunKeys>>,
+    pub(crate) groups: Vec<Arc<RunKeys>>,
 }
 
 impl IndexSegment {
     /// Every extent it lists: its own, then the writer groups'.
-    pub fn all_extents(&self) -> impl Iterator<Item = &ExtentBlobs> {
+    pub(crate) fn all_extents(&self) -> impl Iterator<Item = &ExtentBlobs> {
         (self.extents.iter()).chain(self.writers.iter().flat_map(|g| g.extents.iter()))
     }
 
     /// Version 1 (today's layout) unless it lists writers' extents.
-    pub fn encrypt(&self, key: &(impl ContentKeys + ?Sized)) -> Result<Vec<u8>> {
+    pub(crate) fn encrypt(&self, key: &(impl ContentKeys + ?Sized)) -> Result<Vec<u8>> {
         let (plain, aad) = match self.writers.is_empty() {
             true => (postcard::to_stdvec(self)?, AAD),
             false => {
@@ -96,7 +96,10 @@ impl IndexSegment {
         crypto::seal(key.encryption(), aad, &framed)
     }
 
-    pub fn decrypt(key: &(impl ContentKeys + ?Sized), sealed: &[u8]) -> Result<IndexSegment> {
+    pub(crate) fn decrypt(
+        key: &(impl ContentKeys + ?Sized),
+        sealed: &[u8],
+    ) -> Result<IndexSegment> {
         let (framed, v2) = match crypto::open(key.encryption(), AAD, sealed) {
             Ok(framed) => (framed, false),
             Err(_) => (crypto::open(key.encryption(), AAD_V2, sealed)?, true),
@@ -121,7 +124,7 @@ impl IndexSegment {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BlobLocation {
     /// Position in [`Index::extents`].
-    pub extent: u32,
+    pub(crate) extent: u32,
     pub kind: BlobKind,
     pub offset: u32,
     pub length: u32,
@@ -142,12 +145,12 @@ pub struct Index {
 
 impl Index {
     /// Add a segment of the owner's (blobs under the master key).
-    pub fn add_segment(&mut self, seg: &IndexSegment) {
+    pub(crate) fn add_segment(&mut self, seg: &IndexSegment) {
         self.add_extents(&seg.extents, None)
     }
 
     /// Add a segment the owner opened, each extent with its keys.
-    pub fn add_opened(&mut self, opened: &OpenedSegment) {
+    pub(crate) fn add_opened(&mut self, opened: &OpenedSegment) {
         self.add_extents(&opened.segment.extents, opened.keys.clone());
         for (group, keys) in opened.segment.writers.iter().zip(&opened.groups) {
             self.add_extents(&group.extents, Some(keys.clone()));
@@ -155,7 +158,7 @@ impl Index {
     }
 
     /// Add extents whose blobs are under `keys` (a writer's run; `None`: the owner's).
-    pub fn add_extents(&mut self, extents: &[ExtentBlobs], keys: Option<Arc<RunKeys>>) {
+    pub(crate) fn add_extents(&mut self, extents: &[ExtentBlobs], keys: Option<Arc<RunKeys>>) {
         for e in extents {
             let pos = *self.extent_pos.entry(e.extent).or_insert_with(|| {
                 self.extents.push(e.extent);
@@ -181,34 +184,30 @@ impl Index {
     }
 
     /// The content keys of the blob at `loc`, if they are not the master key's.
-    pub fn keys_of(&self, loc: &BlobLocation) -> Option<&ContentKey> {
+    pub(crate) fn keys_of(&self, loc: &BlobLocation) -> Option<&ContentKey> {
         Some(&self.extent_keys.get(loc.extent as usize)?.as_ref()?.content)
     }
 
     /// The writer run whose keys `extent`'s blobs are under (`None`: the master key's).
-    pub fn writer_run_of(&self, extent: &ExtentName) -> Option<&Arc<RunKeys>> {
+    pub(crate) fn writer_run_of(&self, extent: &ExtentName) -> Option<&Arc<RunKeys>> {
         let &p = self.extent_pos.get(extent)?;
         self.extent_keys.get(p as usize)?.as_ref()
     }
 
     /// Whether `extent`'s blobs are under a writer's keys, not the master key's.
-    pub fn written_by_writer(&self, extent: &ExtentName) -> bool {
+    pub(crate) fn written_by_writer(&self, extent: &ExtentName) -> bool {
         self.writer_run_of(extent).is_some()
     }
 
-    pub fn contains(&self, id: &BlobId) -> bool {
+    pub(crate) fn contains(&self, id: &BlobId) -> bool {
         self.blobs.contains_key(id)
-    }
-
-    pub fn len(&self) -> usize {
-        self.blobs.len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.blobs.is_empty()
     }
 
-    pub fn extents(&self) -> &[ExtentName] {
+    pub(crate) fn extents(&self) -> &[ExtentName] {
         &self.extents
     }
 

@@ -14,7 +14,7 @@ use super::{BlobId, Node};
 /// catches changes that restore an old mtime) and inode all agree. The walker compares a
 /// parent snapshot's node the same way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Stamp {
+pub(crate) struct Stamp {
     size: u64,
     mtime: i64,
     mtime_nsec: u32,
@@ -24,7 +24,7 @@ pub struct Stamp {
 }
 
 impl Stamp {
-    pub fn of(node: &Node) -> Stamp {
+    pub(crate) fn of(node: &Node) -> Stamp {
         Stamp {
             size: node.size,
             mtime: node.mtime,
@@ -38,13 +38,13 @@ impl Stamp {
 
 /// What a file was when it was last backed up, and its blob ids.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileRecord {
+pub(crate) struct FileRecord {
     stamp: Stamp,
     content: Vec<BlobId>,
 }
 
 impl FileRecord {
-    pub fn of(node: &Node) -> FileRecord {
+    pub(crate) fn of(node: &Node) -> FileRecord {
         FileRecord {
             stamp: Stamp::of(node),
             content: node.content.clone(),
@@ -53,7 +53,7 @@ impl FileRecord {
 
     /// Its blob ids, if `node` (just read from the file system) is the same file
     /// unchanged (a non-empty file must have blobs).
-    pub fn unchanged_content(&self, node: &Node) -> Option<&[BlobId]> {
+    pub(crate) fn unchanged_content(&self, node: &Node) -> Option<&[BlobId]> {
         let same =
             self.stamp == Stamp::of(node) && (self.stamp.size == 0 || !self.content.is_empty());
         same.then_some(&self.content[..])
@@ -68,23 +68,15 @@ pub struct PathTable {
 
 impl PathTable {
     /// The key of a path (its bytes, as the walker has it) under `key`.
-    pub fn hash(key: &[u8; 32], path: &[u8]) -> [u8; 32] {
+    pub(crate) fn hash(key: &[u8; 32], path: &[u8]) -> [u8; 32] {
         *blake3::keyed_hash(key, path).as_bytes()
     }
 
-    pub fn get(&self, hash: &[u8; 32]) -> Option<&FileRecord> {
+    pub(crate) fn get(&self, hash: &[u8; 32]) -> Option<&FileRecord> {
         self.files.get(hash)
     }
 
-    pub fn insert(&mut self, hash: [u8; 32], record: FileRecord) {
+    pub(crate) fn insert(&mut self, hash: [u8; 32], record: FileRecord) {
         self.files.insert(hash, record);
-    }
-
-    pub fn len(&self) -> usize {
-        self.files.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.files.is_empty()
     }
 }

@@ -15,12 +15,12 @@ pub struct Snapshot {
     /// Absolute source paths as given (after normalisation).
     pub paths: Vec<String>,
     pub host: String,
-    pub user: String,
+    pub(crate) user: String,
     pub tags: Vec<String>,
     /// Id of the snapshot this one was made relative to (for unchanged-file detection).
-    pub parent: Option<String>,
-    pub program: String,
-    pub summary: SnapshotSummary,
+    pub(crate) parent: Option<String>,
+    pub(crate) program: String,
+    pub(crate) summary: SnapshotSummary,
     /// The writer that signed it (`None`: the owner). Not in the payload: the reader
     /// sets it from the envelope.
     #[serde(skip)]
@@ -28,32 +28,32 @@ pub struct Snapshot {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SnapshotSummary {
-    pub files: u64,
-    pub dirs: u64,
+pub(crate) struct SnapshotSummary {
+    pub(crate) files: u64,
+    pub(crate) dirs: u64,
     /// Sum of file sizes in the snapshot.
-    pub bytes: u64,
-    pub files_new: u64,
-    pub files_changed: u64,
-    pub files_unchanged: u64,
-    pub bytes_added: u64,
+    pub(crate) bytes: u64,
+    pub(crate) files_new: u64,
+    pub(crate) files_changed: u64,
+    pub(crate) files_unchanged: u64,
+    pub(crate) bytes_added: u64,
 }
 
 pub(crate) const AAD: &[u8] = b"tangle snapshot";
 
 impl Snapshot {
-    pub fn encrypt(&self, key: &(impl ContentKeys + ?Sized)) -> Result<Vec<u8>> {
+    pub(crate) fn encrypt(&self, key: &(impl ContentKeys + ?Sized)) -> Result<Vec<u8>> {
         crypto::seal(key.encryption(), AAD, &postcard::to_stdvec(self)?)
     }
 
-    pub fn decrypt(key: &(impl ContentKeys + ?Sized), sealed: &[u8]) -> Result<Snapshot> {
+    pub(crate) fn decrypt(key: &(impl ContentKeys + ?Sized), sealed: &[u8]) -> Result<Snapshot> {
         Ok(
             postcard::from_bytes(&crypto::open(key.encryption(), AAD, sealed)?)
                 .map_err(ContentError::Malformed)?,
         )
     }
 
-    pub fn time(&self) -> chrono::DateTime<chrono::Local> {
+    pub(crate) fn time(&self) -> chrono::DateTime<chrono::Local> {
         chrono::DateTime::from_timestamp_nanos(self.time_ns).with_timezone(&chrono::Local)
     }
 }

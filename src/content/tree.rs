@@ -28,59 +28,59 @@ pub enum NodeKind {
 /// Names and link targets are raw bytes: Unix file names need not be UTF-8.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Node {
-    pub name: Vec<u8>,
+    pub(crate) name: Vec<u8>,
     pub kind: NodeKind,
     /// Permission bits incl. setuid/setgid/sticky (`st_mode & 0o7777`).
-    pub mode: u32,
-    pub uid: u32,
-    pub gid: u32,
-    pub mtime: i64,
-    pub mtime_nsec: u32,
-    pub atime: i64,
-    pub atime_nsec: u32,
-    pub ctime: i64,
-    pub ctime_nsec: u32,
-    pub inode: u64,
-    pub device: u64,
+    pub(crate) mode: u32,
+    pub(crate) uid: u32,
+    pub(crate) gid: u32,
+    pub(crate) mtime: i64,
+    pub(crate) mtime_nsec: u32,
+    pub(crate) atime: i64,
+    pub(crate) atime_nsec: u32,
+    pub(crate) ctime: i64,
+    pub(crate) ctime_nsec: u32,
+    pub(crate) inode: u64,
+    pub(crate) device: u64,
     /// Hard link count; files with `links > 1` are re-linked on restore.
-    pub links: u64,
+    pub(crate) links: u64,
     /// Device number for character and block devices.
-    pub rdev: u64,
+    pub(crate) rdev: u64,
     pub size: u64,
     /// File contents, in order (files only).
     pub content: Vec<BlobId>,
     /// Tree blob of a directory.
     pub subtree: Option<BlobId>,
     /// Symlink target.
-    pub target: Vec<u8>,
+    pub(crate) target: Vec<u8>,
     /// Extended attributes (POSIX ACLs included), sorted by name. Not part of the node's
     /// own encoding: [`Tree::to_bytes`] appends them after the nodes (tree version 2).
     #[serde(skip)]
-    pub xattrs: Vec<Xattr>,
+    pub(crate) xattrs: Vec<Xattr>,
 }
 
 /// One extended attribute, raw bytes as the kernel hands them out. POSIX ACLs are the
 /// attributes `system.posix_acl_access` and `system.posix_acl_default`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Xattr {
-    pub name: Vec<u8>,
-    pub value: Vec<u8>,
+pub(crate) struct Xattr {
+    pub(crate) name: Vec<u8>,
+    pub(crate) value: Vec<u8>,
 }
 
 /// Longest attribute name (Linux `XATTR_NAME_MAX`).
-pub const XATTR_NAME_MAX: usize = 255;
+pub(crate) const XATTR_NAME_MAX: usize = 255;
 /// Largest attribute value (Linux `XATTR_SIZE_MAX`).
-pub const XATTR_VALUE_MAX: usize = 64 * 1024;
+pub(crate) const XATTR_VALUE_MAX: usize = 64 * 1024;
 /// Most attributes one node may carry.
-pub const XATTRS_PER_NODE_MAX: usize = 1024;
+pub(crate) const XATTRS_PER_NODE_MAX: usize = 1024;
 /// Most bytes (names plus values) of attributes one node may carry.
-pub const XATTR_BYTES_PER_NODE_MAX: usize = 1024 * 1024;
+pub(crate) const XATTR_BYTES_PER_NODE_MAX: usize = 1024 * 1024;
 
 /// The per-node limits on extended attributes, shared by the backup (which keeps only
 /// what fits) and the decoder (which rejects a tree that goes past them, so a hostile
 /// tree cannot make a restore allocate without limit).
 #[derive(Default)]
-pub struct XattrBudget {
+pub(crate) struct XattrBudget {
     count: usize,
     bytes: usize,
 }
@@ -88,7 +88,7 @@ pub struct XattrBudget {
 impl XattrBudget {
     /// Whether one more attribute fits (and if so, count it). A name must be 1 to
     /// [`XATTR_NAME_MAX`] bytes without NUL, a value at most [`XATTR_VALUE_MAX`] bytes.
-    pub fn admit(&mut self, name: &[u8], value_len: usize) -> bool {
+    pub(crate) fn admit(&mut self, name: &[u8], value_len: usize) -> bool {
         let bytes = self.bytes + name.len() + value_len;
         let ok = !name.is_empty()
             && name.len() <= XATTR_NAME_MAX
@@ -159,7 +159,7 @@ impl<'de> Deserialize<'de> for NodeXattrs {
 
 impl Node {
     /// A node with the given name and kind and every other field zero/empty.
-    pub fn empty(name: Vec<u8>, kind: NodeKind) -> Node {
+    pub(crate) fn empty(name: Vec<u8>, kind: NodeKind) -> Node {
         Node {
             name,
             kind,
@@ -196,12 +196,12 @@ pub struct Tree {
 }
 
 /// Nodes only: every tree without extended attributes.
-pub const TREE_VERSION: u8 = 1;
+pub(crate) const TREE_VERSION: u8 = 1;
 /// Nodes, then one list of extended attributes per node.
-pub const TREE_VERSION_XATTRS: u8 = 2;
+pub(crate) const TREE_VERSION_XATTRS: u8 = 2;
 
 impl Tree {
-    pub fn sort(&mut self) {
+    pub(crate) fn sort(&mut self) {
         self.nodes.sort_by(|a, b| a.name.cmp(&b.name));
     }
 
@@ -215,7 +215,7 @@ impl Tree {
     /// Serialized form (the plaintext of a tree blob): a version byte, then postcard of
     /// the nodes; with version 2 (only when some node has extended attributes), then
     /// postcard of one attribute list per node.
-    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+    pub(crate) fn to_bytes(&self) -> Result<Vec<u8>> {
         if self.nodes.iter().all(|n| n.xattrs.is_empty()) {
             let mut out = vec![TREE_VERSION];
             out.extend(postcard::to_stdvec(self)?);

@@ -17,16 +17,16 @@ use super::writer::WriterId;
 use super::{CryptoError, EnvelopeProblem, OwnerPublicKey, SIGNATURE_LEN, Signer};
 use crate::error::Result;
 
-pub const MAGIC: &[u8; 4] = b"TNGL";
-pub const VERSION: u8 = 1;
+pub(crate) const MAGIC: &[u8; 4] = b"TNGL";
+pub(crate) const VERSION: u8 = 1;
 /// The version of objects a writer signed: they carry the writer's id.
-pub const VERSION_WRITER: u8 = 2;
+pub(crate) const VERSION_WRITER: u8 = 2;
 const HEADER_LEN: usize = 12;
 const SIGNER_LEN: usize = 16;
 
 /// Who signed an object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SignedBy {
+pub(crate) enum SignedBy {
     Owner,
     Writer(WriterId),
 }
@@ -47,7 +47,7 @@ pub enum ObjectKind {
 
 impl ObjectKind {
     /// What a writer may sign: what a backup writes, nothing that rules the repository.
-    pub fn writer_may_sign(self) -> bool {
+    pub(crate) fn writer_may_sign(self) -> bool {
         matches!(
             self,
             ObjectKind::Extent
@@ -88,8 +88,9 @@ pub fn seal_forged(kind: ObjectKind, payload: &[u8], signer: &Signer) -> Vec<u8>
 }
 
 /// Wrap and sign a payload as writer `writer` (version 2). Only for the kinds a writer
-/// may sign.
-pub fn seal_as_writer(
+/// may sign. (Writers sign through [`Signer`]; this names the kind for tests.)
+#[cfg(test)]
+pub(crate) fn seal_as_writer(
     kind: ObjectKind,
     payload: &[u8],
     signer: &Signer,
@@ -134,7 +135,7 @@ pub fn open<'a>(kind: ObjectKind, bytes: &'a [u8], owner: &OwnerPublicKey) -> Re
 /// [`open`], also accepting an object signed by a writer whose public key `writer_key`
 /// gives (the caller's list of granted, unrevoked writers), if the kind is one a writer
 /// may sign. Returns the payload and who signed it.
-pub fn open_signed<'a>(
+pub(crate) fn open_signed<'a>(
     kind: ObjectKind,
     bytes: &'a [u8],
     owner: &OwnerPublicKey,
@@ -164,8 +165,9 @@ pub fn open_unverified(kind: ObjectKind, bytes: &[u8]) -> Result<&[u8]> {
     split(kind, bytes).map(|(p, _, _, _)| p)
 }
 
-/// Who claims to have signed `bytes` (unverified: for naming a forger in a report).
-pub fn claimed_signer(kind: ObjectKind, bytes: &[u8]) -> Option<SignedBy> {
+/// Who claims to have signed `bytes` (unverified).
+#[cfg(test)]
+pub(crate) fn claimed_signer(kind: ObjectKind, bytes: &[u8]) -> Option<SignedBy> {
     split(kind, bytes).ok().map(|(_, _, _, by)| by)
 }
 

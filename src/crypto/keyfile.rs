@@ -29,13 +29,13 @@ impl Default for KdfParams {
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct KeyFile {
-    pub kdf: KdfParams,
-    pub salt: [u8; 16],
+    pub(crate) kdf: KdfParams,
+    pub(crate) salt: [u8; 16],
     /// `seal(argon2id(password, salt), "tangle key", master key bytes)`.
-    pub wrapped: Vec<u8>,
-    pub created: i64,
-    pub host: String,
-    pub user: String,
+    pub(crate) wrapped: Vec<u8>,
+    pub(crate) created: i64,
+    pub(crate) host: String,
+    pub(crate) user: String,
 }
 
 const AAD: &[u8] = b"tangle key";
@@ -51,7 +51,7 @@ fn derive(password: &[u8], salt: &[u8; 16], kdf: &KdfParams) -> Result<[u8; 32]>
 }
 
 impl KeyFile {
-    pub fn wrap(master: &MasterKey, password: &[u8], kdf: KdfParams) -> Result<KeyFile> {
+    pub(crate) fn wrap(master: &MasterKey, password: &[u8], kdf: KdfParams) -> Result<KeyFile> {
         let salt = random_bytes()?;
         let kek = derive(password, &salt, &kdf)?;
         Ok(KeyFile {
@@ -66,7 +66,7 @@ impl KeyFile {
 
     /// Unwrap with `password`; a wrong password is [`CryptoError::WrongPassword`]
     /// (of [`Kind::WrongPassword`](crate::error::Kind::WrongPassword)).
-    pub fn unwrap(&self, password: &[u8]) -> Result<MasterKey> {
+    pub(crate) fn unwrap(&self, password: &[u8]) -> Result<MasterKey> {
         self.check_kdf()?;
         let kek = derive(password, &self.salt, &self.kdf)?;
         self.open_wrapped(&kek)
@@ -102,7 +102,7 @@ impl KeyFile {
 impl KeyFile {
     /// [`unwrap`](Self::unwrap) with `kek` standing in for the derived key: the same
     /// parameter checks, then the AEAD and the master key.
-    pub fn unwrap_with_kek(&self, kek: &[u8; 32]) -> Result<MasterKey> {
+    pub(crate) fn unwrap_with_kek(&self, kek: &[u8; 32]) -> Result<MasterKey> {
         self.check_kdf()?;
         Params::new(
             self.kdf.memory_kib,
@@ -116,16 +116,16 @@ impl KeyFile {
 
     /// Take `wrapped` as a plaintext master key and seal it under `kek`, so that what a
     /// fuzzer wrote there reaches the master-key decoding.
-    pub fn seal_wrapped_for_tests(&mut self, kek: &[u8; 32]) -> Result<()> {
+    pub(crate) fn seal_wrapped_for_tests(&mut self, kek: &[u8; 32]) -> Result<()> {
         self.wrapped = seal(kek, AAD, &self.wrapped)?;
         Ok(())
     }
 }
 
 /// Upper bounds on Argon2 parameters read from a key file (the defaults are far below).
-pub const MAX_MEMORY_KIB: u32 = 4 * 1024 * 1024;
-pub const MAX_ITERATIONS: u32 = 64;
-pub const MAX_PARALLELISM: u32 = 64;
+pub(crate) const MAX_MEMORY_KIB: u32 = 4 * 1024 * 1024;
+pub(crate) const MAX_ITERATIONS: u32 = 64;
+pub(crate) const MAX_PARALLELISM: u32 = 64;
 
 #[cfg(test)]
 mod tests {

@@ -37,9 +37,9 @@ pub struct MasterKey {
     /// Encrypts blobs, snapshot and index objects.
     pub encryption: [u8; 32],
     /// Keys the BLAKE3 that names blobs.
-    pub id_key: [u8; 32],
+    pub(crate) id_key: [u8; 32],
     /// Seed of the owner's ed25519 signing key.
-    pub signing_seed: [u8; 32],
+    pub(crate) signing_seed: [u8; 32],
 }
 
 impl MasterKey {
@@ -109,13 +109,13 @@ impl ContentKeys for MasterKey {
 /// The content keys of one writer's run: its run key and its id key. Held only while
 /// the run lasts (by the writer) or while the owner reads it; wiped when dropped.
 #[derive(Clone, zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
-pub struct ContentKey {
+pub(crate) struct ContentKey {
     pub(crate) encryption: [u8; 32],
     pub(crate) id_key: [u8; 32],
 }
 
 impl ContentKey {
-    pub fn new(encryption: [u8; 32], id_key: [u8; 32]) -> ContentKey {
+    pub(crate) fn new(encryption: [u8; 32], id_key: [u8; 32]) -> ContentKey {
         ContentKey { encryption, id_key }
     }
 }

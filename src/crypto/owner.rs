@@ -39,7 +39,7 @@ impl Signer {
     pub fn public(&self) -> OwnerPublicKey {
         OwnerPublicKey(self.key.verifying_key().to_bytes())
     }
-    pub fn sign(&self, msg: &[u8]) -> Signature {
+    pub(crate) fn sign(&self, msg: &[u8]) -> Signature {
         self.key.sign(msg).to_bytes()
     }
 }

@@ -33,25 +33,30 @@ impl Signers {
 
     /// Add a writer the owner granted; `revoked_after` as in its revocation, if any
     /// (`Some(None)`: revoked before it wrote a head).
-    pub fn grant(&mut self, id: WriterId, key: OwnerPublicKey, revoked_after: Option<Option<u64>>) {
+    pub(crate) fn grant(
+        &mut self,
+        id: WriterId,
+        key: OwnerPublicKey,
+        revoked_after: Option<Option<u64>>,
+    ) {
         self.writers
             .insert(id, GrantedWriter { key, revoked_after });
     }
 
-    pub fn owner(&self) -> &OwnerPublicKey {
-        &self.owner
-    }
-
     /// Check an object's structure and signature against the owner or a granted writer
     /// (for the kinds a writer may sign); the payload and who signed it.
-    pub fn open<'a>(&self, kind: ObjectKind, bytes: &'a [u8]) -> Result<(&'a [u8], SignedBy)> {
+    pub(crate) fn open<'a>(
+        &self,
+        kind: ObjectKind,
+        bytes: &'a [u8],
+    ) -> Result<(&'a [u8], SignedBy)> {
         envelope::open_signed(kind, bytes, &self.owner, |w| {
             self.writers.get(w).map(|g| g.key)
         })
     }
 
     /// Whether head `seq` of `writer` comes after the writer's revocation.
-    pub fn head_after_revocation(&self, writer: &WriterId, seq: u64) -> bool {
+    pub(crate) fn head_after_revocation(&self, writer: &WriterId, seq: u64) -> bool {
         match self.writers.get(writer).and_then(|g| g.revoked_after) {
             Some(Some(last)) => seq > last,
             Some(None) => true,
@@ -60,7 +65,7 @@ impl Signers {
     }
 
     /// The error for an object signed by `writer` that claims to be another writer's.
-    pub fn not_its_own(kind: ObjectKind, writer: WriterId) -> CryptoError {
+    pub(crate) fn not_its_own(kind: ObjectKind, writer: WriterId) -> CryptoError {
         CryptoError::WriterSignature {
             kind,
             writer,

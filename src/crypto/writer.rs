@@ -25,11 +25,11 @@ type Aead = hpke::aead::ChaCha20Poly1305;
 
 /// A writer's id: the first 16 bytes of `H(writer public key)`. Heads live under
 /// `heads/<hex of it>/`.
-pub type WriterId = [u8; 16];
+pub(crate) type WriterId = [u8; 16];
 
 /// Bytes of a run key sealed to the owner: the encapsulated X25519 key (32), the
 /// encrypted run key (32) and the AEAD tag (16).
-pub const SEALED_KEY_LEN: usize = 80;
+pub(crate) const SEALED_KEY_LEN: usize = 80;
 
 const OWNER_KEM_CONTEXT: &str = "tangle owner kem v1";
 const WRITER_ID_KEY_CONTEXT: &str = "tangle writer ids v1";
@@ -40,15 +40,15 @@ const RUN_KEY_INFO: &[u8] = b"tangle run key v1";
 /// only in memory while the run lasts and is wiped when dropped, so a host broken into
 /// later cannot decrypt what it wrote before.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
-pub struct RunKey(pub(crate) [u8; 32]);
+pub(crate) struct RunKey(pub(crate) [u8; 32]);
 
 impl RunKey {
-    pub fn generate() -> Result<RunKey> {
+    pub(crate) fn generate() -> Result<RunKey> {
         Ok(RunKey(random_bytes()?))
     }
 
     /// The AEAD key (as the master key's encryption key is for the owner's objects).
-    pub fn encryption_key(&self) -> &[u8; 32] {
+    pub(crate) fn encryption_key(&self) -> &[u8; 32] {
         &self.0
     }
 }
@@ -73,10 +73,10 @@ fn run_key_info(repo_id: &[u8; 16], writer: &WriterId) -> Vec<u8> {
 /// A writer run's content keys as the owner opened them, with what they were opened
 /// from: the writer and its sealed run key (an owner's index segment that lists the
 /// writer's extents repeats both, FORMAT.md §5.6).
-pub struct RunKeys {
-    pub content: super::ContentKey,
-    pub writer: WriterId,
-    pub sealed: [u8; SEALED_KEY_LEN],
+pub(crate) struct RunKeys {
+    pub(crate) content: super::ContentKey,
+    pub(crate) writer: WriterId,
+    pub(crate) sealed: [u8; SEALED_KEY_LEN],
 }
 
 impl std::fmt::Debug for RunKeys {
@@ -91,13 +91,13 @@ impl std::fmt::Debug for RunKeys {
 
 /// The owner's key-encapsulation key pair, derived from the master key (RFC 9180
 /// `DeriveKeyPair` from `BLAKE3 derive_key("tangle owner kem v1", master key)`).
-pub struct OwnerKem {
+pub(crate) struct OwnerKem {
     secret: <Kem as hpke::Kem>::PrivateKey,
     public: [u8; 32],
 }
 
 impl OwnerKem {
-    pub fn derive(master: &MasterKey) -> OwnerKem {
+    pub(crate) fn derive(master: &MasterKey) -> OwnerKem {
         let mut bytes = master.to_bytes();
         let mut ikm = blake3::derive_key(OWNER_KEM_CONTEXT, &bytes);
         bytes.zeroize();
@@ -109,12 +109,12 @@ impl OwnerKem {
     }
 
     /// The public half, as the config carries it.
-    pub fn public(&self) -> [u8; 32] {
+    pub(crate) fn public(&self) -> [u8; 32] {
         self.public
     }
 
     /// Open a run key a writer sealed to this owner.
-    pub fn open_run_key(
+    pub(crate) fn open_run_key(
         &self,
         sealed: &[u8; SEALED_KEY_LEN],
         repo_id: &[u8; 16],
@@ -143,7 +143,7 @@ impl OwnerKem {
 }
 
 /// Seal `key` to the owner's KEM public key, for `writer` in repository `repo_id`.
-pub fn seal_run_key(
+pub(crate) fn seal_run_key(
     owner_kem: &[u8; 32],
     key: &RunKey,
     repo_id: &[u8; 16],
@@ -179,7 +179,7 @@ pub fn writer_id(public: &OwnerPublicKey) -> WriterId {
 
 /// The key of a writer's blob ids, from the owner's id key: the owner can recompute it
 /// for any writer (to rebuild the index from the extents), a writer knows only its own.
-pub fn writer_id_key(owner_id_key: &[u8; 32], writer: &WriterId) -> [u8; 32] {
+pub(crate) fn writer_id_key(owner_id_key: &[u8; 32], writer: &WriterId) -> [u8; 32] {
     let mut material = [0u8; 48];
     material[..32].copy_from_slice(owner_id_key);
     material[32..].copy_from_slice(writer);
@@ -198,15 +198,15 @@ pub struct WriterKey {
     pub repo_id: [u8; 16],
     /// A name for people (`tangle writer list`), e.g. the host.
     #[zeroize(skip)]
-    pub label: String,
+    pub(crate) label: String,
     #[serde(with = "hex::serde")]
     signing_seed: [u8; 32],
     #[serde(with = "hex::serde")]
     id_key: [u8; 32],
     #[serde(with = "hex::serde")]
-    pub owner: [u8; 32],
+    pub(crate) owner: [u8; 32],
     #[serde(with = "hex::serde")]
-    pub owner_kem: [u8; 32],
+    pub(crate) owner_kem: [u8; 32],
 }
 
 /// The first line of a writer key file, so that a wrong file is named as such.
@@ -248,7 +248,7 @@ impl WriterKey {
 
     /// The key of the writer's path table in its cache: paths are kept only as keyed
     /// hashes, so a stolen cache lists no names.
-    pub fn path_table_key(&self) -> [u8; 32] {
+    pub(crate) fn path_table_key(&self) -> [u8; 32] {
         blake3::derive_key(PATH_TABLE_KEY_CONTEXT, &self.signing_seed)
     }
 

@@ -12,7 +12,7 @@ use crate::codec::{self, Coding, StripeSource};
 use crate::crypto::Signer;
 use crate::error::Result;
 
-pub struct ExtentBuilder {
+pub(crate) struct ExtentBuilder {
     data: Vec<u8>,
     block_lengths: Vec<u32>,
     /// Where the buffer comes from and goes back to once sealed, if anywhere.
@@ -22,24 +22,24 @@ pub struct ExtentBuilder {
 }
 
 /// Everything sealing needs besides the blocks.
-pub struct SealContext<'a> {
-    pub repo_id: [u8; 16],
-    pub writer: [u8; 16],
-    pub seq: u64,
-    pub prev: Option<ExtentName>,
+pub(crate) struct SealContext<'a> {
+    pub(crate) repo_id: [u8; 16],
+    pub(crate) writer: [u8; 16],
+    pub(crate) seq: u64,
+    pub(crate) prev: Option<ExtentName>,
     /// Where this extent's hash chain starts: the previous extent's name, or the
     /// owner's genesis verifier for a writer's first extent.
-    pub start_verifier: [u8; 32],
-    pub coding: Coding,
-    pub remotes: usize,
-    pub signer: &'a Signer,
+    pub(crate) start_verifier: [u8; 32],
+    pub(crate) coding: Coding,
+    pub(crate) remotes: usize,
+    pub(crate) signer: &'a Signer,
 }
 
-pub struct SealedExtent {
-    pub cert: Certificate,
-    pub cert_object: Bytes,
+pub(crate) struct SealedExtent {
+    pub(crate) cert: Certificate,
+    pub(crate) cert_object: Bytes,
     /// Data shards then parity shards, as stored.
-    pub shards: Vec<Bytes>,
+    pub(crate) shards: Vec<Bytes>,
 }
 
 /// A pointer as one of the encoder's inputs (for as long as the encoding borrows it).
@@ -48,7 +48,7 @@ fn as_input<'s>(b: &'s mut Box<dyn StripeSource + '_>) -> &'s mut dyn StripeSour
 }
 
 impl SealedExtent {
-    pub fn name(&self) -> ExtentName {
+    pub(crate) fn name(&self) -> ExtentName {
         self.cert.name()
     }
 }
@@ -57,7 +57,7 @@ impl ExtentBuilder {
     /// The chain is computed when the extent is sealed, not as blocks arrive: a writer
     /// may fill two builders at once (data and trees, see the backup's appender) and
     /// seal them in either order.
-    pub fn new(capacity: usize) -> Self {
+    pub(crate) fn new(capacity: usize) -> Self {
         ExtentBuilder {
             data: Vec::with_capacity(capacity),
             block_lengths: Vec::new(),
@@ -70,7 +70,7 @@ impl ExtentBuilder {
     /// extent's data shards are dropped. While the previous extent is still uploading no
     /// buffer is idle: the builder starts in a fresh one and moves to the pooled one as
     /// soon as it is back (see `append`).
-    pub fn pooled(pool: &BufferPool, capacity: usize) -> Self {
+    pub(crate) fn pooled(pool: &BufferPool, capacity: usize) -> Self {
         let (data, fresh) = match pool.reuse(capacity) {
             Some(buf) => (buf, false),
             None => (Vec::with_capacity(capacity), true),
@@ -83,16 +83,16 @@ impl ExtentBuilder {
         }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.data.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
 
     /// Append one block (a stored blob); returns its offset in the extent's data.
-    pub fn append(&mut self, block: &[u8]) -> u32 {
+    pub(crate) fn append(&mut self, block: &[u8]) -> u32 {
         if self.fresh {
             self.adopt_idle_buffer();
         }
@@ -126,7 +126,7 @@ impl ExtentBuilder {
     }
 
     /// Shard size the extent needs for its own data (pointers may make it larger).
-    pub fn own_shard_size(&self, data_shards: usize) -> usize {
+    pub(crate) fn own_shard_size(&self, data_shards: usize) -> usize {
         codec::shard_size_for(self.data.len(), data_shards)
     }
 
@@ -134,7 +134,7 @@ impl ExtentBuilder {
     /// codeword's shard size, zero-padded to it), hash and sign. A pointer that turns
     /// out not to be its certified shard once read through is left out and the codeword
     /// coded again without it: fewer pointers, never a wrong one.
-    pub fn seal(
+    pub(crate) fn seal(
         self,
         ctx: &SealContext<'_>,
         mut pointers: Vec<(Pointer, Box<dyn StripeSource + '_>)>,

@@ -28,19 +28,19 @@ pub struct Pointer {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Certificate {
-    pub repo_id: [u8; 16],
-    pub writer: [u8; 16],
+    pub(crate) repo_id: [u8; 16],
+    pub(crate) writer: [u8; 16],
     /// Position in the writer's chain (0 for its first extent).
     pub seq: u64,
-    pub prev: Option<ExtentName>,
+    pub(crate) prev: Option<ExtentName>,
     /// Verifier before the first block: `prev`'s verifier, or `H(owner key)`.
-    pub start_verifier: [u8; 32],
+    pub(crate) start_verifier: [u8; 32],
     /// Verifier after the last block; equals the extent's name.
-    pub verifier: [u8; 32],
+    pub(crate) verifier: [u8; 32],
     /// Length of every block (stored blob), in order; they tile `[0, size)`.
     pub block_lengths: Vec<u32>,
     pub size: u64,
-    pub timestamp: i64,
+    pub(crate) timestamp: i64,
     pub data_shards: u8,
     pub parity_shards: u8,
     pub shard_size: u32,
@@ -58,7 +58,7 @@ impl Certificate {
     }
 
     /// The bytes of all its shards, data and parity: what reading it whole downloads.
-    pub fn shard_bytes(&self) -> u64 {
+    pub(crate) fn shard_bytes(&self) -> u64 {
         self.shard_size as u64 * self.shards.len() as u64
     }
 
@@ -96,7 +96,7 @@ impl Certificate {
     }
 
     /// The placement revision of a certificate object already found authentic.
-    pub fn placement_of(bytes: &[u8]) -> Option<u32> {
+    pub(crate) fn placement_of(bytes: &[u8]) -> Option<u32> {
         let payload = envelope::open_unverified(ObjectKind::Extent, bytes).ok()?;
         postcard::from_bytes::<Certificate>(payload)
             .ok()
@@ -134,7 +134,7 @@ impl Certificate {
     }
 
     /// Which data shards hold bytes `[offset, offset+len)` of the extent, with ranges.
-    pub fn locate(&self, offset: u64, len: u64) -> Vec<(usize, u64, u64)> {
+    pub(crate) fn locate(&self, offset: u64, len: u64) -> Vec<(usize, u64, u64)> {
         let ss = self.shard_size as u64;
         let mut out = Vec::new();
         let (mut pos, end) = (offset, offset + len);

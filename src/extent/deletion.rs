@@ -19,12 +19,12 @@ use crate::error::Result;
 /// verifier) and its `seq` must be `seq + 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeletedExtent {
-    pub name: ExtentName,
-    pub writer: [u8; 16],
-    pub seq: u64,
+    pub(crate) name: ExtentName,
+    pub(crate) writer: [u8; 16],
+    pub(crate) seq: u64,
     /// The extent it continued (`None` at a chain's start, and in first-layout records),
     /// so a chain can be walked through it.
-    pub prev: Option<ExtentName>,
+    pub(crate) prev: Option<ExtentName>,
 }
 
 /// A deleted extent in a first-layout record.
@@ -81,7 +81,7 @@ impl Deletion {
     }
 
     /// Parse a record's payload (either layout) and check its lists; no signature check.
-    pub fn from_payload(payload: &[u8]) -> Result<Deletion> {
+    pub(crate) fn from_payload(payload: &[u8]) -> Result<Deletion> {
         // A first-layout payload ends where the new fields would begin, so it never
         // parses as the current layout; the current one is tried first and must be whole.
         let d = match postcard::take_from_bytes::<Deletion>(payload) {
@@ -132,7 +132,8 @@ impl Deletion {
 
     /// Every object path the record names (certificates, snapshots, index segments,
     /// heads, keys; shards are named by their extents).
-    pub fn metadata_paths(&self) -> impl Iterator<Item = String> + '_ {
+    #[cfg(any(test, feature = "testing"))]
+    pub(crate) fn metadata_paths(&self) -> impl Iterator<Item = String> + '_ {
         (self.snapshots.iter().map(|s| format!("snapshots/{s}")))
             .chain(self.index.iter().map(|s| format!("index/{s}")))
             .chain(self.extents.iter().map(|e| e.name.cert_path()))
@@ -149,12 +150,12 @@ pub fn head_path(writer: &[u8; 16], seq: u64) -> String {
 /// Everything the authentic deletion records of a repository name, together.
 #[derive(Clone, Debug, Default)]
 pub struct Deletions {
-    pub snapshots: std::collections::HashSet<String>,
-    pub extents: std::collections::HashMap<ExtentName, DeletedExtent>,
-    pub index: std::collections::HashSet<String>,
+    pub(crate) snapshots: std::collections::HashSet<String>,
+    pub(crate) extents: std::collections::HashMap<ExtentName, DeletedExtent>,
+    pub(crate) index: std::collections::HashSet<String>,
     /// Head paths (`heads/<writer>/<seq>`).
-    pub heads: std::collections::HashSet<String>,
-    pub keys: std::collections::HashSet<String>,
+    pub(crate) heads: std::collections::HashSet<String>,
+    pub(crate) keys: std::collections::HashSet<String>,
 }
 
 impl Deletions {
@@ -177,7 +178,7 @@ impl Deletions {
 
     /// Whether a record names the object at `path` (a certificate, a shard of a deleted
     /// extent, a snapshot or an index segment).
-    pub fn names(&self, path: &str) -> bool {
+    pub(crate) fn names(&self, path: &str) -> bool {
         let mut parts = path.split('/');
         match (parts.next(), parts.next()) {
             (Some("snapshots"), Some(id)) => self.snapshots.contains(id),

@@ -13,15 +13,13 @@ pub mod pointers;
 mod pool;
 mod writer_record;
 
-pub use builder::{ExtentBuilder, SealContext, SealedExtent};
+pub(crate) use builder::{ExtentBuilder, SealContext, SealedExtent};
 pub use certificate::{Certificate, Pointer, ShardInfo};
 pub use deletion::{DeletedExtent, Deletion, Deletions, head_path};
 pub use error::ExtentError;
 pub use head::Head;
-pub use pool::BufferPool;
-pub use writer_record::{
-    MAX_LABEL_LEN, REVOKED_WRITERS, Revocation, WRITERS, WriterRecord, valid_label,
-};
+pub(crate) use pool::BufferPool;
+pub(crate) use writer_record::{REVOKED_WRITERS, Revocation, WRITERS, WriterRecord, valid_label};
 
 use serde::{Deserialize, Serialize};
 
@@ -62,12 +60,12 @@ impl std::fmt::Debug for ExtentName {
 }
 
 /// `N(-1)`: where every writer's chain starts.
-pub fn genesis_verifier(owner: &OwnerPublicKey) -> [u8; 32] {
+pub(crate) fn genesis_verifier(owner: &OwnerPublicKey) -> [u8; 32] {
     *blake3::hash(&owner.0).as_bytes()
 }
 
 /// `N(i) = H(N(i-1) || H(D_i))`.
-pub fn chain(prev: &[u8; 32], block: &[u8]) -> [u8; 32] {
+pub(crate) fn chain(prev: &[u8; 32], block: &[u8]) -> [u8; 32] {
     let mut h = blake3::Hasher::new();
     h.update(prev);
     h.update(blake3::hash(block).as_bytes());

@@ -49,12 +49,12 @@ use super::{Certificate, ExtentName, Pointer};
 /// (512 MiB of data with the default 16 MiB extents), so that a run of consecutive
 /// damaged extents shorter than that does not hold both an extent and its far rescuer
 /// (docs/ENTANGLEMENT.md).
-pub const FAR_DISTANCE: usize = 32;
+pub(crate) const FAR_DISTANCE: usize = 32;
 
 /// How many of a codeword's `t` pointers are young ones (the rest are far): one in four.
 /// With `t < 4` every pointer is far: the model found a young pointer then cost more in
 /// bursts than it saved for the newest extents.
-pub fn young_pointers(t: usize) -> usize {
+pub(crate) fn young_pointers(t: usize) -> usize {
     t / 4
 }
 
@@ -62,19 +62,19 @@ pub fn young_pointers(t: usize) -> usize {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Candidate {
     /// Size of its shards (what a pointer to it weighs).
-    pub shard_size: u32,
+    pub(crate) shard_size: u32,
     /// Remote of each data shard.
-    pub data_remotes: Vec<u16>,
+    pub(crate) data_remotes: Vec<u16>,
     /// Remotes holding `p` symbols of its codeword none of which is a pointer: losing one
     /// leaves the extent no spare unless another codeword points at one of its data
     /// shards there.
-    pub exposed: Vec<u16>,
+    pub(crate) exposed: Vec<u16>,
     /// How many codewords point at each data shard.
-    pub pointed: Vec<u32>,
+    pub(crate) pointed: Vec<u32>,
     /// How many of those are at least [`FAR_DISTANCE`] newer.
-    pub far_pointed: Vec<u32>,
+    pub(crate) far_pointed: Vec<u32>,
     /// Whether pointers may name it ([`crate::codec::Coding::pointable`]).
-    pub pointable: bool,
+    pub(crate) pointable: bool,
 }
 
 impl Candidate {
@@ -146,9 +146,9 @@ pub struct Want {
 
 /// Share of data shards that some codeword points at.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Coverage {
-    pub pointed: usize,
-    pub data_shards: usize,
+pub(crate) struct Coverage {
+    pub(crate) pointed: usize,
+    pub(crate) data_shards: usize,
 }
 
 /// The extents pointers may use, oldest first, with how many codewords point at each of
@@ -174,7 +174,9 @@ impl Catalog {
     /// The extents of `certs` in their order, each data shard counted once for every
     /// codeword among them that points at it (pointers to extents not among them are
     /// not counted: they are not candidates).
-    pub fn from_certificates<'a>(certs: impl IntoIterator<Item = &'a Certificate>) -> Catalog {
+    pub(crate) fn from_certificates<'a>(
+        certs: impl IntoIterator<Item = &'a Certificate>,
+    ) -> Catalog {
         let certs: Vec<&Certificate> = certs.into_iter().collect();
         let mut catalog = Catalog::new();
         for c in &certs {
@@ -197,7 +199,7 @@ impl Catalog {
     }
 
     /// Add a newly sealed extent (the newest) and count its pointers.
-    pub fn push_certificate(&mut self, cert: &Certificate) -> usize {
+    pub(crate) fn push_certificate(&mut self, cert: &Certificate) -> usize {
         let cand = candidate(cert, |p| {
             let &e = self.position.get(&p.extent)?;
             let c = &self.candidates[e];
@@ -224,7 +226,7 @@ impl Catalog {
     }
 
     /// One codeword fewer (the one at `from`) points at it: it was re-encoded or deleted.
-    pub fn unpoint(&mut self, extent: usize, shard: u8, from: usize) {
+    pub(crate) fn unpoint(&mut self, extent: usize, shard: u8, from: usize) {
         self.add(extent, shard, from, |n| *n = n.saturating_sub(1));
     }
 
@@ -252,7 +254,7 @@ impl Catalog {
         }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.candidates.len()
     }
 
@@ -260,7 +262,7 @@ impl Catalog {
         self.candidates.is_empty()
     }
 
-    pub fn candidates(&self) -> &[Candidate] {
+    pub(crate) fn candidates(&self) -> &[Candidate] {
         &self.candidates
     }
 
@@ -268,13 +270,13 @@ impl Catalog {
         self.names.get(extent).copied()
     }
 
-    pub fn position(&self, name: &ExtentName) -> Option<usize> {
+    pub(crate) fn position(&self, name: &ExtentName) -> Option<usize> {
         self.position.get(name).copied()
     }
 
     /// How many data shards some codeword points at, of how many (extents that are never
     /// pointed at, tree extents, not counted).
-    pub fn coverage(&self) -> Coverage {
+    pub(crate) fn coverage(&self) -> Coverage {
         let all = (self.candidates.iter())
             .filter(|c| c.pointable)
             .flat_map(|c| &c.pointed);
@@ -287,7 +289,7 @@ impl Catalog {
     /// How many extents keep a spare when remote `r` is lost: their codeword holds fewer
     /// than `p` symbols there, or one of those is a pointer or a data shard another
     /// codeword points at (which that codeword restores).
-    pub fn spare_without(&self, r: u16) -> usize {
+    pub(crate) fn spare_without(&self, r: u16) -> usize {
         (self.candidates.iter())
             .filter(|c| !c.needs_spare_on(r))
             .count()

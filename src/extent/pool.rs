@@ -12,18 +12,18 @@ use bytes::Bytes;
 /// the next extent moves into it (see `ExtentBuilder::pooled`), so one is all a run
 /// reuses; a second would only sit resident. Clones share the same pool.
 #[derive(Clone, Default)]
-pub struct BufferPool {
+pub(crate) struct BufferPool {
     idle: Arc<Mutex<Option<Vec<u8>>>>,
 }
 
 impl BufferPool {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// An idle buffer, emptied, with room for at least `capacity` bytes; `None` while
     /// every buffer is still held by the shards of an extent in flight.
-    pub fn reuse(&self, capacity: usize) -> Option<Vec<u8>> {
+    pub(crate) fn reuse(&self, capacity: usize) -> Option<Vec<u8>> {
         let mut buf = self.lock().take()?;
         buf.clear();
         buf.reserve(capacity);
@@ -32,20 +32,21 @@ impl BufferPool {
 
     /// `buf` as shared bytes that return it to the pool once the last slice of it is
     /// dropped (the uploads that wrote it are done).
-    pub fn share(&self, buf: Vec<u8>) -> Bytes {
+    pub(crate) fn share(&self, buf: Vec<u8>) -> Bytes {
         Bytes::from_owner(Pooled {
             buf,
             pool: self.clone(),
         })
     }
 
-    /// How many buffers are idle (for tests).
-    pub fn idle(&self) -> usize {
-        usize::from(self.lock().is_some())
-    }
-
     fn lock(&self) -> std::sync::MutexGuard<'_, Option<Vec<u8>>> {
         self.idle.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// How many buffers are idle.
+    #[cfg(test)]
+    pub(crate) fn idle(&self) -> usize {
+        usize::from(self.lock().is_some())
     }
 }
 

@@ -13,40 +13,45 @@ use crate::crypto::{OwnerPublicKey, Signer};
 use crate::error::Result;
 
 /// Where the grants live.
-pub const WRITERS: &str = "writers";
+pub(crate) const WRITERS: &str = "writers";
 /// Where the revocations live.
-pub const REVOKED_WRITERS: &str = "revoked-writers";
+pub(crate) const REVOKED_WRITERS: &str = "revoked-writers";
 /// The longest label `writer add` accepts (bytes).
-pub const MAX_LABEL_LEN: usize = 64;
+pub(crate) const MAX_LABEL_LEN: usize = 64;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WriterRecord {
-    pub repo_id: [u8; 16],
+pub(crate) struct WriterRecord {
+    pub(crate) repo_id: [u8; 16],
     /// The first 16 bytes of the BLAKE3 of `public`.
-    pub writer: WriterId,
+    pub(crate) writer: WriterId,
     /// The writer's Ed25519 public key: what its objects are signed with.
-    pub public: OwnerPublicKey,
+    pub(crate) public: OwnerPublicKey,
     /// A name for people (`writer list`), unique in the repository.
-    pub label: String,
+    pub(crate) label: String,
     /// Seconds since the epoch (UTC) when the owner granted it.
-    pub created: i64,
+    pub(crate) created: i64,
     /// `None` in the grant; in the revocation, when and from where the writer's
     /// objects are refused.
-    pub revoked: Option<Revocation>,
+    pub(crate) revoked: Option<Revocation>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Revocation {
+pub(crate) struct Revocation {
     /// Seconds since the epoch (UTC).
-    pub time: i64,
+    pub(crate) time: i64,
     /// The writer's newest head the owner had seen and still accepts (`None`: none);
     /// a later head of the writer is a trust violation.
-    pub last_head: Option<u64>,
+    pub(crate) last_head: Option<u64>,
 }
 
 impl WriterRecord {
     /// A grant for the writer with this public key.
-    pub fn grant(repo_id: [u8; 16], public: OwnerPublicKey, label: &str, created: i64) -> Self {
+    pub(crate) fn grant(
+        repo_id: [u8; 16],
+        public: OwnerPublicKey,
+        label: &str,
+        created: i64,
+    ) -> Self {
         WriterRecord {
             repo_id,
             writer: writer_id(&public),
@@ -59,7 +64,7 @@ impl WriterRecord {
 
     /// Where this record is stored: the grant under `writers/`, the revocation under
     /// `revoked-writers/`.
-    pub fn path(&self) -> String {
+    pub(crate) fn path(&self) -> String {
         let dir = match self.revoked {
             None => WRITERS,
             Some(_) => REVOKED_WRITERS,
@@ -67,7 +72,7 @@ impl WriterRecord {
         format!("{dir}/{}", hex::encode(self.writer))
     }
 
-    pub fn to_object(&self, signer: &Signer) -> Result<Vec<u8>> {
+    pub(crate) fn to_object(&self, signer: &Signer) -> Result<Vec<u8>> {
         Ok(envelope::seal(
             ObjectKind::Writer,
             &postcard::to_stdvec(self)?,
@@ -77,7 +82,7 @@ impl WriterRecord {
 
     /// Parse, check the owner's signature and that the record belongs at `path` (its
     /// kind of record, its writer id, an id that is its key's).
-    pub fn from_object(bytes: &[u8], owner: &OwnerPublicKey, path: &str) -> Result<Self> {
+    pub(crate) fn from_object(bytes: &[u8], owner: &OwnerPublicKey, path: &str) -> Result<Self> {
         let payload = envelope::open(ObjectKind::Writer, bytes, owner)?;
         let (r, rest): (WriterRecord, _) =
             postcard::take_from_bytes(payload).map_err(ExtentError::Malformed)?;
@@ -101,7 +106,7 @@ impl WriterRecord {
 /// A label `writer add` accepts: 1 to [`MAX_LABEL_LEN`] ASCII letters, digits and
 /// `. _ @ -`, not starting with `.` or `-` (it names the key file by default, and is
 /// typed on command lines).
-pub fn valid_label(label: &str) -> bool {
+pub(crate) fn valid_label(label: &str) -> bool {
     label.len() <= MAX_LABEL_LEN
         && !label.starts_with(['.', '-'])
         && !label.is_empty()

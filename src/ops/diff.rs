@@ -24,7 +24,7 @@ pub struct DiffOptions {
 /// One changed path.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct Change {
-    pub path: String,
+    pub(crate) path: String,
     /// The path's exact bytes (names need not be UTF-8), for human output.
     #[serde(skip)]
     pub raw_path: Vec<u8>,
@@ -36,7 +36,7 @@ pub struct Change {
     pub kind: &'static str,
     /// Type in A, for `T`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub old_type: Option<&'static str>,
+    pub(crate) old_type: Option<&'static str>,
     /// Sizes in A and B, for files present in both.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub old_size: Option<u64>,
@@ -44,7 +44,7 @@ pub struct Change {
     pub new_size: Option<u64>,
     /// What changed besides the type: `content`, `mode`, `owner`, `mtime`, `xattrs`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub what: Vec<&'static str>,
+    pub(crate) what: Vec<&'static str>,
 }
 
 #[derive(Serialize, Debug, Default, Clone, PartialEq, Eq)]
@@ -59,16 +59,16 @@ pub struct DiffStats {
     pub others_added: u64,
     pub others_removed: u64,
     /// Symlinks and devices whose target or device number changed.
-    pub others_changed: u64,
+    pub(crate) others_changed: u64,
     /// Paths whose type changed (each also counted as removed and added).
-    pub type_changed: u64,
+    pub(crate) type_changed: u64,
     /// Entries whose metadata alone changed (counted with or without `--metadata`).
-    pub metadata_changed: u64,
+    pub(crate) metadata_changed: u64,
     /// Content blobs referenced in B but not in A, and their plaintext bytes.
-    pub blobs_added: u64,
+    pub(crate) blobs_added: u64,
     pub bytes_added: u64,
     /// Content blobs referenced in A but not in B, and their plaintext bytes.
-    pub blobs_removed: u64,
+    pub(crate) blobs_removed: u64,
     pub bytes_removed: u64,
 }
 

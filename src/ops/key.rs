@@ -24,7 +24,7 @@ use crate::repo::{HasKey, Repository, State};
 #[derive(Serialize, Debug, Clone)]
 pub struct KeyInfo {
     /// Content id (`keys/<id>`).
-    pub id: String,
+    pub(crate) id: String,
     pub short_id: String,
     /// The key that opened the repository in this run.
     pub current: bool,
@@ -71,17 +71,17 @@ pub struct RemoveOptions {
 
 #[derive(Serialize, Debug)]
 pub struct RemoveReport {
-    pub id: String,
+    pub(crate) id: String,
     pub short_id: String,
     /// It was the key that opened the repository in this run.
-    pub was_current: bool,
+    pub(crate) was_current: bool,
     /// Remotes the key file was removed from.
     pub removed_from: Vec<String>,
     /// Remotes that could not be reached: the key file stays there until `repair` runs
     /// (it never opens the repository again meanwhile).
     pub pending: Vec<String>,
     /// Key files that earlier, interrupted removals named and left behind, removed now.
-    pub leftovers_removed: usize,
+    pub(crate) leftovers_removed: usize,
 }
 
 #[derive(Serialize, Debug)]

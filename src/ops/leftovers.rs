@@ -36,7 +36,7 @@ use crate::repo::{Indexed, Repository, State};
 
 /// What a leftover is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LeftoverKind {
+pub(crate) enum LeftoverKind {
     /// An index segment no head commits to.
     IndexSegment,
     /// The certificate of an uncommitted extent.
@@ -51,26 +51,26 @@ pub enum LeftoverKind {
 
 /// One remote's copy of a leftover.
 #[derive(Clone, Debug)]
-pub struct Leftover {
-    pub remote: usize,
-    pub path: String,
-    pub bytes: u64,
-    pub kind: LeftoverKind,
+pub(crate) struct Leftover {
+    pub(crate) remote: usize,
+    pub(crate) path: String,
+    pub(crate) bytes: u64,
+    pub(crate) kind: LeftoverKind,
 }
 
 /// Every leftover, in the order [`remove`] takes them.
 #[derive(Debug, Default)]
-pub struct Found {
+pub(crate) struct Found {
     /// Index segments first, then certificates, then shards (of uncommitted extents, then
     /// stray ones), then temp files: an interruption leaves leftovers of the same kinds,
     /// never an uncommitted segment whose extents are gone.
-    pub objects: Vec<Leftover>,
+    pub(crate) objects: Vec<Leftover>,
     /// Uncommitted extents and index segments among them (each counted once, however
     /// many remotes hold a copy).
-    pub extents: usize,
-    pub index_segments: usize,
+    pub(crate) extents: usize,
+    pub(crate) index_segments: usize,
     /// Why objects no head commits to were kept nevertheless (for a warning).
-    pub kept: Vec<String>,
+    pub(crate) kept: Vec<String>,
 }
 
 /// Leftovers on one remote.
@@ -82,16 +82,16 @@ pub struct RemoteLeftovers {
 }
 
 impl Found {
-    pub fn count(&self, kind: LeftoverKind) -> usize {
+    pub(crate) fn count(&self, kind: LeftoverKind) -> usize {
         self.objects.iter().filter(|o| o.kind == kind).count()
     }
 
-    pub fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         crate::util::saturating_sum(self.objects.iter().map(|o| o.bytes))
     }
 
     /// Objects and bytes per remote, every remote in config order.
-    pub fn by_remote(&self, survey: &Survey) -> Vec<RemoteLeftovers> {
+    pub(crate) fn by_remote(&self, survey: &Survey) -> Vec<RemoteLeftovers> {
         let mut out: Vec<RemoteLeftovers> = (survey.urls.iter())
             .map(|url| RemoteLeftovers {
                 remote: url.clone(),
@@ -112,7 +112,7 @@ impl Found {
 /// answering without a config (wiped, an unmounted disk). While there is one, nothing is
 /// a leftover: it may hold the one copy of a certificate (an interrupted run's writes
 /// reach the remotes in any order) or a newer placement of one.
-pub fn away(survey: &Survey) -> Vec<String> {
+pub(crate) fn away(survey: &Survey) -> Vec<String> {
     (survey.listings.iter().zip(&survey.urls))
         .filter_map(|(l, url)| match l {
             Err(e) => Some(format!("{url} ({e})")),
@@ -144,7 +144,7 @@ fn cert_unknown(survey: &Survey, e: &ExtentName) -> bool {
 /// `named`: what deletion records name (never a leftover); `dead`: extents removed as
 /// uncommitted (their shards are theirs, not strays, and what they name counts for
 /// nothing).
-pub fn stray_shards<S: State>(
+pub(crate) fn stray_shards<S: State>(
     repo: &Repository<S>,
     survey: &Survey,
     named: &Deletions,
@@ -192,7 +192,7 @@ pub fn stray_shards<S: State>(
 
 /// Temp files of writes cut short on every remote that answered, outside `locks/` and
 /// `repairs/`. A remote that cannot list them is skipped with a warning.
-pub fn temp_files<S: State>(repo: &Repository<S>, survey: &Survey) -> Vec<Leftover> {
+pub(crate) fn temp_files<S: State>(repo: &Repository<S>, survey: &Survey) -> Vec<Leftover> {
     let remotes = repo.remotes();
     let listed = repo.block_on(futures::future::join_all(
         (survey.listings.iter().enumerate())
@@ -225,7 +225,7 @@ pub fn temp_files<S: State>(repo: &Repository<S>, survey: &Survey) -> Vec<Leftov
 /// Every leftover (needs the key: uncommitted extents and segments are judged by the
 /// index and the snapshots). Call only when [`away`] is empty, under the exclusive lock
 /// (or for a dry run). May replace the loaded index.
-pub fn find(repo: &mut Repository<Indexed>, survey: &Survey) -> Result<Found> {
+pub(crate) fn find(repo: &mut Repository<Indexed>, survey: &Survey) -> Result<Found> {
     let mut found = Found::default();
     let (dead_extents, dead_segments) = uncommitted(repo, survey, &mut found.kept)?;
     found.extents = dead_extents.len();
@@ -284,7 +284,7 @@ pub fn find(repo: &mut Repository<Indexed>, survey: &Survey) -> Result<Found> {
 
 /// Remove `objects` in their order, each from its own remote. Stops at the first error
 /// (what is left stays a leftover).
-pub fn remove<S: State>(repo: &Repository<S>, objects: &[Leftover]) -> Result<()> {
+pub(crate) fn remove<S: State>(repo: &Repository<S>, objects: &[Leftover]) -> Result<()> {
     for o in objects {
         match o.kind {
             LeftoverKind::TempFile => repo.remove_temp_file(o.remote, &o.path)?,

@@ -13,23 +13,23 @@ use crate::content::{BlobId, Node, NodeKind, Snapshot};
 /// The JSON shape promised by the command-line contract (plus a few extras).
 #[derive(Serialize, Debug, Clone)]
 pub struct SnapshotInfo {
-    pub id: String,
+    pub(crate) id: String,
     pub short_id: String,
     pub time: String,
     pub host: String,
-    pub user: String,
+    pub(crate) user: String,
     pub paths: Vec<String>,
     pub tags: Vec<String>,
-    pub parent: Option<String>,
-    pub tree: String,
-    pub files: u64,
-    pub bytes: u64,
+    pub(crate) parent: Option<String>,
+    pub(crate) tree: String,
+    pub(crate) files: u64,
+    pub(crate) bytes: u64,
     /// The writer key that made it (hex id; null for the owner's), and its label.
-    pub writer: Option<String>,
+    pub(crate) writer: Option<String>,
     pub writer_label: Option<String>,
     /// The remotes serve an older state than this client last saw (the same on every
     /// entry of a listing; a warning says why).
-    pub repository_stale: bool,
+    pub(crate) repository_stale: bool,
 }
 
 impl SnapshotInfo {
@@ -55,7 +55,7 @@ impl SnapshotInfo {
 
 #[derive(Serialize, Debug)]
 pub struct Entry {
-    pub path: String,
+    pub(crate) path: String,
     /// The path's exact bytes (names need not be UTF-8).
     #[serde(skip)]
     pub raw_path: Vec<u8>,
@@ -64,17 +64,17 @@ pub struct Entry {
     pub size: u64,
     pub mode: u32,
     pub mtime: String,
-    pub uid: u32,
-    pub gid: u32,
+    pub(crate) uid: u32,
+    pub(crate) gid: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub target: Option<String>,
+    pub(crate) target: Option<String>,
     /// Extended attributes (POSIX ACLs included): name → value in standard base64 (with
     /// padding). Absent when the entry has none.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub xattrs: BTreeMap<String, String>,
+    pub(crate) xattrs: BTreeMap<String, String>,
     /// Whether the entry has a POSIX ACL (`ls -l` marks it `+`, other attributes `@`).
     #[serde(skip)]
-    pub acl: bool,
+    pub(crate) acl: bool,
 }
 
 impl Entry {
@@ -91,7 +91,7 @@ impl Entry {
     }
 }
 
-pub fn kind_name(k: NodeKind) -> &'static str {
+pub(crate) fn kind_name(k: NodeKind) -> &'static str {
     match k {
         NodeKind::File => "file",
         NodeKind::Dir => "dir",
@@ -104,7 +104,7 @@ pub fn kind_name(k: NodeKind) -> &'static str {
 }
 
 /// The listing entry of node `n` at `path` (also what `find` prints per match).
-pub fn entry(path: &[u8], n: &Node) -> Entry {
+pub(crate) fn entry(path: &[u8], n: &Node) -> Entry {
     Entry {
         path: String::from_utf8_lossy(path).into_owned(),
         raw_path: path.to_vec(),

@@ -12,7 +12,7 @@ use crate::repo::{Indexed, Repository};
 /// Every tree and content blob under the trees `roots`, read through the loaded index.
 /// A tree that cannot be read is an error (the set would be short); a blob the index does
 /// not place is in the set all the same (the caller decides what that means).
-pub fn live_blobs(
+pub(crate) fn live_blobs(
     repo: &Repository<Indexed>,
     roots: impl Iterator<Item = BlobId>,
 ) -> Result<HashSet<BlobId>> {

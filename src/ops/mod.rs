@@ -7,13 +7,13 @@ pub mod cat;
 pub mod delete;
 pub mod diff;
 pub mod dump;
-pub mod extent_writer;
+pub(crate) mod extent_writer;
 pub mod find;
 pub mod key;
-pub mod leftovers;
-pub mod listing;
-pub mod live;
-pub mod locate;
+pub(crate) mod leftovers;
+pub(crate) mod listing;
+pub(crate) mod live;
+pub(crate) mod locate;
 pub mod ls;
 pub mod prune;
 pub mod rebalance;
@@ -23,7 +23,7 @@ pub mod restore;
 pub mod select;
 pub mod snapshots;
 pub mod stats;
-pub mod survey;
+pub(crate) mod survey;
 mod unrebuildable;
 pub mod verify;
 pub mod version;
@@ -56,7 +56,7 @@ pub struct Progress {
 impl Progress {
     /// Work whose size is known up front: `files` units (files, extents, codewords) and
     /// `bytes`, final at once.
-    pub fn set_totals(&self, files: u64, bytes: u64) {
+    pub(crate) fn set_totals(&self, files: u64, bytes: u64) {
         Progress::add(&self.files_total, files);
         Progress::add(&self.bytes_total, bytes);
         self.totals_known.store(true, Ordering::Release);

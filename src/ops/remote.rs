@@ -12,7 +12,7 @@ use crate::repo::{HasKey, Repository, State};
 pub struct RemoteInfo {
     pub index: usize,
     pub url: String,
-    pub reachable: bool,
+    pub(crate) reachable: bool,
     /// Whether it serves the repository's config: a reachable remote without it is
     /// missing (an unmounted disk, a wiped bucket) until `repair` copies it back.
     pub holds_repository: bool,

@@ -23,7 +23,7 @@ pub struct Action {
 
 #[derive(Serialize, Debug, Default)]
 pub struct RepairReport {
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
     pub actions: Vec<Action>,
     pub bytes_read: u64,
     pub bytes_written: u64,

@@ -20,7 +20,7 @@ use crate::ops::backup::sources::normalize;
 use crate::repo::{HasKey, IdentifiedSnapshot, Repository};
 
 /// The name of the newest snapshot (among those the filter selects).
-pub const LATEST: &str = "latest";
+pub(crate) const LATEST: &str = "latest";
 
 /// Which snapshots count (`--host`, `--tag`, `--path`); empty: all of them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -40,7 +40,7 @@ impl SnapshotFilter {
         self.hosts.is_empty() && self.tags.is_empty() && self.paths.is_empty()
     }
 
-    pub fn matches(&self, s: &Snapshot) -> bool {
+    pub(crate) fn matches(&self, s: &Snapshot) -> bool {
         (self.hosts.is_empty() || self.hosts.contains(&s.host))
             && (self.tags.is_empty()
                 || (self.tags.iter()).any(|l| has_tags(&s.tags, &split_tags(l))))
@@ -74,7 +74,7 @@ impl fmt::Display for SnapshotFilter {
 /// The snapshot `spec` names among `all` (oldest first, as [`Repository::snapshots`]
 /// returns them): `latest` is the newest that `filter` selects; an id or a unique id
 /// prefix is taken as given, whatever the filter.
-pub fn resolve(
+pub(crate) fn resolve(
     all: Vec<IdentifiedSnapshot>,
     spec: &str,
     filter: &SnapshotFilter,
@@ -117,7 +117,7 @@ pub fn find<S: HasKey>(
 
 /// The snapshots `specs` name (each once, in the order given), or with no specs every
 /// snapshot the filter selects (oldest first): what `find` and `stats` look at.
-pub fn find_all<S: HasKey>(
+pub(crate) fn find_all<S: HasKey>(
     repo: &Repository<S>,
     specs: &[String],
     filter: &SnapshotFilter,
@@ -139,7 +139,7 @@ pub fn find_all<S: HasKey>(
 
 /// Warn when snapshot `id`, which `spec` named, does not match the filter (an id is taken
 /// as given: the filters choose only `latest`).
-pub fn warn_unmatched<S: HasKey>(
+pub(crate) fn warn_unmatched<S: HasKey>(
     repo: &Repository<S>,
     spec: &str,
     id: &str,
@@ -169,7 +169,7 @@ pub fn snapshot_path(p: &Path) -> Result<String> {
 }
 
 /// Comma-separated tag list, blanks trimmed; `""` is the empty list (untagged).
-pub fn split_tags(list: &str) -> Vec<String> {
+pub(crate) fn split_tags(list: &str) -> Vec<String> {
     list.split(',')
         .map(str::trim)
         .filter(|t| !t.is_empty())
@@ -178,7 +178,7 @@ pub fn split_tags(list: &str) -> Vec<String> {
 }
 
 /// `tags` include every tag of `list`; the empty list matches untagged snapshots only.
-pub fn has_tags(tags: &[String], list: &[String]) -> bool {
+pub(crate) fn has_tags(tags: &[String], list: &[String]) -> bool {
     if list.is_empty() {
         return tags.is_empty();
     }
@@ -188,9 +188,9 @@ pub fn has_tags(tags: &[String], list: &[String]) -> bool {
 /// What separates groups of snapshots (`--group-by`): any of host, paths and tags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct GroupBy {
-    pub host: bool,
-    pub paths: bool,
-    pub tags: bool,
+    pub(crate) host: bool,
+    pub(crate) paths: bool,
+    pub(crate) tags: bool,
 }
 
 impl Default for GroupBy {
@@ -269,7 +269,7 @@ pub struct GroupKey {
     /// retention always, whatever `--group-by` says: a writer's snapshots crowd out only
     /// its own (DESIGN.md §17).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub writer: Option<String>,
+    pub(crate) writer: Option<String>,
     pub host: Option<String>,
     pub paths: Option<Vec<String>>,
     pub tags: Option<Vec<String>>,
@@ -291,7 +291,10 @@ impl GroupKey {
     }
 
     /// The same key, for the snapshots `writer` signed (`None`: the owner's).
-    pub fn of_writer(mut self, writer: Option<&crate::crypto::writer::WriterId>) -> GroupKey {
+    pub(crate) fn of_writer(
+        mut self,
+        writer: Option<&crate::crypto::writer::WriterId>,
+    ) -> GroupKey {
         self.writer = writer.map(hex::encode);
         self
     }

@@ -50,11 +50,11 @@ pub struct RemoteUsage {
     pub parity_bytes: u64,
     /// Config, keys, snapshots, index segments, heads, certificates, deletion records,
     /// locks and the identity marker.
-    pub metadata_objects: u64,
+    pub(crate) metadata_objects: u64,
     pub metadata_bytes: u64,
     /// Shards without an authentic certificate (an interrupted run), objects a deletion
     /// record names (reclaimable), and files that are no object (foreign).
-    pub other_objects: u64,
+    pub(crate) other_objects: u64,
     pub other_bytes: u64,
     /// Everything the remote holds: the sum of the above.
     pub total_bytes: u64,
@@ -64,7 +64,7 @@ pub struct RemoteUsage {
 pub struct StatsReport {
     pub mode: &'static str,
     /// Full ids of the snapshots counted.
-    pub snapshots: Vec<String>,
+    pub(crate) snapshots: Vec<String>,
     pub snapshots_count: usize,
     /// By `mode`: restore-size → `logical_bytes`, raw-data → `stored_blob_bytes`.
     pub total_size: u64,
@@ -77,7 +77,7 @@ pub struct StatsReport {
     pub unique_blobs: u64,
     /// Their plaintext bytes, and of those the file-content (data) blobs.
     pub unique_raw_bytes: u64,
-    pub unique_data_bytes: u64,
+    pub(crate) unique_data_bytes: u64,
     /// Their bytes as stored in the extents (compressed and encrypted).
     pub stored_blob_bytes: u64,
     /// `logical_bytes / unique_data_bytes` (0 without data).
@@ -94,7 +94,7 @@ pub struct RepositoryUsage {
     pub extents: usize,
     pub shards: usize,
     /// Bytes of stored blobs the extents hold (before padding and coding).
-    pub extent_bytes: u64,
+    pub(crate) extent_bytes: u64,
     pub data_bytes: u64,
     pub parity_bytes: u64,
     pub metadata_bytes: u64,

@@ -17,7 +17,7 @@ use crate::repo::{Foreign, Graph, Repository, State, names};
 
 /// One remote's copy of a metadata object.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CopyState {
+pub(crate) enum CopyState {
     Missing,
     /// Authentic; the BLAKE3 of its bytes.
     Good([u8; 32]),
@@ -29,7 +29,7 @@ pub enum CopyState {
 
 /// Why a present copy is not good.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BadCopy {
+pub(crate) enum BadCopy {
     /// Garbage, truncated, not matching its content hash, of another repository, or
     /// unreadable: the reason.
     Corrupt(String),
@@ -47,7 +47,7 @@ pub enum BadCopy {
 impl CopyState {
     /// Whether `repair` rewrites this copy from an authentic one: missing, corrupt,
     /// forged and stale copies; good ones need nothing and unreachable ones cannot be.
-    pub fn needs_rewrite(&self) -> bool {
+    pub(crate) fn needs_rewrite(&self) -> bool {
         matches!(self, CopyState::Missing | CopyState::Bad(_))
     }
 }
@@ -67,20 +67,20 @@ impl std::fmt::Display for BadCopy {
 }
 
 #[derive(Debug)]
-pub struct MetaObject {
-    pub copies: Vec<CopyState>,
+pub(crate) struct MetaObject {
+    pub(crate) copies: Vec<CopyState>,
     /// Bytes of one authentic copy (what repair re-replicates).
-    pub good: Option<Bytes>,
+    pub(crate) good: Option<Bytes>,
     /// Authentic copies that differ from each other (a fork, for objects that are not
     /// content-addressed).
-    pub conflicting: bool,
+    pub(crate) conflicting: bool,
     /// Present somewhere but authentic nowhere, though well-formed: possibly forged.
-    pub forged: bool,
+    pub(crate) forged: bool,
 }
 
 impl MetaObject {
     /// The copies that are provably another repository's, by remote.
-    pub fn foreign_copies(&self) -> impl Iterator<Item = (usize, &Foreign)> {
+    pub(crate) fn foreign_copies(&self) -> impl Iterator<Item = (usize, &Foreign)> {
         (self.copies.iter().enumerate()).filter_map(|(r, c)| match c {
             CopyState::Bad(BadCopy::Foreign(x)) => Some((r, x)),
             _ => None,
@@ -90,7 +90,7 @@ impl MetaObject {
     /// No remote holds an authentic copy and every copy there is is provably another
     /// repository's: the path names no object of this repository, nothing is lost, and
     /// repair removes the copies.
-    pub fn only_foreign(&self) -> bool {
+    pub(crate) fn only_foreign(&self) -> bool {
         self.good.is_none()
             && self.foreign_copies().next().is_some()
             && self.copies.iter().all(|c| {
@@ -106,7 +106,7 @@ impl MetaObject {
 
 /// The state of one shard on the remote that should hold it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShardState {
+pub(crate) enum ShardState {
     Ok,
     Missing,
     WrongSize(u64),
@@ -115,41 +115,41 @@ pub enum ShardState {
     Unreachable,
 }
 
-pub struct Survey {
-    pub urls: Vec<String>,
+pub(crate) struct Survey {
+    pub(crate) urls: Vec<String>,
     /// Per remote: its listing (path → size), or the error that kept it from listing.
     /// Canonical object names only: everything else is in `foreign`.
-    pub listings: Vec<Result<HashMap<String, u64>>>,
+    pub(crate) listings: Vec<Result<HashMap<String, u64>>>,
     /// (remote, path) of every listed path that is no object's canonical name: reported,
     /// never read, trusted or copied.
-    pub foreign: Vec<(usize, String)>,
+    pub(crate) foreign: Vec<(usize, String)>,
     /// What the owner's deletion records name. Those objects are not part of the
     /// repository any more: they are left out of `meta`, `certs` and `shards`.
-    pub deleted: Deletions,
+    pub(crate) deleted: Deletions,
     /// (remote, path, size) of objects a deletion record names that a remote still holds
     /// (an interrupted delete, a remote that was down): never damage; `delete` and
     /// `repair` remove them.
-    pub reclaimable: Vec<(usize, String, u64)>,
-    pub meta: BTreeMap<String, MetaObject>,
+    pub(crate) reclaimable: Vec<(usize, String, u64)>,
+    pub(crate) meta: BTreeMap<String, MetaObject>,
     /// Authentic certificates, oldest first.
-    pub certs: Vec<Arc<Certificate>>,
-    pub cert_pos: HashMap<ExtentName, usize>,
+    pub(crate) certs: Vec<Arc<Certificate>>,
+    pub(crate) cert_pos: HashMap<ExtentName, usize>,
     /// `shards[e][i]`: state of shard `i` of `certs[e]`.
-    pub shards: Vec<Vec<ShardState>>,
+    pub(crate) shards: Vec<Vec<ShardState>>,
     /// Lock copies that are not authentic (planted or damaged), each checked on the
     /// remote that lists it: locks are not replicated metadata (they come and go, and
     /// are never copied), so they are not in `meta`.
-    pub bad_locks: Vec<BadLock>,
+    pub(crate) bad_locks: Vec<BadLock>,
 }
 
 /// A remote's copy of a lock that is not an authentic lock of this repository.
 #[derive(Clone, Debug)]
-pub struct BadLock {
-    pub remote: usize,
-    pub path: String,
-    pub why: BadCopy,
+pub(crate) struct BadLock {
+    pub(crate) remote: usize,
+    pub(crate) path: String,
+    pub(crate) why: BadCopy,
     /// The copy as served (repair removes it only if it is still not authentic).
-    pub bytes: Bytes,
+    pub(crate) bytes: Bytes,
 }
 
 /// Every lock each remote lists, fetched from that remote and checked. One gone since
@@ -290,7 +290,7 @@ fn looks_forged<S: State>(repo: &Repository<S>, path: &str, bytes: &[u8]) -> boo
 
 impl Survey {
     /// List every remote, fetch and check every metadata copy, and stat every shard.
-    pub fn take<S: State>(repo: &Repository<S>) -> Result<Survey> {
+    pub(crate) fn take<S: State>(repo: &Repository<S>) -> Result<Survey> {
         let remotes = repo.remotes();
         let urls: Vec<String> = remotes.iter().map(|r| r.url().to_string()).collect();
         let mut foreign = Vec::new();
@@ -514,7 +514,7 @@ impl Survey {
     /// certified hash (marking bad ones `Corrupt`), and where all inputs are intact check
     /// that the stored parity is what the data and pointers encode to. Returns the bytes
     /// read, the shards checked, and the extents whose parity is inconsistent.
-    pub fn read_data<S: State>(
+    pub(crate) fn read_data<S: State>(
         &mut self,
         repo: &Repository<S>,
         pick: &dyn Fn(usize) -> bool,
@@ -595,7 +595,7 @@ impl Survey {
     /// The storage graph for peeling: symbol ids are `offset[e] + i` for shard `i` of
     /// extent `e`; returns the codewords and which symbols are present and intact.
     /// A pointer to an extent without an authentic certificate counts as a lost symbol.
-    pub fn graph(&self) -> (Vec<Codeword>, Vec<bool>, Vec<usize>) {
+    pub(crate) fn graph(&self) -> (Vec<Codeword>, Vec<bool>, Vec<usize>) {
         let g = Graph::new(&self.certs, &self.cert_pos, |e, i| {
             self.shards[e][i] == ShardState::Ok
         });
@@ -604,7 +604,7 @@ impl Survey {
 
     /// The extents the chains of `heads` reach: each head's extent and its ancestors,
     /// through deleted extents too (their records keep `prev`).
-    pub fn reached_from<'a>(
+    pub(crate) fn reached_from<'a>(
         &self,
         heads: impl IntoIterator<Item = &'a Head>,
     ) -> HashSet<ExtentName> {

@@ -20,7 +20,7 @@ pub struct WriterInfo {
     /// When the owner granted it (RFC 3339).
     pub created: String,
     /// The writer's public key (hex).
-    pub public_key: String,
+    pub(crate) public_key: String,
     /// When it was revoked (RFC 3339), if it was.
     pub revoked: Option<String>,
     /// The writer's last head the revocation accepts (a later one is a trust violation).

@@ -14,19 +14,19 @@ use crate::extent::{
 /// A metadata copy that is provably not this repository's
 /// ([`Repository::foreign_copy`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Foreign {
+pub(crate) struct Foreign {
     /// Why, for humans.
-    pub why: String,
+    pub(crate) why: String,
     /// It is signed by this repository's owner (an object of another repository of the
     /// same owner), not by another key.
-    pub owner_signed: bool,
+    pub(crate) owner_signed: bool,
 }
 
 impl<S: State> Repository<S> {
     /// Whether `bytes` is an authentic copy of metadata object `path` of this repository:
     /// signed by the owner, named by its content where objects are content-addressed, of
     /// this repository, and placing shards only on remotes the config has.
-    pub fn authenticate_metadata(&self, path: &str, bytes: &[u8]) -> Result<()> {
+    pub(crate) fn authenticate_metadata(&self, path: &str, bytes: &[u8]) -> Result<()> {
         let owner = self.config.owner;
         let name = path.rsplit('/').next().unwrap_or(path);
         // Writers may sign their runs' snapshots and index segments (the signers check
@@ -88,7 +88,7 @@ impl<S: State> Repository<S> {
 
     /// The writer record `bytes` served as `path`, if it is authentic: signed by the
     /// owner, of this repository, at its own path (FORMAT §5.8).
-    pub fn writer_record(&self, path: &str, bytes: &[u8]) -> Result<WriterRecord> {
+    pub(crate) fn writer_record(&self, path: &str, bytes: &[u8]) -> Result<WriterRecord> {
         let r = WriterRecord::from_object(bytes, &self.config.owner, path)?;
         if r.repo_id != self.config.id {
             return Err(Error::corrupt("writer record of another repository"));
@@ -99,7 +99,7 @@ impl<S: State> Repository<S> {
     /// The deletion record `bytes` served as `path`, if it is authentic: signed by the
     /// owner, of this repository, and either at `deletions/<its content id>` or at
     /// `removed-keys/<key id>` naming that key (FORMAT §5.7).
-    pub fn deletion_record(&self, path: &str, bytes: &[u8]) -> Result<Deletion> {
+    pub(crate) fn deletion_record(&self, path: &str, bytes: &[u8]) -> Result<Deletion> {
         let d = Deletion::from_object(bytes, &self.config.owner)?;
         if d.repo_id != self.config.id {
             return Err(Error::corrupt("deletion record of another repository"));
@@ -130,7 +130,7 @@ impl<S: State> Repository<S> {
     ///   repository id (signed by whomever);
     /// * a head or certificate that a granted writer signed but may not (another writer's,
     ///   or after its revocation).
-    pub fn foreign_copy(&self, path: &str, bytes: &[u8]) -> Option<Foreign> {
+    pub(crate) fn foreign_copy(&self, path: &str, bytes: &[u8]) -> Option<Foreign> {
         let Err(refusal) = self.authenticate_metadata(path, bytes) else {
             return None;
         };

@@ -24,7 +24,7 @@ const FILE_TABLE_LIMIT: u64 = 4 << 30;
 
 /// Where per-repository local state lives: `--cache-dir`, else `$XDG_CACHE_HOME/tangle`,
 /// else `~/.cache/tangle`.
-pub fn default_cache_dir() -> Option<PathBuf> {
+pub(crate) fn default_cache_dir() -> Option<PathBuf> {
     if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
         return Some(PathBuf::from(x).join("tangle"));
     }
@@ -104,12 +104,12 @@ impl<S: State> Repository<S> {
 
     /// The newest head sequence number this client has seen per writer (its memory
     /// against rollbacks of every remote at once), from the local cache.
-    pub fn known_heads(&self) -> HashMap<String, u64> {
+    pub(crate) fn known_heads(&self) -> HashMap<String, u64> {
         self.read_state("heads.json")
     }
 
     /// Remember heads (only ever raising the known sequence numbers).
-    pub fn remember_heads(&self, seen: &HashMap<String, u64>) {
+    pub(crate) fn remember_heads(&self, seen: &HashMap<String, u64>) {
         let mut known = self.known_heads();
         for (w, &seq) in seen {
             let e = known.entry(w.clone()).or_insert(seq);
@@ -120,7 +120,7 @@ impl<S: State> Repository<S> {
 
     /// Stop remembering these writers' heads: they are ancestors of a remembered head's
     /// chain, so losing them shows as a chain gap without the cache's help.
-    pub fn forget_heads(&self, writers: &[String]) {
+    pub(crate) fn forget_heads(&self, writers: &[String]) {
         let mut known = self.known_heads();
         for w in writers {
             known.remove(w);
@@ -133,7 +133,7 @@ impl<S: State> Repository<S> {
     }
 
     /// Record the writer of this client's newest run, whose chain the next run continues.
-    pub fn set_writer_id(&self, id: &[u8; 16]) {
+    pub(crate) fn set_writer_id(&self, id: &[u8; 16]) {
         let Some(dir) = &self.inner.cache_dir else {
             return;
         };
@@ -162,12 +162,12 @@ impl<S: State> Repository<S> {
 
     /// Extents the last `verify --read-data` found a corrupt shard in (hex names), so a
     /// plain `repair` re-checks exactly those: a listing cannot see corruption.
-    pub fn suspect_extents(&self) -> Vec<String> {
+    pub(crate) fn suspect_extents(&self) -> Vec<String> {
         self.read_state("suspect-extents.json")
     }
 
     /// Replace the remembered suspect extents (best effort, like the rest of the cache).
-    pub fn set_suspect_extents(&self, names: &[String]) {
+    pub(crate) fn set_suspect_extents(&self, names: &[String]) {
         self.write_state("suspect-extents.json", names);
     }
 
@@ -213,7 +213,7 @@ impl<S: State> Repository<S> {
 
     /// Keep a committed segment of this writer's (best effort: a lost cache costs the
     /// next run its dedup, not correctness).
-    pub fn cache_writer_segment(
+    pub(crate) fn cache_writer_segment(
         &self,
         writer: &crate::crypto::writer::WriterId,
         index_id: &str,
@@ -229,7 +229,7 @@ impl<S: State> Repository<S> {
     }
 
     /// The segments this writer kept; one that cannot be read is skipped.
-    pub fn writer_segments(
+    pub(crate) fn writer_segments(
         &self,
         writer: &crate::crypto::writer::WriterId,
     ) -> Vec<crate::content::IndexSegment> {
@@ -248,7 +248,7 @@ impl<S: State> Repository<S> {
     }
 
     /// The files of this writer's last committed run (empty if none is kept).
-    pub fn writer_files(
+    pub(crate) fn writer_files(
         &self,
         writer: &crate::crypto::writer::WriterId,
     ) -> crate::content::PathTable {
@@ -260,7 +260,7 @@ impl<S: State> Repository<S> {
 
     /// Keep the files of a run a head committed (best effort: a lost table costs the next
     /// run a read of every file, not correctness).
-    pub fn cache_writer_files(
+    pub(crate) fn cache_writer_files(
         &self,
         writer: &crate::crypto::writer::WriterId,
         files: &crate::content::PathTable,

@@ -11,10 +11,10 @@ use crate::error::{Error, Result};
 
 /// What `init` writes. A repository goes to [`FORMAT_VERSION_WRITERS`] at its first
 /// `writer add`, never before, so one without writers stays readable by older binaries.
-pub const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 1;
 /// Version 2: the config carries the owner's KEM public key, that writers seal their run
 /// keys to (DESIGN.md §17).
-pub const FORMAT_VERSION_WRITERS: u32 = 2;
+pub(crate) const FORMAT_VERSION_WRITERS: u32 = 2;
 /// Target size of the data part of an extent before it is sealed and coded.
 pub const DEFAULT_EXTENT_SIZE: u32 = 16 << 20;
 
@@ -24,17 +24,17 @@ pub struct Config {
     pub id: [u8; 16],
     pub owner: OwnerPublicKey,
     pub coding: Coding,
-    pub extent_size: u32,
-    pub chunker: ChunkerParams,
+    pub(crate) extent_size: u32,
+    pub(crate) chunker: ChunkerParams,
     /// Remote URLs; a shard's `remote` field in a certificate indexes this list.
-    pub remotes: Vec<String>,
-    pub created: i64,
+    pub(crate) remotes: Vec<String>,
+    pub(crate) created: i64,
     /// Increases with every change (e.g. `remote replace`); the newest signed one wins.
     pub revision: u64,
     /// Version 2 only: the owner's X25519 KEM public key, appended after the version 1
     /// fields (postcard has no optional trailing fields: version 1 has no bytes here).
     #[serde(skip)]
-    pub owner_kem: Option<[u8; 32]>,
+    pub(crate) owner_kem: Option<[u8; 32]>,
 }
 
 impl Config {
@@ -58,7 +58,7 @@ impl Config {
 
     /// This config at version 2 with the owner's KEM key (a new revision), unless it has
     /// one already.
-    pub fn with_owner_kem(&self, owner_kem: [u8; 32]) -> Option<Config> {
+    pub(crate) fn with_owner_kem(&self, owner_kem: [u8; 32]) -> Option<Config> {
         if self.owner_kem.is_some() {
             return None;
         }

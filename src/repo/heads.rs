@@ -9,7 +9,7 @@ use crate::extent::{Certificate, ExtentName, Head};
 
 impl<S: State> Repository<S> {
     /// Every authentic head of every writer.
-    pub fn heads(&self) -> Result<Vec<Head>> {
+    pub(crate) fn heads(&self) -> Result<Vec<Head>> {
         let signers = self.signers();
         let paths = self.list_union("heads")?;
         let heads = self.read_objects(&paths, |path, b| Head::from_object(b, signers, path));
@@ -24,7 +24,7 @@ impl<S: State> Repository<S> {
     /// A rollback of every remote (a restored disk image, a provider's snapshot) shows
     /// only this way; verify reports it as a trust violation, backup refuses to build on
     /// it, and snapshots and restore warn.
-    pub fn older_than_seen(&self) -> Result<Option<String>> {
+    pub(crate) fn older_than_seen(&self) -> Result<Option<String>> {
         let mut known: Vec<(String, u64)> = self.known_heads().into_iter().collect();
         known.sort();
         let deleted = self.deletions()?;
@@ -54,7 +54,7 @@ impl<S: State> Repository<S> {
     }
 
     /// The newest head of `writer`, if any.
-    pub fn latest_head(&self, writer: &[u8; 16]) -> Result<Option<Head>> {
+    pub(crate) fn latest_head(&self, writer: &[u8; 16]) -> Result<Option<Head>> {
         let dir = format!("heads/{}", hex::encode(writer));
         let signers = self.signers();
         for path in self.list_union(&dir)?.into_iter().rev() {
@@ -73,7 +73,7 @@ impl<S: State> Repository<S> {
     /// backup points only into these, as the owner's points only into what its index
     /// lists: an extent of an interrupted run may be pruned at any time. One read per
     /// writer chain (its newest head), not one per run.
-    pub fn committed_extents(
+    pub(crate) fn committed_extents(
         &self,
         certs: &[std::sync::Arc<Certificate>],
     ) -> Result<HashSet<ExtentName>> {

@@ -16,7 +16,7 @@ const WRITE: crate::remote::WriteAccess = crate::remote::WriteAccess::repository
 /// Remotes that failed a write: later writes skip them instead of waiting for the same
 /// failure again, and the backup reports them as having reduced redundancy.
 #[derive(Default)]
-pub struct WriteHealth {
+pub(crate) struct WriteHealth {
     failed: Mutex<BTreeMap<usize, String>>,
     down: Mutex<BTreeMap<usize, String>>,
     /// Write only with [`Remote::put_once`](crate::remote::Remote::put_once): a writer
@@ -89,7 +89,7 @@ impl WriteHealth {
     }
 
     /// The error that made remote `i` count as down for reads, if any.
-    pub fn down(&self, i: usize) -> Option<String> {
+    pub(crate) fn down(&self, i: usize) -> Option<String> {
         self.down
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -98,7 +98,7 @@ impl WriteHealth {
     }
 
     /// Remote `i` answered again (e.g. a listing succeeded): read from it again.
-    pub fn mark_up(&self, i: usize) {
+    pub(crate) fn mark_up(&self, i: usize) {
         self.down
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -108,7 +108,7 @@ impl WriteHealth {
     /// A remote whose listing failed did not answer at all: skip it for reads for the
     /// rest of this process (one timeout, not one per object). Single failed reads do
     /// not count: a remote may lack or garble one object and still serve the rest.
-    pub fn note_list_error(&self, i: usize, e: &Error) {
+    pub(crate) fn note_list_error(&self, i: usize, e: &Error) {
         if e.kind() == Kind::Fatal {
             self.down
                 .lock()
@@ -120,11 +120,11 @@ impl WriteHealth {
 
     /// `(remote index, first error)` of every remote that failed.
     /// The remotes this run could not write to, as a head records them (`skipped`).
-    pub fn skipped(&self) -> Vec<u16> {
+    pub(crate) fn skipped(&self) -> Vec<u16> {
         self.failures().iter().map(|(i, _)| *i as u16).collect()
     }
 
-    pub fn failures(&self) -> Vec<(usize, String)> {
+    pub(crate) fn failures(&self) -> Vec<(usize, String)> {
         self.failed
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -133,7 +133,7 @@ impl WriteHealth {
             .collect()
     }
 
-    pub fn describe(&self, remotes: &[DynRemote]) -> String {
+    pub(crate) fn describe(&self, remotes: &[DynRemote]) -> String {
         self.failures()
             .iter()
             .map(|(i, e)| format!("{}: {e}", remotes.get(*i).map_or("?", |r| r.url())))

@@ -17,7 +17,7 @@ impl<S: State> Repository<S> {
     /// Paths of all objects below `prefix` on any reachable remote, without those the
     /// owner's deletion records name (a remote that missed a delete still serves them
     /// until `repair`; they are no longer part of the repository).
-    pub fn list_union(&self, prefix: &str) -> Result<Vec<String>> {
+    pub(crate) fn list_union(&self, prefix: &str) -> Result<Vec<String>> {
         let mut names = self.list_union_all(prefix)?;
         self.prune_object_cache(prefix, &names);
         if !matches!(prefix, "deletions" | "locks") {
@@ -31,7 +31,7 @@ impl<S: State> Repository<S> {
 
     /// Everything the authentic deletion records name, read once per process. A record
     /// that no remote serves authentically is ignored (a forged one never counts).
-    pub fn deletions(&self) -> Result<&Deletions> {
+    pub(crate) fn deletions(&self) -> Result<&Deletions> {
         if let Some(d) = self.inner.deletions.get() {
             return Ok(d);
         }
@@ -58,7 +58,7 @@ impl<S: State> Repository<S> {
 
     /// Per remote, the canonical object paths below `prefix`, or why it could not be
     /// listed. A remote that does not answer is noted as down for this process.
-    pub fn list_each(&self, prefix: &str) -> Vec<Result<BTreeSet<String>>> {
+    pub(crate) fn list_each(&self, prefix: &str) -> Vec<Result<BTreeSet<String>>> {
         let ahead = (self.inner.listed_ahead.lock())
             .unwrap_or_else(|p| p.into_inner())
             .remove(prefix);
@@ -105,7 +105,7 @@ impl<S: State> Repository<S> {
     /// trip instead of one per prefix. Only for commands that write nothing below these
     /// prefixes before they list them (the read-only ones): a listing used after the
     /// command wrote would miss what it wrote.
-    pub fn list_ahead(&self, prefixes: &[String]) {
+    pub(crate) fn list_ahead(&self, prefixes: &[String]) {
         let listed = self.inner.rt.block_on(join_all(
             (prefixes.iter()).map(|p| async move { (p.clone(), self.list_remotes(p).await) }),
         ));

@@ -14,34 +14,33 @@ mod init;
 mod listing;
 mod lock;
 mod marker;
-pub mod names;
+pub(crate) mod names;
 mod objects;
 mod read_around;
 mod read_plan;
 mod reader;
 mod rebuild;
 pub mod remote;
-pub mod state;
-pub mod trust;
+pub(crate) mod state;
+pub(crate) mod trust;
 mod unlock;
 mod write;
 mod writers;
-pub use authentic::Foreign;
-pub use cache::default_cache_dir;
-pub use health::WriteHealth;
+pub(crate) use authentic::Foreign;
+pub(crate) use cache::default_cache_dir;
+pub(crate) use health::WriteHealth;
 pub use lock::{
     LockGuard, LockInfo, LockKind, LockState, LockTimes, LocksRemoved, RepairMarkerGuard, SeenLock,
     human_duration, lock_times, stop_writing_and_unlock,
 };
-pub use objects::{IdentifiedSnapshot, metadata_limit};
+pub(crate) use objects::{IdentifiedSnapshot, metadata_limit};
 pub use read_around::RemoteReadAround;
-pub use read_plan::{ForgetReadPlan, PLAN_SEGMENT, PlannedReads};
-pub use reader::{ReadMode, TREE_SHARDS_AHEAD, TREES_AHEAD};
-pub use rebuild::Graph;
+pub(crate) use read_plan::{ForgetReadPlan, PLAN_SEGMENT, PlannedReads};
+pub(crate) use reader::{ReadMode, TREE_SHARDS_AHEAD, TREES_AHEAD};
+pub(crate) use rebuild::Graph;
 pub use state::{Appends, HasIndex, HasKey, Indexed, Public, Signs, State, Unlocked, Writing};
 pub use trust::{OwnerPin, pin_owner};
-pub use write::ConfigPublished;
-pub use writers::Writer;
+pub(crate) use writers::Writer;
 
 pub use config::Config;
 pub use init::{InitOptions, InitReport, check_init_options, init, init_remotes};
@@ -52,7 +51,6 @@ use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 
-use crate::content::Index;
 use crate::crypto::MasterKey;
 use crate::error::{Error, Kind, Result};
 use crate::extent::{Certificate, Deletions, ExtentName};
@@ -131,7 +129,7 @@ pub struct OpenOptions {
     pub remote_settings: remote::SettingsByUrl,
 }
 
-pub fn runtime() -> Result<tokio::runtime::Runtime> {
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(4)
         .thread_name("tangle-io")
@@ -264,7 +262,7 @@ impl Repository<Public> {
 
 impl<S: State> Repository<S> {
     /// The settings the remote with this URL was opened with.
-    pub fn remote_settings(&self, url: &str) -> RemoteSettings {
+    pub(crate) fn remote_settings(&self, url: &str) -> RemoteSettings {
         self.inner
             .remote_settings
             .get(url)
@@ -290,13 +288,13 @@ impl<S: State> Repository<S> {
         self.inner.on_warning = Box::new(f);
     }
 
-    pub fn warn(&self, msg: &str) {
+    pub(crate) fn warn(&self, msg: &str) {
         (self.inner.on_warning)(msg);
     }
 
     /// [`warn`](Self::warn), once per `key` in this process: for what a command may look
     /// at more than once (a lock is read before and after taking one's own).
-    pub fn warn_once(&self, key: &str, msg: &str) {
+    pub(crate) fn warn_once(&self, key: &str, msg: &str) {
         let first = (self.inner.warned.lock())
             .unwrap_or_else(|p| p.into_inner())
             .insert(key.to_string());
@@ -305,11 +303,11 @@ impl<S: State> Repository<S> {
         }
     }
 
-    pub fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
+    pub(crate) fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
         self.inner.rt.block_on(f)
     }
 
-    pub fn runtime(&self) -> &tokio::runtime::Runtime {
+    pub(crate) fn runtime(&self) -> &tokio::runtime::Runtime {
         &self.inner.rt
     }
 
@@ -390,18 +388,13 @@ impl<S: State> Repository<S> {
     }
 
     /// The master key, where this state holds it (verify and repair work with or without).
-    pub fn master_key(&self) -> Option<&MasterKey> {
+    pub(crate) fn master_key(&self) -> Option<&MasterKey> {
         self.state.master_key()
     }
 
     /// The content id of the key file that unlocked the repository (`keys/<id>`), if any.
-    pub fn key_id(&self) -> Option<&str> {
+    pub(crate) fn key_id(&self) -> Option<&str> {
         self.state.key_id()
-    }
-
-    /// The blob index, where this state holds it.
-    pub fn blob_index(&self) -> Option<&Index> {
-        self.state.blob_index()
     }
 
     /// This repository, if it holds the key and the index: for what works with the

@@ -11,21 +11,21 @@
 use crate::extent::{ExtentName, REVOKED_WRITERS, WRITERS};
 
 /// The per-remote identity marker (see [`super::marker`]).
-pub const MARKER_PATH: &str = "remote-id";
+pub(crate) const MARKER_PATH: &str = "remote-id";
 
 /// Where a key's removal record is found by the key's id (`removed-keys/<key id>`):
 /// unlocking checks only the one that could name the key that opened (FORMAT §5.7).
-pub const REMOVED_KEYS: &str = "removed-keys";
+pub(crate) const REMOVED_KEYS: &str = "removed-keys";
 
 /// `removed-keys/<id>`: the removal record of key file `keys/<id>`, under a name derived
 /// from the key.
-pub fn removed_key_path(key_id: &str) -> String {
+pub(crate) fn removed_key_path(key_id: &str) -> String {
     format!("{REMOVED_KEYS}/{key_id}")
 }
 
 /// What a canonical object path names.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ObjectName {
+pub(crate) enum ObjectName {
     Config,
     /// The remote's identity marker.
     Marker,
@@ -59,7 +59,7 @@ pub enum ObjectName {
 
 impl ObjectName {
     /// Classify `path`: `None` if it is not the canonical name of any object.
-    pub fn parse(path: &str) -> Option<ObjectName> {
+    pub(crate) fn parse(path: &str) -> Option<ObjectName> {
         let parts: Vec<&str> = path.split('/').collect();
         match parts.as_slice() {
             ["config"] => Some(ObjectName::Config),
@@ -92,7 +92,7 @@ impl ObjectName {
     /// Metadata: replicated on every remote and repaired (everything but shards, the
     /// marker, which differs per remote by design, and locks and repair markers, which
     /// come and go).
-    pub fn is_metadata(&self) -> bool {
+    pub(crate) fn is_metadata(&self) -> bool {
         !matches!(
             self,
             ObjectName::Shard(..)
@@ -108,7 +108,7 @@ impl ObjectName {
 /// the end. A holder on create-only storage (a writer key's backup) can do neither, so it
 /// adds `<id>-<beat>` at each refresh and `<id>-end` when it lets go (FORMAT.md §5.7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LockPart {
+pub(crate) enum LockPart {
     Base,
     Beat(u64),
     End,
@@ -116,7 +116,7 @@ pub enum LockPart {
 
 /// The lock id (64 hex digits) and part of the name `name` under `locks/`; `None` if it
 /// is not canonical (beats are decimal from 2, without leading zeros).
-pub fn lock_part(name: &str) -> Option<(&str, LockPart)> {
+pub(crate) fn lock_part(name: &str) -> Option<(&str, LockPart)> {
     let (id, part) = match name.split_once('-') {
         None => (name, LockPart::Base),
         Some((id, "end")) => (id, LockPart::End),
@@ -133,12 +133,12 @@ pub fn lock_part(name: &str) -> Option<(&str, LockPart)> {
 }
 
 /// Whether `path` is the canonical name of a replicated metadata object.
-pub fn is_metadata(path: &str) -> bool {
+pub(crate) fn is_metadata(path: &str) -> bool {
     ObjectName::parse(path).is_some_and(|n| n.is_metadata())
 }
 
 /// Whether `path` is the canonical name of any object (else it is foreign).
-pub fn is_canonical(path: &str) -> bool {
+pub(crate) fn is_canonical(path: &str) -> bool {
     ObjectName::parse(path).is_some()
 }
 

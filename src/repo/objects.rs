@@ -15,18 +15,22 @@ use crate::extent::{Certificate, ExtentName};
 const OBJECTS_IN_FLIGHT: usize = 16;
 
 /// A snapshot and its id.
-pub type IdentifiedSnapshot = (String, Snapshot);
+pub(crate) type IdentifiedSnapshot = (String, Snapshot);
 
 impl<S: State> Repository<S> {
     /// Read `path` from the first remote whose copy passes `parse`.
-    pub fn read_object<T>(&self, path: &str, parse: impl Fn(&[u8]) -> Result<T>) -> Result<T> {
+    pub(crate) fn read_object<T>(
+        &self,
+        path: &str,
+        parse: impl Fn(&[u8]) -> Result<T>,
+    ) -> Result<T> {
         self.inner.rt.block_on(self.read_object_async(path, parse))
     }
 
     /// [`read_object`](Self::read_object) of each of `paths`, in order, many at once: a
     /// directory of objects not in the local cache (a new machine, a disaster recovery)
     /// costs a few round trips instead of one per object.
-    pub fn read_objects<T>(
+    pub(crate) fn read_objects<T>(
         &self,
         paths: &[String],
         parse: impl Fn(&str, &[u8]) -> Result<T>,
@@ -44,7 +48,7 @@ impl<S: State> Repository<S> {
         )
     }
 
-    pub async fn read_object_async<T>(
+    pub(crate) async fn read_object_async<T>(
         &self,
         path: &str,
         parse: impl Fn(&[u8]) -> Result<T>,
@@ -76,12 +80,12 @@ impl<S: State> Repository<S> {
         ))
     }
 
-    pub fn certificate(&self, name: &ExtentName) -> Result<Arc<Certificate>> {
+    pub(crate) fn certificate(&self, name: &ExtentName) -> Result<Arc<Certificate>> {
         self.inner.rt.block_on(self.certificate_async(name))
     }
 
     /// A verified certificate (cached for the life of the process).
-    pub async fn certificate_async(&self, name: &ExtentName) -> Result<Arc<Certificate>> {
+    pub(crate) async fn certificate_async(&self, name: &ExtentName) -> Result<Arc<Certificate>> {
         if let Some(c) = self
             .inner
             .certs
@@ -139,7 +143,7 @@ impl<S: State> Repository<S> {
 
     /// Shard `index` of an extent, checked against its certified hash (`None` if no
     /// intact copy can be read).
-    pub fn fetch_shard(&self, cert: &Certificate, index: usize) -> Option<Bytes> {
+    pub(crate) fn fetch_shard(&self, cert: &Certificate, index: usize) -> Option<Bytes> {
         self.inner.rt.block_on(self.fetch_verified(cert, index))
     }
 }
@@ -157,7 +161,7 @@ impl<S: HasKey> Repository<S> {
 
     /// Every snapshot that can be read, oldest first, and why each other one cannot:
     /// for `delete`, which must not take a snapshot it cannot read for one not wanted.
-    pub fn snapshots_and_unreadable(&self) -> Result<(Vec<IdentifiedSnapshot>, Vec<Error>)> {
+    pub(crate) fn snapshots_and_unreadable(&self) -> Result<(Vec<IdentifiedSnapshot>, Vec<Error>)> {
         let (mut out, mut unreadable) = (Vec::new(), Vec::new());
         let paths = self.list_union("snapshots")?;
         let snapshots = self.read_objects(&paths, |path, b| self.open_snapshot(path, b));
@@ -173,7 +177,7 @@ impl<S: HasKey> Repository<S> {
 
     /// A snapshot object's content, checked (content address, signature of the owner or
     /// a granted writer) and decrypted (a writer's with its run's keys).
-    pub fn open_snapshot(&self, path: &str, object: &[u8]) -> Result<Snapshot> {
+    pub(crate) fn open_snapshot(&self, path: &str, object: &[u8]) -> Result<Snapshot> {
         check_content_address(path, object)?;
         let (payload, signed_by) = self.signers().open(ObjectKind::Snapshot, object)?;
         let mut snapshot = match self.payload_keys(signed_by, payload)? {
@@ -211,7 +215,7 @@ impl<S: HasKey> Repository<S> {
 /// The largest metadata object a reader accepts at `path`: index segments and snapshots
 /// grow with a backup; configs, keys, heads and certificates stay small. Anything larger
 /// is damage (or a hostile remote), and is never read whole.
-pub fn metadata_limit(path: &str) -> u64 {
+pub(crate) fn metadata_limit(path: &str) -> u64 {
     match path.split('/').next() {
         Some("index") | Some("snapshots") | Some("deletions") => 256 << 20,
         Some("extents") => 4 << 20,

@@ -129,7 +129,7 @@ impl<S: State> Repository<S> {
     /// remote that answered to the suspect extents the next plain `repair` hashes again
     /// (best effort, like the rest of the cache). Missing shards need no memory: repair
     /// sees them in the listings, as it sees a remote that is away.
-    pub fn remember_damage_read_around(&self) {
+    pub(crate) fn remember_damage_read_around(&self) {
         let extents: Vec<String> = {
             let map = self.shards_read_around();
             (map.iter())

@@ -30,7 +30,7 @@ use crate::extent::ExtentName;
 use crate::repo::{Repository, State};
 
 /// Ends and drops the read plan when a restore (or dump) ends, however it ends.
-pub struct ForgetReadPlan<'a, S: State>(pub &'a Repository<S>);
+pub(crate) struct ForgetReadPlan<'a, S: State>(pub &'a Repository<S>);
 
 impl<S: State> Drop for ForgetReadPlan<'_, S> {
     fn drop(&mut self) {
@@ -43,10 +43,10 @@ impl<S: State> Drop for ForgetReadPlan<'_, S> {
 /// gaps). Counted in extents, not shards, so that a wider code (smaller shards) keeps as
 /// many bytes ahead: with 12 + 9 over S3, 8 shards ahead made restores 1.21x slower than
 /// with 4 + 3 (docs/CODING.md).
-pub const PREFETCH_EXTENTS: usize = 2;
+pub(crate) const PREFETCH_EXTENTS: usize = 2;
 
 /// Extents' worth of data shards the shard cache holds (64 MiB of 16 MiB extents).
-pub const SHARD_CACHE_EXTENTS: usize = 4;
+pub(crate) const SHARD_CACHE_EXTENTS: usize = 4;
 
 /// A data shard: its extent and its index in the codeword.
 pub(super) type ShardKey = (ExtentName, usize);
@@ -55,12 +55,12 @@ pub(super) type ShardKey = (ExtentName, usize);
 /// 8 bytes a read (plus 48 bytes a run of reads of one shard) once in the plan, which holds
 /// at most one and a half segments ahead of the restore. On the benchmark tree (1.85 GiB,
 /// 85,602 shard reads) the whole restore is one segment.
-pub const PLAN_SEGMENT: usize = 1 << 19;
+pub(crate) const PLAN_SEGMENT: usize = 1 << 19;
 
 /// The reads of a restore in the order it makes them, as extent byte ranges: what the
 /// walk ahead of the restore collects (see [`Repository::follow_read_plan`](super::Repository::follow_read_plan)).
 #[derive(Default)]
-pub struct PlannedReads {
+pub(crate) struct PlannedReads {
     /// Extents read, in order of their first read.
     extents: Vec<ExtentName>,
     numbers: HashMap<ExtentName, u32>,
@@ -69,17 +69,13 @@ pub struct PlannedReads {
 }
 
 impl PlannedReads {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Reads listed.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.reads.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.reads.is_empty()
     }
 
     pub(super) fn push(&mut self, extent: ExtentName, offset: u32, len: u32) {

@@ -38,11 +38,11 @@ const REBUILT_SHARDS: usize = 8;
 /// `offset[e] + i` is shard `i` of extent `e`, and each extent's codeword spans its own
 /// data shards, its pointers (the pointed-at data shards' symbols) and its parity shards,
 /// in the order the coder takes them.
-pub struct Graph {
-    pub codewords: Vec<Codeword>,
+pub(crate) struct Graph {
+    pub(crate) codewords: Vec<Codeword>,
     /// Which symbols are there to read (as the caller saw them).
-    pub present: Vec<bool>,
-    pub offset: Vec<usize>,
+    pub(crate) present: Vec<bool>,
+    pub(crate) offset: Vec<usize>,
 }
 
 impl Graph {
@@ -51,7 +51,7 @@ impl Graph {
     /// an extent no certificate is known for, at a shard that is not a data shard, or at
     /// one larger than the codeword's shards — is a symbol of its own that is never
     /// present (decoding the codeword may "restore" it, but there is nowhere to put it).
-    pub fn new(
+    pub(crate) fn new(
         certs: &[Arc<Certificate>],
         pos: &HashMap<ExtentName, usize>,
         present: impl Fn(usize, usize) -> bool,
@@ -98,7 +98,7 @@ impl Graph {
     }
 
     /// Which extent and shard symbol `sym` is (`None` for a pointer no shard backs).
-    pub fn locate(&self, certs: &[Arc<Certificate>], sym: usize) -> Option<(usize, usize)> {
+    pub(crate) fn locate(&self, certs: &[Arc<Certificate>], sym: usize) -> Option<(usize, usize)> {
         let e = self.offset.partition_point(|&o| o <= sym).checked_sub(1)?;
         let i = sym - self.offset[e];
         (i < certs.get(e)?.shards.len()).then_some((e, i))

@@ -201,12 +201,6 @@ pub struct Writing {
     pub(super) path_key: [u8; 32],
 }
 
-impl Writing {
-    pub fn writer_key(&self) -> &WriterKey {
-        &self.key
-    }
-}
-
 impl State for Writing {}
 
 impl Signs for Writing {

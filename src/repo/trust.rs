@@ -53,9 +53,9 @@ impl OwnerPin {
 
 /// The config to trust, and the remotes that served a config of another owner.
 pub(super) struct Trusted {
-    pub config: Config,
+    pub(crate) config: Config,
     /// `url: why` of each remote whose config is not the pinned owner's.
-    pub foreign: Vec<String>,
+    pub(crate) foreign: Vec<String>,
 }
 
 /// Where the pin for repository `id` lives.

@@ -141,42 +141,42 @@ impl<S: HasKey> Repository<S> {
     }
 
     /// The content id of the key file that unlocked the repository (`keys/<id>`).
-    pub fn unlocked_by(&self) -> &str {
+    pub(crate) fn unlocked_by(&self) -> &str {
         self.state.unlocked_by()
     }
 }
 
 impl<S: Signs> Repository<S> {
     /// Who signs this process's locks and runs: the owner, or a writer key's writer.
-    pub fn run_signer(&self) -> Signer {
+    pub(crate) fn run_signer(&self) -> Signer {
         self.state.run_signer()
     }
 }
 
 impl<S: Appends> Repository<S> {
     /// The keys a backup run seals its blobs, snapshot and index segment with.
-    pub fn content_keys(&self) -> &dyn ContentKeys {
+    pub(crate) fn content_keys(&self) -> &dyn ContentKeys {
         self.state.content_keys()
     }
 
     /// A writer's run key sealed to the owner (`None` for the owner's runs).
-    pub fn sealed_run_key(&self) -> Option<&[u8; SEALED_KEY_LEN]> {
+    pub(crate) fn sealed_run_key(&self) -> Option<&[u8; SEALED_KEY_LEN]> {
         self.state.sealed_run_key()
     }
 
     /// The blobs a run dedups against (the owner's index, a writer's own blobs).
-    pub fn known_blobs(&self) -> &Index {
+    pub(crate) fn known_blobs(&self) -> &Index {
         self.state.known_blobs()
     }
 
     /// Whether [`known_blobs`](Self::known_blobs) lists every committed extent (the
     /// owner's index; a writer knows only its own).
-    pub fn knows_every_extent(&self) -> bool {
+    pub(crate) fn knows_every_extent(&self) -> bool {
         self.state.knows_every_extent()
     }
 
     /// A writer's change detection (see [`Appends::change_table`]).
-    pub fn change_table(&self) -> Option<(&crate::content::PathTable, &[u8; 32])> {
+    pub(crate) fn change_table(&self) -> Option<(&crate::content::PathTable, &[u8; 32])> {
         self.state.change_table()
     }
 }
@@ -189,20 +189,13 @@ impl Repository<Unlocked> {
 
     /// Load the index segments whose id `keep` accepts (a backup dedups only against
     /// segments some head commits to, never against an interrupted run's).
-    pub fn load_index_where(self, keep: impl Fn(&str) -> bool) -> Result<Repository<Indexed>> {
+    pub(crate) fn load_index_where(
+        self,
+        keep: impl Fn(&str) -> bool,
+    ) -> Result<Repository<Indexed>> {
         let sealed = self.read_sealed_index(keep)?;
         let index = self.decrypt_index(sealed);
         Ok(self.with_state(|unlocked| Indexed { unlocked, index }))
-    }
-
-    /// Index these segments, in this order: of two that place one blob, the first wins
-    /// (prune reads the snapshots through the segments that stay first).
-    pub fn with_index_segments<'a>(
-        self,
-        segments: impl IntoIterator<Item = &'a OpenedSegment>,
-    ) -> Repository<Indexed> {
-        let index = index_of(segments);
-        self.with_state(|unlocked| Indexed { unlocked, index })
     }
 }
 
@@ -219,16 +212,16 @@ impl Repository<Indexed> {
     }
 
     /// Load the index again, only the segments whose id `keep` accepts.
-    pub fn reload_index_where(&mut self, keep: impl Fn(&str) -> bool) -> Result<()> {
+    pub(crate) fn reload_index_where(&mut self, keep: impl Fn(&str) -> bool) -> Result<()> {
         let sealed = self.read_sealed_index(keep)?;
         let index = self.decrypt_index(sealed);
         self.state.index = index;
         Ok(())
     }
 
-    /// Make these segments, in this order, the loaded index (see
-    /// [`with_index_segments`](Repository::with_index_segments)).
-    pub fn load_index_segments<'a>(
+    /// Make these segments, in this order, the loaded index: of two that place one blob,
+    /// the first wins (prune reads the snapshots through the segments that stay first).
+    pub(crate) fn load_index_segments<'a>(
         &mut self,
         segments: impl IntoIterator<Item = &'a OpenedSegment>,
     ) {
@@ -351,7 +344,7 @@ impl<S: State> Repository<S> {
 
     /// Key file `keys/<id>` from the first remote whose copy is authentic (signed by
     /// the owner and named by its content hash).
-    pub fn read_key_file(&self, path: &str) -> Result<KeyFile> {
+    pub(crate) fn read_key_file(&self, path: &str) -> Result<KeyFile> {
         let owner = self.config.owner;
         self.read_object(path, |b| {
             check_content_address(path, b)?;

@@ -31,18 +31,18 @@ use tokio::task::JoinHandle;
 const WRITE: crate::remote::WriteAccess = crate::remote::WriteAccess::repository();
 
 /// What [`Repository::publish_config`] reached.
-pub struct ConfigPublished {
+pub(crate) struct ConfigPublished {
     /// Remotes that took the new config.
-    pub written: usize,
+    pub(crate) written: usize,
     /// `url: error` of the remotes that did not (they adopt it on their next open, or
     /// `repair` copies it).
-    pub not_updated: Vec<String>,
+    pub(crate) not_updated: Vec<String>,
 }
 
 impl<S: State> Repository<S> {
     /// Write a metadata object to every remote that still takes writes; succeed if no
     /// more remotes failed than the coding tolerates (the rest is for `repair` later).
-    pub fn write_replicated(&self, path: &str, bytes: Bytes) -> Result<()> {
+    pub(crate) fn write_replicated(&self, path: &str, bytes: Bytes) -> Result<()> {
         let health = &self.inner.health;
         let oks = self.inner.rt.block_on(join_all(
             self.inner
@@ -63,12 +63,12 @@ impl<S: State> Repository<S> {
     }
 
     /// Whole remotes that can be lost without losing data, with this coding.
-    pub fn losses_tolerated(&self) -> usize {
+    pub(crate) fn losses_tolerated(&self) -> usize {
         super::init::remote_losses_tolerated(&self.config.coding, self.inner.remotes.len())
     }
 
     /// Which remotes failed writes in this process (shared with upload tasks).
-    pub fn health(&self) -> Arc<WriteHealth> {
+    pub(crate) fn health(&self) -> Arc<WriteHealth> {
         self.inner.health.clone()
     }
 
@@ -83,7 +83,7 @@ impl<S: State> Repository<S> {
     /// this repository's ([`Self::foreign_copy`]): it is fetched again and checked first,
     /// so an authentic copy (or one that cannot be read) is never removed. Returns its
     /// size, 0 if it was gone already.
-    pub fn remove_foreign_copy(&self, r: usize, path: &str) -> Result<u64> {
+    pub(crate) fn remove_foreign_copy(&self, r: usize, path: &str) -> Result<u64> {
         let remote = self.remote(r)?;
         let bytes = match self.block_on(remote.get_max(path, super::metadata_limit(path))) {
             Ok(b) => b,
@@ -108,7 +108,7 @@ impl<S: State> Repository<S> {
     /// Create remote `r`'s location if it is missing (repair of a wiped remote); `true`
     /// if it was. Writes never create a remote's root on their own: a vanished directory
     /// (an unmounted disk) is a remote that is down until someone runs repair.
-    pub fn recreate_remote(&self, r: usize) -> Result<bool> {
+    pub(crate) fn recreate_remote(&self, r: usize) -> Result<bool> {
         let remote = self.remote(r)?;
         if self.block_on(remote.exists())? {
             return Ok(false);
@@ -121,7 +121,7 @@ impl<S: State> Repository<S> {
     /// Give remote `r` a fresh identity marker (repair of a remote without one: rebuilt,
     /// or from before markers), refused with a usage error if it is the same location as
     /// another remote of the config.
-    pub fn claim_marker(&self, r: usize) -> Result<()> {
+    pub(crate) fn claim_marker(&self, r: usize) -> Result<()> {
         let remote = self.remote(r)?;
         let others: Vec<&DynRemote> = (self.inner.remotes.iter().enumerate())
             .filter(|(k, _)| *k != r)
@@ -140,7 +140,7 @@ impl<S: State> Repository<S> {
     /// Remove object `path` from remote `r`: only for what an authentic deletion record
     /// names (delete, and repair on a remote that missed a delete). Deleting an object
     /// that is already gone is not an error.
-    pub fn remove_deleted_object(&self, r: usize, path: &str) -> Result<()> {
+    pub(crate) fn remove_deleted_object(&self, r: usize, path: &str) -> Result<()> {
         self.delete_copy(r, path)
     }
 
@@ -148,7 +148,7 @@ impl<S: State> Repository<S> {
     /// every delete: see `ops::leftovers`, which proves it dead). Only a shard, a
     /// certificate or an index segment can be one: anything else (config, keys, heads,
     /// snapshots, deletion records, locks) is refused, whatever the caller decided.
-    pub fn remove_leftover(&self, r: usize, path: &str) -> Result<()> {
+    pub(crate) fn remove_leftover(&self, r: usize, path: &str) -> Result<()> {
         use super::names::ObjectName;
         match ObjectName::parse(path) {
             Some(ObjectName::Shard(..) | ObjectName::Certificate(_) | ObjectName::Index) => {
@@ -163,7 +163,7 @@ impl<S: State> Repository<S> {
     /// Remove remote `r`'s temp file `path` (`.tmp-*`), left by a write that was cut
     /// short. Never one under `locks/` or `repairs/`, where other processes write at any
     /// moment (a command taking its lock while this one holds the exclusive lock).
-    pub fn remove_temp_file(&self, r: usize, path: &str) -> Result<()> {
+    pub(crate) fn remove_temp_file(&self, r: usize, path: &str) -> Result<()> {
         let name = path.rsplit('/').next().unwrap_or(path);
         if !name.starts_with(crate::remote::TEMP_PREFIX)
             || path.starts_with("locks/")
@@ -177,7 +177,7 @@ impl<S: State> Repository<S> {
     }
 
     /// Remove remote `r`'s copy of lock `path` (repair): refused if it is authentic.
-    pub fn remove_bad_lock_copy(&self, r: usize, path: &str, copy: &[u8]) -> Result<()> {
+    pub(crate) fn remove_bad_lock_copy(&self, r: usize, path: &str, copy: &[u8]) -> Result<()> {
         if self.lock_copy_is_authentic(r, path, copy) {
             return Err(Error::fatal(format!(
                 "refusing to remove {path}: authentic"
@@ -195,7 +195,7 @@ impl<S: State> Repository<S> {
 
     /// Rewrite remote `r`'s copy of metadata object `path` (repair): refused unless the
     /// object is authentic for this repository.
-    pub fn put_metadata_copy(&self, r: usize, path: &str, object: Bytes) -> Result<()> {
+    pub(crate) fn put_metadata_copy(&self, r: usize, path: &str, object: Bytes) -> Result<()> {
         self.authenticate_metadata(path, &object)
             .map_err(|e| e.context(format!("refusing to write {path}")))?;
         let remote = self.remote(r)?;
@@ -205,7 +205,7 @@ impl<S: State> Repository<S> {
 
     /// Write shard `index` of an extent to the remote its certificate places it on:
     /// refused unless the bytes match the certified hash.
-    pub fn put_shard(&self, cert: &Certificate, index: usize, data: Bytes) -> Result<()> {
+    pub(crate) fn put_shard(&self, cert: &Certificate, index: usize, data: Bytes) -> Result<()> {
         let path = cert.name().shard_path(index);
         let info = cert
             .shards
@@ -224,7 +224,7 @@ impl<S: State> Repository<S> {
     /// First half of a shard move: read shard `index` from remote `from`, check it
     /// against the certificate, and write it to remote `to`. The old copy stays until
     /// [`Self::commit_placement`] has made the new placement current.
-    pub fn copy_shard(
+    pub(crate) fn copy_shard(
         &self,
         cert: &Certificate,
         index: usize,
@@ -254,7 +254,7 @@ impl<S: State> Repository<S> {
     /// Second half of shard moves: write the re-signed certificate (`placement`
     /// raised) to every remote, and only once all took it delete the old copies of the
     /// moved shards (`(shard, old remote)`). Any failure stops before a delete.
-    pub fn commit_placement(
+    pub(crate) fn commit_placement(
         &self,
         cert: &Certificate,
         signer: &Signer,
@@ -301,7 +301,7 @@ impl<S: State> Repository<S> {
     /// current: every remote it lists that is new must be empty or hold this very
     /// repository (it is created if needed); the config then goes to every listed
     /// remote and to the remote being replaced (`replaced`, an index into today's list).
-    pub fn publish_config(
+    pub(crate) fn publish_config(
         &self,
         config: &Config,
         signer: &Signer,
@@ -372,7 +372,7 @@ impl<S: State> Repository<S> {
     /// `held[r]` (a queue permit) is dropped as soon as remote `r` is done with this
     /// extent's shards, before the certificate is written. Starts at once; the handle
     /// yields the outcome. Scheduling (queues, permits) is the backup's.
-    pub fn store_extent<H: Send + 'static>(
+    pub(crate) fn store_extent<H: Send + 'static>(
         &self,
         sealed: SealedExtent,
         mut held: Vec<Option<H>>,
@@ -442,7 +442,7 @@ impl<S: State> Repository<S> {
 impl<S: HasKey> Repository<S> {
     /// Sign and replicate a deletion record: from here on what it names is deleted, not
     /// lost (delete and `key remove` write them). Returns its path.
-    pub fn write_deletion_record(&self, record: &Deletion) -> Result<String> {
+    pub(crate) fn write_deletion_record(&self, record: &Deletion) -> Result<String> {
         let object = record.to_object(&self.signer())?;
         self.write_deletion_object(Bytes::from(object))
     }
@@ -452,7 +452,7 @@ impl<S: HasKey> Repository<S> {
     /// then the same bytes at `deletions/<content id>`, where every record is. `again`
     /// (the key is removed already: finishing a removal that stopped), a record already
     /// at the first name is used again, so that name never holds two different objects.
-    pub fn write_key_removal(&self, key_id: &str, again: bool) -> Result<()> {
+    pub(crate) fn write_key_removal(&self, key_id: &str, again: bool) -> Result<()> {
         let path = removed_key_path(key_id);
         let existing = match again {
             true => self.read_object(&path, |b| {

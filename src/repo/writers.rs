@@ -15,9 +15,9 @@ use crate::extent::{REVOKED_WRITERS, Revocation, WRITERS, WriterRecord};
 
 /// A writer as the owner's records say: its grant, and its revocation if there is one.
 #[derive(Clone, Debug)]
-pub struct Writer {
-    pub grant: WriterRecord,
-    pub revoked: Option<Revocation>,
+pub(crate) struct Writer {
+    pub(crate) grant: WriterRecord,
+    pub(crate) revoked: Option<Revocation>,
 }
 
 impl<S: State> Repository<S> {
@@ -25,7 +25,7 @@ impl<S: State> Repository<S> {
     /// remote serves one. A record no remote serves authentically is skipped with a
     /// warning (`verify` reports it); a repository without writers (config version 1)
     /// lists nothing.
-    pub fn writers(&self) -> Result<Vec<Writer>> {
+    pub(crate) fn writers(&self) -> Result<Vec<Writer>> {
         if self.config.owner_kem.is_none() {
             return Ok(Vec::new());
         }
@@ -59,7 +59,7 @@ impl<S: State> Repository<S> {
     /// Who may sign this repository's objects: the owner and the writers it granted,
     /// read once per process (with a warning, the owner alone if the records cannot be
     /// listed: a writer's objects then fail their checks and are reported).
-    pub fn signers(&self) -> &Signers {
+    pub(crate) fn signers(&self) -> &Signers {
         self.inner.signers.get_or_init(|| {
             // Listing and reading the records needs the runtime: from a thread of its own
             // when this one is inside it (a read whose checks are the first to need them).
@@ -88,7 +88,7 @@ impl<S: State> Repository<S> {
 
 impl<S: HasKey> Repository<S> {
     /// Sign a writer's grant or revocation and write it to every remote.
-    pub fn write_writer_record(&self, record: &WriterRecord) -> Result<()> {
+    pub(crate) fn write_writer_record(&self, record: &WriterRecord) -> Result<()> {
         let object = record.to_object(&self.signer())?;
         self.write_replicated(&record.path(), Bytes::from(object))
             .map_err(|e| e.context("writing the writer record"))
@@ -100,7 +100,7 @@ impl<S: HasKey> Repository<S> {
     /// The keys of a signed snapshot or index payload, and its sealed content: the
     /// owner's own (`None`: the master key), or for a writer's, the run key its first
     /// [`SEALED_KEY_LEN`] bytes seal to the owner, with that writer's id key.
-    pub fn payload_keys<'a>(
+    pub(crate) fn payload_keys<'a>(
         &self,
         signed_by: SignedBy,
         payload: &'a [u8],
@@ -117,7 +117,11 @@ impl<S: HasKey> Repository<S> {
     /// An index segment's payload decrypted, with the keys its blobs are under. Only the
     /// owner's segments may list writers' extents (each group with the run key its
     /// writer sealed: opened here, so a group that does not open fails the segment).
-    pub fn decrypt_segment(&self, signed_by: SignedBy, payload: &[u8]) -> Result<OpenedSegment> {
+    pub(crate) fn decrypt_segment(
+        &self,
+        signed_by: SignedBy,
+        payload: &[u8],
+    ) -> Result<OpenedSegment> {
         let (keys, sealed) = self.payload_keys(signed_by, payload)?;
         let segment = match &keys {
             Some(k) => IndexSegment::decrypt(&k.content, sealed)?,
@@ -144,14 +148,14 @@ impl<S: HasKey> Repository<S> {
 
     /// An index segment object checked (signature of the owner or a granted writer) and
     /// decrypted.
-    pub fn open_index_segment(&self, object: &[u8]) -> Result<OpenedSegment> {
+    pub(crate) fn open_index_segment(&self, object: &[u8]) -> Result<OpenedSegment> {
         let (payload, signed_by) = self.signers().open(ObjectKind::Index, object)?;
         self.decrypt_segment(signed_by, payload)
     }
 
     /// The content keys of a writer's run from its sealed run key, opened once per
     /// process (every certificate and payload of a run carries the same sealed key).
-    pub fn run_keys(
+    pub(crate) fn run_keys(
         &self,
         sealed: &[u8; SEALED_KEY_LEN],
         writer: &WriterId,

@@ -23,7 +23,7 @@ use crate::extent::{Certificate, ExtentName, Head};
 use crate::repo::Config;
 
 /// A fuzz target's entry point.
-pub type Harness = fn(&[u8]);
+pub(crate) type Harness = fn(&[u8]);
 
 /// Every fuzz target: its name (the directory of its corpus, `fuzz/corpus/<name>/`) and
 /// its entry point.
@@ -51,7 +51,7 @@ const KINDS: [ObjectKind; 7] = [
 ];
 
 /// The fixed master key the harnesses seal and sign with.
-pub fn test_key() -> MasterKey {
+pub(crate) fn test_key() -> MasterKey {
     MasterKey {
         encryption: [0x11; 32],
         id_key: [0x22; 32],
@@ -100,7 +100,7 @@ pub fn config(data: &[u8]) {
 /// A key file payload, read as `Repository::unlock` reads it, then unwrapped without
 /// Argon2 (far too slow to fuzz): its `wrapped` field is taken as the plaintext master
 /// key and sealed under a fixed key-encryption key first.
-pub fn key_file(data: &[u8]) {
+pub(crate) fn key_file(data: &[u8]) {
     let signer = signer();
     let object = envelope::seal(ObjectKind::Key, data, &signer);
     let Ok(mut kf) = envelope::open(ObjectKind::Key, &object, &signer.public())
@@ -118,7 +118,7 @@ pub fn key_file(data: &[u8]) {
 
 /// A certificate payload, under the name it claims (so the checks after the name
 /// check run too), then what readers do with an accepted one: locate every block.
-pub fn certificate(data: &[u8]) {
+pub(crate) fn certificate(data: &[u8]) {
     let signer = signer();
     let object = envelope::seal(ObjectKind::Extent, data, &signer);
     let name = postcard::from_bytes::<Certificate>(data)
@@ -142,7 +142,7 @@ pub fn certificate(data: &[u8]) {
 }
 
 /// A head payload, at the path it claims.
-pub fn head(data: &[u8]) {
+pub(crate) fn head(data: &[u8]) {
     let signer = signer();
     let object = envelope::seal(ObjectKind::Head, data, &signer);
     let path = postcard::from_bytes::<Head>(data)
@@ -154,7 +154,7 @@ pub fn head(data: &[u8]) {
 }
 
 /// A deletion record's payload, signed with the test key, opened and checked.
-pub fn deletion(data: &[u8]) {
+pub(crate) fn deletion(data: &[u8]) {
     let signer = signer();
     let object = envelope::seal(ObjectKind::Deletion, data, &signer);
     if let Ok(d) = crate::extent::Deletion::from_object(&object, &signer.public()) {
@@ -182,7 +182,7 @@ fn sealed_and_opened(
 }
 
 /// A snapshot plaintext: encrypted, signed, then read as `Repository::snapshots` reads it.
-pub fn snapshot(data: &[u8]) {
+pub(crate) fn snapshot(data: &[u8]) {
     let key = test_key();
     let aad = crate::content::snapshot::AAD;
     let Some(payload) = sealed_and_opened(&key, ObjectKind::Snapshot, aad, data) else {
@@ -214,7 +214,7 @@ pub fn index(data: &[u8]) {
 }
 
 /// A tree plaintext: stored as a tree blob, read back as `Repository::load_tree` does.
-pub fn tree(data: &[u8]) {
+pub(crate) fn tree(data: &[u8]) {
     let key = test_key();
     let Ok(stored) = encode_blob(&key, BlobKind::Tree, data) else {
         return;

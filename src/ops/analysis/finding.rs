@@ -163,9 +163,9 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub extent: Option<String>,
+    pub(crate) extent: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub shard: Option<usize>,
+    pub(crate) shard: Option<usize>,
     pub message: String,
     /// What `repair` would do about it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -251,7 +251,7 @@ pub enum LostUnknown {
 
 impl LostData {
     /// Nothing known, for the reason given: every other field null.
-    pub fn unknown(why: LostUnknown) -> LostData {
+    pub(crate) fn unknown(why: LostUnknown) -> LostData {
         LostData {
             snapshots: None,
             snapshots_unrestorable: None,
@@ -269,7 +269,7 @@ pub struct LostPath {
     pub snapshot: String,
     /// Absolute path as backed up (bytes that are not UTF-8 replaced by U+FFFD); `/`
     /// for the root.
-    pub path: String,
+    pub(crate) path: String,
     /// The path's exact bytes (for the text output).
     #[serde(skip)]
     pub raw_path: Vec<u8>,
@@ -312,9 +312,9 @@ pub struct PointerCoverage {
 pub struct RemoteSpare {
     pub remote: String,
     /// Committed extents.
-    pub extents: usize,
+    pub(crate) extents: usize,
     /// Of those, the ones keeping a spare.
-    pub spare: usize,
+    pub(crate) spare: usize,
     /// `spare / extents` (0 without extents).
     pub share: f64,
 }

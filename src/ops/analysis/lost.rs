@@ -17,10 +17,10 @@ use crate::extent::ExtentName;
 
 /// The data shards of one extent that nothing can rebuild (one `data-lost` finding).
 pub(crate) struct LostExtent {
-    pub name: ExtentName,
-    pub shard_size: u64,
+    pub(crate) name: ExtentName,
+    pub(crate) shard_size: u64,
     /// Indices of the lost data shards.
-    pub shards: Vec<usize>,
+    pub(crate) shards: Vec<usize>,
 }
 
 impl LostExtent {

@@ -12,9 +12,9 @@ use crate::pathmatch::PathMatcher;
 
 /// The tag file of the Cache Directory Tagging Specification
 /// (<https://bford.info/cachedir/>), which `--exclude-caches` looks for.
-pub const CACHEDIR_TAG: &str = "CACHEDIR.TAG";
+pub(crate) const CACHEDIR_TAG: &str = "CACHEDIR.TAG";
 /// How a valid `CACHEDIR.TAG` starts.
-pub const CACHEDIR_SIGNATURE: &str = "Signature: 8a477f597d28d172789f06886806bc55";
+pub(crate) const CACHEDIR_SIGNATURE: &str = "Signature: 8a477f597d28d172789f06886806bc55";
 
 /// The filters as given (flags or profile keys).
 #[derive(Clone, Debug, Default)]
@@ -54,11 +54,11 @@ pub struct Filter {
 }
 
 /// The tag files found in one directory: all of its other entries are left out.
-pub struct Tagged<'a>(Vec<&'a [u8]>);
+pub(crate) struct Tagged<'a>(Vec<&'a [u8]>);
 
 impl Tagged<'_> {
     /// Whether the entry `name` of the directory is left out (it is not a tag file).
-    pub fn excludes(&self, name: &[u8]) -> bool {
+    pub(crate) fn excludes(&self, name: &[u8]) -> bool {
         !self.0.is_empty() && !self.0.contains(&name)
     }
 }
@@ -85,7 +85,7 @@ impl Filter {
     }
 
     /// No filter at all.
-    pub fn none() -> Filter {
+    pub(crate) fn none() -> Filter {
         Filter {
             excludes: PathMatcher::empty(),
             iexcludes: PathMatcher::empty(),
@@ -97,23 +97,23 @@ impl Filter {
 
     /// Whether `path` (absolute, file name `name`) matches an exclude pattern: decided
     /// before the entry is even looked at.
-    pub fn excluded_by_name(&self, path: &Path, name: &[u8]) -> bool {
+    pub(crate) fn excluded_by_name(&self, path: &Path, name: &[u8]) -> bool {
         self.excludes.matches(path, name) || self.iexcludes.matches(path, name)
     }
 
     /// Whether an entry is left out for what its metadata says: a file larger than
     /// `--exclude-larger-than` (directories and the like have no size to go by).
-    pub fn excluded_by_size(&self, node: &Node) -> bool {
+    pub(crate) fn excluded_by_size(&self, node: &Node) -> bool {
         node.kind == NodeKind::File && self.excluded_by_size_of(node.size)
     }
 
     /// Whether a file of `size` bytes is larger than `--exclude-larger-than`.
-    pub fn excluded_by_size_of(&self, size: u64) -> bool {
+    pub(crate) fn excluded_by_size_of(&self, size: u64) -> bool {
         self.larger_than.is_some_and(|limit| size > limit)
     }
 
     /// Whether the backup stays on the file system of each source.
-    pub fn one_file_system(&self) -> bool {
+    pub(crate) fn one_file_system(&self) -> bool {
         self.one_file_system
     }
 
@@ -121,7 +121,7 @@ impl Filter {
     /// exclude the rest of it. A tag with a header counts only when the file starts with
     /// it; one that cannot be read does not count (the directory is backed up, and
     /// reading the tag file then fails as any unreadable file does).
-    pub fn tags_in(&self, dir: &Path, names: &[Vec<u8>]) -> Tagged<'_> {
+    pub(crate) fn tags_in(&self, dir: &Path, names: &[Vec<u8>]) -> Tagged<'_> {
         let found = (self.tags.iter())
             .filter(|t| names.binary_search(&t.name).is_ok())
             .filter(|t| t.header.is_empty() || starts_with(&dir.join(os(&t.name)), &t.header))

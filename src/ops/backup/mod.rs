@@ -67,19 +67,17 @@ pub struct UploadWait {
     pub seconds: f64,
 }
 
-pub use crate::ops::extent_writer::DEFAULT_UPLOAD_QUEUE;
-
 #[derive(Serialize, Default, Debug)]
 pub struct BackupReport {
     pub snapshot_id: Option<String>,
     pub short_id: Option<String>,
     pub parent: Option<String>,
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
     pub files_new: u64,
     pub files_changed: u64,
     pub files_unchanged: u64,
     pub dirs: u64,
-    pub others: u64,
+    pub(crate) others: u64,
     /// Bytes of source files read (0 when nothing changed).
     pub bytes_read: u64,
     /// Total size of the files in the snapshot.
@@ -92,8 +90,8 @@ pub struct BackupReport {
     pub extents: u64,
     /// Pointer shards entangled into the new extents, and the bytes read to get the ones
     /// that were no longer in memory.
-    pub pointers: u64,
-    pub pointer_bytes_fetched: u64,
+    pub(crate) pointers: u64,
+    pub(crate) pointer_bytes_fetched: u64,
     pub duration_secs: f64,
     /// Files and directories that could not be read (the backup skipped them).
     pub errors: Vec<String>,
@@ -322,13 +320,13 @@ fn find_parent(
 /// Stats gathered by the tree builder.
 #[derive(Default, Debug)]
 pub(crate) struct TreeStats {
-    pub files_new: u64,
-    pub files_changed: u64,
-    pub files_unchanged: u64,
-    pub dirs: u64,
-    pub others: u64,
-    pub bytes_read: u64,
-    pub bytes_total: u64,
+    pub(crate) files_new: u64,
+    pub(crate) files_changed: u64,
+    pub(crate) files_unchanged: u64,
+    pub(crate) dirs: u64,
+    pub(crate) others: u64,
+    pub(crate) bytes_read: u64,
+    pub(crate) bytes_total: u64,
 }
 
 /// Note a file or directory the backup skips; the report lists them.

@@ -56,24 +56,24 @@ const BYTES_IN_FLIGHT: usize = 4 << 20;
 /// benchmark tree). The byte budget bounds their memory instead.
 const BLOBS_IN_FLIGHT: usize = 64;
 
-pub struct Outcome {
-    pub root: BlobId,
-    pub stats: TreeStats,
-    pub extents: Vec<ExtentBlobs>,
-    pub blobs_added: u64,
-    pub bytes_added: u64,
-    pub bytes_stored: u64,
-    pub writer: [u8; 16],
-    pub head_seq: u64,
+pub(crate) struct Outcome {
+    pub(crate) root: BlobId,
+    pub(crate) stats: TreeStats,
+    pub(crate) extents: Vec<ExtentBlobs>,
+    pub(crate) blobs_added: u64,
+    pub(crate) bytes_added: u64,
+    pub(crate) bytes_stored: u64,
+    pub(crate) writer: [u8; 16],
+    pub(crate) head_seq: u64,
     /// The writer of this client's previous run, whose chain this run continues.
-    pub continued: Option<[u8; 16]>,
-    pub last_extent: Option<(ExtentName, u64)>,
-    pub pointers: u64,
-    pub pointer_bytes_fetched: u64,
+    pub(crate) continued: Option<[u8; 16]>,
+    pub(crate) last_extent: Option<(ExtentName, u64)>,
+    pub(crate) pointers: u64,
+    pub(crate) pointer_bytes_fetched: u64,
     /// Per remote: seconds the backup waited for its upload queue.
-    pub upload_waits: Vec<f64>,
+    pub(crate) upload_waits: Vec<f64>,
     /// A writer's run: its files, to keep once a head commits the run.
-    pub files: Option<PathTable>,
+    pub(crate) files: Option<PathTable>,
 }
 
 /// A blob ready to be compressed and encrypted.
@@ -125,7 +125,7 @@ impl Dedup<'_> {
 }
 
 /// What a backup reads: trees below source paths, or one stream.
-pub enum Input<'a> {
+pub(crate) enum Input<'a> {
     Tree {
         sources: &'a Sources,
         filter: &'a Filter,
@@ -133,7 +133,7 @@ pub enum Input<'a> {
     Stream(&'a StdinOptions),
 }
 
-pub fn run<S: Appends>(
+pub(crate) fn run<S: Appends>(
     repo: &Repository<S>,
     input: &Input<'_>,
     parent: Option<&Tree>,

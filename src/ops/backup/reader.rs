@@ -25,16 +25,16 @@ pub(super) const WHOLE_FILE_LIMIT: u64 = 4 << 20;
 
 /// What every reader thread shares: how to cut and name chunks, where new ones go.
 pub(super) struct Reader<'a> {
-    pub key: &'a dyn ContentKeys,
-    pub chunker: ChunkerParams,
-    pub dedup: &'a Dedup<'a>,
-    pub out: Sender<PlainBlob>,
-    pub progress: &'a Progress,
+    pub(crate) key: &'a dyn ContentKeys,
+    pub(crate) chunker: ChunkerParams,
+    pub(crate) dedup: &'a Dedup<'a>,
+    pub(crate) out: Sender<PlainBlob>,
+    pub(crate) progress: &'a Progress,
     /// Held while a file bigger than [`WHOLE_FILE_LIMIT`] streams, so one reader at a
     /// time does: one stream already feeds the compressors faster than they compress
     /// (the other readers go on with small files meanwhile), and each stream holds its
     /// read-ahead (see [`chunk_reader`]) besides the chunks in flight.
-    pub streaming: &'a Mutex<()>,
+    pub(crate) streaming: &'a Mutex<()>,
 }
 
 impl Reader<'_> {

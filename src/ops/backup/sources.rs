@@ -14,28 +14,28 @@ use crate::ops::locate::names;
 /// The directories between `/` and the source paths. Only the sources themselves are
 /// walked in full; their ancestors contribute just their own metadata.
 #[derive(Debug, Default)]
-pub struct VirtualDir {
-    pub children: BTreeMap<Vec<u8>, VirtualEntry>,
+pub(crate) struct VirtualDir {
+    pub(crate) children: BTreeMap<Vec<u8>, VirtualEntry>,
 }
 
 #[derive(Debug)]
-pub enum VirtualEntry {
+pub(crate) enum VirtualEntry {
     /// A source path: back up everything below it.
     Source,
     /// An ancestor of one or more sources.
     Dir(VirtualDir),
 }
 
-pub struct Sources {
-    pub paths: Vec<PathBuf>,
+pub(crate) struct Sources {
+    pub(crate) paths: Vec<PathBuf>,
     /// `None` when `/` itself is a source.
-    pub root: Option<VirtualDir>,
+    pub(crate) root: Option<VirtualDir>,
 }
 
 impl Sources {
     /// Make paths absolute, check they exist (before anything is written), dedup, and
     /// drop paths inside other paths.
-    pub fn new(given: &[PathBuf]) -> Result<Sources> {
+    pub(crate) fn new(given: &[PathBuf]) -> Result<Sources> {
         if given.is_empty() {
             return Err(Error::usage("nothing to back up: give at least one path"));
         }
@@ -89,7 +89,7 @@ impl Sources {
         })
     }
 
-    pub fn display_paths(&self) -> Vec<String> {
+    pub(crate) fn display_paths(&self) -> Vec<String> {
         self.paths
             .iter()
             .map(|p| p.to_string_lossy().into_owned())

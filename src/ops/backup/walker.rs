@@ -26,20 +26,20 @@ use crate::ops::Progress;
 /// A file's blob list and the bytes read, or why it could not be read.
 /// A file's blob ids and the bytes read, or why it could not be read (named in the
 /// backup report; the run goes on and exits 3).
-pub type FileResult = crate::error::Result<(Vec<BlobId>, u64)>;
+pub(crate) type FileResult = crate::error::Result<(Vec<BlobId>, u64)>;
 
-pub struct FileJob {
-    pub input: JobInput,
-    pub reply: Sender<FileResult>,
+pub(crate) struct FileJob {
+    pub(crate) input: JobInput,
+    pub(crate) reply: Sender<FileResult>,
 }
 
 /// What a reader reads.
-pub enum JobInput {
+pub(crate) enum JobInput {
     File(std::path::PathBuf),
     Stream(StdinOptions),
 }
 
-pub enum Content {
+pub(crate) enum Content {
     /// Nothing to wait for: not a file, or a file whose content was reused.
     Ready { unchanged: bool },
     /// A reader is working on it; `existed` says whether the parent snapshot had it.
@@ -54,33 +54,33 @@ pub enum Content {
     SameInode { device: u64, inode: u64 },
 }
 
-pub enum Event {
+pub(crate) enum Event {
     Enter(Node),
     Leave,
     Entry(Node, Content),
 }
 
 /// Downstream stopped (an error elsewhere); unwind quietly.
-pub struct Stopped;
+pub(crate) struct Stopped;
 
-pub struct Walker<'a> {
+pub(crate) struct Walker<'a> {
     /// A tree of the parent snapshot (`None`: unreadable, or no parent can be read).
-    pub load_tree: &'a (dyn Fn(&crate::content::BlobId) -> Option<Tree> + Sync),
+    pub(crate) load_tree: &'a (dyn Fn(&crate::content::BlobId) -> Option<Tree> + Sync),
     /// A writer's change detection instead of a parent: its last run's files and their
     /// path hash key, and whether a blob is still one it may reuse.
-    pub changes: Option<(&'a PathTable, &'a [u8; 32])>,
-    pub known: &'a (dyn Fn(&BlobId) -> bool + Sync),
-    pub filter: &'a Filter,
-    pub events: Sender<Event>,
-    pub jobs: Sender<FileJob>,
-    pub errors: &'a Mutex<Vec<String>>,
-    pub seen_inodes: HashSet<(u64, u64)>,
+    pub(crate) changes: Option<(&'a PathTable, &'a [u8; 32])>,
+    pub(crate) known: &'a (dyn Fn(&BlobId) -> bool + Sync),
+    pub(crate) filter: &'a Filter,
+    pub(crate) events: Sender<Event>,
+    pub(crate) jobs: Sender<FileJob>,
+    pub(crate) errors: &'a Mutex<Vec<String>>,
+    pub(crate) seen_inodes: HashSet<(u64, u64)>,
     /// With `--one-file-system`: the device of the source being walked.
-    pub device: Option<u64>,
+    pub(crate) device: Option<u64>,
 }
 
 impl Walker<'_> {
-    pub fn run(mut self, sources: &Sources, parent: Option<&Tree>) -> Result<(), Stopped> {
+    pub(crate) fn run(mut self, sources: &Sources, parent: Option<&Tree>) -> Result<(), Stopped> {
         match &sources.root {
             Some(root) => self.walk_virtual(root, Path::new("/"), parent),
             None => {
@@ -92,7 +92,7 @@ impl Walker<'_> {
 
     /// The events of a backup of one stream: the directories of its path, each made up
     /// (there is nothing to read their metadata from), and the file, read by a reader.
-    pub fn run_stream(self, o: &StdinOptions) -> Result<(), Stopped> {
+    pub(crate) fn run_stream(self, o: &StdinOptions) -> Result<(), Stopped> {
         let Ok(mut parts) = o.components() else {
             return Ok(());
         };
@@ -301,7 +301,7 @@ fn unchanged(old: &Node, new: &Node) -> bool {
 
 /// Count files and bytes ahead of the walker so progress can show totals and an ETA,
 /// leaving out what the walker will leave out (near enough: a file may change between).
-pub fn count_totals(sources: &Sources, filter: &Filter, progress: &Progress) {
+pub(crate) fn count_totals(sources: &Sources, filter: &Filter, progress: &Progress) {
     let mut stack: Vec<(std::path::PathBuf, Option<u64>)> =
         sources.paths.iter().map(|p| (p.clone(), None)).collect();
     while let Some((p, device)) = stack.pop() {

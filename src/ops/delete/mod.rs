@@ -67,9 +67,9 @@ pub struct DeleteReport {
     /// Live codewords re-encoded because they pointed into a removed extent.
     pub extents_reencoded: usize,
     /// Index segments replaced by one consolidated segment.
-    pub index_segments_replaced: usize,
+    pub(crate) index_segments_replaced: usize,
     /// Heads made redundant by the delete's own head (history consolidation).
-    pub heads_replaced: usize,
+    pub(crate) heads_replaced: usize,
     /// Partly used or small extents whose live blobs were copied into new extents (they
     /// are counted in `extents_removed` too).
     pub extents_repacked: usize,
@@ -82,22 +82,22 @@ pub struct DeleteReport {
     pub bytes_read: u64,
     pub bytes_written: u64,
     /// Of those, what repacking moved (live blobs read; new extents' shards written)...
-    pub repack_bytes_read: u64,
-    pub repack_bytes_written: u64,
+    pub(crate) repack_bytes_read: u64,
+    pub(crate) repack_bytes_written: u64,
     /// ...and what re-encoding moved (data and pointer shards read; parity and
     /// certificates written): the parity updates entanglement adds to a prune.
     pub reencode_bytes_read: u64,
     pub reencode_bytes_written: u64,
     /// Objects an earlier, interrupted delete had named and left behind, removed now.
-    pub leftovers_removed: usize,
+    pub(crate) leftovers_removed: usize,
     /// Leftovers of interrupted runs that no record names, removed too (with `dry_run`,
     /// that would be): shard objects no certificate accounts for and temp files of
     /// writes cut short (`ops::leftovers`; an interrupted run's certified extents are in
     /// `extents_removed`). Only when every remote answered. Every remote's copy counts.
-    pub leftovers_reclaimed: usize,
-    pub leftover_bytes_reclaimed: u64,
+    pub(crate) leftovers_reclaimed: usize,
+    pub(crate) leftover_bytes_reclaimed: u64,
     /// Per remote, in config order.
-    pub leftovers_by_remote: Vec<RemoteLeftovers>,
+    pub(crate) leftovers_by_remote: Vec<RemoteLeftovers>,
     /// With a policy: the verdict on every snapshot it considered, and why.
     pub decisions: Vec<policy::Decision>,
 }

@@ -19,21 +19,21 @@ use crate::repo::{Indexed, Repository};
 
 /// Bytes moved by one re-encode.
 #[derive(Default, Clone, Copy)]
-pub struct Moved {
-    pub read: u64,
-    pub written: u64,
+pub(crate) struct Moved {
+    pub(crate) read: u64,
+    pub(crate) written: u64,
 }
 
 /// The live extents a new pointer may reference, oldest first, with the pointer counts
 /// the chooser balances (least-pointed first, as in backup).
-pub struct Catalog {
-    pub certs: Vec<Arc<Certificate>>,
+pub(crate) struct Catalog {
+    pub(crate) certs: Vec<Arc<Certificate>>,
     pointers: pointers::Catalog,
 }
 
 impl Catalog {
     /// `live`: the certificates that stay, oldest first.
-    pub fn new(live: Vec<Arc<Certificate>>) -> Catalog {
+    pub(crate) fn new(live: Vec<Arc<Certificate>>) -> Catalog {
         let pointers = pointers::Catalog::from_certificates(live.iter().map(|c| c.as_ref()));
         Catalog {
             certs: live,
@@ -44,7 +44,7 @@ impl Catalog {
 
 /// Re-encode `cert` (live, with pointers into removed extents) against `catalog`;
 /// returns the new certificate (already written) and the bytes moved.
-pub fn reencode(
+pub(crate) fn reencode(
     repo: &Repository<Indexed>,
     signer: &Signer,
     cert: &Certificate,

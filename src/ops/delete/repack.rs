@@ -108,12 +108,12 @@ pub(super) fn choose(
 #[derive(Default)]
 pub(super) struct Repacked {
     /// The new extents' blob lists, for the consolidated index.
-    pub extents: Vec<crate::content::index::ExtentBlobs>,
+    pub(crate) extents: Vec<crate::content::index::ExtentBlobs>,
     /// The writer of the new extents and its last one, for the delete's head.
-    pub writer: [u8; 16],
-    pub last: Option<(ExtentName, u64)>,
-    pub bytes_read: u64,
-    pub bytes_written: u64,
+    pub(crate) writer: [u8; 16],
+    pub(crate) last: Option<(ExtentName, u64)>,
+    pub(crate) bytes_read: u64,
+    pub(crate) bytes_written: u64,
 }
 
 /// Copy the live blobs of `extents` into new extents of a fresh writer. Pointers never

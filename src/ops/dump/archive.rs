@@ -95,7 +95,7 @@ fn collect(
             // A directory listing that cannot be read is data lost (exit 21).
             let sub = repo
                 .load_tree(&id)
-                .map_err(|e| e.as_data_lost().context(root.join(&rel).display()))?;
+                .map_err(|e| e.into_data_lost().context(root.join(&rel).display()))?;
             collect(repo, &sub, &rel, root, out)?;
         }
     }
@@ -228,7 +228,7 @@ impl<'a> Contents<'a> {
             self.path.display(),
             self.node.size
         ))
-        .as_data_lost();
+        .into_data_lost();
         self.fail(e)
     }
 }
@@ -251,7 +251,7 @@ impl Read for Contents<'_> {
                     buf.extend_from_slice(data);
                 })
                 // Not served by any remote, not rebuilt by any codeword: exit 21.
-                .map_err(|e| e.as_data_lost().context(self.path.display()));
+                .map_err(|e| e.into_data_lost().context(self.path.display()));
             if let Err(e) = read {
                 return Err(self.fail(e));
             }

@@ -57,7 +57,7 @@ fn dump_path(
         Located::Node(n) if n.kind == NodeKind::Dir => match n.subtree {
             Some(id) => repo
                 .load_tree(&id)
-                .map_err(|e| e.as_data_lost().context(format!("{}", path.display())))?,
+                .map_err(|e| e.into_data_lost().context(format!("{}", path.display())))?,
             None => Tree::default(),
         },
         Located::Root(tree) => tree,
@@ -114,7 +114,7 @@ fn write_file(
                 })
                 // Not served by any remote, not rebuilt by any codeword: exit 21, as
                 // restore and verify do for the same loss.
-                .map_err(|e| e.as_data_lost().context(format!("{}", path.display())))?
+                .map_err(|e| e.into_data_lost().context(format!("{}", path.display())))?
                 .ctx("writing output")?;
         }
         out.flush().ctx("writing output")?;

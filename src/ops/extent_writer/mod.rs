@@ -11,7 +11,7 @@ use crate::content::{BlobId, BlobKind};
 
 /// Default for the upload queue (`backup --upload-queue`): each queued extent holds about
 /// `extent_size * (s + p) / s` bytes (28 MiB with the defaults) until every remote has it.
-pub const DEFAULT_UPLOAD_QUEUE: usize = 1;
+pub(crate) const DEFAULT_UPLOAD_QUEUE: usize = 1;
 
 /// A blob ready to be appended to the extent log: compressed and sealed.
 pub(crate) struct StoredBlob {

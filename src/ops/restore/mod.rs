@@ -93,7 +93,7 @@ pub struct RestoreReport {
     /// `never`); not in `files`.
     pub files_skipped: u64,
     /// Their sizes in the snapshot.
-    pub bytes_skipped: u64,
+    pub(crate) bytes_skipped: u64,
     /// Symlinks and special files already at their path that were kept; not in `others`.
     pub others_skipped: u64,
     /// `--delete`: files, symlinks and special files removed from the target.
@@ -105,7 +105,7 @@ pub struct RestoreReport {
     pub errors: Vec<String>,
     /// What was restored incompletely without being an error: extended attributes the
     /// target refused, one line per kind (also printed as warnings).
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
     /// Files and directories not restored because the repository lost their data (no
     /// remote serves it and no codeword rebuilds it); each is also in `errors`.
     pub lost: Vec<LostEntry>,
@@ -114,7 +114,7 @@ pub struct RestoreReport {
     pub lost_bytes: u64,
     /// Per remote, the shards this restore read around (missing, corrupt, not served):
     /// remembered for the next plain `repair` (see [`Repository::damage_read_around`]).
-    pub damage_read_around: Vec<RemoteReadAround>,
+    pub(crate) damage_read_around: Vec<RemoteReadAround>,
 }
 
 /// A file or directory a restore could not write because its data is lost.

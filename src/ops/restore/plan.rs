@@ -182,7 +182,7 @@ impl<'a> Planner<'a> {
     /// A directory whose listing cannot be read: nothing below it is restored, the
     /// rest of the snapshot is.
     fn listing_lost(&self, orig: &Path, e: Error) -> Result<()> {
-        let e = e.as_data_lost();
+        let e = e.into_data_lost();
         if e.kind() != Kind::DataLost {
             return Err(e);
         }

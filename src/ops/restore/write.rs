@@ -203,7 +203,7 @@ fn write_blobs(
             .map_err(|e| {
                 // Not served by any remote, not rebuilt by any codeword: the data is lost
                 // (exit 21), which a restore reports per file.
-                let e = e.as_data_lost();
+                let e = e.into_data_lost();
                 match e.kind() {
                     Kind::DataLost => Failure::Lost(e),
                     _ => Failure::Other(e.context(format!("restoring {}", path.display()))),

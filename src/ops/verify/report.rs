@@ -36,7 +36,7 @@ pub struct SubsetReport {
     pub seed: u64,
     /// (fraction of corrupt shards, probability this sample would have caught it).
     /// Kept for existing scripts; `detection_rates` names the same numbers.
-    pub detection: Vec<(f64, f64)>,
+    pub(crate) detection: Vec<(f64, f64)>,
     /// The same table as `detection`, with named fields.
     pub detection_rates: Vec<DetectionRate>,
     /// Which of restic's forms was given.
@@ -49,7 +49,7 @@ pub struct SubsetReport {
     /// Extents whose shards were read.
     pub extents_read: usize,
     /// Their names (full hex), sorted.
-    pub extent_names: Vec<String>,
+    pub(crate) extent_names: Vec<String>,
     /// The shard bytes of all extents (what `--read-data` reads).
     pub bytes_total: u64,
 }

@@ -219,7 +219,7 @@ impl<S: State> Repository<S> {
     /// Whether `bytes` is an authentic copy of lock `path` of this repository, on its own
     /// (see [`lock_copies_not_their_holders`](Self::lock_copies_not_their_holders) for
     /// what a lock's other objects can tell).
-    pub fn authenticate_lock(&self, path: &str, bytes: &[u8]) -> Result<()> {
+    pub(crate) fn authenticate_lock(&self, path: &str, bytes: &[u8]) -> Result<()> {
         LockInfo::from_object(path, bytes, self.signers(), &self.config.id).map(|_| ())
     }
 
@@ -227,7 +227,7 @@ impl<S: State> Repository<S> {
     /// [`authenticate_lock`](Self::authenticate_lock)), those signed by another key than
     /// their lock's holder (a granted writer releasing or renewing another's lock), each
     /// with why.
-    pub fn lock_copies_not_their_holders(
+    pub(crate) fn lock_copies_not_their_holders(
         &self,
         served: &[(usize, String, bytes::Bytes)],
     ) -> Vec<(usize, String, String)> {

@@ -25,21 +25,21 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug)]
 pub struct LockTimes {
     /// How often a holder rewrites its lock.
-    pub refresh: Duration,
+    pub(crate) refresh: Duration,
     /// A holder that has not renewed its lock for this long stops writing.
-    pub lease: Duration,
+    pub(crate) lease: Duration,
     /// A lock watched unchanged for this long is stale (the lease, plus time for a
     /// write under way when it lapsed to end: see `remote::deadline`).
     pub stale: Duration,
     /// How often a password-less repair re-checks the locks and rewrites its marker.
-    pub repair_check: Duration,
+    pub(crate) repair_check: Duration,
     /// A repair that has not re-checked for this long stops writing.
-    pub repair_lease: Duration,
+    pub(crate) repair_lease: Duration,
     /// A repair marker watched unchanged for this long is left behind by a dead repair.
-    pub repair_stale: Duration,
+    pub(crate) repair_stale: Duration,
     /// The longest an exclusive holder waits for repair markers to go (they are not
     /// signed: one planted by a remote must not hold a delete up for ever).
-    pub repair_wait: Duration,
+    pub(crate) repair_wait: Duration,
 }
 
 /// The timings in force (see [`LockTimes`]).
@@ -74,7 +74,7 @@ pub fn lock_times() -> LockTimes {
 
 impl LockTimes {
     /// How often a waiting command looks again.
-    pub fn poll(&self) -> Duration {
+    pub(crate) fn poll(&self) -> Duration {
         (self.refresh / 10).clamp(Duration::from_millis(50), Duration::from_secs(10))
     }
 }
@@ -82,18 +82,18 @@ impl LockTimes {
 /// Who a process is on this machine: what a lock records so that a reader on the same
 /// machine can tell whether its holder still runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ProcessIdentity {
+pub(crate) struct ProcessIdentity {
     /// `/proc/sys/kernel/random/boot_id`: this boot of this machine.
-    pub boot: Option<String>,
+    pub(crate) boot: Option<String>,
     /// The PID namespace (`/proc/self/ns/pid`): pids mean something only within it.
-    pub pidns: Option<String>,
+    pub(crate) pidns: Option<String>,
     /// When the process started (clock ticks since boot): tells a reused pid apart.
-    pub start: Option<u64>,
+    pub(crate) start: Option<u64>,
 }
 
 /// This machine's boot id. Tests with the `testing` feature may set
 /// `TANGLE_TEST_BOOT_ID` to play another machine.
-pub fn boot_id() -> Option<String> {
+pub(crate) fn boot_id() -> Option<String> {
     #[cfg(feature = "testing")]
     if let Some(id) = std::env::var("TANGLE_TEST_BOOT_ID")
         .ok()
@@ -129,7 +129,7 @@ fn proc_is_ours() -> bool {
 
 impl ProcessIdentity {
     /// This process.
-    pub fn current() -> ProcessIdentity {
+    pub(crate) fn current() -> ProcessIdentity {
         ProcessIdentity {
             boot: boot_id(),
             pidns: pid_namespace(),
@@ -139,7 +139,7 @@ impl ProcessIdentity {
 
     /// Whether process `pid` of `self` (a lock's record) runs, if this process can tell:
     /// `None` unless the record names this boot and PID namespace and `/proc` is ours.
-    pub fn running(&self, pid: u32) -> Option<bool> {
+    pub(crate) fn running(&self, pid: u32) -> Option<bool> {
         let here = ProcessIdentity::current();
         let same = self.boot.is_some()
             && self.boot == here.boot
@@ -201,7 +201,7 @@ static SEEN: Mutex<Option<HashMap<String, Sighting>>> = Mutex::new(None);
 
 /// The reader's memory of the locks it has watched: `locks-seen` in the repository's
 /// cache directory (best effort: without it, only this process's own watching counts).
-pub struct Watch {
+pub(crate) struct Watch {
     file: Option<PathBuf>,
 }
 
@@ -209,7 +209,7 @@ pub struct Watch {
 const SEEN_FILE_LIMIT: u64 = 1 << 20;
 
 impl Watch {
-    pub fn new(cache_dir: Option<&Path>) -> Watch {
+    pub(crate) fn new(cache_dir: Option<&Path>) -> Watch {
         Watch {
             file: cache_dir.map(|d| d.join("locks-seen")),
         }
@@ -218,7 +218,7 @@ impl Watch {
     /// Note the highest beat of each lock now listed (`path`, `beat`); returns, for each,
     /// how long it has been watched unchanged. With `complete` (every remote answered and
     /// served every copy it listed) sightings of locks no longer listed are forgotten.
-    pub fn observe(&self, locks: &[(String, u64)], complete: bool) -> Vec<Duration> {
+    pub(crate) fn observe(&self, locks: &[(String, u64)], complete: bool) -> Vec<Duration> {
         let mut seen_guard = SEEN.lock().unwrap_or_else(|p| p.into_inner());
         let mut seen = seen_guard.take().unwrap_or_default();
         if let Some(stored) = self.file.as_deref().and_then(|f| {

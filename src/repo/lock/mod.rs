@@ -39,7 +39,8 @@ use crate::error::{Error, Kind, Result};
 use crate::remote::{DynRemote, lease};
 
 use copies::{LockCopies, judge, read_lock_copies};
-pub use liveness::{LockTimes, ProcessIdentity, lock_times};
+pub(crate) use liveness::ProcessIdentity;
+pub use liveness::{LockTimes, lock_times};
 pub use object::{LockInfo, LockKind};
 pub use repair_marker::RepairMarkerGuard;
 
@@ -62,7 +63,7 @@ pub enum LockState {
 }
 
 impl LockState {
-    pub fn is_stale(&self, times: &LockTimes) -> bool {
+    pub(crate) fn is_stale(&self, times: &LockTimes) -> bool {
         match self {
             LockState::Running => false,
             LockState::Gone | LockState::Released => true,
@@ -360,7 +361,7 @@ impl<S: State> Repository<S> {
     }
 
     /// Every authentic lock, and what this reader can tell of its holder.
-    pub fn locks(&self) -> Result<Vec<SeenLock>> {
+    pub(crate) fn locks(&self) -> Result<Vec<SeenLock>> {
         let copies = self.read_locks();
         Ok(judge(&copies, &self.lock_watch()))
     }

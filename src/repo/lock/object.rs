@@ -30,21 +30,21 @@ pub struct LockInfo {
     /// `locks/<id>`, whichever of the lock's objects it was read from.
     pub path: String,
     pub kind: LockKind,
-    pub host: String,
-    pub pid: u32,
-    pub command: String,
+    pub(crate) host: String,
+    pub(crate) pid: u32,
+    pub(crate) command: String,
     /// Seconds since the epoch by the holder's clock (shown, never compared): when it was
     /// taken, and last rewritten.
-    pub since: i64,
-    pub refreshed: i64,
+    pub(crate) since: i64,
+    pub(crate) refreshed: i64,
     /// Raised by one at every refresh: what a reader watches (0 in locks of older
     /// binaries, whose `refreshed` stands in for it).
-    pub beat: u64,
+    pub(crate) beat: u64,
     /// Who holds it on its machine, for a reader on the same machine.
-    pub holder: ProcessIdentity,
+    pub(crate) holder: ProcessIdentity,
     /// Let go by its holder: read from `locks/<id>-end`, which a holder on create-only
     /// storage writes instead of removing its lock.
-    pub released: bool,
+    pub(crate) released: bool,
 }
 
 /// The name of the lock at `path` (`locks/<id>`).
@@ -72,7 +72,7 @@ impl LockInfo {
         }
     }
 
-    pub fn progress(&self) -> u64 {
+    pub(crate) fn progress(&self) -> u64 {
         if self.beat > 0 {
             self.beat
         } else {

@@ -15,8 +15,8 @@ use crate::repo::{HasIndex, Repository};
 
 /// Trees looked at, and tree shards fetched at most, at once by a walk reading ahead
 /// ([`Repository::read_trees_ahead`]): half the shard cache.
-pub const TREES_AHEAD: usize = 256;
-pub const TREE_SHARDS_AHEAD: usize = 8;
+pub(crate) const TREES_AHEAD: usize = 256;
+pub(crate) const TREE_SHARDS_AHEAD: usize = 8;
 
 impl<S: HasIndex> Repository<S> {
     /// Before a walk reads tree `next` through the shard cache ([`ReadMode::ShardOffPlan`](super::ReadMode::ShardOffPlan)):
@@ -27,7 +27,12 @@ impl<S: HasIndex> Repository<S> {
     /// tree shard in turn (5 rounds at the S3 restore's start on the benchmark tree).
     /// Tree extents hold only trees (the backup packs them apart), which a walk reads in
     /// a burst: the whole extent comes along. Failures are left for the read to meet.
-    pub fn read_trees_ahead(&self, next: &BlobId, then: impl FnOnce() -> Vec<BlobId>, max: usize) {
+    pub(crate) fn read_trees_ahead(
+        &self,
+        next: &BlobId,
+        then: impl FnOnce() -> Vec<BlobId>,
+        max: usize,
+    ) {
         if !self.inner.remotes.iter().any(|r| r.high_latency()) || self.next_tree_is_cached(next) {
             return;
         }
@@ -110,7 +115,7 @@ impl<S: HasIndex> Repository<S> {
     /// before starting the next left the remotes idle behind its slowest shard, which
     /// cost a 12 + 9 restore (three times the shards of 4 + 3) the most. Failures are
     /// left for the reader to meet (and fall back from).
-    pub fn prefetch_planned(&self) {
+    pub(crate) fn prefetch_planned(&self) {
         use futures::stream::{FuturesUnordered, StreamExt};
         let window = super::super::read_plan::PREFETCH_EXTENTS
             * (self.config.coding.data_shards as usize).max(1);

@@ -22,7 +22,7 @@ mod shard_stream;
 
 use std::sync::{Arc, OnceLock};
 
-pub use self::ahead::{TREE_SHARDS_AHEAD, TREES_AHEAD};
+pub(crate) use self::ahead::{TREE_SHARDS_AHEAD, TREES_AHEAD};
 use self::once_cache::OnceCache;
 use super::read_around::ShardDamage;
 use super::{HasIndex, Repository, State};
@@ -55,7 +55,7 @@ pub(super) type ShardCache =
 
 /// How to fetch the bytes of a blob when nothing is missing.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum ReadMode {
+pub(crate) enum ReadMode {
     /// Just the blob's byte range: best for scattered reads (trees, single files).
     Range,
     /// For reading in storage order (restore, dump): the whole data shard(s) around the
@@ -77,7 +77,12 @@ impl<S: HasIndex> Repository<S> {
     }
 
     /// [`read_blob`](Self::read_blob) with a choice of how the bytes are fetched.
-    pub fn read_blob_with(&self, id: &BlobId, kind: BlobKind, mode: ReadMode) -> Result<Vec<u8>> {
+    pub(crate) fn read_blob_with(
+        &self,
+        id: &BlobId,
+        kind: BlobKind,
+        mode: ReadMode,
+    ) -> Result<Vec<u8>> {
         self.read_blob_checked(id, mode, |key, stored, raw_len| {
             decode_blob(key, kind, id, stored, raw_len)
         })
@@ -87,7 +92,7 @@ impl<S: HasIndex> Repository<S> {
     /// (called once, if the blob is read: a decode that fails calls nothing) instead of
     /// returning it: decoded in buffers this thread reuses from blob to blob, where a
     /// restore or a dump needs the bytes only long enough to write them.
-    pub fn read_blob_then<T>(
+    pub(crate) fn read_blob_then<T>(
         &self,
         id: &BlobId,
         kind: BlobKind,
@@ -101,7 +106,7 @@ impl<S: HasIndex> Repository<S> {
 
     /// A blob's stored form (sealed, as in its extent), after checking that it decodes
     /// to its id: what `delete` copies when it repacks an extent.
-    pub fn read_blob_stored(&self, id: &BlobId, kind: BlobKind) -> Result<Vec<u8>> {
+    pub(crate) fn read_blob_stored(&self, id: &BlobId, kind: BlobKind) -> Result<Vec<u8>> {
         self.read_blob_checked(id, ReadMode::Range, |key, stored, raw_len| {
             decode_blob_then(key, kind, id, stored, raw_len, |_| stored.to_vec())
         })
@@ -159,13 +164,13 @@ impl<S: HasIndex> Repository<S> {
 
     /// Trees are read in walk order and cluster in the extents written at the end of
     /// each directory, so whole-shard reads pay off on high-latency remotes.
-    pub fn load_tree(&self, id: &BlobId) -> Result<Tree> {
+    pub(crate) fn load_tree(&self, id: &BlobId) -> Result<Tree> {
         self.read_blob_then(id, BlobKind::Tree, ReadMode::Shard, Tree::from_bytes)?
     }
 
     /// [`load_tree`](Self::load_tree) for a read the read plan does not list (the walk
     /// that makes the plan, a look ahead into a subtree): it leaves the plan as it is.
-    pub fn load_tree_off_plan(&self, id: &BlobId) -> Result<Tree> {
+    pub(crate) fn load_tree_off_plan(&self, id: &BlobId) -> Result<Tree> {
         self.read_blob_then(id, BlobKind::Tree, ReadMode::ShardOffPlan, Tree::from_bytes)?
     }
 }
@@ -175,7 +180,7 @@ impl<S: State> Repository<S> {
     /// certified hashes, or, when too few are left, through the later codewords that
     /// point at its data shards (peeling, read only: [`super::rebuild`]). Failures are
     /// not cached: a remote may be back next time.
-    pub fn rebuilt_extent(&self, cert: &Certificate) -> Result<Arc<Vec<u8>>> {
+    pub(crate) fn rebuilt_extent(&self, cert: &Certificate) -> Result<Arc<Vec<u8>>> {
         let name = cert.name();
         let slot = self.inner.decoded.slot(&name);
         let result = slot

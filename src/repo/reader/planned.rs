@@ -16,7 +16,7 @@ impl<S: State> Repository<S> {
     /// [`prefetch_planned`](Self::prefetch_planned), until
     /// [`forget_read_plan`](Self::forget_read_plan); more may be added later with
     /// [`extend_read_plan`](Self::extend_read_plan).
-    pub fn follow_read_plan(&self, reads: PlannedReads) {
+    pub(crate) fn follow_read_plan(&self, reads: PlannedReads) {
         let plan = Arc::new(ReadPlan::default());
         *self
             .inner
@@ -27,7 +27,7 @@ impl<S: State> Repository<S> {
     }
 
     /// Add the next reads to the plan being followed (nothing without one).
-    pub fn extend_read_plan(&self, reads: PlannedReads) {
+    pub(crate) fn extend_read_plan(&self, reads: PlannedReads) {
         if let Some(plan) = self.read_plan() {
             self.add_to_read_plan(&plan, reads);
         }
@@ -60,17 +60,17 @@ impl<S: State> Repository<S> {
 
     /// For whoever extends the plan: wait until fewer than `ahead` planned reads are
     /// left ahead of the restore. False when there is no plan or it is finished.
-    pub fn read_plan_wants_more(&self, ahead: usize) -> bool {
+    pub(crate) fn read_plan_wants_more(&self, ahead: usize) -> bool {
         self.read_plan()
             .is_some_and(|plan| plan.wait_for_room(ahead as u64))
     }
 
     /// Whether no plan is being followed (none, or finished).
-    pub fn read_plan_is_over(&self) -> bool {
+    pub(crate) fn read_plan_is_over(&self) -> bool {
         self.read_plan().is_none_or(|plan| plan.is_finished())
     }
 
-    pub fn forget_read_plan(&self) {
+    pub(crate) fn forget_read_plan(&self) {
         self.finish_read_plan();
         *self
             .inner
@@ -80,7 +80,7 @@ impl<S: State> Repository<S> {
     }
 
     /// No more reads follow the plan: stops [`prefetch_planned`](Self::prefetch_planned).
-    pub fn finish_read_plan(&self) {
+    pub(crate) fn finish_read_plan(&self) {
         if let Some(plan) = self.read_plan() {
             plan.finish();
         }
@@ -96,7 +96,7 @@ impl<S: State> Repository<S> {
 
     /// [`skip_planned_reads`](Self::skip_planned_reads) for reads listed by a walk (of a
     /// directory that could not be made), located exactly as the plan located them.
-    pub fn skip_planned(&self, reads: PlannedReads) {
+    pub(crate) fn skip_planned(&self, reads: PlannedReads) {
         let Some(plan) = self.read_plan() else {
             return;
         };
@@ -110,7 +110,7 @@ impl<S: State> Repository<S> {
 impl<S: HasIndex> Repository<S> {
     /// The restore will not make the planned reads of these blobs (the file they belong
     /// to could not be written): they count as made, so that the plan keeps pace.
-    pub fn skip_planned_reads(&self, ids: &[BlobId]) {
+    pub(crate) fn skip_planned_reads(&self, ids: &[BlobId]) {
         let mut reads = PlannedReads::new();
         for id in ids {
             self.plan_blob_read(&mut reads, id);
@@ -121,7 +121,7 @@ impl<S: HasIndex> Repository<S> {
     /// Add to `reads` the read that [`read_blob_with`](Self::read_blob_with) in
     /// [`ReadMode::Shard`](super::ReadMode::Shard) will make for blob `id` (none for a
     /// blob not in the index: its read fails anyway).
-    pub fn plan_blob_read(&self, reads: &mut PlannedReads, id: &BlobId) {
+    pub(crate) fn plan_blob_read(&self, reads: &mut PlannedReads, id: &BlobId) {
         if let Some((extent, loc)) = self.index().get(id) {
             reads.push(extent, loc.offset, loc.length);
         }

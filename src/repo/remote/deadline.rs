@@ -17,7 +17,7 @@ use crate::debug;
 use crate::error::Result;
 
 /// The default idle allowance (`timeout` in a profile's `[remote."URL"]` table).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 /// Bytes one allowance covers.
 const BYTES_PER_ALLOWANCE: u64 = 4 << 20;
 /// A read's bound counts up to this much when sizing its allowance.
@@ -41,7 +41,7 @@ static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::
 
 /// Refuse every later write and delete except the removal of a lock (see `STOPPING`).
 /// Writes already under way finish.
-pub fn stop_writes() {
+pub(crate) fn stop_writes() {
     STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
 }
 
@@ -61,13 +61,13 @@ fn refused_when_stopping(path: &str, lock_removal: bool) -> Result<()> {
     super::lease::check(path)
 }
 
-pub struct Deadline {
+pub(crate) struct Deadline {
     inner: DynRemote,
     timeout: Duration,
 }
 
 impl Deadline {
-    pub fn new(inner: DynRemote, timeout: Duration) -> Self {
+    pub(crate) fn new(inner: DynRemote, timeout: Duration) -> Self {
         Deadline { inner, timeout }
     }
 

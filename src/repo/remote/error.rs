@@ -168,7 +168,7 @@ impl RemoteError {
     }
 
     /// A backend failure with an underlying cause.
-    pub fn backend(
+    pub(crate) fn backend(
         url: &str,
         path: &str,
         what: impl Into<String>,
@@ -182,14 +182,15 @@ impl RemoteError {
         }
     }
 
-    pub fn not_found(url: &str, path: &str) -> RemoteError {
+    #[cfg(any(test, feature = "testing"))]
+    pub(crate) fn not_found(url: &str, path: &str) -> RemoteError {
         RemoteError::NotFound {
             url: url.to_string(),
             path: path.to_string(),
         }
     }
 
-    pub fn io(url: &str, path: &str, source: std::io::Error) -> RemoteError {
+    pub(crate) fn io(url: &str, path: &str, source: std::io::Error) -> RemoteError {
         RemoteError::Io {
             url: url.to_string(),
             path: path.to_string(),

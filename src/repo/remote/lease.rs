@@ -48,7 +48,7 @@ fn now() -> (Instant, SystemTime) {
 }
 
 /// Start a lease renewed just now, valid for `max_age` after each renewal; returns its id.
-pub fn start(what: &str, max_age: Duration) -> u64 {
+pub(crate) fn start(what: &str, max_age: Duration) -> u64 {
     let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     leases().push(Lease {
         id,
@@ -62,7 +62,7 @@ pub fn start(what: &str, max_age: Duration) -> u64 {
 /// Renew lease `id` as of `at` (when the renewal's evidence was gathered, before the
 /// writes that proved it), unless it has lapsed meanwhile: a lapsed lease stays lost.
 /// Returns whether the lease is still held.
-pub fn renew(id: u64, at: (Instant, SystemTime)) -> bool {
+pub(crate) fn renew(id: u64, at: (Instant, SystemTime)) -> bool {
     if check_all().is_err() {
         return false;
     }
@@ -73,17 +73,17 @@ pub fn renew(id: u64, at: (Instant, SystemTime)) -> bool {
 }
 
 /// The instant to pass to [`renew`], taken before the work that renews.
-pub fn mark() -> (Instant, SystemTime) {
+pub(crate) fn mark() -> (Instant, SystemTime) {
     now()
 }
 
 /// End lease `id` (its lock is being removed).
-pub fn end(id: u64) {
+pub(crate) fn end(id: u64) {
     leases().retain(|l| l.id != id);
 }
 
 /// Give up every lease now: `why` is what later writes are refused with.
-pub fn lose(why: String) {
+pub(crate) fn lose(why: String) {
     lost().get_or_insert(why);
 }
 

@@ -12,15 +12,15 @@ use super::recycled;
 use super::{ObjectInfo, Remote, RemoteError, RemoteResult, WriteAccess};
 use crate::error::Result;
 
-pub const TEMP_PREFIX: &str = ".tmp-";
+pub(crate) const TEMP_PREFIX: &str = ".tmp-";
 
-pub struct LocalRemote {
+pub(crate) struct LocalRemote {
     root: PathBuf,
     url: String,
 }
 
 impl LocalRemote {
-    pub fn new(root: impl Into<PathBuf>, url: &str) -> Self {
+    pub(crate) fn new(root: impl Into<PathBuf>, url: &str) -> Self {
         LocalRemote {
             root: root.into(),
             url: url.to_string(),

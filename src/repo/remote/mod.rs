@@ -8,7 +8,7 @@
 //!   never the temp files of unfinished writes;
 //! * a missing object is an error of kind [`Kind::NotFound`](crate::error::Kind).
 
-pub mod deadline;
+pub(crate) mod deadline;
 mod error;
 #[cfg(any(test, feature = "testing"))]
 pub mod faulty;
@@ -18,13 +18,13 @@ mod local;
 mod memory;
 mod recycled;
 mod restic;
-pub mod retry;
+pub(crate) mod retry;
 mod s3;
 mod sftp;
 mod throttle;
 
 pub use error::{BoxError, RemoteError, RemoteResult};
-pub use local::{LocalRemote, TEMP_PREFIX};
+pub(crate) use local::{LocalRemote, TEMP_PREFIX};
 #[cfg(any(test, feature = "testing"))]
 pub use memory::MemoryRemote;
 pub use s3::S3Remote;
@@ -199,7 +199,7 @@ fn open_backend(url: &str, settings: &RemoteSettings) -> Result<DynRemote> {
 
 /// Object paths are relative, slash-separated, without empty, `.` or `..` components;
 /// every backend refuses anything else instead of resolving it.
-pub fn check_path(url: &str, path: &str) -> RemoteResult<()> {
+pub(crate) fn check_path(url: &str, path: &str) -> RemoteResult<()> {
     if path.is_empty()
         || path
             .split('/')
@@ -215,7 +215,13 @@ pub fn check_path(url: &str, path: &str) -> RemoteResult<()> {
 
 /// The end of `len` bytes from `offset` within an object of `size` bytes, or `Corrupt`
 /// (the object is shorter than the caller was promised).
-pub fn range_end(url: &str, path: &str, offset: u64, len: u64, size: u64) -> RemoteResult<u64> {
+pub(crate) fn range_end(
+    url: &str,
+    path: &str,
+    offset: u64,
+    len: u64,
+    size: u64,
+) -> RemoteResult<u64> {
     match offset.checked_add(len) {
         Some(end) if end <= size => Ok(end),
         _ => Err(RemoteError::short(
@@ -230,7 +236,7 @@ pub fn range_end(url: &str, path: &str, offset: u64, len: u64, size: u64) -> Rem
 /// absolute so the repository can be opened from any working directory, and restic's
 /// `sftp:[USER@]HOST:PATH` becomes `sftp://[USER@]HOST/PATH` (restic's other backends are
 /// refused, saying what to write instead: see [`restic`]).
-pub fn canonical_url(url: &str) -> Result<String> {
+pub(crate) fn canonical_url(url: &str) -> Result<String> {
     if let Some(translated) = restic::translate(url) {
         return Ok(translated?);
     }

@@ -32,7 +32,7 @@ const SFTP_FORMS: &str = "restic's form is sftp:[USER@]HOST:PATH; tangle's URL i
 
 /// tangle's URL for a restic repository string: `None` when `url` is not one (a tangle
 /// URL or a local path), an error when tangle has no form of it.
-pub fn translate(url: &str) -> Option<Result<String, RemoteError>> {
+pub(crate) fn translate(url: &str) -> Option<Result<String, RemoteError>> {
     let refuse = |why: String| {
         Some(Err(RemoteError::InvalidUrl {
             url: url.to_string(),

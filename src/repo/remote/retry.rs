@@ -10,21 +10,21 @@ use std::time::{Duration, Instant};
 
 /// How often and how patiently to retry.
 #[derive(Clone, Copy, Debug)]
-pub struct Policy {
+pub(crate) struct Policy {
     /// Attempts in total, the first one included (1 = no retry).
-    pub attempts: u32,
+    pub(crate) attempts: u32,
     /// The cap of the first backoff delay; doubled for each further attempt.
-    pub base: Duration,
+    pub(crate) base: Duration,
     /// The largest backoff delay.
-    pub max: Duration,
+    pub(crate) max: Duration,
     /// No new attempt is started this long after the first one began.
-    pub deadline: Duration,
+    pub(crate) deadline: Duration,
 }
 
 impl Policy {
     /// For SFTP operations: a lost ssh connection is re-established and the operation
     /// repeated, waiting up to about a minute in all.
-    pub const fn sftp() -> Policy {
+    pub(crate) const fn sftp() -> Policy {
         Policy {
             attempts: 6,
             base: Duration::from_millis(250),
@@ -35,7 +35,7 @@ impl Policy {
 
     /// For S3 requests (handed to `object_store`'s retry logic, which retries 5xx,
     /// 429, timeouts and connection errors with its own jittered backoff).
-    pub const fn s3() -> Policy {
+    pub(crate) const fn s3() -> Policy {
         Policy {
             attempts: 9,
             base: Duration::from_millis(100),
@@ -45,7 +45,7 @@ impl Policy {
     }
 
     /// The delay before retry number `retry` (0 = the first retry), with full jitter.
-    pub fn delay(&self, retry: u32) -> Duration {
+    pub(crate) fn delay(&self, retry: u32) -> Duration {
         let cap = self
             .base
             .saturating_mul(1u32.checked_shl(retry.min(20)).unwrap_or(u32::MAX))
@@ -64,7 +64,7 @@ fn jitter_fraction() -> f64 {
 }
 
 /// What a failed attempt means for the next one.
-pub enum Verdict<E> {
+pub(crate) enum Verdict<E> {
     /// Give up with this error.
     Fail(E),
     /// Try again (after a backoff) if the policy allows; else give up with this error.
@@ -73,7 +73,7 @@ pub enum Verdict<E> {
 
 /// Run `op` until it succeeds, fails permanently, or the policy is exhausted.
 /// `op` gets the attempt number (0-based).
-pub async fn run<T, E, F, Fut>(policy: Policy, mut op: F) -> Result<T, E>
+pub(crate) async fn run<T, E, F, Fut>(policy: Policy, mut op: F) -> Result<T, E>
 where
     F: FnMut(u32) -> Fut,
     Fut: std::future::Future<Output = Result<T, Verdict<E>>>,

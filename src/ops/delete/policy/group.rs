@@ -23,7 +23,7 @@ impl Filter {
         self.hosts.is_empty() && self.tags.is_empty()
     }
 
-    pub fn matches(&self, s: &SnapshotRef) -> bool {
+    pub(crate) fn matches(&self, s: &SnapshotRef) -> bool {
         (self.hosts.is_empty() || self.hosts.contains(&s.host))
             && (self.tags.is_empty() || self.tags.iter().any(|l| has_tags(s, &split_tags(l))))
     }
@@ -32,13 +32,13 @@ impl Filter {
 /// What the policy needs to know about a snapshot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SnapshotRef {
-    pub id: String,
-    pub time: DateTime<Utc>,
-    pub host: String,
-    pub paths: Vec<String>,
-    pub tags: Vec<String>,
+    pub(crate) id: String,
+    pub(crate) time: DateTime<Utc>,
+    pub(crate) host: String,
+    pub(crate) paths: Vec<String>,
+    pub(crate) tags: Vec<String>,
     /// The writer that signed it (`None`: the owner): retention groups by it always.
-    pub writer: Option<crate::crypto::writer::WriterId>,
+    pub(crate) writer: Option<crate::crypto::writer::WriterId>,
 }
 
 impl SnapshotRef {

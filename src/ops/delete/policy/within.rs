@@ -11,14 +11,14 @@ use crate::error::{Error, Result};
 /// A restic-style calendar duration such as `1y5m7d2h` (`m` is months).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Within {
-    pub years: u32,
-    pub months: u32,
-    pub days: u32,
-    pub hours: u32,
+    pub(crate) years: u32,
+    pub(crate) months: u32,
+    pub(crate) days: u32,
+    pub(crate) hours: u32,
 }
 
 impl Within {
-    pub fn is_zero(&self) -> bool {
+    pub(crate) fn is_zero(&self) -> bool {
         *self == Within::default()
     }
 

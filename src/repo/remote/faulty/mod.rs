@@ -89,12 +89,9 @@ impl Faulty {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    pub fn inner(&self) -> &DynRemote {
+    #[cfg(test)]
+    pub(crate) fn inner(&self) -> &DynRemote {
         &self.inner
-    }
-
-    pub fn set_seed(&self, seed: u64) {
-        self.state().seed = seed;
     }
 
     /// Add a rule (rules are tried in the order they were added; the first that fires
@@ -155,7 +152,8 @@ impl Faulty {
     }
 
     /// How often `op` was called on `path` (`list`: on that prefix).
-    pub fn calls(&self, op: Op, path: &str) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn calls(&self, op: Op, path: &str) -> u64 {
         self.state()
             .calls
             .get(&(op, path.to_string()))

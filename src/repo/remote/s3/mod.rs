@@ -39,7 +39,7 @@ use crate::error::Result;
 use errors::error_text;
 
 /// Objects larger than this are uploaded in parts by `put`.
-pub const MULTIPART_THRESHOLD: usize = 16 * 1024 * 1024;
+pub(crate) const MULTIPART_THRESHOLD: usize = 16 * 1024 * 1024;
 /// Size of one part of a multipart upload.
 const PART_SIZE: usize = 8 * 1024 * 1024;
 /// Parts of one upload in flight at once.

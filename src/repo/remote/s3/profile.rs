@@ -8,11 +8,11 @@ use object_store::aws::AmazonS3ConfigKey;
 /// A profile that was asked for by name (`AWS_PROFILE`) but is in neither file.
 #[derive(Debug, thiserror::Error)]
 #[error("AWS_PROFILE={0}: no such profile in ~/.aws/credentials or ~/.aws/config")]
-pub struct NoSuchProfile(pub String);
+pub(crate) struct NoSuchProfile(pub String);
 
 /// Settings from the shared AWS profile files, as `object_store` config keys. `get`
 /// reads a variable (the environment with the caller's overrides).
-pub fn profile_settings(
+pub(crate) fn profile_settings(
     get: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Vec<(AmazonS3ConfigKey, String)>, NoSuchProfile> {
     let explicit = get("AWS_PROFILE");

@@ -78,7 +78,7 @@ use url::Target;
 /// OpenSSH's handles are 4-byte big-endian slot numbers (reused, so never above the
 /// number open at once) and russh-sftp keeps handles as UTF-8 strings, which carries
 /// bytes below 0x80 unchanged but would mangle larger ones.
-pub const MAX_OPERATIONS: usize = 16;
+pub(crate) const MAX_OPERATIONS: usize = 16;
 /// Directories read at once by one listing.
 const LIST_PARALLEL: usize = 4;
 const _: () = assert!(MAX_OPERATIONS * LIST_PARALLEL < 128);

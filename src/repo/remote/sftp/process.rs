@@ -41,8 +41,8 @@ pub(super) struct Slot {
 
 /// One ssh process and the SFTP session over it.
 pub(super) struct Conn {
-    pub session: Session,
-    pub generation: u64,
+    pub(crate) session: Session,
+    pub(crate) generation: u64,
     child: std::sync::Mutex<Child>,
     stderr: Arc<std::sync::Mutex<Vec<u8>>>,
 }
@@ -54,7 +54,7 @@ impl Conn {
     }
 
     /// What ssh said on its standard error (the last [`STDERR_KEEP`] bytes), one line.
-    pub fn stderr_text(&self) -> String {
+    pub(crate) fn stderr_text(&self) -> String {
         stderr_text(&self.stderr)
     }
 }

@@ -20,7 +20,7 @@ use crate::remote::local::TEMP_PREFIX;
 use crate::remote::{RemoteError, recycled};
 
 /// Reads or writes of one file in flight at once.
-pub const PIPELINE: usize = 16;
+pub(crate) const PIPELINE: usize = 16;
 /// Bytes per read or write request (OpenSSH accepts up to 255 KiB).
 const CHUNK: usize = 128 * 1024;
 
@@ -55,7 +55,7 @@ pub(super) fn op_status_is(e: &OpError, code: StatusCode) -> bool {
 
 /// An initialised SFTP session and what the server offers.
 pub(super) struct Session {
-    pub sftp: RawSftpSession,
+    pub(crate) sftp: RawSftpSession,
     /// The remote's URL, for messages.
     url: String,
     /// `posix-rename@openssh.com` is offered and has not been caught lying.
@@ -71,7 +71,7 @@ impl Session {
     /// Speak SFTP over `io` (an ssh child's standard output and input): version
     /// handshake, extensions, limits. `init_timeout` bounds the handshake (ssh may still be
     /// connecting and authenticating), `request_timeout` every later request.
-    pub async fn start<S>(
+    pub(crate) async fn start<S>(
         url: &str,
         io: S,
         init_timeout: u64,
@@ -113,7 +113,7 @@ impl Session {
 
     /// Write `data` to a new temp file next to `full`, creating directories as needed;
     /// returns the temp file's path.
-    pub async fn write_temp(&self, full: &str, data: &Bytes) -> OpResult<String> {
+    pub(crate) async fn write_temp(&self, full: &str, data: &Bytes) -> OpResult<String> {
         let dir = parent(full).unwrap_or(".");
         let tmp = join(dir, &format!("{TEMP_PREFIX}{}", self.random_hex(full)?));
         let result = match self.write_file(&tmp, data).await {
@@ -150,7 +150,7 @@ impl Session {
     /// `full` existed. A write cut short leaves a partial file that cannot be removed.
     /// Looks first, as `put_new` does: `rclone serve sftp` ignores the exclusive flag and
     /// replaces the file (there the window between look and write remains).
-    pub async fn write_exclusive(&self, full: &str, data: &Bytes) -> OpResult<bool> {
+    pub(crate) async fn write_exclusive(&self, full: &str, data: &Bytes) -> OpResult<bool> {
         if self.sftp.lstat(full).await.is_ok() {
             return Ok(false);
         }
@@ -209,7 +209,7 @@ impl Session {
     }
 
     /// Open `full` for reading: its handle.
-    pub async fn open_read(&self, full: &str) -> OpResult<String> {
+    pub(crate) async fn open_read(&self, full: &str) -> OpResult<String> {
         Ok((self.sftp)
             .open(full, OpenFlags::READ, FileAttributes::empty())
             .await?
@@ -218,7 +218,7 @@ impl Session {
 
     /// Read `len` bytes at `offset` of an open file, pipelined. `Ok(None)` if the file
     /// ends before.
-    pub async fn read_range(
+    pub(crate) async fn read_range(
         &self,
         handle: &str,
         offset: u64,
@@ -282,7 +282,7 @@ impl Session {
     /// file whose size was not known up front).
     /// Everything from `offset` to the end, or `None` as soon as more than `limit` bytes
     /// came (an object that does not end is not read to the end).
-    pub async fn tail(
+    pub(crate) async fn tail(
         &self,
         handle: &str,
         mut offset: u64,
@@ -306,7 +306,7 @@ impl Session {
     }
 
     /// `mkdir -p`.
-    pub async fn mkdirs(&self, dir: &str) -> OpResult<()> {
+    pub(crate) async fn mkdirs(&self, dir: &str) -> OpResult<()> {
         let mut pending = vec![dir.to_string()];
         while let Some(d) = pending.last().cloned() {
             if pending.len() > 256 {
@@ -342,7 +342,7 @@ impl Session {
     /// writer of the same object may have replaced it again meanwhile). A server whose
     /// `posix-rename@openssh.com` answers OK without renaming is caught here and not asked
     /// again; the write then falls back to plain SFTP rename. On error `tmp` may remain.
-    pub async fn replace(&self, tmp: &str, full: &str) -> OpResult<()> {
+    pub(crate) async fn replace(&self, tmp: &str, full: &str) -> OpResult<()> {
         if self.posix_rename.load(Ordering::Relaxed) {
             match self.posix_rename(tmp, full).await {
                 Ok(()) if self.moved(tmp, full).await? => return Ok(()),
@@ -373,7 +373,7 @@ impl Session {
     /// whose extension answers OK without linking is caught and not asked again, and the
     /// write falls back to plain SFTP rename after a fresh existence check. `tmp` is
     /// removed in every case but a lost connection.
-    pub async fn create_new(&self, tmp: &str, full: &str, len: u64) -> OpResult<bool> {
+    pub(crate) async fn create_new(&self, tmp: &str, full: &str, len: u64) -> OpResult<bool> {
         let result = self.link_or_rename(tmp, full, len).await;
         let _ = self.sftp.remove(tmp).await;
         result
@@ -443,7 +443,7 @@ impl Session {
     }
 
     /// `posix-rename@openssh.com`: rename replacing the target atomically.
-    pub async fn posix_rename(&self, from: &str, to: &str) -> Result<(), SftpError> {
+    pub(crate) async fn posix_rename(&self, from: &str, to: &str) -> Result<(), SftpError> {
         let mut data = Vec::with_capacity(8 + from.len() + to.len());
         for s in [from, to] {
             data.extend_from_slice(&(s.len() as u32).to_be_bytes());
@@ -457,7 +457,7 @@ impl Session {
     }
 
     /// Read a whole directory: `(name, attributes)` of every entry but `.` and `..`.
-    pub async fn read_dir(&self, dir: &str) -> OpResult<Vec<(String, FileAttributes)>> {
+    pub(crate) async fn read_dir(&self, dir: &str) -> OpResult<Vec<(String, FileAttributes)>> {
         let handle = self.sftp.opendir(dir).await?.handle;
         let mut out = Vec::new();
         let result = loop {

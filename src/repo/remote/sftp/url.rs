@@ -5,11 +5,11 @@ use crate::remote::{RemoteError, RemoteResult};
 /// Where the repository lives: parsed from the URL.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Target {
-    pub user: Option<String>,
-    pub host: String,
-    pub port: Option<u16>,
+    pub(crate) user: Option<String>,
+    pub(crate) host: String,
+    pub(crate) port: Option<u16>,
     /// Absolute (`/srv/backup`, `/`) or relative to the login directory (`backup`, `.`).
-    pub root: String,
+    pub(crate) root: String,
 }
 
 /// `dir/name` (without doubling a trailing slash of `dir`).
