@@ -124,7 +124,7 @@ impl Coding {
 
     /// Refuse parameters that cannot survive the loss of one whole remote: every remote
     /// may hold at most `p` symbols of a codeword, pointers included.
-    pub fn check(&self, remotes: usize) -> Result<()> {
+    pub(crate) fn check(&self, remotes: usize) -> Result<()> {
         let (s, p, t) = (
             self.data_shards as usize,
             self.parity_shards as usize,
@@ -149,16 +149,6 @@ impl Coding {
             .into());
         }
         Ok(())
-    }
-
-    pub fn describe(&self) -> String {
-        format!(
-            "{} data + {} parity shards, {} pointers ({:.2}x storage)",
-            self.data_shards,
-            self.parity_shards,
-            self.pointers,
-            self.overhead()
-        )
     }
 }
 

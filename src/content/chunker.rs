@@ -29,7 +29,7 @@ impl Default for ChunkerParams {
 }
 
 impl ChunkerParams {
-    pub fn check(&self) -> Result<()> {
+    pub(crate) fn check(&self) -> Result<()> {
         let ok = (64..=1 << 20).contains(&self.min)
             && (256..=4 << 20).contains(&self.avg)
             && (1024..=16 << 20).contains(&self.max)

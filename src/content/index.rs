@@ -177,7 +177,7 @@ impl Index {
         }
     }
 
-    pub fn get(&self, id: &BlobId) -> Option<(ExtentName, BlobLocation)> {
+    pub(crate) fn get(&self, id: &BlobId) -> Option<(ExtentName, BlobLocation)> {
         self.blobs
             .get(id)
             .map(|loc| (self.extents[loc.extent as usize], *loc))
@@ -201,10 +201,6 @@ impl Index {
 
     pub(crate) fn contains(&self, id: &BlobId) -> bool {
         self.blobs.contains_key(id)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.blobs.is_empty()
     }
 
     pub(crate) fn extents(&self) -> &[ExtentName] {

@@ -5,7 +5,7 @@ pub mod blob;
 pub mod chunker;
 mod error;
 pub(crate) mod fsmeta;
-pub mod index;
+pub(crate) mod index;
 pub(crate) mod path_table;
 pub(crate) mod snapshot;
 pub(crate) mod tree;

@@ -205,7 +205,7 @@ impl Tree {
         self.nodes.sort_by(|a, b| a.name.cmp(&b.name));
     }
 
-    pub fn find(&self, name: &[u8]) -> Option<&Node> {
+    pub(crate) fn find(&self, name: &[u8]) -> Option<&Node> {
         self.nodes
             .binary_search_by(|n| n.name.as_slice().cmp(name))
             .ok()

@@ -58,7 +58,7 @@ impl ObjectKind {
         )
     }
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             ObjectKind::Config => "config",
             ObjectKind::Key => "key",

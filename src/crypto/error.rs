@@ -7,7 +7,7 @@ use crate::error::{Error, Kind};
 
 /// What is wrong with the structure of a signed envelope (before its signature).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum EnvelopeProblem {
+pub(crate) enum EnvelopeProblem {
     #[error("is not a tangle object (bad header or too short)")]
     NotAnObject,
     #[error("has unsupported format version {0}")]
@@ -25,7 +25,7 @@ fn signature_of(object: &Option<ObjectKind>) -> String {
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum CryptoError {
+pub(crate) enum CryptoError {
     /// The operating system gave no random bytes.
     #[error("no randomness from the OS: {0}")]
     NoRandomness(#[source] getrandom::Error),
@@ -99,7 +99,7 @@ pub enum CryptoError {
 
 impl CryptoError {
     /// What the error means to the layers above: the one mapping to [`Kind`].
-    pub fn kind(&self) -> Kind {
+    pub(crate) fn kind(&self) -> Kind {
         match self {
             CryptoError::NoRandomness(_)
             | CryptoError::Aead

@@ -17,7 +17,7 @@ mod signers;
 pub mod writer;
 
 pub use aead::{NONCE_LEN, TAG_LEN, open, open_into, seal, seal_in_place};
-pub use error::{CryptoError, EnvelopeProblem};
+pub(crate) use error::{CryptoError, EnvelopeProblem};
 pub use keyfile::{KdfParams, KeyFile};
 pub use owner::{OwnerPublicKey, SIGNATURE_LEN, Signature, fingerprint};
 pub use signers::Signers;
@@ -75,7 +75,7 @@ impl MasterKey {
         })
     }
 
-    pub fn signer(&self) -> owner::Signer {
+    pub(crate) fn signer(&self) -> owner::Signer {
         owner::Signer::from_seed(&self.signing_seed)
     }
 

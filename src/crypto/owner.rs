@@ -26,14 +26,14 @@ impl Signer {
     }
 
     /// A writer's signing key: what it seals names it as the signer.
-    pub fn writer(seed: &[u8; 32]) -> Self {
+    pub(crate) fn writer(seed: &[u8; 32]) -> Self {
         let mut signer = Signer::from_seed(seed);
         signer.writer = Some(super::writer::writer_id(&signer.public()));
         signer
     }
 
     /// The writer this key signs as (`None`: the owner).
-    pub fn writer_id(&self) -> Option<&super::writer::WriterId> {
+    pub(crate) fn writer_id(&self) -> Option<&super::writer::WriterId> {
         self.writer.as_ref()
     }
     pub fn public(&self) -> OwnerPublicKey {
@@ -48,7 +48,7 @@ impl Signer {
 pub struct OwnerPublicKey(pub [u8; 32]);
 
 impl OwnerPublicKey {
-    pub fn verify(&self, msg: &[u8], sig: &[u8]) -> Result<()> {
+    pub(crate) fn verify(&self, msg: &[u8], sig: &[u8]) -> Result<()> {
         let key = VerifyingKey::from_bytes(&self.0).map_err(|_| CryptoError::InvalidOwnerKey)?;
         let sig: Signature = sig.try_into().map_err(|_| CryptoError::SignatureLength)?;
         key.verify(msg, &ed25519_dalek::Signature::from_bytes(&sig))

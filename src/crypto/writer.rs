@@ -170,7 +170,7 @@ pub(crate) fn seal_run_key(
 }
 
 /// A writer's id from its public key.
-pub fn writer_id(public: &OwnerPublicKey) -> WriterId {
+pub(crate) fn writer_id(public: &OwnerPublicKey) -> WriterId {
     let h = blake3::hash(&public.0);
     let mut id = [0u8; 16];
     id.copy_from_slice(&h.as_bytes()[..16]);
@@ -214,7 +214,11 @@ const WRITER_KEY_HEADER: &str = "tangle writer key v1";
 
 impl WriterKey {
     /// A new writer for the repository `repo_id`, made by its owner.
-    pub fn generate(repo_id: [u8; 16], label: &str, master: &MasterKey) -> Result<WriterKey> {
+    pub(crate) fn generate(
+        repo_id: [u8; 16],
+        label: &str,
+        master: &MasterKey,
+    ) -> Result<WriterKey> {
         let signing_seed: [u8; 32] = random_bytes()?;
         let writer = writer_id(&Signer::from_seed(&signing_seed).public());
         Ok(WriterKey {
@@ -242,7 +246,8 @@ impl WriterKey {
     }
 
     /// The blob id of `plaintext` as this writer names it.
-    pub fn blob_id(&self, plaintext: &[u8]) -> [u8; 32] {
+    #[cfg(test)]
+    fn blob_id(&self, plaintext: &[u8]) -> [u8; 32] {
         *blake3::keyed_hash(&self.id_key, plaintext).as_bytes()
     }
 

@@ -76,7 +76,7 @@ impl Deletion {
     }
 
     /// Parse and check the signature; the caller checks the content address.
-    pub fn from_object(bytes: &[u8], owner: &OwnerPublicKey) -> Result<Deletion> {
+    pub(crate) fn from_object(bytes: &[u8], owner: &OwnerPublicKey) -> Result<Deletion> {
         Deletion::from_payload(envelope::open(ObjectKind::Deletion, bytes, owner)?)
     }
 
@@ -159,7 +159,7 @@ pub struct Deletions {
 }
 
 impl Deletions {
-    pub fn add(&mut self, d: &Deletion) {
+    pub(crate) fn add(&mut self, d: &Deletion) {
         self.snapshots.extend(d.snapshots.iter().cloned());
         self.index.extend(d.index.iter().cloned());
         self.extents.extend(d.extents.iter().map(|e| (e.name, *e)));
@@ -168,7 +168,7 @@ impl Deletions {
         self.keys.extend(d.keys.iter().cloned());
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.snapshots.is_empty()
             && self.extents.is_empty()
             && self.index.is_empty()

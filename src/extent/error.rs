@@ -7,7 +7,7 @@ use super::ExtentName;
 use crate::error::{Error, Kind};
 
 #[derive(Debug, thiserror::Error)]
-pub enum ExtentError {
+pub(crate) enum ExtentError {
     /// An extent name that is not 64 hex digits.
     #[error("invalid extent name {name:?}")]
     InvalidName {
@@ -38,7 +38,7 @@ pub enum ExtentError {
 
 impl ExtentError {
     /// What the error means to the layers above: the one mapping to [`Kind`].
-    pub fn kind(&self) -> Kind {
+    pub(crate) fn kind(&self) -> Kind {
         match self {
             ExtentError::InvalidName { .. }
             | ExtentError::Inconsistent { .. }

@@ -46,7 +46,7 @@ impl Head {
 
     /// Parse and check: signed by the owner, or by the writer it is the head of (not
     /// after that writer's revocation), and stored at its own path.
-    pub fn from_object(bytes: &[u8], signers: &Signers, path: &str) -> Result<Head> {
+    pub(crate) fn from_object(bytes: &[u8], signers: &Signers, path: &str) -> Result<Head> {
         let (payload, by) = signers.open(ObjectKind::Head, bytes)?;
         let head: Head = postcard::from_bytes(payload).map_err(ExtentError::Malformed)?;
         if let SignedBy::Writer(w) = by {

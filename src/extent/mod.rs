@@ -16,7 +16,7 @@ mod writer_record;
 pub(crate) use builder::{ExtentBuilder, SealContext, SealedExtent};
 pub use certificate::{Certificate, Pointer, ShardInfo};
 pub use deletion::{DeletedExtent, Deletion, Deletions, head_path};
-pub use error::ExtentError;
+pub(crate) use error::ExtentError;
 pub use head::Head;
 pub(crate) use pool::BufferPool;
 pub(crate) use writer_record::{REVOKED_WRITERS, Revocation, WRITERS, WriterRecord, valid_label};

@@ -258,15 +258,11 @@ impl Catalog {
         self.candidates.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.candidates.is_empty()
-    }
-
     pub(crate) fn candidates(&self) -> &[Candidate] {
         &self.candidates
     }
 
-    pub fn name(&self, extent: usize) -> Option<ExtentName> {
+    pub(crate) fn name(&self, extent: usize) -> Option<ExtentName> {
         self.names.get(extent).copied()
     }
 

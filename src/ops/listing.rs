@@ -33,7 +33,7 @@ pub struct SnapshotInfo {
 }
 
 impl SnapshotInfo {
-    pub fn new(id: &str, s: &Snapshot) -> SnapshotInfo {
+    pub(crate) fn new(id: &str, s: &Snapshot) -> SnapshotInfo {
         SnapshotInfo {
             id: id.to_string(),
             short_id: id[..8.min(id.len())].to_string(),

@@ -62,7 +62,7 @@ impl Progress {
         self.totals_known.store(true, Ordering::Release);
     }
 
-    pub fn add(counter: &AtomicU64, n: u64) {
+    pub(crate) fn add(counter: &AtomicU64, n: u64) {
         counter.fetch_add(n, Ordering::Relaxed);
     }
     pub fn get(counter: &AtomicU64) -> u64 {

@@ -127,11 +127,8 @@ fn target_counts(seq: u64, shards: usize, remote_count: usize) -> Vec<usize> {
     t
 }
 
-pub fn run<S: State>(repo: &Repository<S>, opts: &RebalanceOptions) -> Result<RebalanceReport> {
-    run_with_progress(repo, opts, &crate::ops::Progress::default())
-}
-
-/// [`run`], counting the extents gone through and their shard bytes in `progress`.
+/// Move shards so that every extent is placed over the current remotes, counting the
+/// extents gone through and their shard bytes in `progress`.
 pub fn run_with_progress<S: State>(
     repo: &Repository<S>,
     opts: &RebalanceOptions,

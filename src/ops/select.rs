@@ -36,7 +36,7 @@ pub struct SnapshotFilter {
 }
 
 impl SnapshotFilter {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.hosts.is_empty() && self.tags.is_empty() && self.paths.is_empty()
     }
 
@@ -48,7 +48,7 @@ impl SnapshotFilter {
     }
 
     /// The snapshots (oldest first) that match, in their order.
-    pub fn select(&self, all: Vec<IdentifiedSnapshot>) -> Vec<IdentifiedSnapshot> {
+    pub(crate) fn select(&self, all: Vec<IdentifiedSnapshot>) -> Vec<IdentifiedSnapshot> {
         all.into_iter().filter(|(_, s)| self.matches(s)).collect()
     }
 }
@@ -105,7 +105,7 @@ pub(crate) fn resolve(
 
 /// [`resolve`] over the repository's snapshots; warns (through the repository's warning
 /// handler) when a snapshot named by id does not match the filter.
-pub fn find<S: HasKey>(
+pub(crate) fn find<S: HasKey>(
     repo: &Repository<S>,
     spec: &str,
     filter: &SnapshotFilter,
@@ -276,7 +276,7 @@ pub struct GroupKey {
 }
 
 impl GroupKey {
-    pub fn new(host: &str, paths: &[String], tags: &[String], by: GroupBy) -> GroupKey {
+    pub(crate) fn new(host: &str, paths: &[String], tags: &[String], by: GroupBy) -> GroupKey {
         let sorted = |v: &[String]| {
             let mut v = v.to_vec();
             v.sort();

@@ -17,17 +17,11 @@ pub struct SnapshotGroup {
     pub snapshots: Vec<SnapshotInfo>,
 }
 
-/// Every snapshot, oldest first; warns (through the repository's warning handler) when
-/// the remotes serve an older state than this client last saw.
-pub fn list<S: HasKey>(repo: &Repository<S>) -> Result<Vec<SnapshotInfo>> {
-    let all = groups(repo, &[], &SnapshotFilter::default(), GroupBy::NONE, None)?;
-    Ok(all.into_iter().flat_map(|g| g.snapshots).collect())
-}
-
 /// The snapshots `specs` name (ids, prefixes, `latest`: the newest that `filter`
 /// selects), or with none every snapshot `filter` selects, in groups by `by` (in the
 /// order of their keys; one group with `GroupBy::NONE`), each oldest first and with
-/// `latest` only its newest `latest`. Warns as [`list`] does.
+/// `latest` only its newest `latest`. Warns (through the repository's warning handler)
+/// when the remotes serve an older state than this client last saw.
 pub fn groups<S: HasKey>(
     repo: &Repository<S>,
     specs: &[String],

@@ -30,7 +30,7 @@ pub enum Mode {
 }
 
 impl Mode {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Mode::RestoreSize => "restore-size",
             Mode::RawData => "raw-data",
@@ -231,7 +231,7 @@ impl Walk<'_> {
 }
 
 /// What every remote holds, by kind, and the pointer coverage.
-pub fn usage(repo: &Repository<Indexed>) -> Result<RepositoryUsage> {
+pub(crate) fn usage(repo: &Repository<Indexed>) -> Result<RepositoryUsage> {
     let survey = Survey::take(repo)?;
     let mut remotes = Vec::with_capacity(survey.urls.len());
     for (r, listing) in survey.listings.iter().enumerate() {

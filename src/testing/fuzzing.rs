@@ -68,7 +68,7 @@ fn signer() -> Signer {
 
 /// The outermost layer, parsed directly: an object of any kind, then the input as a
 /// payload, which must come back unchanged.
-pub fn envelope(data: &[u8]) {
+pub(crate) fn envelope(data: &[u8]) {
     let signer = signer();
     for kind in KINDS {
         let _ = envelope::open_unverified(kind, data);
@@ -82,7 +82,7 @@ pub fn envelope(data: &[u8]) {
 
 /// A config payload. The config is self-signed, so the test key is put where the owner
 /// key goes (after the format version and the 16-byte id) before it is signed.
-pub fn config(data: &[u8]) {
+pub(crate) fn config(data: &[u8]) {
     let signer = signer();
     let mut payload = data.to_vec();
     if let Ok((_, rest)) = postcard::take_from_bytes::<u32>(data) {
@@ -195,7 +195,7 @@ pub(crate) fn snapshot(data: &[u8]) {
 
 /// An index segment's framed plaintext (`u32 LE plain_len ‖ zstd(postcard)`): encrypted,
 /// signed, read as `Repository::load_index` reads it, and added to an in-memory index.
-pub fn index(data: &[u8]) {
+pub(crate) fn index(data: &[u8]) {
     let key = test_key();
     let aad = crate::content::index::AAD;
     let Some(payload) = sealed_and_opened(&key, ObjectKind::Index, aad, data) else {
@@ -240,7 +240,7 @@ pub(crate) fn tree(data: &[u8]) {
 /// A data blob's framing: `raw_len (u32 LE, the plaintext length the index promises) ‖
 /// flag ‖ body`, encrypted, then decoded as the blob reader does. The id cannot match
 /// (the plaintext is not known in advance): everything before that check runs.
-pub fn blob(data: &[u8]) {
+pub(crate) fn blob(data: &[u8]) {
     let Some((raw_len, framed)) = data.split_first_chunk::<4>() else {
         return;
     };

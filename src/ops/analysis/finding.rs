@@ -21,7 +21,7 @@ pub enum Severity {
 }
 
 impl Severity {
-    pub fn exit_code(self) -> u8 {
+    pub(crate) fn exit_code(self) -> u8 {
         match self {
             Severity::Info => 0,
             Severity::Repairable => 20,
@@ -82,7 +82,8 @@ pub enum FindingKind {
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 21] = [
+    #[cfg(test)]
+    pub(crate) const ALL: [FindingKind; 21] = [
         FindingKind::RemoteEmpty,
         FindingKind::RemoteUnreachable,
         FindingKind::Leftover,
@@ -351,7 +352,7 @@ pub struct StoredShare {
 }
 
 impl StoredShare {
-    pub fn add(&mut self, extent_bytes: u64, shard_bytes: u64) {
+    pub(crate) fn add(&mut self, extent_bytes: u64, shard_bytes: u64) {
         self.extents += 1;
         self.extent_bytes = self.extent_bytes.saturating_add(extent_bytes);
         self.shard_bytes = self.shard_bytes.saturating_add(shard_bytes);

@@ -57,7 +57,7 @@ impl StdinOptions {
     }
 
     /// The path the snapshot records: `/` and the components.
-    pub fn snapshot_path(&self) -> Result<String> {
+    pub(crate) fn snapshot_path(&self) -> Result<String> {
         let parts = self.components()?;
         let parts: Vec<String> = (parts.iter())
             .map(|p| String::from_utf8_lossy(p).into_owned())
@@ -66,7 +66,7 @@ impl StdinOptions {
     }
 
     /// How the source is named in messages.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match &self.source {
             StreamSource::Stdin => "stdin".into(),
             StreamSource::Command(argv) => format!("the command `{}`", shell_words(argv)),

@@ -102,10 +102,6 @@ pub struct DeleteReport {
     pub decisions: Vec<policy::Decision>,
 }
 
-pub fn run(repo: Repository<Unlocked>, opts: &DeleteOptions) -> Result<DeleteReport> {
-    run_with_progress(repo, opts, &crate::ops::Progress::default())
-}
-
 /// Why a delete changed nothing: these remotes (URL and why) were unreachable or held
 /// no repository. Kept as the error's `source()`, so that `run` can tell a night with a
 /// disk away (delete waits for the next one) from a failure.
@@ -127,8 +123,8 @@ impl RemotesAway {
     }
 }
 
-/// [`run`], counting the extents repacked or re-encoded and the bytes they move in
-/// `progress` (for a progress bar).
+/// Delete what `opts` names, counting the extents repacked or re-encoded and the bytes
+/// they move in `progress` (for a progress bar).
 pub fn run_with_progress(
     repo: Repository<Unlocked>,
     opts: &DeleteOptions,

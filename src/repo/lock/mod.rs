@@ -246,7 +246,7 @@ fn release(lock: &Arc<HeldLock>) {
 pub struct LockGuard(Arc<HeldLock>);
 
 impl LockGuard {
-    pub fn path(&self) -> &str {
+    pub(crate) fn path(&self) -> &str {
         &self.0.path
     }
 }

@@ -6,7 +6,7 @@
 use crate::error::{Error, Kind};
 
 /// Any underlying cause (an `object_store`, SFTP, I/O or task error).
-pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// `"path: "` before the rest of a message, or nothing for the remote as a whole.
 fn at(path: &str) -> String {
@@ -18,7 +18,7 @@ fn at(path: &str) -> String {
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum RemoteError {
+pub(crate) enum RemoteError {
     /// The object is not there (callers may fall back to another remote).
     #[error("remote {url}: {}not found", at(path))]
     NotFound { url: String, path: String },
@@ -125,6 +125,7 @@ pub enum RemoteError {
     },
     /// A failure injected by the `Faulty` test wrapper, of
     /// whatever kind the test asked for.
+    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
     #[error("remote {url}: {}{what}", at(path))]
     Injected {
         url: String,
@@ -139,7 +140,7 @@ pub enum RemoteError {
 
 impl RemoteError {
     /// What the error means to the layers above: the one mapping to [`Kind`].
-    pub fn kind(&self) -> Kind {
+    pub(crate) fn kind(&self) -> Kind {
         use std::io::ErrorKind as Io;
         match self {
             RemoteError::NotFound { .. } | RemoteError::NotAFile { .. } => Kind::NotFound,
@@ -198,7 +199,7 @@ impl RemoteError {
         }
     }
 
-    pub fn short(url: &str, path: &str, detail: impl Into<String>) -> RemoteError {
+    pub(crate) fn short(url: &str, path: &str, detail: impl Into<String>) -> RemoteError {
         RemoteError::Short {
             url: url.to_string(),
             path: path.to_string(),
@@ -214,7 +215,7 @@ impl From<RemoteError> for Error {
 }
 
 /// The remote layer's results.
-pub type RemoteResult<T> = std::result::Result<T, RemoteError>;
+pub(crate) type RemoteResult<T> = std::result::Result<T, RemoteError>;
 
 #[cfg(test)]
 mod tests {

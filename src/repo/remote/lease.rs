@@ -120,7 +120,7 @@ fn check_all() -> std::result::Result<(), String> {
 }
 
 /// Refuse a write of `path` once a lease of this process has lapsed (exit 11).
-pub fn check(path: &str) -> Result<()> {
+pub(crate) fn check(path: &str) -> Result<()> {
     check_all().map_err(|why| {
         Error::new(
             Kind::Busy,

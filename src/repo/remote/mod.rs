@@ -23,7 +23,7 @@ mod s3;
 mod sftp;
 mod throttle;
 
-pub use error::{BoxError, RemoteError, RemoteResult};
+pub(crate) use error::{RemoteError, RemoteResult};
 pub(crate) use local::{LocalRemote, TEMP_PREFIX};
 #[cfg(any(test, feature = "testing"))]
 pub use memory::MemoryRemote;

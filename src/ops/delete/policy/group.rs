@@ -19,7 +19,8 @@ pub struct Filter {
 }
 
 impl Filter {
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.hosts.is_empty() && self.tags.is_empty()
     }
 

@@ -88,7 +88,7 @@ pub struct Policy {
 
 impl Policy {
     /// No rule is on: nothing would be removed.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.counts().iter().all(|(n, _)| *n == 0)
             && self.keep_within.is_none_or(|w| w.is_zero())
             && self.keep_tags.is_empty()
