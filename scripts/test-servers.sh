@@ -4,7 +4,9 @@
 #   * S3:   s3s-fs (checks SigV4 signatures), built once into a cache directory;
 #           moto (Python, the AWS mock), installed once into a venv in the cache;
 #   * SFTP: OpenSSH sshd with its own host key, client key, known_hosts and ssh_config;
-#           rclone serve sftp (Go, github.com/pkg/sftp), same client key and known_hosts.
+#           rclone serve sftp (Go, github.com/pkg/sftp), same client key and known_hosts;
+#   * Azure Blob Storage: Azurite (Microsoft's emulator, from npm), installed once into
+#     the cache (one implementation only: there is no second emulator to install here).
 # All listen on 127.0.0.1 on free ports picked at start.
 #
 # Usage: scripts/test-servers.sh start|stop|env|status
@@ -24,6 +26,8 @@
 #   TANGLE_TEST_MOTO_ENDPOINT, TANGLE_TEST_MOTO_BUCKET   moto's endpoint and a bucket there
 #   TANGLE_TEST_RCLONE_SFTP_URL  sftp://USER@127.0.0.1:PORT/ (the root rclone serves)
 #   TANGLE_TEST_RCLONE_DIR       that root as a local directory
+#   AZURE_STORAGE_USE_EMULATOR=true, AZURITE_BLOB_STORAGE_URL   Azurite's blob endpoint
+#   TANGLE_TEST_AZURE_CONTAINER  a container that exists there
 #
 # Settings: TANGLE_TEST_CACHE (default ~/.cache/tangle-test) keeps the s3s-fs build and
 # the moto venv;
@@ -41,6 +45,9 @@ BUCKET=tangle-test
 MOTO_VERSION=5.2.5
 MOTO_VENV="$CACHE/moto-$MOTO_VERSION"
 MOTO_BUCKET=tangle-test-moto
+AZURITE_VERSION=3.35.0
+AZURITE_ROOT="$CACHE/azurite-$AZURITE_VERSION"
+AZURE_CONTAINER=tangle-test
 S3_ACCESS_KEY=tangle-test-access
 S3_SECRET_KEY=tangle-test-secret-key
 READY_TIMEOUT=30 # seconds
@@ -96,6 +103,15 @@ install_moto() {
   [ -x "$MOTO_VENV/bin/moto_server" ] || die "moto_server missing after installing moto"
 }
 
+install_azurite() {
+  [ -x "$AZURITE_ROOT/node_modules/.bin/azurite-blob" ] && return
+  command -v npm >/dev/null || die "npm is needed to install Azurite"
+  log "installing Azurite $AZURITE_VERSION into $AZURITE_ROOT (about a minute, once)"
+  mkdir -p "$AZURITE_ROOT"
+  npm install --prefix "$AZURITE_ROOT" --no-audit --no-fund --silent "azurite@$AZURITE_VERSION" >&2
+  [ -x "$AZURITE_ROOT/node_modules/.bin/azurite-blob" ] || die "azurite-blob missing after npm install"
+}
+
 install_s3s() {
   [ -x "$S3S_BIN" ] && [ "$("$S3S_BIN" --version 2>/dev/null)" = "s3s-fs $S3S_VERSION" ] && return
   command -v cargo >/dev/null || die "cargo is needed to build s3s-fs"
@@ -144,7 +160,7 @@ tcp_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 running() {
   local f
-  for f in s3s sshd moto rclone; do
+  for f in s3s sshd moto rclone azurite; do
     [ -f "$STATE/$f.pid" ] && kill -0 "$(cat "$STATE/$f.pid")" 2>/dev/null || return 1
   done
   [ -f "$STATE/env" ]
@@ -241,6 +257,31 @@ start_rclone() {
   RCLONE_URL="sftp://$user@127.0.0.1:$RCLONE_PORT/"
 }
 
+# Azurite keeps its blobs in memory; the well-known emulator account (devstoreaccount1)
+# signs requests. The test container is created with a SharedKey-signed PUT.
+start_azurite() {
+  AZURITE_PORT=$(free_port)
+  setsid "$AZURITE_ROOT/node_modules/.bin/azurite-blob" --blobHost 127.0.0.1 \
+    --blobPort "$AZURITE_PORT" --inMemoryPersistence --disableTelemetry --skipApiVersionCheck \
+    --silent </dev/null >"$STATE/azurite.log" 2>&1 &
+  echo $! >"$STATE/azurite.pid"
+  wait_for azurite "$STATE/azurite.pid" tcp_open "$AZURITE_PORT"
+  python3 - "$AZURITE_PORT" "$AZURE_CONTAINER" <<'PY' || die "could not create container $AZURE_CONTAINER on Azurite"
+import base64, hashlib, hmac, sys, urllib.request
+from email.utils import formatdate
+port, container, account = sys.argv[1], sys.argv[2], "devstoreaccount1"
+key = base64.b64decode("Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==")
+date, version = formatdate(usegmt=True), "2021-08-06"
+to_sign = ("PUT\n" + "\n" * 11 + f"x-ms-date:{date}\nx-ms-version:{version}\n"
+           + f"/{account}/{account}/{container}\nrestype:container")
+sig = base64.b64encode(hmac.new(key, to_sign.encode(), hashlib.sha256).digest()).decode()
+urllib.request.urlopen(urllib.request.Request(
+    f"http://127.0.0.1:{port}/{account}/{container}?restype=container", method="PUT",
+    headers={"x-ms-date": date, "x-ms-version": version, "Content-Length": "0",
+             "Authorization": f"SharedKey {account}:{sig}"}))
+PY
+}
+
 write_env() {
   {
     printf 'export AWS_ENDPOINT=%q\n' "http://127.0.0.1:$S3_PORT"
@@ -257,13 +298,16 @@ write_env() {
     printf 'export TANGLE_TEST_MOTO_BUCKET=%q\n' "$MOTO_BUCKET"
     printf 'export TANGLE_TEST_RCLONE_SFTP_URL=%q\n' "$RCLONE_URL"
     printf 'export TANGLE_TEST_RCLONE_DIR=%q\n' "$STATE/rclone"
+    printf 'export AZURE_STORAGE_USE_EMULATOR=true\n'
+    printf 'export AZURITE_BLOB_STORAGE_URL=%q\n' "http://127.0.0.1:$AZURITE_PORT"
+    printf 'export TANGLE_TEST_AZURE_CONTAINER=%q\n' "$AZURE_CONTAINER"
   } >"$STATE/env.tmp"
   mv "$STATE/env.tmp" "$STATE/env"
 }
 
 stop() {
   local f pid
-  for f in s3s sshd moto rclone; do
+  for f in s3s sshd moto rclone azurite; do
     [ -f "$STATE/$f.pid" ] || continue
     pid=$(cat "$STATE/$f.pid")
     if kill "$pid" 2>/dev/null; then
@@ -285,15 +329,18 @@ start)
   install_s3s
   install_rclone
   install_moto
+  install_azurite
   stop
   mkdir -p "$STATE"
   start_s3
   start_sftp
   start_moto
   start_rclone
+  start_azurite
   write_env
   log "S3 on http://127.0.0.1:$S3_PORT (bucket $BUCKET), SFTP at $SFTP_URL"
   log "moto S3 on http://127.0.0.1:$MOTO_PORT (bucket $MOTO_BUCKET), rclone SFTP at $RCLONE_URL"
+  log "Azurite on http://127.0.0.1:$AZURITE_PORT (container $AZURE_CONTAINER)"
   echo "$STATE/env"
   ;;
 stop) stop ;;

@@ -168,12 +168,18 @@ pub fn path_for(name: &str) -> Option<PathBuf> {
 /// and how long its command may take.
 pub fn is_secret(key: &str) -> bool {
     let k = key.to_ascii_lowercase().replace('_', "-");
-    if k == "password-file" || k == "password-command" || k == "password-command-timeout" {
+    if k == "password-file"
+        || k == "password-command"
+        || k == "password-command-timeout"
+        || k == "writer-key"
+    {
         return false;
     }
-    ["secret", "password", "passphrase", "token", "credential"]
-        .iter()
-        .any(|w| k.contains(w))
+    // Azure's `account_key` / `sas_key` and Google's `service_account_key` are secrets too.
+    k.ends_with("-key")
+        || ["secret", "password", "passphrase", "token", "credential"]
+            .iter()
+            .any(|w| k.contains(w))
 }
 
 /// Whether anyone on the machine may read the file (mode `o+r`).
@@ -327,7 +333,9 @@ impl Profile {
                         )));
                     }
                 };
-                let aws = match key.as_str() {
+                let azure = url.starts_with("az://");
+                let gcs = url.starts_with("gs://");
+                let var = match key.as_str() {
                     "ssh_command" => {
                         s.ssh_command = Some(text);
                         continue;
@@ -344,6 +352,17 @@ impl Profile {
                         })?);
                         continue;
                     }
+                    "endpoint" if azure => "AZURE_STORAGE_ENDPOINT",
+                    "account_name" if azure => "AZURE_STORAGE_ACCOUNT_NAME",
+                    "account_key" if azure => "AZURE_STORAGE_ACCOUNT_KEY",
+                    "sas_key" if azure => "AZURE_STORAGE_SAS_KEY",
+                    "use_emulator" if azure => "AZURE_STORAGE_USE_EMULATOR",
+                    "allow_http" if azure => "AZURE_ALLOW_HTTP",
+                    k if azure && k.starts_with("AZURE_") => k,
+                    "service_account" if gcs => "GOOGLE_SERVICE_ACCOUNT",
+                    "service_account_key" if gcs => "GOOGLE_SERVICE_ACCOUNT_KEY",
+                    "base_url" if gcs => "GOOGLE_BASE_URL",
+                    k if gcs && k.starts_with("GOOGLE_") => k,
                     "endpoint" => "AWS_ENDPOINT",
                     "region" => "AWS_DEFAULT_REGION",
                     "access_key_id" => "AWS_ACCESS_KEY_ID",
@@ -359,7 +378,7 @@ impl Profile {
                         )));
                     }
                 };
-                s.aws.push((aws.to_string(), text));
+                s.env.push((var.to_string(), text));
             }
             out.insert(url.clone(), s);
         }
@@ -416,12 +435,12 @@ mod tests {
         let s = p.remote_settings().unwrap();
         assert!(
             s["s3://b/p"]
-                .aws
+                .env
                 .contains(&("AWS_ENDPOINT".into(), "http://x".into()))
         );
         assert!(
             s["s3://b/p"]
-                .aws
+                .env
                 .contains(&("AWS_ALLOW_HTTP".into(), "true".into()))
         );
         assert_eq!(s["sftp://h/p"].ssh_command.as_deref(), Some("ssh -F c"));
@@ -531,6 +550,9 @@ mod tests {
             "secret_access_key",
             "AWS_SESSION_TOKEN",
             "api-token",
+            "account_key",
+            "sas_key",
+            "service_account_key",
         ] {
             assert!(is_secret(k), "{k}");
         }
@@ -540,6 +562,8 @@ mod tests {
             "password-command-timeout",
             "endpoint",
             "access_key_id",
+            "writer-key",
+            "writer_key",
         ] {
             assert!(!is_secret(k), "{k}");
         }

@@ -9,7 +9,7 @@ use tangle::remote::DynRemote;
 use tempfile::TempDir;
 
 use crate::shared::servers::{
-    MOTO_VARS, RCLONE_VARS, S3_VARS, SFTP_VARS, rclone_local_dir, require, unique, var,
+    AZURE_VARS, MOTO_VARS, RCLONE_VARS, S3_VARS, SFTP_VARS, rclone_local_dir, require, unique, var,
 };
 
 /// These tests change remotes directly (the `testing` feature grants it).
@@ -28,11 +28,14 @@ pub enum Backend {
     S3Moto,
     /// `rclone serve sftp` (github.com/pkg/sftp).
     SftpRclone,
+    /// Azure Blob Storage: Azurite, Microsoft's emulator.
+    Azure,
 }
 
 impl Backend {
-    pub fn is_s3(self) -> bool {
-        matches!(self, Backend::S3 | Backend::S3Moto)
+    /// An object store (S3 or Azure): no directories, buckets that exist before `create`.
+    pub fn is_object_store(self) -> bool {
+        matches!(self, Backend::S3 | Backend::S3Moto | Backend::Azure)
     }
 
     pub fn is_sftp(self) -> bool {
@@ -43,7 +46,7 @@ impl Backend {
 /// The settings that point an `s3://` URL at moto instead of the default endpoint.
 pub fn moto_settings() -> tangle::remote::RemoteSettings {
     tangle::remote::RemoteSettings {
-        aws: vec![(
+        env: vec![(
             "AWS_ENDPOINT".to_string(),
             var("TANGLE_TEST_MOTO_ENDPOINT").unwrap_or_default(),
         )],
@@ -100,6 +103,13 @@ pub fn fresh_url(backend: Backend, test: &str) -> Option<(String, Option<TempDir
             }
             let base = var("TANGLE_TEST_RCLONE_SFTP_URL")?;
             (format!("{}/{name}", base.trim_end_matches('/')), None)
+        }
+        Backend::Azure => {
+            if !require("Azure (Azurite)", AZURE_VARS) {
+                return None;
+            }
+            let container = var("TANGLE_TEST_AZURE_CONTAINER")?;
+            (format!("az://{container}/conformance/{name}"), None)
         }
     })
 }

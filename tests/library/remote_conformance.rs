@@ -32,7 +32,7 @@ use crate::backends::{self, Backend, fixture, pattern};
 use crate::shared::servers::{self, runtime, sftp_server, sftp_server_command, var};
 use bytes::Bytes;
 use tangle::Kind;
-use tangle::remote::{DynRemote, ObjectInfo, Remote, S3Remote, SftpRemote};
+use tangle::remote::{CloudRemote, DynRemote, ObjectInfo, Remote, SftpRemote};
 
 /// These tests change remotes directly (the `testing` feature grants it).
 const W: tangle::remote::WriteAccess = tangle::remote::WriteAccess::for_tests();
@@ -129,6 +129,7 @@ macro_rules! conformance {
         mod sftp_server_binary { $( #[test] fn $case() { super::run(super::Source::SftpServerBinary, stringify!($case), true, super::cases::$case) } )* }
         mod s3_moto { $( #[test] fn $case() { super::run(super::Source::Server(super::Backend::S3Moto), stringify!($case), true, super::cases::$case) } )* }
         mod sftp_rclone { $( #[test] fn $case() { super::run(super::Source::Server(super::Backend::SftpRclone), stringify!($case), true, super::cases::$case) } )* }
+        mod azure { $( #[test] fn $case() { super::run(super::Source::Server(super::Backend::Azure), stringify!($case), true, super::cases::$case) } )* }
     };
 }
 
@@ -158,7 +159,7 @@ macro_rules! fresh {
         }
     };
 }
-fresh!(local => Local, memory => Memory, s3 => S3, sftp => Sftp, s3_moto => S3Moto, sftp_rclone => SftpRclone);
+fresh!(local => Local, memory => Memory, s3 => S3, sftp => Sftp, s3_moto => S3Moto, sftp_rclone => SftpRclone, azure => Azure);
 
 fn paths(list: &[ObjectInfo]) -> Vec<&str> {
     list.iter().map(|o| o.path.as_str()).collect()
@@ -245,7 +246,7 @@ mod cases {
         }
         // Past the end: the object is short, which is corruption, not absence.
         let mut past_end = vec![(995, 10), (1000, 1), (2000, 5), (0, 1001)];
-        if f.backend.is_s3() || f.backend.is_sftp() {
+        if f.backend.is_object_store() || f.backend.is_sftp() {
             // offset + len overflows, or is huge (the local and memory backends do not
             // check this).
             past_end.push((u64::MAX, 2));
@@ -386,7 +387,11 @@ mod cases {
         // Atomic create-only needs the server's help: s3s-fs checks `If-None-Match` before
         // writing, not atomically, and rclone has no working hardlink and its rename
         // replaces. There racing writers may all "win"; the object is one whole write.
-        if f.backend.is_s3() || f.backend == Backend::SftpRclone {
+        // Azurite checks atomically: one winner, as on a local disk.
+        if matches!(
+            f.backend,
+            Backend::S3 | Backend::S3Moto | Backend::SftpRclone
+        ) {
             assert!(!won.is_empty(), "{wins:?}");
             let got = r.get("race").await.unwrap();
             assert!(
@@ -416,7 +421,7 @@ mod cases {
         assert_kind(r.get_range("config", 0, 10).await, Kind::NotFound, &f.url);
         // A "directory" is not an object. (Not on S3, which has no directories; its
         // test server s3s-fs answers 500 for a key that is a directory there.)
-        if !f.backend.is_s3() {
+        if !f.backend.is_object_store() {
             r.put(W, "dir/obj", pattern(1, 1)).await.unwrap();
             assert!(r.get("dir").await.is_err());
             assert_kind(r.stat("dir").await, Kind::NotFound, &f.url);
@@ -595,7 +600,7 @@ mod cases {
     pub async fn exists_and_create(f: Fixture) {
         let r = &f.remote;
         // Directories do not exist before `create`; a bucket (S3) or memory always does.
-        let before = f.backend.is_s3() || f.backend == Backend::Memory;
+        let before = f.backend.is_object_store() || f.backend == Backend::Memory;
         assert_eq!(r.exists().await.unwrap(), before, "{}", f.url);
         r.create(W).await.unwrap();
         assert!(r.exists().await.unwrap());
@@ -637,7 +642,7 @@ fn s3_wrong_secret_is_a_clear_error() {
     }
     let bucket = var("TANGLE_TEST_S3_BUCKET").unwrap();
     let url = format!("s3://{bucket}/wrong-secret");
-    let r = S3Remote::open_with(&url, &[("AWS_SECRET_ACCESS_KEY", "not-the-secret")]).unwrap();
+    let r = CloudRemote::open_s3(&url, &[("AWS_SECRET_ACCESS_KEY", "not-the-secret")]).unwrap();
     runtime().block_on(async {
         for result in [
             r.exists().await.map(|_| ()),
@@ -681,7 +686,7 @@ fn s3_unreachable_endpoint_is_a_clear_error() {
         return;
     }
     let url = "s3://bucket/unreachable";
-    let r = S3Remote::open_with(url, &[("AWS_ENDPOINT", "http://127.0.0.1:1")]).unwrap();
+    let r = CloudRemote::open_s3(url, &[("AWS_ENDPOINT", "http://127.0.0.1:1")]).unwrap();
     let started = std::time::Instant::now();
     let e = runtime().block_on(r.exists()).unwrap_err();
     assert_eq!(e.kind(), Kind::Fatal, "{e}");

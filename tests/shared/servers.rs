@@ -21,6 +21,12 @@ pub const SFTP_VARS: &[&str] = &[
 
 /// Variables the tests against moto (the second S3 implementation) need.
 pub const MOTO_VARS: &[&str] = &["TANGLE_TEST_MOTO_ENDPOINT", "TANGLE_TEST_MOTO_BUCKET"];
+/// Variables the tests against Azurite (Azure Blob Storage) need.
+pub const AZURE_VARS: &[&str] = &[
+    "AZURE_STORAGE_USE_EMULATOR",
+    "AZURITE_BLOB_STORAGE_URL",
+    "TANGLE_TEST_AZURE_CONTAINER",
+];
 /// Variables the tests against `rclone serve sftp` (the second SFTP implementation) need.
 pub const RCLONE_VARS: &[&str] = &[
     "TANGLE_TEST_RCLONE_SFTP_URL",

@@ -76,16 +76,21 @@ pub(crate) enum RemoteError {
         path: String,
         why: String,
     },
-    /// An S3 bucket that does not exist at the endpoint: opening a repository there finds
-    /// none (exit 10), `init` cannot create one (tangle never creates buckets).
+    /// A bucket (an Azure container) that does not exist at the endpoint: opening a
+    /// repository there finds none (exit 10), `init` cannot create one (tangle never
+    /// creates buckets).
     #[error(
-        "remote {url}: bucket {bucket} does not exist at {endpoint}: create it (tangle never \
-         creates buckets), or check the bucket in the URL and AWS_ENDPOINT"
+        "remote {url}: {word} {bucket} does not exist at {endpoint}: create it (tangle never \
+         creates {word}s), or check the {word} in the URL and {setting}"
     )]
     NoBucket {
         url: String,
         bucket: String,
         endpoint: String,
+        /// "bucket" or "container".
+        word: &'static str,
+        /// The setting that names the endpoint.
+        setting: &'static str,
     },
     /// A setting the remote needs is missing, found when a request fails (no S3
     /// credentials, a plain-http endpoint not allowed); `what` names the setting. Unlike

@@ -8,6 +8,7 @@
 //!   never the temp files of unfinished writes;
 //! * a missing object is an error of kind [`Kind::NotFound`](crate::error::Kind).
 
+mod cloud;
 pub(crate) mod deadline;
 mod error;
 #[cfg(any(test, feature = "testing"))]
@@ -19,15 +20,14 @@ mod memory;
 mod recycled;
 mod restic;
 pub(crate) mod retry;
-mod s3;
 mod sftp;
 mod throttle;
 
+pub use cloud::CloudRemote;
 pub(crate) use error::{RemoteError, RemoteResult};
 pub(crate) use local::{LocalRemote, TEMP_PREFIX};
 #[cfg(any(test, feature = "testing"))]
 pub use memory::MemoryRemote;
-pub use s3::S3Remote;
 pub use sftp::SftpRemote;
 pub use throttle::{BandwidthLimits, set_bandwidth_limits};
 
@@ -132,8 +132,9 @@ pub type DynRemote = Arc<dyn Remote>;
 /// Settings for one remote (from a profile's `[remote."URL"]` table).
 #[derive(Debug, Default, Clone)]
 pub struct RemoteSettings {
-    /// `AWS_*` variables that override the environment for this remote.
-    pub aws: Vec<(String, String)>,
+    /// `AWS_*`, `AZURE_*` or `GOOGLE_*` variables that override the environment for this
+    /// remote (its profile's `[remote."URL"]` table).
+    pub env: Vec<(String, String)>,
     /// Replaces `ssh` (and `TANGLE_SSH_COMMAND`) for this remote.
     pub ssh_command: Option<String>,
     /// Extents this remote may fall behind by during a backup (`upload_queue`).
@@ -151,7 +152,8 @@ pub fn open(url: &str) -> Result<DynRemote> {
 }
 
 /// Open a remote from its URL: a plain path or `file://path`, `s3://bucket/prefix`
-/// (configured by the `AWS_*` variables), `sftp://[user@]host[:port]/path` (through the
+/// (configured by the `AWS_*` variables), `az://container/prefix` (`AZURE_*`),
+/// `gs://bucket/prefix` (`GOOGLE_*`), `sftp://[user@]host[:port]/path` (through the
 /// system `ssh`, or `TANGLE_SSH_COMMAND`), `memory://name`. Network remotes connect on
 /// first use.
 pub fn open_with(url: &str, settings: &RemoteSettings) -> Result<DynRemote> {
@@ -173,13 +175,17 @@ fn open_backend(url: &str, settings: &RemoteSettings) -> Result<DynRemote> {
     if url.starts_with("memory://") {
         return Ok(Arc::new(MemoryRemote::new(url)));
     }
+    let overrides: Vec<(&str, &str)> = (settings.env.iter())
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
     if url.starts_with("s3://") {
-        let overrides: Vec<(&str, &str)> = settings
-            .aws
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect();
-        return Ok(Arc::new(S3Remote::open_with(url, &overrides)?));
+        return Ok(Arc::new(CloudRemote::open_s3(url, &overrides)?));
+    }
+    if url.starts_with("az://") {
+        return Ok(Arc::new(CloudRemote::open_azure(url, &overrides)?));
+    }
+    if url.starts_with("gs://") {
+        return Ok(Arc::new(CloudRemote::open_gcs(url, &overrides)?));
     }
     if url.starts_with("sftp://") {
         return Ok(Arc::new(match &settings.ssh_command {

@@ -1,7 +1,7 @@
 //! restic's repository strings where tangle expects a remote URL. restic's
 //! `sftp:[USER@]HOST:PATH` is read as `sftp://[USER@]HOST/PATH` (a relative PATH as
 //! `sftp://[USER@]HOST/~/PATH`, in the login directory, as restic reads it). restic's
-//! other backend prefixes (`s3:`, `b2:`, `rest:`, …) are refused, saying what to write
+//! other backend prefixes (`s3:`, `b2:`, `azure:`, `gs:`, `rest:`, …) are refused, saying what to write
 //! instead. So a local directory whose name starts with one of these prefixes is given
 //! as `./NAME` or as an absolute path; any other relative path, with a colon or not,
 //! stays a local path.
@@ -21,8 +21,16 @@ const OTHER_BACKENDS: &[(&str, &str)] = &[
          endpoint in AWS_ENDPOINT",
     ),
     ("rest:", "tangle has no REST server backend"),
-    ("azure:", "tangle has no Azure backend"),
-    ("gs:", "tangle has no Google Cloud Storage backend"),
+    (
+        "azure:",
+        "restic's azure:CONTAINER:/PREFIX is az://CONTAINER/PREFIX here, with the account in \
+         AZURE_STORAGE_ACCOUNT_NAME and AZURE_STORAGE_ACCOUNT_KEY",
+    ),
+    (
+        "gs:",
+        "restic's gs:BUCKET:/PREFIX is gs://BUCKET/PREFIX here, with the credentials in \
+         GOOGLE_APPLICATION_CREDENTIALS",
+    ),
     ("swift:", "tangle has no Swift backend"),
     ("rclone:", "tangle has no rclone backend"),
 ];

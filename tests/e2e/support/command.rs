@@ -196,7 +196,7 @@ pub fn assert_clean_failure(o: &Output, what: &str) {
     );
 }
 
-/// Environment through which `tangle` reaches the S3 and SFTP test servers (written by
+/// Environment through which `tangle` reaches the S3, SFTP and Azure test servers (written by
 /// `scripts/test-servers.sh env`); [`pass_env`] copies them into a clean command.
 pub const SERVER_ENV: &[&str] = &[
     "AWS_ENDPOINT",
@@ -206,6 +206,8 @@ pub const SERVER_ENV: &[&str] = &[
     "AWS_DEFAULT_REGION",
     "AWS_REGION",
     "TANGLE_SSH_COMMAND",
+    "AZURE_STORAGE_USE_EMULATOR",
+    "AZURITE_BLOB_STORAGE_URL",
 ];
 
 /// Copy `vars` that are set in the test's own environment into `cmd` (whose

@@ -6,7 +6,7 @@
 
 use object_store::client::{HttpError, HttpErrorKind};
 
-use super::S3Remote;
+use super::{CloudRemote, Provider};
 use crate::remote::RemoteError;
 
 /// The S3 error codes tangle tells apart (from the response body).
@@ -22,8 +22,12 @@ pub(super) enum Code {
 impl Code {
     fn parse(code: &str) -> Code {
         match code {
-            "NoSuchBucket" => Code::NoSuchBucket,
-            "NoSuchKey" => Code::NoSuchKey,
+            // S3's codes, then Azure's (its error bodies are XML with a <Code> too).
+            "NoSuchBucket" | "ContainerNotFound" => Code::NoSuchBucket,
+            "NoSuchKey" | "BlobNotFound" => Code::NoSuchKey,
+            "AuthenticationFailed" => Code::Denied("AuthenticationFailed"),
+            "AuthorizationFailure" => Code::Denied("AuthorizationFailure"),
+            "AuthorizationPermissionMismatch" => Code::Denied("AuthorizationPermissionMismatch"),
             "InvalidAccessKeyId" => Code::Denied("InvalidAccessKeyId"),
             "SignatureDoesNotMatch" => Code::Denied("SignatureDoesNotMatch"),
             "ExpiredToken" => Code::Denied("ExpiredToken"),
@@ -35,7 +39,7 @@ impl Code {
     }
 }
 
-impl S3Remote {
+impl CloudRemote {
     /// Translate an `object_store` error on `path` into ours, naming the remote.
     pub(super) fn err(&self, path: &str, e: object_store::Error) -> RemoteError {
         let text = error_text(&e);
@@ -57,18 +61,19 @@ impl S3Remote {
                 | object_store::Error::Unauthenticated { .. }
         );
         if denied || matches!(code, Some(Code::Denied(_))) {
+            let general = self.provider.denied_hint();
             let (hint, detail) = match &code {
                 Some(Code::Denied(c)) => (
                     match *c {
                         "InvalidAccessKeyId" => "check AWS_ACCESS_KEY_ID",
                         "SignatureDoesNotMatch" => "check AWS_SECRET_ACCESS_KEY",
                         "ExpiredToken" | "InvalidToken" => "check AWS_SESSION_TOKEN",
-                        _ => DENIED_HINT,
+                        _ => general,
                     },
                     format!(": {c}"),
                 ),
-                Some(Code::Other(c)) => (DENIED_HINT, format!(": {c}")),
-                _ => (DENIED_HINT, String::new()),
+                Some(Code::Other(c)) => (general, format!(": {c}")),
+                _ => (general, String::new()),
             };
             return RemoteError::Denied {
                 url,
@@ -103,6 +108,8 @@ impl S3Remote {
             url: self.url.clone(),
             bucket: self.bucket.clone(),
             endpoint: self.endpoint.clone(),
+            word: self.provider.bucket_word(),
+            setting: self.provider.endpoint_setting(),
         }
     }
 
@@ -114,9 +121,21 @@ impl S3Remote {
         let table = format!("the profile's [remote.\"{}\"] table", self.url);
         if self.plain_http {
             return Some(format!(
-                "the endpoint {} is plain http: set AWS_ALLOW_HTTP=true (or allow_http = true in \
+                "the endpoint {} is plain http: set {}=true (or allow_http = true in \
                  {table}), or use https; see docs/REMOTES.md",
-                self.endpoint
+                self.endpoint,
+                match self.provider {
+                    Provider::Azure => "AZURE_ALLOW_HTTP",
+                    Provider::S3 | Provider::Gcs => "AWS_ALLOW_HTTP",
+                }
+            ));
+        }
+        if self.provider == Provider::Gcs && text.contains("computeMetadata") {
+            return Some(format!(
+                "no Google Cloud credentials found: set GOOGLE_SERVICE_ACCOUNT (or \
+                 GOOGLE_APPLICATION_CREDENTIALS) to a service account's JSON key file, or \
+                 service_account in {table}; the instance metadata service had none either; \
+                 see docs/REMOTES.md"
             ));
         }
         let metadata = self.metadata_endpoint.as_deref()?;
@@ -131,7 +150,18 @@ impl S3Remote {
     }
 }
 
-const DENIED_HINT: &str = "check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and the bucket policy";
+impl Provider {
+    fn denied_hint(self) -> &'static str {
+        match self {
+            Provider::S3 => "check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and the bucket policy",
+            Provider::Azure => {
+                "check AZURE_STORAGE_ACCOUNT_NAME, the account key or SAS token, and the \
+                 container's access policy"
+            }
+            Provider::Gcs => "check GOOGLE_SERVICE_ACCOUNT and the bucket's permissions",
+        }
+    }
+}
 
 /// An error and all its causes, each once.
 pub(super) fn error_text(e: &dyn std::error::Error) -> String {

@@ -1,18 +1,15 @@
-//! `s3://bucket/prefix`: an S3-compatible object store through `object_store`.
-//!
-//! Configuration comes from the usual environment variables (`AWS_ENDPOINT` or
-//! `AWS_ENDPOINT_URL`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`,
-//! `AWS_DEFAULT_REGION` / `AWS_REGION`, `AWS_ALLOW_HTTP`,
-//! `AWS_VIRTUAL_HOSTED_STYLE_REQUEST`, and every other `AWS_*` key `object_store`
-//! knows). When no access key is in the environment, static credentials, region and
-//! `endpoint_url` are read from the profile `AWS_PROFILE` (default `default`) of
-//! `~/.aws/credentials` and `~/.aws/config` (or `AWS_SHARED_CREDENTIALS_FILE` /
-//! `AWS_CONFIG_FILE`). Nothing secret is ever stored in the repository config.
+//! Object stores through `object_store`: `s3://bucket/prefix` (S3 and every
+//! S3-compatible store: MinIO, Backblaze B2, Cloudflare R2, Wasabi...), `az://container/prefix`
+//! (Azure Blob Storage) and `gs://bucket/prefix` (Google Cloud Storage). One backend: only
+//! how a store is configured differs (`s3.rs`, `azure.rs`, `gcs.rs`), each from its
+//! provider's usual environment variables. Nothing secret is ever stored in the
+//! repository config.
 //!
 //! Object stores write whole objects atomically, so `put` is a plain PUT (multipart above
-//! [`MULTIPART_THRESHOLD`]) and `put_new` a create-only PUT (`If-None-Match: *`). Buckets
-//! are never created by tangle. Transient failures (5xx, 429, timeouts, connection
-//! errors) are retried by `object_store` with jittered exponential backoff.
+//! [`MULTIPART_THRESHOLD`]) and `put_new` a create-only PUT (`If-None-Match: *` on S3 and
+//! Azure, `ifGenerationMatch=0` on GCS). Buckets and containers are never created by
+//! tangle. Transient failures (5xx, 429, timeouts, connection errors) are retried by
+//! `object_store` with jittered exponential backoff.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -21,22 +18,23 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use async_trait::async_trait;
 use bytes::Bytes;
 use futures::StreamExt;
-use object_store::aws::{AmazonS3, AmazonS3Builder, AmazonS3ConfigKey};
 use object_store::path::Path as ObjPath;
 use object_store::{
-    BackoffConfig, ClientConfigKey, ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload,
-    RetryConfig, WriteMultipart,
+    BackoffConfig, ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload, RetryConfig,
+    WriteMultipart,
 };
 use tokio::sync::Semaphore;
 
+mod azure;
 mod errors;
+mod gcs;
 mod profile;
+mod s3;
 
 use super::recycled;
 use super::retry::Policy;
 use super::{ObjectInfo, Remote, RemoteError, RemoteResult, WriteAccess};
 use crate::error::Result;
-use errors::error_text;
 
 /// Objects larger than this are uploaded in parts by `put`.
 pub(crate) const MULTIPART_THRESHOLD: usize = 16 * 1024 * 1024;
@@ -47,8 +45,101 @@ const PART_CONCURRENCY: usize = 4;
 /// Requests of one remote in flight at once.
 const MAX_REQUESTS: usize = 32;
 
-pub struct S3Remote {
+/// Which kind of object store a [`CloudRemote`] talks to: how it is configured and how
+/// messages name its parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Provider {
+    S3,
+    Azure,
+    Gcs,
+}
+
+impl Provider {
+    fn scheme(self) -> &'static str {
+        match self {
+            Provider::S3 => "s3",
+            Provider::Azure => "az",
+            Provider::Gcs => "gs",
+        }
+    }
+
+    /// What the store calls the namespace objects live in.
+    pub(crate) fn bucket_word(self) -> &'static str {
+        match self {
+            Provider::Azure => "container",
+            Provider::S3 | Provider::Gcs => "bucket",
+        }
+    }
+
+    /// Where the endpoint and credentials come from, for messages.
+    pub(crate) fn settings(self) -> &'static str {
+        match self {
+            Provider::S3 => "AWS_* variables",
+            Provider::Azure => "AZURE_* variables",
+            Provider::Gcs => "GOOGLE_* variables",
+        }
+    }
+
+    /// The setting that names the endpoint, for messages.
+    pub(crate) fn endpoint_setting(self) -> &'static str {
+        match self {
+            Provider::S3 => "AWS_ENDPOINT",
+            Provider::Azure => "AZURE_STORAGE_ENDPOINT",
+            Provider::Gcs => "GOOGLE_BASE_URL",
+        }
+    }
+}
+
+/// The retries every store gets: the policy of `s3` remotes.
+fn retry_config() -> RetryConfig {
+    let policy = Policy::s3();
+    RetryConfig {
+        backoff: BackoffConfig {
+            init_backoff: policy.base,
+            max_backoff: policy.max,
+            base: 2.0,
+        },
+        max_retries: policy.attempts.saturating_sub(1) as usize,
+        retry_timeout: policy.deadline,
+    }
+}
+
+/// A boolean setting as object_store reads it.
+fn is_truthy(v: &str) -> bool {
+    matches!(
+        v.to_ascii_lowercase().as_str(),
+        "1" | "true" | "on" | "yes" | "y"
+    )
+}
+
+/// The HTTP client's limits for every store: a request may take 2 minutes, connecting 10
+/// seconds.
+fn client_options() -> object_store::ClientOptions {
+    object_store::ClientOptions::new()
+        .with_timeout(std::time::Duration::from_secs(120))
+        .with_connect_timeout(std::time::Duration::from_secs(10))
+}
+
+/// `(key, value)` pairs of the environment whose key starts with `prefix`, with
+/// `overrides` in place of the environment's (a profile's `[remote."URL"]` table).
+fn settings_from_env(prefix: &str, overrides: &[(&str, &str)]) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .filter(|(k, _)| k.starts_with(prefix))
+        .collect();
+    for (k, v) in overrides {
+        env.retain(|(ek, _)| ek != k);
+        env.push((k.to_string(), v.to_string()));
+    }
+    // An empty variable counts as unset, as in the shells' `${VAR:-}`.
+    env.retain(|(_, v)| !v.is_empty());
+    env
+}
+
+/// A remote in an object store (S3, Azure Blob Storage, Google Cloud Storage).
+pub struct CloudRemote {
     url: String,
+    provider: Provider,
     bucket: String,
     /// Key prefix without leading or trailing slash; empty for the bucket's root.
     prefix: String,
@@ -59,126 +150,34 @@ pub struct S3Remote {
     /// Where credentials come from when none are configured: the EC2 instance metadata
     /// service at this address (`None`: keys, a web identity or a container's).
     metadata_endpoint: Option<String>,
-    store: Arc<AmazonS3>,
+    store: Arc<dyn ObjectStore>,
     requests: Semaphore,
     /// The bucket was seen to exist.
     bucket_ok: AtomicBool,
 }
 
-impl S3Remote {
-    /// Open `s3://bucket/prefix` configured from the environment.
-    pub fn open(url: &str) -> Result<S3Remote> {
-        Self::open_with(url, &[])
-    }
-
-    /// Like [`open`](Self::open), with some `AWS_*` settings overridden (as if they were
-    /// set in the environment): used by tests and by callers with explicit settings.
-    pub fn open_with(url: &str, overrides: &[(&str, &str)]) -> Result<S3Remote> {
-        let (bucket, prefix) = parse_url(url)?;
-        let mut env: Vec<(String, String)> = std::env::vars_os()
-            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
-            .filter(|(k, _)| k.starts_with("AWS_"))
-            .collect();
-        for (k, v) in overrides {
-            env.retain(|(ek, _)| ek != k);
-            env.push((k.to_string(), v.to_string()));
-        }
-        let get = |k: &str| {
-            env.iter()
-                .find(|(ek, _)| ek == k)
-                .map(|(_, v)| v.clone())
-                .filter(|v| !v.is_empty())
-        };
-
-        let policy = Policy::s3();
-        let mut builder = AmazonS3Builder::new()
-            .with_config(
-                AmazonS3ConfigKey::Client(ClientConfigKey::Timeout),
-                "120 seconds",
-            )
-            .with_config(
-                AmazonS3ConfigKey::Client(ClientConfigKey::ConnectTimeout),
-                "10 seconds",
-            )
-            .with_retry(RetryConfig {
-                backoff: BackoffConfig {
-                    init_backoff: policy.base,
-                    max_backoff: policy.max,
-                    base: 2.0,
-                },
-                max_retries: policy.attempts.saturating_sub(1) as usize,
-                retry_timeout: policy.deadline,
-            });
-        // Profile first, so that the environment wins where both say something.
-        if get("AWS_ACCESS_KEY_ID").is_none() {
-            let settings = profile::profile_settings(&get).map_err(|e| RemoteError::Config {
-                url: url.to_string(),
-                what: e.to_string(),
-                source: Some(e.into()),
-            })?;
-            for (k, v) in settings {
-                builder = builder.with_config(k, v);
-            }
-        }
-        for (k, v) in &env {
-            if let Ok(key) = k.to_ascii_lowercase().parse::<AmazonS3ConfigKey>() {
-                builder = builder.with_config(key, v.clone());
-            }
-        }
-        builder = builder.with_bucket_name(&bucket);
-        let value = |k: AmazonS3ConfigKey| builder.get_config_value(&k).filter(|v| !v.is_empty());
-        // `AWS_ENDPOINT_URL_S3` wins over `AWS_ENDPOINT`, as in object_store.
-        let endpoint = (value(AmazonS3ConfigKey::S3Endpoint))
-            .or_else(|| value(AmazonS3ConfigKey::Endpoint))
-            .unwrap_or_else(|| {
-                let region = value(AmazonS3ConfigKey::Region);
-                format!(
-                    "AWS S3 (region {})",
-                    region.as_deref().unwrap_or("us-east-1")
-                )
-            });
-        let truthy = |k| value(k).is_some_and(|v| is_truthy(&v));
-        let plain_http = endpoint.starts_with("http://")
-            && !truthy(AmazonS3ConfigKey::Client(ClientConfigKey::AllowHttp));
-        let config_error = |e: object_store::Error| RemoteError::Config {
+impl CloudRemote {
+    /// A remote on `store`, at `bucket`/`prefix` (from [`parse_url`]), whose endpoint
+    /// messages name as `endpoint`; an https endpoint with its credentials configured.
+    fn new(
+        url: &str,
+        provider: Provider,
+        (bucket, prefix): (String, String),
+        endpoint: String,
+        store: Arc<dyn ObjectStore>,
+    ) -> CloudRemote {
+        CloudRemote {
             url: url.to_string(),
-            what: format!("invalid S3 configuration: {}", error_text(&e)),
-            source: Some(e.into()),
-        };
-        let metadata_endpoint = uses_instance_metadata(&value, &truthy).then(|| {
-            value(AmazonS3ConfigKey::MetadataEndpoint)
-                .unwrap_or_else(|| DEFAULT_METADATA_ENDPOINT.to_string())
-        });
-        if metadata_endpoint.is_some() {
-            // No credentials are configured, so object_store asks the EC2 instance
-            // metadata service for an instance role's, with the retries of every request:
-            // off EC2 that is nine attempts with growing pauses, tens of seconds of waiting
-            // for an address that never answers (twice when opening a repository). The
-            // same provider with two quick retries instead; on EC2 the service answers at
-            // once.
-            let quick = builder
-                .clone()
-                .with_retry(RetryConfig {
-                    backoff: BackoffConfig::default(),
-                    max_retries: 2,
-                    retry_timeout: std::time::Duration::from_secs(10),
-                })
-                .build()
-                .map_err(config_error)?;
-            builder = builder.with_credentials(quick.credentials().clone());
-        }
-        let store = builder.build().map_err(config_error)?;
-        Ok(S3Remote {
-            url: url.to_string(),
+            provider,
             bucket,
             prefix,
             endpoint,
-            plain_http,
-            metadata_endpoint,
-            store: Arc::new(store),
+            plain_http: false,
+            metadata_endpoint: None,
+            store,
             requests: Semaphore::new(MAX_REQUESTS),
             bucket_ok: AtomicBool::new(false),
-        })
+        }
     }
 
     fn key(&self, path: &str) -> RemoteResult<ObjPath> {
@@ -266,51 +265,28 @@ impl S3Remote {
     }
 }
 
-/// Where object_store asks for an EC2 instance role's credentials by default.
-const DEFAULT_METADATA_ENDPOINT: &str = "http://169.254.169.254";
-
-/// Whether object_store will take its credentials from the EC2 instance metadata
-/// service: no access key, no web identity, no container credentials, and requests are
-/// signed (the order of `AmazonS3Builder::build`).
-fn uses_instance_metadata(
-    value: &dyn Fn(AmazonS3ConfigKey) -> Option<String>,
-    truthy: &dyn Fn(AmazonS3ConfigKey) -> bool,
-) -> bool {
-    use AmazonS3ConfigKey as K;
-    let set = |k| value(k).is_some();
-    !(set(K::AccessKeyId)
-        || set(K::SecretAccessKey)
-        || (set(K::WebIdentityTokenFile) && set(K::RoleArn))
-        || set(K::ContainerCredentialsRelativeUri)
-        || (set(K::ContainerCredentialsFullUri) && set(K::ContainerAuthorizationTokenFile))
-        || truthy(K::SkipSignature))
-}
-
-/// A boolean setting as object_store reads it.
-fn is_truthy(v: &str) -> bool {
-    matches!(
-        v.to_ascii_lowercase().as_str(),
-        "1" | "true" | "on" | "yes" | "y"
-    )
-}
-
-/// Split `s3://bucket/some/prefix` into the bucket and the prefix.
-fn parse_url(url: &str) -> RemoteResult<(String, String)> {
+/// Split `SCHEME://bucket/some/prefix` into the bucket and the prefix.
+fn parse_url(url: &str, provider: Provider) -> RemoteResult<(String, String)> {
     let bad = |reason: &str| RemoteError::InvalidUrl {
         url: url.to_string(),
         reason: reason.to_string(),
     };
-    let rest = url
-        .strip_prefix("s3://")
-        .ok_or_else(|| bad("not an s3:// URL"))?;
+    let (scheme, word) = (provider.scheme(), provider.bucket_word());
+    let upper = word.to_ascii_uppercase();
+    let rest = (url.strip_prefix(scheme))
+        .and_then(|r| r.strip_prefix("://"))
+        .ok_or_else(|| bad(&format!("not an {scheme}:// URL")))?;
     let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
     if bucket.is_empty() {
-        return Err(bad("the URL names no bucket (use s3://BUCKET/PREFIX)"));
+        return Err(bad(&format!(
+            "the URL names no {word} (use {scheme}://{upper}/PREFIX)"
+        )));
     }
     if bucket.contains(['?', '#', '@', ':']) || prefix.contains(['?', '#']) {
-        return Err(bad(
-            "use s3://BUCKET/PREFIX (endpoint and credentials come from AWS_* variables)",
-        ));
+        return Err(bad(&format!(
+            "use {scheme}://{upper}/PREFIX (endpoint and credentials come from {})",
+            provider.settings()
+        )));
     }
     let prefix = prefix.trim_matches('/');
     if prefix
@@ -323,7 +299,7 @@ fn parse_url(url: &str) -> RemoteResult<(String, String)> {
 }
 
 #[async_trait]
-impl Remote for S3Remote {
+impl Remote for CloudRemote {
     fn high_latency(&self) -> bool {
         true
     }
@@ -525,57 +501,5 @@ impl Remote for S3Remote {
         } else {
             Err(self.no_bucket().into())
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn urls() {
-        assert_eq!(
-            parse_url("s3://b/p/q/").unwrap(),
-            ("b".to_string(), "p/q".to_string())
-        );
-        assert_eq!(
-            parse_url("s3://b").unwrap(),
-            ("b".to_string(), String::new())
-        );
-        assert_eq!(
-            parse_url("s3://b/").unwrap(),
-            ("b".to_string(), String::new())
-        );
-        assert!(parse_url("s3:///p").is_err());
-        assert!(parse_url("s3://b/p//q").is_err());
-        assert!(parse_url("s3://b/../q").is_err());
-        assert!(parse_url("s3://key:secret@b/q").is_err());
-    }
-
-    #[test]
-    fn instance_metadata_only_without_other_credentials() {
-        use AmazonS3ConfigKey as K;
-        let uses = |set: &[(K, &str)]| {
-            let value = |k: K| {
-                (set.iter())
-                    .find(|(s, _)| *s == k)
-                    .map(|(_, v)| v.to_string())
-            };
-            uses_instance_metadata(&value, &|k| value(k).is_some_and(|v| is_truthy(&v)))
-        };
-        assert!(uses(&[]));
-        assert!(uses(&[
-            (K::Region, "eu-west-1"),
-            (K::SkipSignature, "false")
-        ]));
-        assert!(!uses(&[(K::AccessKeyId, "a"), (K::SecretAccessKey, "s")]));
-        assert!(!uses(&[(K::SkipSignature, "TRUE")]));
-        assert!(!uses(&[
-            (K::WebIdentityTokenFile, "/t"),
-            (K::RoleArn, "arn")
-        ]));
-        // A token file alone is not a web identity: object_store goes on to the others.
-        assert!(uses(&[(K::WebIdentityTokenFile, "/t")]));
-        assert!(!uses(&[(K::ContainerCredentialsRelativeUri, "/v2/creds")]));
     }
 }
