@@ -30,6 +30,7 @@ pub(crate) mod settings;
 mod snapshot_filter;
 mod snapshots;
 mod stats;
+mod tag;
 mod unlock;
 mod verify;
 mod version;
@@ -80,6 +81,8 @@ pub enum Command {
     Delete(delete::DeleteArgs),
     /// Remove what interrupted runs left behind (nothing else)
     Prune(prune::PruneArgs),
+    /// Add, remove or set the tags of snapshots (each changed one is replaced by a copy)
+    Tag(tag::TagArgs),
     /// Remove stale locks (left by a backup or delete that died)
     Unlock(unlock::UnlockArgs),
     /// List, add, remove or change the passwords (key files) of the repository
@@ -151,6 +154,7 @@ pub fn run(parsed: Parsed) -> Result<u8> {
         Command::Repair(a) => repair::run(g, a),
         Command::Delete(a) => delete::run(g, a),
         Command::Prune(a) => prune::run(g, a),
+        Command::Tag(a) => tag::run(g, a),
         Command::Unlock(a) => unlock::run(g, a),
         Command::Key(a) => key::run(g, a),
         Command::Remote(a) => remote::run(g, a),

@@ -34,10 +34,6 @@ const COMMANDS: &[(&str, &str)] = &[
         "tangle has no `copy` yet: one repository spans several remotes (`tangle remote add \
          URL` adds one)",
     ),
-    (
-        "tag",
-        "tangle has no `tag` yet: tags are given at `tangle backup --tag`",
-    ),
     ("rewrite", "tangle has no `rewrite` yet"),
     (
         "recover",

@@ -60,6 +60,7 @@ mod seams;
 mod signals;
 mod snapshot_selection;
 mod stalled_remote;
+mod tag;
 mod tree_walks;
 mod verify;
 mod writer_lies;
