@@ -34,7 +34,6 @@ const COMMANDS: &[(&str, &str)] = &[
         "tangle has no `copy` yet: one repository spans several remotes (`tangle remote add \
          URL` adds one)",
     ),
-    ("rewrite", "tangle has no `rewrite` yet"),
     (
         "recover",
         "tangle has no `recover`: `tangle verify` reports what is lost, `tangle repair` \

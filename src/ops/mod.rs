@@ -21,6 +21,7 @@ pub mod remote;
 pub mod repair;
 pub(crate) mod replace;
 pub mod restore;
+pub mod rewrite;
 pub mod select;
 pub mod snapshots;
 pub mod stats;

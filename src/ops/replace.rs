@@ -1,10 +1,10 @@
-//! Replacing snapshots by changed copies (`tag`): the new
+//! Replacing snapshots by changed copies (`tag`; `rewrite --forget` too): the new
 //! snapshot objects are written first, then one deletion record naming the old ones,
 //! then the old objects are removed from every remote. Shared by the commands that
 //! change what a snapshot says without changing what it stores.
 //!
 //! Nothing but snapshot objects goes: the new snapshots use the trees and blobs of the
-//! old ones, so no extent, index segment
+//! old ones (or, for `rewrite`, new trees committed before), so no extent, index segment
 //! or head loses a user and nothing needs re-encoding; the record names only snapshots
 //! (FORMAT.md §5.7), as `key remove`'s names only a key. The caller holds the exclusive
 //! lock (DESIGN.md §14a). A crash leaves the repository verifiable: before the record,

@@ -56,6 +56,7 @@ mod remotes;
 mod resilience;
 mod restic_habits;
 mod restore;
+mod rewrite;
 mod seams;
 mod signals;
 mod snapshot_selection;
