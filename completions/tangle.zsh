@@ -381,6 +381,75 @@ _arguments "${_arguments_options[@]}" : \
 '--help[Print help]' \
 && ret=0
 ;;
+(tag)
+_arguments "${_arguments_options[@]}" : \
+'*--add=[Add these tags (comma-separated; repeatable)]:TAG[,TAG]:_default' \
+'*--remove=[Remove these tags (comma-separated; repeatable)]:TAG[,TAG]:_default' \
+'*--set=[Replace every tag by these (comma-separated; repeatable; '\'''\'' for no tags); not with --add or --remove]:TAG[,TAG]:_default' \
+'*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--host=[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--tag=[Only snapshots with all these tags (comma-separated; repeat\: any of the lists; '\'''\'' matches snapshots without tags); \`latest\` is the newest of these]:TAG[,TAG]:_default' \
+'*--path=[Only snapshots whose backed-up paths include PATH (repeat\: all of them); \`latest\` is the newest of these]:PATH:_files' \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'-n[Say which snapshots would change and how; change nothing]' \
+'--dry-run[Say which snapshots would change and how; change nothing]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'*::snapshots -- Snapshots to change (ids, unique prefixes or `latest`); none\: every snapshot the filters select (all of them without filters):_default' \
+&& ret=0
+;;
+(rewrite)
+_arguments "${_arguments_options[@]}" : \
+'*-e+[Leave out paths matching PATTERN, as backup'\''s --exclude (repeatable)]:PATTERN:_default' \
+'*--exclude=[Leave out paths matching PATTERN, as backup'\''s --exclude (repeatable)]:PATTERN:_default' \
+'*--exclude-file=[Read exclude patterns from FILE, one per line, as backup'\''s --exclude-file (repeatable)]:FILE:_files' \
+'*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--host=[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--tag=[Only snapshots with all these tags (comma-separated; repeat\: any of the lists; '\'''\'' matches snapshots without tags); \`latest\` is the newest of these]:TAG[,TAG]:_default' \
+'*--path=[Only snapshots whose backed-up paths include PATH (repeat\: all of them); \`latest\` is the newest of these]:PATH:_files' \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--forget[Delete each rewritten snapshot'\''s original (its data stays until \`tangle delete\` finds it unused)]' \
+'-n[Say which snapshots would be rewritten and what would be left out; write nothing]' \
+'--dry-run[Say which snapshots would be rewritten and what would be left out; write nothing]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'*::snapshots -- Snapshots to rewrite (ids, unique prefixes or `latest`); none\: every snapshot the filters select (all of them without filters):_default' \
+&& ret=0
+;;
 (unlock)
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
@@ -1546,6 +1615,14 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(tag)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(rewrite)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (unlock)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -1768,6 +1845,8 @@ _tangle_commands() {
 'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
 'delete:Delete snapshots and reclaim their space, re-encoding what pointed into it' \
 'prune:Remove what interrupted runs left behind (nothing else)' \
+'tag:Add, remove or set the tags of snapshots (each changed one is replaced by a copy)' \
+'rewrite:Write new snapshots without the paths matching exclude patterns (--forget\: delete the old)' \
 'unlock:Remove stale locks (left by a backup or delete that died)' \
 'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
@@ -1955,6 +2034,8 @@ _tangle__subcmd__help_commands() {
 'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
 'delete:Delete snapshots and reclaim their space, re-encoding what pointed into it' \
 'prune:Remove what interrupted runs left behind (nothing else)' \
+'tag:Add, remove or set the tags of snapshots (each changed one is replaced by a copy)' \
+'rewrite:Write new snapshots without the paths matching exclude patterns (--forget\: delete the old)' \
 'unlock:Remove stale locks (left by a backup or delete that died)' \
 'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
@@ -2169,6 +2250,11 @@ _tangle__subcmd__help__subcmd__restore_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help restore commands' commands "$@"
 }
+(( $+functions[_tangle__subcmd__help__subcmd__rewrite_commands] )) ||
+_tangle__subcmd__help__subcmd__rewrite_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help rewrite commands' commands "$@"
+}
 (( $+functions[_tangle__subcmd__help__subcmd__run_commands] )) ||
 _tangle__subcmd__help__subcmd__run_commands() {
     local commands; commands=()
@@ -2183,6 +2269,11 @@ _tangle__subcmd__help__subcmd__snapshots_commands() {
 _tangle__subcmd__help__subcmd__stats_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help stats commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__tag_commands] )) ||
+_tangle__subcmd__help__subcmd__tag_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help tag commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__help__subcmd__unlock_commands] )) ||
 _tangle__subcmd__help__subcmd__unlock_commands() {
@@ -2418,6 +2509,11 @@ _tangle__subcmd__restore_commands() {
     local commands; commands=()
     _describe -t commands 'tangle restore commands' commands "$@"
 }
+(( $+functions[_tangle__subcmd__rewrite_commands] )) ||
+_tangle__subcmd__rewrite_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle rewrite commands' commands "$@"
+}
 (( $+functions[_tangle__subcmd__run_commands] )) ||
 _tangle__subcmd__run_commands() {
     local commands; commands=()
@@ -2432,6 +2528,11 @@ _tangle__subcmd__snapshots_commands() {
 _tangle__subcmd__stats_commands() {
     local commands; commands=()
     _describe -t commands 'tangle stats commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__tag_commands] )) ||
+_tangle__subcmd__tag_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle tag commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__unlock_commands] )) ||
 _tangle__subcmd__unlock_commands() {

@@ -25,11 +25,13 @@ mod render;
 mod repair;
 mod restic;
 mod restore;
+mod rewrite;
 mod run;
 pub(crate) mod settings;
 mod snapshot_filter;
 mod snapshots;
 mod stats;
+mod tag;
 mod unlock;
 mod verify;
 mod version;
@@ -80,6 +82,10 @@ pub enum Command {
     Delete(delete::DeleteArgs),
     /// Remove what interrupted runs left behind (nothing else)
     Prune(prune::PruneArgs),
+    /// Add, remove or set the tags of snapshots (each changed one is replaced by a copy)
+    Tag(tag::TagArgs),
+    /// Write new snapshots without the paths matching exclude patterns (--forget: delete the old)
+    Rewrite(rewrite::RewriteArgs),
     /// Remove stale locks (left by a backup or delete that died)
     Unlock(unlock::UnlockArgs),
     /// List, add, remove or change the passwords (key files) of the repository
@@ -151,6 +157,8 @@ pub fn run(parsed: Parsed) -> Result<u8> {
         Command::Repair(a) => repair::run(g, a),
         Command::Delete(a) => delete::run(g, a),
         Command::Prune(a) => prune::run(g, a),
+        Command::Tag(a) => tag::run(g, a),
+        Command::Rewrite(a) => rewrite::run(g, a),
         Command::Unlock(a) => unlock::run(g, a),
         Command::Key(a) => key::run(g, a),
         Command::Remote(a) => remote::run(g, a),

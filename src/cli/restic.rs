@@ -35,11 +35,6 @@ const COMMANDS: &[(&str, &str)] = &[
          URL` adds one)",
     ),
     (
-        "tag",
-        "tangle has no `tag` yet: tags are given at `tangle backup --tag`",
-    ),
-    ("rewrite", "tangle has no `rewrite` yet"),
-    (
         "recover",
         "tangle has no `recover`: `tangle verify` reports what is lost, `tangle repair` \
          rebuilds what can be rebuilt",

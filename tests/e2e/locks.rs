@@ -18,7 +18,7 @@ use tangle::crypto::envelope::{self, ObjectKind};
 use tangle::repo::Config;
 
 /// Objects under `locks/` of each remote directory.
-fn locks(repo: &Repo) -> Vec<Vec<String>> {
+pub(crate) fn locks(repo: &Repo) -> Vec<Vec<String>> {
     repo.remotes
         .iter()
         .map(|r| object_paths(r, "locks"))
@@ -27,7 +27,7 @@ fn locks(repo: &Repo) -> Vec<Vec<String>> {
 
 /// A backup running in the background, stopped (`SIGSTOP`) once its lock is on every
 /// remote: a live holder, whatever the machine's speed.
-fn stopped_backup(repo: &Repo) -> std::process::Child {
+pub(crate) fn stopped_backup(repo: &Repo) -> std::process::Child {
     let big = repo.dir("big");
     for i in 0..3 {
         write_file(

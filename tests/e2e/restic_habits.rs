@@ -1,7 +1,7 @@
 //! End-to-end: restic's habits lead to the right tangle command, setting or URL
 //! (issue 32, "Messages that lead somewhere"; the map is docs/FROM-RESTIC.md):
 //!
-//! * restic's command names (`forget`, `check`, `tag`, `mount`, `copy`) get a tip
+//! * restic's command names (`forget`, `check`, `mount`, `copy`) get a tip
 //!   naming tangle's command, or saying that there is none yet, instead of clap's
 //!   nearest name (`prune` got `run`, which backs up and deletes, before `tangle prune`
 //!   existed); restic's `prune` is tangle's `prune` now;
@@ -28,7 +28,6 @@ fn restic_command_names_lead_to_tangle_commands() {
             "`tangle delete SNAPSHOT...` or `tangle delete --keep-...`",
         ),
         ("check", "`tangle verify`"),
-        ("tag", "tangle has no `tag` yet"),
         ("mount", "tangle has no `mount` yet"),
         ("copy", "tangle has no `copy` yet"),
     ] {

@@ -762,3 +762,22 @@ fn a_writers_first_run_points_into_the_owners_extents_and_survives_their_deletio
     );
     assert_eq!(code, 0, "{}", show_findings(&report));
 }
+
+/// A repository with one owner's snapshot and one a writer key made of the same source,
+/// the writer's released lock removed (by `unlock`: else the owner's next exclusive lock
+/// removes it, and a command checked for leaving the remotes unchanged would not).
+/// Returns the repository, the owner's snapshot id and the writer's.
+pub(crate) fn owner_and_writer_snapshots() -> (Repo, String, String) {
+    let repo = Repo::init();
+    let (_, key) = add(&repo, "laptop");
+    let src = repo.dir("src");
+    crate::shared::files::write_file(&src.join("f.txt"), b"the data\n");
+    let owner = repo.backup(&[&src], &[]).snapshot_id;
+    let out = writer_backup(&repo, &key, &repo.dir("writer-home"), &src);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_str(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("backup --json");
+    let theirs = v["snapshot_id"].as_str().unwrap_or_default().to_string();
+    assert!(is_hex(&theirs, 64), "{v:#}");
+    run_ok(repo.cmd().arg("unlock"));
+    (repo, owner, theirs)
+}
