@@ -78,7 +78,12 @@ pub(crate) fn replace<S: HasKey>(
     for (old, s) in changes {
         let (id, object) = seal_snapshot(repo, s)?;
         repo.write_replicated(&format!("snapshots/{id}"), object)
-            .map_err(|e| e.context(format!("writing the new snapshot of {}", &old[..8])))?;
+            .map_err(|e| {
+                e.context(format!(
+                    "writing the new snapshot of {}",
+                    &old[..8.min(old.len())]
+                ))
+            })?;
         new_ids.push(id);
     }
     if !forget_old || changes.is_empty() {
