@@ -77,8 +77,8 @@ pub struct RewriteReport {
     /// Full ids of the chosen snapshots nothing matched (left as they are).
     pub unchanged: Vec<String>,
     /// New tree blobs stored, and the bytes of the extents they went into.
-    pub trees_written: u64,
-    pub bytes_written: u64,
+    pub(crate) trees_written: u64,
+    pub(crate) bytes_written: u64,
 }
 
 /// Rewrite the snapshots. The caller holds the exclusive lock (not with `dry_run`).

@@ -15,9 +15,9 @@ use crate::repo::{HasKey, Repository};
 #[derive(Clone, Debug, Default)]
 pub struct TagChange {
     /// `--set`: the new tags (empty: none). Exclusive with `add` and `remove`.
-    pub set: Option<Vec<String>>,
-    pub add: Vec<String>,
-    pub remove: Vec<String>,
+    pub(crate) set: Option<Vec<String>>,
+    pub(crate) add: Vec<String>,
+    pub(crate) remove: Vec<String>,
 }
 
 impl TagChange {
@@ -54,7 +54,7 @@ impl TagChange {
 
     /// The tags after the change: `set` as given; else the old ones (duplicates dropped),
     /// then the added ones they lack, without the removed ones.
-    pub fn apply(&self, old: &[String]) -> Vec<String> {
+    pub(crate) fn apply(&self, old: &[String]) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         let base = self.set.as_deref().unwrap_or(old);
         for t in base.iter().chain(&self.add) {

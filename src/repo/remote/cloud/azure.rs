@@ -22,7 +22,7 @@ use crate::remote::RemoteError;
 impl CloudRemote {
     /// Open `az://container/prefix` configured from the environment, with some `AZURE_*`
     /// settings overridden (as if they were set in the environment).
-    pub fn open_azure(url: &str, overrides: &[(&str, &str)]) -> Result<CloudRemote> {
+    pub(crate) fn open_azure(url: &str, overrides: &[(&str, &str)]) -> Result<CloudRemote> {
         let (container, prefix) = parse_url(url, Provider::Azure)?;
         let mut builder = MicrosoftAzureBuilder::new()
             .with_client_options(client_options())

@@ -17,7 +17,7 @@ use crate::remote::RemoteError;
 impl CloudRemote {
     /// Open `gs://bucket/prefix` configured from the environment, with some `GOOGLE_*`
     /// settings overridden (as if they were set in the environment).
-    pub fn open_gcs(url: &str, overrides: &[(&str, &str)]) -> Result<CloudRemote> {
+    pub(crate) fn open_gcs(url: &str, overrides: &[(&str, &str)]) -> Result<CloudRemote> {
         let at = parse_url(url, Provider::Gcs)?;
         let mut builder = GoogleCloudStorageBuilder::new()
             .with_client_options(client_options())
