@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use bytes::Bytes;
 use serde::Serialize;
 
-use super::extent_writer::{Appender, DEFAULT_UPLOAD_QUEUE, StoredBlob};
+use super::extent_writer::{Appender, StoredBlob};
 use super::replace;
 use super::select::{self, SnapshotFilter};
 use crate::content::{BlobId, BlobKind, IndexSegment, NodeKind, Snapshot, Tree, encode_blob};
@@ -132,19 +132,10 @@ fn rewrite_all(
     opts: &RewriteOptions,
     report: &mut RewriteReport,
 ) -> Result<(Vec<(String, Snapshot)>, Stored)> {
-    let writer: [u8; 16] = crate::crypto::random_bytes()?;
     let progress = crate::ops::Progress::default();
     let appender = match opts.dry_run {
         true => None,
-        false => Some(Appender::new(
-            repo,
-            writer,
-            None,
-            false,
-            DEFAULT_UPLOAD_QUEUE,
-            &progress,
-            &HashSet::new(),
-        )?),
+        false => Some(Appender::fresh_chain(repo, &progress, &HashSet::new())?),
     };
     let mut walk = Walk {
         repo,
@@ -206,7 +197,7 @@ fn rewrite_all(
     repo.write_replicated(&format!("index/{index_id}"), Bytes::from(sealed))?;
     let head = Head {
         repo_id: repo.config.id,
-        writer,
+        writer: appender.writer(),
         seq: 0,
         extent: appender.last,
         snapshot: None,

@@ -13,7 +13,7 @@ use crate::content::BlobId;
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, ExtentName};
 use crate::ops::Progress;
-use crate::ops::extent_writer::{Appender, DEFAULT_UPLOAD_QUEUE, StoredBlob};
+use crate::ops::extent_writer::{Appender, StoredBlob};
 use crate::repo::{Indexed, Repository};
 
 /// How much unused space may stay in partly used extents (restic's `--max-unused`).
@@ -140,17 +140,8 @@ pub(super) fn write(
         })
         .collect();
     blobs.sort_unstable_by_key(|b| (b.0, b.1));
-    let writer: [u8; 16] = crate::crypto::random_bytes()?;
     let progress = Progress::default();
-    let mut appender = Appender::new(
-        repo,
-        writer,
-        None,
-        false,
-        DEFAULT_UPLOAD_QUEUE,
-        &progress,
-        exclude,
-    )?;
+    let mut appender = Appender::fresh_chain(repo, &progress, exclude)?;
     let mut bytes_read = 0;
     let mut current = None;
     for (extent, _, id, kind, raw_len) in blobs {
@@ -179,7 +170,7 @@ pub(super) fn write(
     Progress::add(&shown.files_done, current.is_some() as u64);
     Ok(Repacked {
         extents: std::mem::take(&mut appender.extents),
-        writer,
+        writer: appender.writer(),
         last: appender.last,
         bytes_read,
         bytes_written: appender.bytes_stored,

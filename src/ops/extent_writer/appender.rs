@@ -102,6 +102,30 @@ const RECENT_EXTENTS: usize = 4;
 const TREE_EXTENT_DIVISOR: usize = 4;
 
 impl<'a, S: Appends> Appender<'a, S> {
+    /// An appender on a chain of its own (a fresh random writer id, as delete's repack
+    /// and rewrite write): no earlier head, the default upload queue.
+    pub(crate) fn fresh_chain(
+        repo: &'a Repository<S>,
+        progress: &'a Progress,
+        exclude: &HashSet<ExtentName>,
+    ) -> Result<Self> {
+        let writer: [u8; 16] = crate::crypto::random_bytes()?;
+        Self::new(
+            repo,
+            writer,
+            None,
+            false,
+            super::DEFAULT_UPLOAD_QUEUE,
+            progress,
+            exclude,
+        )
+    }
+
+    /// The writer id whose chain this appender extends.
+    pub(crate) fn writer(&self) -> [u8; 16] {
+        self.writer
+    }
+
     /// `exclude`: extents no pointer may go into (those a delete is removing).
     pub(crate) fn new(
         repo: &'a Repository<S>,
