@@ -190,6 +190,9 @@ class Config:
     keep_work: bool
     preset: str
     tamper_manifest: bool = False
+    # --binary-env KEY=VALUE: extra environment for every tangle process (the testing
+    # build's experiment switches, e.g. TANGLE_TEST_PLACEMENT=skip-one).
+    binary_env: dict[str, str] = field(default_factory=dict)
     report: list[str] | None = None  # --report JSON...: only print the report of finished runs
 
     @property
@@ -429,6 +432,15 @@ def parse_args(argv: list[str]) -> tuple[Config, str | None]:
     )
     p.add_argument("--keep-work", action="store_true", help="keep the temporary directory")
     p.add_argument(
+        "--binary-env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="set KEY=VALUE in the environment of every tangle process (repeatable; for "
+        "the testing build's experiment switches, e.g. TANGLE_TEST_PLACEMENT=skip-one); "
+        "recorded in the JSON",
+    )
+    p.add_argument(
         "--tamper-manifest",
         action="store_true",
         help="self-test of the harness: expect one wrong file in the newest snapshot, so "
@@ -437,6 +449,12 @@ def parse_args(argv: list[str]) -> tuple[Config, str | None]:
     a = p.parse_args(argv)
 
     preset = "smoke" if a.smoke else "full" if a.full else "small"
+    binary_env = {}
+    for item in a.binary_env:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            p.error(f"--binary-env {item!r}: expected KEY=VALUE")
+        binary_env[key] = value
     d = PRESETS[preset]
     binary = a.bin or os.environ.get("TANGLE_BIN")
     if a.report:
@@ -522,6 +540,7 @@ def parse_args(argv: list[str]) -> tuple[Config, str | None]:
         keep_work=a.keep_work,
         preset=preset,
         tamper_manifest=a.tamper_manifest,
+        binary_env=binary_env,
     )
     return cfg, a.json_out
 
@@ -534,8 +553,15 @@ class Tangle:
     """The binary in a clean environment: only PATH, and HOME under `home`. Counts the
     seconds spent per command (for the timings in the report)."""
 
-    def __init__(self, binary: str, home: Path, timings: dict | None = None):
+    def __init__(
+        self,
+        binary: str,
+        home: Path,
+        timings: dict | None = None,
+        binary_env: dict[str, str] | None = None,
+    ):
         self.binary = binary
+        self.binary_env = binary_env or {}
         self.home = home
         self.timings = timings if timings is not None else {}
         home.mkdir(parents=True, exist_ok=True)
@@ -559,6 +585,7 @@ class Tangle:
             "TANGLE_HOST": "durability",
             "NO_COLOR": "1",
             "TERM": "dumb",
+            **self.binary_env,
             **(env or {}),
         }
         if password:
@@ -908,7 +935,7 @@ def build_histories(
     """Backs up the (regime, seed) source history into one repository per remote count
     and layout, one step at a time; returns the histories and the manifest of the source
     at each backup."""
-    t = Tangle(cfg.binary, job / "home", timings)
+    t = Tangle(cfg.binary, job / "home", timings, cfg.binary_env)
     src = (job / "src").resolve()
     src.mkdir()
     histories = []
@@ -1157,7 +1184,7 @@ def run_scenario(
     copy_tree(h.pristine, live)
     run_dir = job / f"run-{h.remotes}r-{h.layout.name}-{scenario}"
     run_dir.mkdir()
-    t = Tangle(cfg.binary, run_dir / "home", timings)
+    t = Tangle(cfg.binary, run_dir / "home", timings, cfg.binary_env)
     n_snap = len(h.snapshots)
     try:
         damage = choose_damage(cfg, h, scenario, seed)
@@ -1628,6 +1655,9 @@ def markdown(cfg: Config, summary: dict, meta: dict, disagreements: list[dict]) 
         f"{meta['duration_secs']:.0f} s with {cfg.jobs} job(s) on {os.cpu_count()} cores."
     )
     say("")
+    if cfg.binary_env:
+        env = " ".join(f"`{k}={v}`" for k, v in sorted(cfg.binary_env.items()))
+        say(f"Every tangle process ran with {env} (`--binary-env`).\n")
     if cfg.tamper_manifest:
         say(
             "**SELF-TEST (--tamper-manifest): one file of each newest snapshot's manifest is "
@@ -1902,6 +1932,7 @@ def main(argv: list[str]) -> int:
                 "restores": cfg.restores,
                 "restore_sample": cfg.restore_sample,
                 "jobs": cfg.jobs,
+                "binary_env": cfg.binary_env,
                 "goals": GOALS,
                 "newest_goal": NEWEST_GOAL,
                 "bytes_tolerance": BYTES_TOLERANCE,

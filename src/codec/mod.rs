@@ -22,7 +22,40 @@ pub use rs::{encode_parity, reconstruct, shard_size_for};
 /// round-robin from a per-extent rotation so load spreads evenly and no remote holds
 /// more than `ceil((s+p)/R)` shards of one extent.
 pub fn place(seq: u64, index: usize, remotes: usize) -> usize {
+    #[cfg(feature = "testing")]
+    if remotes >= 4 && experiments::skip_one_placement() {
+        // Each extent on R - 1 remotes, skipping remote `seq mod R`, round-robin over the
+        // others from a rotating start (docs/DURABILITY.md, "Placement on R - 1 remotes").
+        let skip = (seq % remotes as u64) as usize;
+        let start = (seq / remotes as u64) as usize;
+        return (skip + 1 + (start + index) % (remotes - 1)) % remotes;
+    }
     ((seq % remotes as u64) as usize + index) % remotes
+}
+
+/// Switches for durability experiments through the binary (`scripts/durability.sh
+/// --binary-env`), in builds with the `testing` feature only. Each is read once.
+#[cfg(feature = "testing")]
+pub(crate) mod experiments {
+    use std::sync::OnceLock;
+
+    /// `TANGLE_TEST_PLACEMENT=skip-one`: with 4 or more remotes, place each extent's
+    /// shards on all remotes but one, a different one for each extent.
+    pub(crate) fn skip_one_placement() -> bool {
+        static ON: OnceLock<bool> = OnceLock::new();
+        *ON.get_or_init(|| std::env::var("TANGLE_TEST_PLACEMENT").is_ok_and(|v| v == "skip-one"))
+    }
+
+    /// `TANGLE_TEST_YOUNG_POINTERS=N`: N young pointers per codeword (at most `t`)
+    /// instead of `t / 4`.
+    pub(crate) fn young_pointers() -> Option<usize> {
+        static N: OnceLock<Option<usize>> = OnceLock::new();
+        *N.get_or_init(|| {
+            std::env::var("TANGLE_TEST_YOUNG_POINTERS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+        })
+    }
 }
 
 #[cfg(test)]

@@ -55,6 +55,10 @@ pub(crate) const FAR_DISTANCE: usize = 32;
 /// With `t < 4` every pointer is far: the model found a young pointer then cost more in
 /// bursts than it saved for the newest extents.
 pub(crate) fn young_pointers(t: usize) -> usize {
+    #[cfg(feature = "testing")]
+    if let Some(n) = crate::codec::experiments::young_pointers() {
+        return n.min(t);
+    }
     t / 4
 }
 
