@@ -52,6 +52,9 @@ _tangle() {
             tangle,man)
                 cmd="tangle__subcmd__man"
                 ;;
+            tangle,mount)
+                cmd="tangle__subcmd__mount"
+                ;;
             tangle,profile)
                 cmd="tangle__subcmd__profile"
                 ;;
@@ -189,6 +192,9 @@ _tangle() {
                 ;;
             tangle__subcmd__help,man)
                 cmd="tangle__subcmd__help__subcmd__man"
+                ;;
+            tangle__subcmd__help,mount)
+                cmd="tangle__subcmd__help__subcmd__mount"
                 ;;
             tangle__subcmd__help,profile)
                 cmd="tangle__subcmd__help__subcmd__profile"
@@ -398,7 +404,7 @@ _tangle() {
 
     case "${cmd}" in
         tangle)
-            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help --version init backup snapshots ls restore dump verify repair delete prune tag rewrite unlock key remote writer find diff stats cat completions man profile run version help"
+            opts="-r -P -q -v -h -V --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help --version init backup snapshots ls restore dump mount verify repair delete prune tag rewrite unlock key remote writer find diff stats cat completions man profile run version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1730,7 +1736,7 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__help)
-            opts="init backup snapshots ls restore dump verify repair delete prune tag rewrite unlock key remote writer find diff stats cat completions man profile run version help"
+            opts="init backup snapshots ls restore dump mount verify repair delete prune tag rewrite unlock key remote writer find diff stats cat completions man profile run version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2080,6 +2086,20 @@ _tangle() {
             return 0
             ;;
         tangle__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__help__subcmd__mount)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2938,6 +2958,80 @@ _tangle() {
                 return 0
             fi
             case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -P)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cache-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-lock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-upload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit-download)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tangle__subcmd__mount)
+            opts="-H -r -P -q -v -h --allow-other --host --tag --path --repo --profile --password-file --password-command --json --quiet --verbose --no-progress --progress --cache-dir --owner --retry-lock --limit-upload --limit-download --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -H)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --repo)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

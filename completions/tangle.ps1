@@ -49,6 +49,7 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the files in a snapshot')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore a snapshot (or a path in it) under a target directory')
             [CompletionResult]::new('dump', 'dump', [CompletionResultType]::ParameterValue, 'Write a file of a snapshot, or a directory as a tar archive, to standard output')
+            [CompletionResult]::new('mount', 'mount', [CompletionResultType]::ParameterValue, 'Mount snapshots as a read-only file system (FUSE) until Ctrl-C or umount')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the repository on every remote (needs no password)')
             [CompletionResult]::new('repair', 'repair', [CompletionResultType]::ParameterValue, 'Rebuild missing or damaged shards and metadata copies (needs no password)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete snapshots and reclaim their space, re-encoding what pointed into it')
@@ -261,6 +262,34 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('--retry-lock', '--retry-lock', [CompletionResultType]::ParameterName, 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)')
             [CompletionResult]::new('--limit-upload', '--limit-upload', [CompletionResultType]::ParameterName, 'Upload at most this many KiB/s, over all remotes together')
             [CompletionResult]::new('--limit-download', '--limit-download', [CompletionResultType]::ParameterName, 'Download at most this many KiB/s, over all remotes together')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output on stdout (and fatal errors as JSON on stderr)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('--progress', '--progress', [CompletionResultType]::ParameterName, 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'tangle;mount' {
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only snapshots with all these tags (comma-separated; repeat: any of the lists; '''' matches snapshots without tags); `latest` is the newest of these')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only snapshots whose backed-up paths include PATH (repeat: all of them); `latest` is the newest of these')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
+            [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
+            [CompletionResult]::new('--password-file', '--password-file', [CompletionResultType]::ParameterName, 'Read the password from this file (first line)')
+            [CompletionResult]::new('--password-command', '--password-command', [CompletionResultType]::ParameterName, 'Run this shell command and use its output as the password')
+            [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)')
+            [CompletionResult]::new('--owner', '--owner', [CompletionResultType]::ParameterName, 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted')
+            [CompletionResult]::new('--retry-lock', '--retry-lock', [CompletionResultType]::ParameterName, 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)')
+            [CompletionResult]::new('--limit-upload', '--limit-upload', [CompletionResultType]::ParameterName, 'Upload at most this many KiB/s, over all remotes together')
+            [CompletionResult]::new('--limit-download', '--limit-download', [CompletionResultType]::ParameterName, 'Download at most this many KiB/s, over all remotes together')
+            [CompletionResult]::new('--allow-other', '--allow-other', [CompletionResultType]::ParameterName, 'Let other users than the one mounting in (FUSE''s allow_other: root, or with `user_allow_other` in /etc/fuse.conf)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output on stdout (and fatal errors as JSON on stderr)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
@@ -1419,6 +1448,7 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the files in a snapshot')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore a snapshot (or a path in it) under a target directory')
             [CompletionResult]::new('dump', 'dump', [CompletionResultType]::ParameterValue, 'Write a file of a snapshot, or a directory as a tar archive, to standard output')
+            [CompletionResult]::new('mount', 'mount', [CompletionResultType]::ParameterValue, 'Mount snapshots as a read-only file system (FUSE) until Ctrl-C or umount')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the repository on every remote (needs no password)')
             [CompletionResult]::new('repair', 'repair', [CompletionResultType]::ParameterValue, 'Rebuild missing or damaged shards and metadata copies (needs no password)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete snapshots and reclaim their space, re-encoding what pointed into it')
@@ -1457,6 +1487,9 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             break
         }
         'tangle;help;dump' {
+            break
+        }
+        'tangle;help;mount' {
             break
         }
         'tangle;help;verify' {

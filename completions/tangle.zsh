@@ -260,6 +260,36 @@ _arguments "${_arguments_options[@]}" : \
 ':file -- Absolute path of the file or directory, as backed up (`/`\: the whole snapshot):_files' \
 && ret=0
 ;;
+(mount)
+_arguments "${_arguments_options[@]}" : \
+'*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--host=[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--tag=[Only snapshots with all these tags (comma-separated; repeat\: any of the lists; '\'''\'' matches snapshots without tags); \`latest\` is the newest of these]:TAG[,TAG]:_default' \
+'*--path=[Only snapshots whose backed-up paths include PATH (repeat\: all of them); \`latest\` is the newest of these]:PATH:_files' \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--allow-other[Let other users than the one mounting in (FUSE'\''s allow_other\: root, or with \`user_allow_other\` in /etc/fuse.conf)]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'*::args -- \[SNAPSHOT\] MOUNTPOINT\: the directory to mount at (it must exist), after an optional snapshot id, prefix or `latest` to show alone:_default' \
+&& ret=0
+;;
 (verify)
 _arguments "${_arguments_options[@]}" : \
 '--read-data-subset=[Read part of the extents\: a random share (\`10%\`), group n of t by extent name (\`1/7\`; 1/7 to 7/7 read each extent once), or random extents up to a size (\`500M\`); at least one extent]:PCT%|n/t|SIZE:_default' \
@@ -1599,6 +1629,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(mount)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (verify)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -1841,6 +1875,7 @@ _tangle_commands() {
 'ls:List the files in a snapshot' \
 'restore:Restore a snapshot (or a path in it) under a target directory' \
 'dump:Write a file of a snapshot, or a directory as a tar archive, to standard output' \
+'mount:Mount snapshots as a read-only file system (FUSE) until Ctrl-C or umount' \
 'verify:Check the repository on every remote (needs no password)' \
 'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
 'delete:Delete snapshots and reclaim their space, re-encoding what pointed into it' \
@@ -2030,6 +2065,7 @@ _tangle__subcmd__help_commands() {
 'ls:List the files in a snapshot' \
 'restore:Restore a snapshot (or a path in it) under a target directory' \
 'dump:Write a file of a snapshot, or a directory as a tar archive, to standard output' \
+'mount:Mount snapshots as a read-only file system (FUSE) until Ctrl-C or umount' \
 'verify:Check the repository on every remote (needs no password)' \
 'repair:Rebuild missing or damaged shards and metadata copies (needs no password)' \
 'delete:Delete snapshots and reclaim their space, re-encoding what pointed into it' \
@@ -2192,6 +2228,11 @@ _tangle__subcmd__help__subcmd__ls_commands() {
 _tangle__subcmd__help__subcmd__man_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help man commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__mount_commands] )) ||
+_tangle__subcmd__help__subcmd__mount_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help mount commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__help__subcmd__profile_commands] )) ||
 _tangle__subcmd__help__subcmd__profile_commands() {
@@ -2395,6 +2436,11 @@ _tangle__subcmd__ls_commands() {
 _tangle__subcmd__man_commands() {
     local commands; commands=()
     _describe -t commands 'tangle man commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__mount_commands] )) ||
+_tangle__subcmd__mount_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle mount commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__profile_commands] )) ||
 _tangle__subcmd__profile_commands() {

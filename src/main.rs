@@ -112,6 +112,12 @@ fn exit_on_signals() {
             })
         };
         let code = next_signal();
+        // `tangle mount` ends by a signal: unmount, and let it finish as it does after
+        // `umount` (exit 0). A second signal exits at once.
+        if tangle::ops::mount::unmount_for_signal() {
+            next_signal();
+            std::process::exit(code);
+        }
         SIGNALLED.store(code as u8, Ordering::SeqCst);
         // A progress bar comes off first, or it is drawn again below the message. Without
         // one, the new line leaves the terminal's `^C`.

@@ -14,6 +14,7 @@ mod init;
 mod key;
 mod ls;
 mod man;
+mod mount;
 pub mod open;
 mod password;
 mod profile;
@@ -74,6 +75,8 @@ pub enum Command {
     Restore(restore::RestoreArgs),
     /// Write a file of a snapshot, or a directory as a tar archive, to standard output
     Dump(dump::DumpArgs),
+    /// Mount snapshots as a read-only file system (FUSE) until Ctrl-C or umount
+    Mount(mount::MountArgs),
     /// Check the repository on every remote (needs no password)
     Verify(verify::VerifyArgs),
     /// Rebuild missing or damaged shards and metadata copies (needs no password)
@@ -153,6 +156,7 @@ pub fn run(parsed: Parsed) -> Result<u8> {
         Command::Ls(a) => ls::run(g, a),
         Command::Restore(a) => restore::run(g, a),
         Command::Dump(a) => dump::run(g, a),
+        Command::Mount(a) => mount::run(g, a),
         Command::Verify(a) => verify::run(g, a),
         Command::Repair(a) => repair::run(g, a),
         Command::Delete(a) => delete::run(g, a),

@@ -25,11 +25,6 @@ const COMMANDS: &[(&str, &str)] = &[
         "shell completions are `tangle completions SHELL`; the man pages are in docs/man/",
     ),
     (
-        "mount",
-        "tangle has no `mount` yet: browse with `tangle ls` and `tangle find`, copy out with \
-         `tangle restore` or `tangle dump`",
-    ),
-    (
         "copy",
         "tangle has no `copy` yet: one repository spans several remotes (`tangle remote add \
          URL` adds one)",

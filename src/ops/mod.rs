@@ -15,6 +15,7 @@ pub(crate) mod listing;
 pub(crate) mod live;
 pub(crate) mod locate;
 pub mod ls;
+pub mod mount;
 pub mod prune;
 pub mod rebalance;
 pub mod remote;

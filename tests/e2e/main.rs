@@ -41,6 +41,7 @@ mod interrupt;
 mod key;
 mod lock_seams;
 mod locks;
+mod mount;
 mod overlapping_backups;
 mod owner_pin;
 mod pipe;

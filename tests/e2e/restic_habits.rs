@@ -28,7 +28,7 @@ fn restic_command_names_lead_to_tangle_commands() {
             "`tangle delete SNAPSHOT...` or `tangle delete --keep-...`",
         ),
         ("check", "`tangle verify`"),
-        ("mount", "tangle has no `mount` yet"),
+        ("list", "tangle has no `list`"),
         ("copy", "tangle has no `copy` yet"),
     ] {
         let o = run_code(repo.cmd_as(Client::no_repo()).arg(restic), 1);
