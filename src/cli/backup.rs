@@ -75,8 +75,8 @@ settings! {
         /// fails if the command does not exit 0)
         #[arg(long)]
         pub stdin_from_command: bool => cli_only(),
-        /// Tag the snapshot (repeatable)
-        #[arg(long = "tag", value_name = "TAG")]
+        /// Tag the snapshot (comma-separated, as restic's; repeatable)
+        #[arg(long = "tag", value_name = "TAG[,TAG]")]
         pub tags: Vec<String> => alias("tag"),
         /// Host name to record (default: this machine's)
         #[arg(long, env = "TANGLE_HOST")]

@@ -160,7 +160,7 @@ fn a_mount_shows_the_snapshots_as_restic_does_reads_around_a_lost_remote_and_end
     repo.backup(&[&src], &["--tag", "first"]);
     fs::write(src.join("added.txt"), b"only in the second snapshot\n").unwrap();
     let second = manifest(&src);
-    repo.backup(&[&src], &["--tag", "second", "--tag", "weekly"]);
+    repo.backup(&[&src], &["--tag", "second,weekly"]); // two tags, as in restic
     let ids = repo.snapshot_ids();
     assert_eq!(ids.len(), 2);
 

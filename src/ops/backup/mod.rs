@@ -51,6 +51,7 @@ pub struct BackupOptions {
     pub filter: FilterOptions,
     /// Back up one stream instead of `paths` (`--stdin`, `--stdin-from-command`).
     pub stdin: Option<StdinOptions>,
+    /// Tags, each a comma-separated list as restic takes `--tag` (`a,b` is two tags).
     pub tags: Vec<String>,
     pub host: Option<String>,
     pub dry_run: bool,
@@ -192,7 +193,7 @@ pub fn run<S: Appends>(
             paths,
             host,
             user: crate::util::username(),
-            tags: opts.tags.clone(),
+            tags: snapshot_tags(&opts.tags),
             parent: report.parent.clone(),
             program: format!("tangle {}", env!("CARGO_PKG_VERSION")),
             writer: None,
@@ -332,4 +333,16 @@ pub(crate) struct TreeStats {
 /// Note a file or directory the backup skips; the report lists them.
 fn note_error(errors: &Mutex<Vec<String>>, msg: String) {
     errors.lock().unwrap_or_else(|p| p.into_inner()).push(msg);
+}
+
+/// The snapshot's tags from `--tag` lists: split at commas and trimmed, as restic does,
+/// each once, in the order given.
+fn snapshot_tags(lists: &[String]) -> Vec<String> {
+    let mut tags: Vec<String> = Vec::new();
+    for t in lists.iter().flat_map(|l| crate::ops::select::split_tags(l)) {
+        if !tags.contains(&t) {
+            tags.push(t);
+        }
+    }
+    tags
 }
