@@ -30,11 +30,6 @@ const COMMANDS: &[(&str, &str)] = &[
          `tangle restore` or `tangle dump`",
     ),
     (
-        "copy",
-        "tangle has no `copy` yet: one repository spans several remotes (`tangle remote add \
-         URL` adds one)",
-    ),
-    (
         "recover",
         "tangle has no `recover`: `tangle verify` reports what is lost, `tangle repair` \
          rebuilds what can be rebuilt",
