@@ -149,23 +149,8 @@ fn copy_all(
         dst,
         same: HashSet::new(),
     };
-    let mut copy = match opts.dry_run {
-        true => None,
-        false => Some(Copier {
-            src,
-            dst,
-            appender: Appender::fresh_chain(dst, progress, &HashSet::new())?,
-            progress,
-            trees: HashMap::new(),
-            data: HashMap::new(),
-            stored: HashSet::new(),
-            head_seq: 0,
-            extents: 0,
-            blobs: 0,
-            bytes: 0,
-            bytes_read: 0,
-        }),
-    };
+    // Made at the first snapshot to copy: a run that copies nothing reads no catalog.
+    let mut copy: Option<Copier> = None;
     // This run's copies: (the source snapshot, the new id), for a source that holds the
     // same snapshot twice.
     let mut done: Vec<(Snapshot, String)> = Vec::new();
@@ -197,7 +182,11 @@ fn copy_all(
             blobs_added: 0,
             bytes_added: 0,
         };
-        if let Some(c) = copy.as_mut() {
+        if !opts.dry_run {
+            let c = match copy.as_mut() {
+                Some(c) => c,
+                None => copy.insert(Copier::new(src, dst, progress)?),
+            };
             let (blobs, bytes) = (c.blobs, c.bytes);
             let tree = c
                 .tree(&s.tree)
@@ -317,7 +306,28 @@ struct Copier<'a> {
     bytes_read: u64,
 }
 
-impl Copier<'_> {
+impl<'a> Copier<'a> {
+    fn new(
+        src: &'a Repository<Indexed>,
+        dst: &'a Repository<Indexed>,
+        progress: &'a Progress,
+    ) -> Result<Self> {
+        Ok(Copier {
+            src,
+            dst,
+            appender: Appender::fresh_chain(dst, progress, &HashSet::new())?,
+            progress,
+            trees: HashMap::new(),
+            data: HashMap::new(),
+            stored: HashSet::new(),
+            head_seq: 0,
+            extents: 0,
+            blobs: 0,
+            bytes: 0,
+            bytes_read: 0,
+        })
+    }
+
     /// Copy the source tree `id` and everything below it; the destination's tree id.
     fn tree(&mut self, id: &BlobId) -> Result<BlobId> {
         if let Some(new) = self.trees.get(id) {

@@ -224,7 +224,7 @@ fn copy_refuses_bad_input_with_one_line_and_its_exit_code() {
     src.backup(&[&dir], &[]);
     let dst = destination();
     let wrong = dst.password_file("not the password");
-    let cases: Vec<(&str, assert_cmd::Command, i32, &str)> = vec![
+    let mut cases: Vec<(&str, assert_cmd::Command, i32, &str)> = vec![
         (
             "no --from-repo",
             {
@@ -275,6 +275,23 @@ fn copy_refuses_bad_input_with_one_line_and_its_exit_code() {
             "source repository",
         ),
     ];
+    cases.push((
+        "a source owner pin that is not the source's",
+        copy_cmd(
+            &dst,
+            &src,
+            0,
+            &["--from-owner", "00112233445566778899aabbccddeeff"],
+        ),
+        22,
+        "source repository",
+    ));
+    cases.push((
+        "a malformed source owner pin",
+        copy_cmd(&dst, &src, 0, &["--from-owner", "nope"]),
+        1,
+        "--from-owner",
+    ));
     for (what, mut cmd, code, text) in cases {
         let out = dst.unchanged_by(what, || run_code(&mut cmd, code));
         assert_one_error_line(&out, text, what);
@@ -288,6 +305,38 @@ fn copy_refuses_bad_input_with_one_line_and_its_exit_code() {
         .arg("--json");
     let r = json_ok(&mut c, "copy through the environment");
     assert_eq!(new_ids(&r).len(), 1, "{r:#}");
+    // A password command, over TANGLE_FROM_PASSWORD (a flag beats the environment).
+    let mut c = dst.cmd();
+    c.args(["copy", "--json", "--from-repo", &src.url(2)])
+        .env("TANGLE_FROM_PASSWORD", "not the password")
+        .arg("--from-password-command")
+        .arg(format!("echo '{PASSWORD}'"));
+    let r = json_ok(&mut c, "copy with a password command");
+    assert_eq!(count(&r, "skipped"), 1, "{r:#}");
+}
+
+/// A snapshot a writer key made in the source is copied as the destination owner's.
+#[test]
+fn a_writers_snapshot_is_copied_as_the_destination_owners() {
+    let (src, owner, theirs) = crate::writers::owner_and_writer_snapshots();
+    let dir = src.path("src");
+    let expected = manifest(&dir);
+    let dst = destination();
+    let r = copy(&dst, &src, &[]);
+    let ids = new_ids(&r);
+    assert_eq!(ids.len(), 2, "{r:#}");
+    let by_source = |old: &str| {
+        (r["copied"].as_array().cloned().unwrap_or_default().iter())
+            .find(|c| c["source_id"] == old)
+            .map(|c| c["id"].as_str().unwrap_or_default().to_string())
+            .unwrap_or_else(|| panic!("{old} not copied: {r:#}"))
+    };
+    let (mine, copied) = (by_source(&owner), by_source(&theirs));
+    assert_same_labels(&listed(&dst, &copied), &listed(&src, &theirs));
+    assert_eq!(listed(&dst, &copied)["writer"], Value::Null);
+    dst.assert_restore_matches(0, &copied, &dir, &expected, "the writer's copy");
+    dst.assert_restore_matches(1, &mine, &dir, &expected, "the owner's copy");
+    run_ok(dst.cmd().args(["verify", "--read-data"]));
 }
 
 /// Into a destination on the S3 test server (skipped where it is not configured).
