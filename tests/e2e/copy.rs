@@ -376,3 +376,75 @@ fn copy_into_s3_remotes() {
     let again = json_ok(&mut c, "copy into S3 again");
     assert_eq!(count(&again, "skipped"), 1, "{again:#}");
 }
+
+/// `kill -9` of a copy after its first snapshot is written, while it copies the second:
+/// the destination lists only whole snapshots, which restore byte-identically and verify;
+/// the next copy skips what is there and copies the rest.
+#[test]
+fn a_killed_copy_leaves_whole_snapshots_and_the_next_one_finishes() {
+    let src = Repo::init();
+    let dir = src.dir("src");
+    write_file(&dir.join("small.txt"), b"small\n");
+    let first = manifest(&dir);
+    src.backup(&[&dir], &[]);
+    for i in 0..12 {
+        write_file(
+            &dir.join(format!("big/{i}.bin")),
+            &pseudo_random(80 + i, 2 << 20),
+        );
+    }
+    let second = manifest(&dir);
+    src.backup(&[&dir], &[]);
+    let dst = destination();
+    let pw = dst.password_file(PASSWORD);
+    let mut child = crate::support::command::tangle_std(&dst.home)
+        .arg("-r")
+        .arg(&dst.remotes[0])
+        .args(["copy", "--no-progress", "--from-repo", &src.url(0)])
+        .arg("--from-password-file")
+        .arg(&pw)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn copy");
+    let snapshots = dst.remotes[0].join("snapshots");
+    let started = std::time::Instant::now();
+    while object_paths(&dst.remotes[0], "snapshots").is_empty() {
+        if child.try_wait().ok().flatten().is_some() {
+            break;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(120),
+            "no snapshot in {} after 120 s",
+            snapshots.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let listed = dst.snapshots();
+    assert!(!listed.is_empty() && listed.len() <= 2, "{listed:#?}");
+    for s in &listed {
+        let id = s["id"].as_str().unwrap_or_default();
+        let expected = match s["files"].as_u64() {
+            Some(1) => &first,
+            _ => &second,
+        };
+        dst.assert_restore_matches(1, id, &dir, expected, "after the kill");
+    }
+    run_ok(dst.cmd().args(["verify"]));
+    // The dead copy's lock is stale (its process is gone): the next one goes ahead.
+    let r = copy(&dst, &src, &[]);
+    assert_eq!(count(&r, "copied") + count(&r, "skipped"), 2, "{r:#}");
+    assert_eq!(count(&r, "skipped"), listed.len(), "{r:#}");
+    let all = dst.snapshots();
+    assert_eq!(all.len(), 2, "{all:#?}");
+    let newest = all
+        .iter()
+        .find(|s| s["files"].as_u64() != Some(1))
+        .and_then(|s| s["id"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    dst.assert_restore_matches(2, &newest, &dir, &second, "after the next copy");
+    run_ok(dst.cmd().args(["verify", "--read-data"]));
+}
