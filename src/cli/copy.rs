@@ -15,7 +15,7 @@ use tangle::{Error, Kind, Result};
 use super::open::{Opened, Purpose};
 use super::settings::Origin;
 use super::snapshot_filter::SnapshotFilterArgs;
-use super::{Global, line, password, progress::Bar};
+use super::{Global, line, password, progress::Bar, warn};
 
 #[derive(Args)]
 #[command(
@@ -76,6 +76,12 @@ pub fn run(g: &Global, a: &CopyArgs) -> Result<u8> {
     let result = copy::run(&src, &dst, &opts, &progress);
     bar.finish();
     let r = result?;
+    for d in &r.degraded_remotes {
+        warn(format_args!(
+            "remote not written, the copied data has reduced redundancy there until `tangle \
+             repair` runs: {d}"
+        ));
+    }
     print(g, &r)?;
     Ok(0)
 }

@@ -87,6 +87,9 @@ pub struct CopyReport {
     pub bytes_stored: u64,
     pub extents: u64,
     pub duration_secs: f64,
+    /// Destination remotes that could not be written: the copies are complete and
+    /// recoverable, with less redundancy there until `repair` runs (as for a backup).
+    pub degraded_remotes: Vec<String>,
 }
 
 /// Copy the chosen snapshots of `src` into `dst`. The caller holds `dst`'s shared lock
@@ -102,7 +105,8 @@ pub fn run(
     if src.config.id == dst.config.id {
         return Err(same_repository());
     }
-    let mut chosen = select::find_all(src, &opts.snapshots, &opts.filter)?;
+    let mut chosen = select::find_all(src, &opts.snapshots, &opts.filter)
+        .map_err(|e| e.context("the source repository (--from-repo)"))?;
     chosen.sort_by(|a, b| a.1.time_ns.cmp(&b.1.time_ns).then(a.0.cmp(&b.0)));
     let existing = dst.snapshots()?;
     // Deep trees recurse deeply: walk on a thread with the walkers' stack.
@@ -120,6 +124,9 @@ pub fn run(
     // What was read around in the source is remembered for its next `repair`.
     src.remember_damage_read_around();
     let mut report = result?;
+    report.degraded_remotes = (dst.health().failures().into_iter())
+        .map(|(i, e)| format!("{}: {e}", dst.remotes()[i].url()))
+        .collect();
     report.duration_secs = started.elapsed().as_secs_f64();
     Ok(report)
 }
