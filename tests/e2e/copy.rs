@@ -305,10 +305,11 @@ fn copy_refuses_bad_input_with_one_line_and_its_exit_code() {
         .arg("--json");
     let r = json_ok(&mut c, "copy through the environment");
     assert_eq!(new_ids(&r).len(), 1, "{r:#}");
-    // A password command, over TANGLE_FROM_PASSWORD (a flag beats the environment).
+    // A password command given as a flag beats a password file from the environment,
+    // whatever their kinds (as for the destination).
     let mut c = dst.cmd();
     c.args(["copy", "--json", "--from-repo", &src.url(2)])
-        .env("TANGLE_FROM_PASSWORD", "not the password")
+        .env("TANGLE_FROM_PASSWORD_FILE", &wrong)
         .arg("--from-password-command")
         .arg(format!("echo '{PASSWORD}'"));
     let r = json_ok(&mut c, "copy with a password command");
