@@ -56,6 +56,7 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove what interrupted runs left behind (nothing else)')
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Add, remove or set the tags of snapshots (each changed one is replaced by a copy)')
             [CompletionResult]::new('rewrite', 'rewrite', [CompletionResultType]::ParameterValue, 'Write new snapshots without the paths matching exclude patterns (--forget: delete the old)')
+            [CompletionResult]::new('copy', 'copy', [CompletionResultType]::ParameterValue, 'Copy snapshots from another repository (--from-repo) into this one')
             [CompletionResult]::new('unlock', 'unlock', [CompletionResultType]::ParameterValue, 'Remove stale locks (left by a backup or delete that died)')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'List, add, remove or change the passwords (key files) of the repository')
             [CompletionResult]::new('remote', 'remote', [CompletionResultType]::ParameterValue, 'List, add or replace remotes')
@@ -111,7 +112,7 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('--files-from-verbatim', '--files-from-verbatim', [CompletionResultType]::ParameterName, 'Read the paths to back up from FILE, one a line, taken literally; repeatable')
             [CompletionResult]::new('--files-from-raw', '--files-from-raw', [CompletionResultType]::ParameterName, 'Read the paths to back up from FILE, separated by NUL bytes; repeatable')
             [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The stdin file''s path in the snapshot (default: stdin, recorded as /stdin)')
-            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Tag the snapshot (repeatable)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Tag the snapshot (comma-separated, as restic''s; repeatable)')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Host name to record (default: this machine''s)')
             [CompletionResult]::new('--upload-queue', '--upload-queue', [CompletionResultType]::ParameterName, 'Extents a slow remote may fall behind by before the backup waits for it (1-64, default 1; each holds about 28 MiB of memory with the default coding; raise it when one remote is much slower than the others)')
             [CompletionResult]::new('--writer-key', '--writer-key', [CompletionResultType]::ParameterName, 'Back up with this writer key file (from `tangle writer add`) instead of the password: the run can add history but read none, and delete nothing')
@@ -471,6 +472,39 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('--forget', '--forget', [CompletionResultType]::ParameterName, 'Delete each rewritten snapshot''s original (its data stays until `tangle delete` finds it unused)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Say which snapshots would be rewritten and what would be left out; write nothing')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Say which snapshots would be rewritten and what would be left out; write nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output on stdout (and fatal errors as JSON on stderr)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'More detail (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'More detail (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('--progress', '--progress', [CompletionResultType]::ParameterName, 'Show progress even when stderr is not a terminal; with --json, `backup` prints status lines (`"message_type": "status"`) on stdout while it runs')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'tangle;copy' {
+            [CompletionResult]::new('--from-repo', '--from-repo', [CompletionResultType]::ParameterName, 'The source repository: any one of its remotes (as -r names the destination)')
+            [CompletionResult]::new('--from-password-file', '--from-password-file', [CompletionResultType]::ParameterName, 'Read the source''s password from this file (first line); TANGLE_FROM_PASSWORD may hold the password itself')
+            [CompletionResult]::new('--from-password-command', '--from-password-command', [CompletionResultType]::ParameterName, 'Run this shell command and use its output as the source''s password')
+            [CompletionResult]::new('--from-owner', '--from-owner', [CompletionResultType]::ParameterName, 'Trust only this owner key for the source (its fingerprint), as --owner does for the destination')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Only snapshots of this host (repeat: any of them); `latest` is the newest of these. A snapshot named by id is taken as given')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only snapshots with all these tags (comma-separated; repeat: any of the lists; '''' matches snapshots without tags); `latest` is the newest of these')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only snapshots whose backed-up paths include PATH (repeat: all of them); `latest` is the newest of these')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repository: any one of its remotes (a path, file://, s3:// or sftp:// URL)')
+            [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO: the profile `default`, if it exists)')
+            [CompletionResult]::new('--password-file', '--password-file', [CompletionResultType]::ParameterName, 'Read the password from this file (first line)')
+            [CompletionResult]::new('--password-command', '--password-command', [CompletionResultType]::ParameterName, 'Run this shell command and use its output as the password')
+            [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Local cache directory (default: $XDG_CACHE_HOME/tangle or ~/.cache/tangle)')
+            [CompletionResult]::new('--owner', '--owner', [CompletionResultType]::ParameterName, 'Trust only this owner key (its fingerprint, as `init` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted')
+            [CompletionResult]::new('--retry-lock', '--retry-lock', [CompletionResultType]::ParameterName, 'Wait up to this long for a conflicting lock (another command writing) to go, e.g. `10m` or `1h`; without it a busy repository is an error at once (exit 11)')
+            [CompletionResult]::new('--limit-upload', '--limit-upload', [CompletionResultType]::ParameterName, 'Upload at most this many KiB/s, over all remotes together')
+            [CompletionResult]::new('--limit-download', '--limit-download', [CompletionResultType]::ParameterName, 'Download at most this many KiB/s, over all remotes together')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Say which snapshots would be copied and which are there already; write nothing')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Say which snapshots would be copied and which are there already; write nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Machine-readable output on stdout (and fatal errors as JSON on stderr)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors')
@@ -1455,6 +1489,7 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove what interrupted runs left behind (nothing else)')
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Add, remove or set the tags of snapshots (each changed one is replaced by a copy)')
             [CompletionResult]::new('rewrite', 'rewrite', [CompletionResultType]::ParameterValue, 'Write new snapshots without the paths matching exclude patterns (--forget: delete the old)')
+            [CompletionResult]::new('copy', 'copy', [CompletionResultType]::ParameterValue, 'Copy snapshots from another repository (--from-repo) into this one')
             [CompletionResult]::new('unlock', 'unlock', [CompletionResultType]::ParameterValue, 'Remove stale locks (left by a backup or delete that died)')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'List, add, remove or change the passwords (key files) of the repository')
             [CompletionResult]::new('remote', 'remote', [CompletionResultType]::ParameterValue, 'List, add or replace remotes')
@@ -1508,6 +1543,9 @@ Register-ArgumentCompleter -Native -CommandName 'tangle' -ScriptBlock {
             break
         }
         'tangle;help;rewrite' {
+            break
+        }
+        'tangle;help;copy' {
             break
         }
         'tangle;help;unlock' {

@@ -87,7 +87,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--files-from-verbatim=[Read the paths to back up from FILE, one a line, taken literally; repeatable]:FILE:_files' \
 '*--files-from-raw=[Read the paths to back up from FILE, separated by NUL bytes; repeatable]:FILE:_files' \
 '--stdin-filename=[The stdin file'\''s path in the snapshot (default\: stdin, recorded as /stdin)]:NAME:_default' \
-'*--tag=[Tag the snapshot (repeatable)]:TAG:_default' \
+'*--tag=[Tag the snapshot (comma-separated, as restic'\''s; repeatable)]:TAG[,TAG]:_default' \
 '--host=[Host name to record (default\: this machine'\''s)]:HOST:_default' \
 '--upload-queue=[Extents a slow remote may fall behind by before the backup waits for it (1-64, default 1; each holds about 28 MiB of memory with the default coding; raise it when one remote is much slower than the others)]:N:_default' \
 '--writer-key=[Back up with this writer key file (from \`tangle writer add\`) instead of the password\: the run can add history but read none, and delete nothing]:FILE:_files' \
@@ -478,6 +478,41 @@ _arguments "${_arguments_options[@]}" : \
 '-h[Print help]' \
 '--help[Print help]' \
 '*::snapshots -- Snapshots to rewrite (ids, unique prefixes or `latest`); none\: every snapshot the filters select (all of them without filters):_default' \
+&& ret=0
+;;
+(copy)
+_arguments "${_arguments_options[@]}" : \
+'--from-repo=[The source repository\: any one of its remotes (as -r names the destination)]:REPO:_default' \
+'--from-password-file=[Read the source'\''s password from this file (first line); TANGLE_FROM_PASSWORD may hold the password itself]:FILE:_files' \
+'--from-password-command=[Run this shell command and use its output as the source'\''s password]:COMMAND:_default' \
+'--from-owner=[Trust only this owner key for the source (its fingerprint), as --owner does for the destination]:FINGERPRINT:_default' \
+'*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--host=[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--tag=[Only snapshots with all these tags (comma-separated; repeat\: any of the lists; '\'''\'' matches snapshots without tags); \`latest\` is the newest of these]:TAG[,TAG]:_default' \
+'*--path=[Only snapshots whose backed-up paths include PATH (repeat\: all of them); \`latest\` is the newest of these]:PATH:_files' \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'-n[Say which snapshots would be copied and which are there already; write nothing]' \
+'--dry-run[Say which snapshots would be copied and which are there already; write nothing]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'*::snapshots -- Source snapshots to copy (ids, unique prefixes or `latest`); none\: every snapshot the filters select in the source (all of them without filters):_default' \
 && ret=0
 ;;
 (unlock)
@@ -1657,6 +1692,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(copy)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (unlock)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -1882,6 +1921,7 @@ _tangle_commands() {
 'prune:Remove what interrupted runs left behind (nothing else)' \
 'tag:Add, remove or set the tags of snapshots (each changed one is replaced by a copy)' \
 'rewrite:Write new snapshots without the paths matching exclude patterns (--forget\: delete the old)' \
+'copy:Copy snapshots from another repository (--from-repo) into this one' \
 'unlock:Remove stale locks (left by a backup or delete that died)' \
 'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
@@ -2036,6 +2076,11 @@ _tangle__subcmd__completions_commands() {
     local commands; commands=()
     _describe -t commands 'tangle completions commands' commands "$@"
 }
+(( $+functions[_tangle__subcmd__copy_commands] )) ||
+_tangle__subcmd__copy_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle copy commands' commands "$@"
+}
 (( $+functions[_tangle__subcmd__delete_commands] )) ||
 _tangle__subcmd__delete_commands() {
     local commands; commands=()
@@ -2072,6 +2117,7 @@ _tangle__subcmd__help_commands() {
 'prune:Remove what interrupted runs left behind (nothing else)' \
 'tag:Add, remove or set the tags of snapshots (each changed one is replaced by a copy)' \
 'rewrite:Write new snapshots without the paths matching exclude patterns (--forget\: delete the old)' \
+'copy:Copy snapshots from another repository (--from-repo) into this one' \
 'unlock:Remove stale locks (left by a backup or delete that died)' \
 'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
@@ -2158,6 +2204,11 @@ _tangle__subcmd__help__subcmd__cat__subcmd__tree_commands() {
 _tangle__subcmd__help__subcmd__completions_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help completions commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__copy_commands] )) ||
+_tangle__subcmd__help__subcmd__copy_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help copy commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__help__subcmd__delete_commands] )) ||
 _tangle__subcmd__help__subcmd__delete_commands() {

@@ -103,6 +103,8 @@ pub struct Global {
     pub password_command: Option<String>,
     /// The profile's `[repository] password`, if it keeps one.
     pub password: Option<String>,
+    /// Which repository the password sources are for (their variable, the prompt).
+    pub password_names: password::Names,
     /// How long the password command may run: `TANGLE_PASSWORD_COMMAND_TIMEOUT`, else
     /// the profile's `password-command-timeout` (else 60 s).
     pub password_command_timeout: Option<Duration>,
@@ -151,6 +153,7 @@ impl Global {
             password_file: a.password_file,
             password_command: a.password_command,
             password: None,
+            password_names: password::REPOSITORY,
             password_command_timeout: None,
             json: a.json,
             quiet: a.quiet,

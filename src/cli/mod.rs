@@ -4,6 +4,7 @@
 mod backup;
 mod cat;
 mod completions;
+mod copy;
 mod delete;
 mod diff;
 mod dump;
@@ -89,6 +90,8 @@ pub enum Command {
     Tag(tag::TagArgs),
     /// Write new snapshots without the paths matching exclude patterns (--forget: delete the old)
     Rewrite(rewrite::RewriteArgs),
+    /// Copy snapshots from another repository (--from-repo) into this one
+    Copy(copy::CopyArgs),
     /// Remove stale locks (left by a backup or delete that died)
     Unlock(unlock::UnlockArgs),
     /// List, add, remove or change the passwords (key files) of the repository
@@ -163,6 +166,7 @@ pub fn run(parsed: Parsed) -> Result<u8> {
         Command::Prune(a) => prune::run(g, a),
         Command::Tag(a) => tag::run(g, a),
         Command::Rewrite(a) => rewrite::run(g, a),
+        Command::Copy(a) => copy::run(g, a),
         Command::Unlock(a) => unlock::run(g, a),
         Command::Key(a) => key::run(g, a),
         Command::Remote(a) => remote::run(g, a),

@@ -34,11 +34,39 @@ impl From<Vec<u8>> for Password {
     }
 }
 
+/// Which repository a password opens, by the names its sources go by: the repository
+/// of `-r` ([`REPOSITORY`]) or `copy`'s source ([`FROM_REPOSITORY`]).
+#[derive(Clone, Copy)]
+pub struct Names {
+    /// The variable holding the password itself.
+    pub env: &'static str,
+    /// The sources to name when there is none.
+    pub sources: &'static str,
+    pub prompt: &'static str,
+    /// Whether this is the repository of `-r` (the restic and writer-key hints apply).
+    pub main: bool,
+}
+
+pub const REPOSITORY: Names = Names {
+    env: "TANGLE_PASSWORD",
+    sources: "--password-file, --password-command, TANGLE_PASSWORD or a profile",
+    prompt: "enter password for repository: ",
+    main: true,
+};
+
+/// `copy --from-repo`'s: restic's `--from-password-file` and the like.
+pub const FROM_REPOSITORY: Names = Names {
+    env: "TANGLE_FROM_PASSWORD",
+    sources: "--from-password-file, --from-password-command or TANGLE_FROM_PASSWORD",
+    prompt: "enter password for the source repository (--from-repo): ",
+    main: false,
+};
+
 /// Whether a password source other than the terminal is configured.
 pub fn given(g: &Global) -> bool {
     g.password_file.is_some()
         || g.password_command.is_some()
-        || std::env::var_os("TANGLE_PASSWORD").is_some()
+        || std::env::var_os(g.password_names.env).is_some()
         || g.password.is_some()
 }
 
@@ -48,17 +76,17 @@ pub fn read(g: &Global, confirm: bool) -> Result<Password> {
     } else if let Some(cmd) = &g.password_command {
         let timeout = g.password_command_timeout.unwrap_or(COMMAND_TIMEOUT);
         command_output(run_command(cmd, timeout)?)
-    } else if let Some(pw) = std::env::var_os("TANGLE_PASSWORD") {
+    } else if let Some(pw) = std::env::var_os(g.password_names.env) {
         pw.into_vec()
     } else if let Some(pw) = &g.password {
         pw.as_bytes().to_vec()
     } else if std::io::stdin().is_terminal() {
-        let pw = prompt("enter password for repository: ", "password")?;
+        let pw = prompt(g.password_names.prompt, "password")?;
         if confirm && prompt("enter password again: ", "password")? != pw {
             return Err(Error::usage("passwords do not match"));
         }
         pw
-    } else if std::env::var_os("TANGLE_WRITER_KEY").is_some() {
+    } else if g.password_names.main && std::env::var_os("TANGLE_WRITER_KEY").is_some() {
         // A backup host with only its writer key: say why it is not enough.
         return Err(Error::usage(
             "no password given, and a writer key (TANGLE_WRITER_KEY) only adds backups: \
@@ -66,9 +94,17 @@ pub fn read(g: &Global, confirm: bool) -> Result<Password> {
              owner's password",
         ));
     } else {
+        let hint = match g.password_names.main {
+            true => super::restic::variables_hint(super::restic::PASSWORD_VARS),
+            false => String::new(),
+        };
         return Err(Error::usage(format!(
-            "no password given: use --password-file, --password-command, TANGLE_PASSWORD or a profile (no terminal to ask on){}",
-            super::restic::variables_hint(super::restic::PASSWORD_VARS)
+            "no password given{}: use {} (no terminal to ask on){hint}",
+            match g.password_names.main {
+                true => "",
+                false => " for the source repository",
+            },
+            g.password_names.sources,
         )));
     };
     if pw.is_empty() {

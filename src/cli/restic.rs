@@ -25,11 +25,6 @@ const COMMANDS: &[(&str, &str)] = &[
         "shell completions are `tangle completions SHELL`; the man pages are in docs/man/",
     ),
     (
-        "copy",
-        "tangle has no `copy` yet: one repository spans several remotes (`tangle remote add \
-         URL` adds one)",
-    ),
-    (
         "recover",
         "tangle has no `recover`: `tangle verify` reports what is lost, `tangle repair` \
          rebuilds what can be rebuilt",

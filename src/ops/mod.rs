@@ -4,6 +4,7 @@
 mod analysis;
 pub mod backup;
 pub mod cat;
+pub mod copy;
 pub mod delete;
 pub mod diff;
 pub mod dump;

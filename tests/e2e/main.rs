@@ -25,6 +25,7 @@ mod backup_options;
 mod backup_restore;
 mod bandwidth;
 mod completions;
+mod copy;
 mod create_only;
 mod delete;
 mod dump_archive;

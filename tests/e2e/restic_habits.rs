@@ -1,10 +1,10 @@
 //! End-to-end: restic's habits lead to the right tangle command, setting or URL
 //! (issue 32, "Messages that lead somewhere"; the map is docs/FROM-RESTIC.md):
 //!
-//! * restic's command names (`forget`, `check`, `mount`, `copy`) get a tip
+//! * restic's command names (`forget`, `check`, `mount`) get a tip
 //!   naming tangle's command, or saying that there is none yet, instead of clap's
 //!   nearest name (`prune` got `run`, which backs up and deletes, before `tangle prune`
-//!   existed); restic's `prune` is tangle's `prune` now;
+//!   existed); restic's `prune` is tangle's `prune` now, and its `copy` tangle's `copy`;
 //! * `RESTIC_REPOSITORY` / `RESTIC_PASSWORD` set while tangle finds no repository or
 //!   password: the error says which variable tangle reads;
 //! * restic's `sftp:[USER@]HOST:PATH` is taken as `sftp://[USER@]HOST/PATH`, restic's
@@ -29,7 +29,6 @@ fn restic_command_names_lead_to_tangle_commands() {
         ),
         ("check", "`tangle verify`"),
         ("list", "tangle has no `list`"),
-        ("copy", "tangle has no `copy` yet"),
     ] {
         let o = run_code(repo.cmd_as(Client::no_repo()).arg(restic), 1);
         let err = stderr_str(&o);

@@ -1,6 +1,7 @@
 //! Writing extents: the appender that fills, seals and codes them, and the uploads that
-//! make them durable on the remotes. Shared by `backup` (new data) and `delete` (the
-//! live blobs it repacks), so neither imports the other.
+//! make them durable on the remotes. Shared by `backup` (new data), `delete` (the live
+//! blobs it repacks), `rewrite` (new trees) and `copy` (another repository's blobs), so
+//! none imports another.
 
 mod appender;
 mod upload;

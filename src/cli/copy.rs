@@ -1,0 +1,187 @@
+//! `tangle copy --from-repo SRC [SNAPSHOT...]` (restic's `copy`): the destination is the
+//! repository of `-r` (or the profile), the source is opened with its own `--from-*`
+//! options, as restic's.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Args;
+use tangle::ops::Progress;
+use tangle::ops::copy::{self, CopyOptions, CopyReport};
+use tangle::repo::{Indexed, LockKind, Public, Repository, Unlocked};
+use tangle::util::human_bytes;
+use tangle::{Error, Kind, Result};
+
+use super::open::{Opened, Purpose};
+use super::settings::Origin;
+use super::snapshot_filter::SnapshotFilterArgs;
+use super::{Global, line, password, progress::Bar, warn};
+
+#[derive(Args)]
+#[command(
+    after_help = "Examples:\n  tangle -r /mnt/new copy --from-repo /mnt/old --from-password-file old.pw\n  tangle -P offsite copy --from-repo s3://backups/tangle --host laptop latest\n  tangle -r /mnt/new copy --from-repo /mnt/old --dry-run"
+)]
+pub struct CopyArgs {
+    /// Source snapshots to copy (ids, unique prefixes or `latest`); none: every snapshot
+    /// the filters select in the source (all of them without filters)
+    #[arg(value_name = "SNAPSHOT")]
+    pub snapshots: Vec<String>,
+    /// The source repository: any one of its remotes (as -r names the destination)
+    #[arg(long, env = "TANGLE_FROM_REPO", value_name = "REPO")]
+    pub from_repo: Option<String>,
+    /// Read the source's password from this file (first line); TANGLE_FROM_PASSWORD
+    /// may hold the password itself
+    #[arg(long, env = "TANGLE_FROM_PASSWORD_FILE", value_name = "FILE")]
+    pub from_password_file: Option<PathBuf>,
+    /// Run this shell command and use its output as the source's password
+    #[arg(long, env = "TANGLE_FROM_PASSWORD_COMMAND", value_name = "COMMAND")]
+    pub from_password_command: Option<String>,
+    /// Trust only this owner key for the source (its fingerprint), as --owner does for
+    /// the destination
+    #[arg(long, env = "TANGLE_FROM_OWNER", value_name = "FINGERPRINT")]
+    pub from_owner: Option<String>,
+    /// Say which snapshots would be copied and which are there already; write nothing
+    #[arg(short = 'n', long)]
+    pub dry_run: bool,
+    #[command(flatten)]
+    pub filter: SnapshotFilterArgs,
+}
+
+pub fn run(g: &Global, a: &CopyArgs) -> Result<u8> {
+    let filter = a.filter.filter()?;
+    let source = source(g, a)?;
+    let opts = CopyOptions {
+        snapshots: a.snapshots.clone(),
+        filter,
+        dry_run: a.dry_run,
+    };
+    // Both opened with the public key first: the same repository twice is refused before
+    // any password is asked for.
+    let dst: Repository<Public> = g.open(Purpose::Writing)?;
+    let src: Repository<Public> = source.open(Purpose::Reading).map_err(about_source)?;
+    if src.config.id == dst.config.id {
+        return Err(copy::same_repository());
+    }
+    let dst = Repository::<Unlocked>::from_public(g, dst)?;
+    let src = Repository::<Indexed>::from_public(&source, src).map_err(about_source)?;
+    // As a backup: the shared lock (other backups and copies go on; delete, prune, tag
+    // and rewrite wait), then the committed index loaded under it.
+    let _lock = match a.dry_run {
+        true => None,
+        false => Some(dst.lock(LockKind::Shared, "copy")?),
+    };
+    let dst: Repository<Indexed> = tangle::ops::backup::prepare(dst)?;
+    let progress = Arc::new(Progress::default());
+    let bar = Bar::start(g.show_progress() && !a.dry_run, progress.clone(), "copying");
+    let result = copy::run(&src, &dst, &opts, &progress);
+    bar.finish();
+    let r = result?;
+    for d in &r.degraded_remotes {
+        warn(format_args!(
+            "remote not written, the copied data has reduced redundancy there until `tangle \
+             repair` runs: {d}"
+        ));
+    }
+    print(g, &r)?;
+    Ok(0)
+}
+
+/// An error opening the source says so (a usage error names the source itself).
+fn about_source(e: Error) -> Error {
+    match e.kind() {
+        Kind::Usage => e,
+        _ => e.context("the source repository (--from-repo)"),
+    }
+}
+
+/// The source's settings: `--from-repo` and its own password sources and owner pin; the
+/// cache, per-remote settings and limits are the destination's.
+fn source(g: &Global, a: &CopyArgs) -> Result<Global> {
+    let Some(repo) = a.from_repo.clone() else {
+        return Err(Error::usage(
+            "no source repository: give --from-repo REPO (or TANGLE_FROM_REPO)",
+        ));
+    };
+    let mut s = g.clone();
+    s.repo = Some(repo);
+    s.profile = None;
+    s.loaded = None;
+    s.remotes = Vec::new();
+    s.password = None;
+    s.password_names = password::FROM_REPOSITORY;
+    s.password_file = a.from_password_file.clone();
+    s.password_command = a.from_password_command.clone();
+    // A flag beats the environment, whatever their kinds (as for the destination).
+    let flag = |id: &str| g.given.origin(id) == Some(Origin::Flag);
+    if flag("from_password_file") || flag("from_password_command") {
+        if !flag("from_password_file") {
+            s.password_file = None;
+        }
+        if !flag("from_password_command") {
+            s.password_command = None;
+        }
+    }
+    if let Some(owner) = &a.from_owner {
+        tangle::repo::OwnerPin::parse(owner).map_err(|_| {
+            Error::usage(format!(
+                "--from-owner {owner:?}: expected the source's owner key fingerprint (32 hex \
+                 digits, as `tangle init` prints it)"
+            ))
+        })?;
+    }
+    s.owner = a.from_owner.clone();
+    Ok(s)
+}
+
+fn print(g: &Global, r: &CopyReport) -> Result<()> {
+    if g.json {
+        return g.print_json(r);
+    }
+    let short = |id: &str| id.get(..8).unwrap_or(id).to_string();
+    for c in &r.copied {
+        let new = match &c.id {
+            Some(id) => format!(" -> {}", short(id)),
+            None => String::new(),
+        };
+        let tags = match c.tags.is_empty() {
+            true => String::new(),
+            false => format!("  [{}]", c.tags.join(",")),
+        };
+        let tags = tangle::util::escape(&tags).into_owned();
+        line(format_args!(
+            "{} {}{new}  {}  {}  {}{tags}",
+            if r.dry_run { "would copy" } else { "copied" },
+            short(&c.source_id),
+            c.time,
+            tangle::util::escape(&c.host),
+            (c.paths.iter().map(tangle::util::escape))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ))?;
+    }
+    for s in &r.skipped {
+        line(format_args!(
+            "skipped {}: already in the destination as {}",
+            short(&s.source_id),
+            short(&s.existing_id)
+        ))?;
+    }
+    match r.dry_run {
+        true => g.say(format_args!(
+            "would copy {} snapshots ({} already in the destination)",
+            r.copied.len(),
+            r.skipped.len()
+        )),
+        false => g.say(format_args!(
+            "copied {} snapshots ({} already in the destination): {} read from the source, \
+             {} new in {} blobs ({} stored)",
+            r.copied.len(),
+            r.skipped.len(),
+            human_bytes(r.bytes_read),
+            human_bytes(r.bytes_added),
+            r.blobs_added,
+            human_bytes(r.bytes_stored)
+        )),
+    }
+    Ok(())
+}

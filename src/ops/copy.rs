@@ -1,0 +1,460 @@
+//! `tangle copy`: restic's `copy`. Snapshots of another repository (the source) are
+//! copied into this one (the destination), each as a new snapshot with the source's
+//! time, host, user, paths and tags, signed by the destination's owner.
+//!
+//! Blob ids are keyed per repository, so nothing of the source's ids carries over: every
+//! data blob is read from the source through the checked read path restore uses (each
+//! blob verified against its id, rebuilt from parity and pointers where a remote is away
+//! or lies), named with the destination's key, and stored unless the destination's
+//! committed index (or this run) already has it; the trees are written anew with the new
+//! ids. One blob is in memory at a time (plus the shard cache and the extents being
+//! filled), so memory does not grow with the snapshot.
+//!
+//! Each snapshot is committed as a backup commits its run: its new extents (through the
+//! extent appender), an index segment, then a head naming the snapshot, then the snapshot
+//! object. A copy stopped part way leaves the snapshots copied before it complete, and
+//! extents no head commits (the next `delete` or `prune` removes them).
+//!
+//! A source snapshot is skipped when the destination already has one with the same time,
+//! host, paths and tags (tags in any order) whose tree holds the same entries: the same
+//! names, kinds, metadata, sizes and link targets, directory by directory, and for each
+//! file the same number of chunks with the same plaintext lengths (read from the two
+//! indexes; see [`Compare`]). The file bytes themselves are not compared: that would read
+//! both copies in full. A snapshot `rewrite` changed keeps its time, host, paths and tags
+//! but not its entries, so it is copied again.
+
+use std::collections::{HashMap, HashSet};
+
+use bytes::Bytes;
+use serde::Serialize;
+
+use super::Progress;
+use super::extent_writer::{Appender, StoredBlob};
+use super::select::{self, SnapshotFilter};
+use crate::content::{BlobId, BlobKind, IndexSegment, Snapshot, Tree, encode_blob};
+use crate::crypto::envelope::{self, ObjectKind};
+use crate::error::{Error, Result};
+use crate::extent::Head;
+use crate::repo::{Indexed, ReadMode, Repository};
+
+pub struct CopyOptions {
+    /// Source snapshot ids, unique prefixes or `latest`; empty: every snapshot `filter`
+    /// selects in the source.
+    pub snapshots: Vec<String>,
+    pub filter: SnapshotFilter,
+    /// Say what would be copied; write nothing.
+    pub dry_run: bool,
+}
+
+/// One snapshot copied (or that would be).
+#[derive(Serialize, Debug, Clone)]
+pub struct Copied {
+    /// The snapshot in the source.
+    pub source_id: String,
+    /// The new snapshot in the destination (`null` with `dry_run`).
+    pub id: Option<String>,
+    pub time: String,
+    pub host: String,
+    pub paths: Vec<String>,
+    pub tags: Vec<String>,
+    /// Data and tree blobs stored in the destination for it (not already there).
+    pub blobs_added: u64,
+    /// Their size, compressed and encrypted, before coding.
+    pub bytes_added: u64,
+}
+
+/// A source snapshot the destination already has.
+#[derive(Serialize, Debug, Clone)]
+pub struct Skipped {
+    pub source_id: String,
+    /// The destination's snapshot that matches it.
+    pub existing_id: String,
+}
+
+#[derive(Serialize, Debug, Default)]
+pub struct CopyReport {
+    pub dry_run: bool,
+    /// Snapshots copied (or that would be), oldest first.
+    pub copied: Vec<Copied>,
+    /// Snapshots the destination already has, oldest first.
+    pub skipped: Vec<Skipped>,
+    /// Plaintext bytes of data blobs read from the source.
+    pub bytes_read: u64,
+    /// Blobs stored in the destination, and their size before coding.
+    pub blobs_added: u64,
+    pub bytes_added: u64,
+    /// What went to the destination's remotes: data and parity shards.
+    pub bytes_stored: u64,
+    pub extents: u64,
+    pub duration_secs: f64,
+    /// Destination remotes that could not be written: the copies are complete and
+    /// recoverable, with less redundancy there until `repair` runs (as for a backup).
+    pub degraded_remotes: Vec<String>,
+}
+
+/// Copy the chosen snapshots of `src` into `dst`. The caller holds `dst`'s shared lock
+/// (not with `dry_run`) and loaded `dst`'s committed index after taking it (as a backup
+/// does); `src` needs no lock, as a restore takes none.
+pub fn run(
+    src: &Repository<Indexed>,
+    dst: &Repository<Indexed>,
+    opts: &CopyOptions,
+    progress: &Progress,
+) -> Result<CopyReport> {
+    let started = std::time::Instant::now();
+    if src.config.id == dst.config.id {
+        return Err(same_repository());
+    }
+    let mut chosen = select::find_all(src, &opts.snapshots, &opts.filter)
+        .map_err(|e| e.context("the source repository (--from-repo)"))?;
+    chosen.sort_by(|a, b| a.1.time_ns.cmp(&b.1.time_ns).then(a.0.cmp(&b.0)));
+    let existing = dst.snapshots()?;
+    // Deep trees recurse deeply: walk on a thread with the walkers' stack.
+    let result = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("copy".into())
+            .stack_size(crate::ops::WALKER_STACK)
+            .spawn_scoped(scope, || {
+                copy_all(src, dst, chosen, existing, opts, progress)
+            })
+            .map_err(|e| Error::fatal(format!("starting the copy thread: {e}")))?
+            .join()
+            .map_err(|_| Error::fatal("internal: the copy thread panicked"))?
+    });
+    // What was read around in the source is remembered for its next `repair`.
+    src.remember_damage_read_around();
+    let mut report = result?;
+    report.degraded_remotes = (dst.health().failures().into_iter())
+        .map(|(i, e)| format!("{}: {e}", dst.remotes()[i].url()))
+        .collect();
+    report.duration_secs = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// The error for a source that is the destination.
+pub fn same_repository() -> Error {
+    Error::usage(
+        "the source (--from-repo) and the destination (-r) are the same repository: copy \
+         copies between two repositories",
+    )
+}
+
+fn copy_all(
+    src: &Repository<Indexed>,
+    dst: &Repository<Indexed>,
+    chosen: Vec<(String, Snapshot)>,
+    existing: Vec<(String, Snapshot)>,
+    opts: &CopyOptions,
+    progress: &Progress,
+) -> Result<CopyReport> {
+    let mut report = CopyReport {
+        dry_run: opts.dry_run,
+        ..Default::default()
+    };
+    let mut compare = Compare {
+        src,
+        dst,
+        same: HashSet::new(),
+    };
+    // Made at the first snapshot to copy: a run that copies nothing reads no catalog.
+    let mut copy: Option<Copier> = None;
+    // This run's copies: (the source snapshot, the new id), for a source that holds the
+    // same snapshot twice.
+    let mut done: Vec<(Snapshot, String)> = Vec::new();
+    for (src_id, s) in chosen {
+        let twin = done
+            .iter()
+            .find(|(d, _)| same_labels(d, &s) && d.tree == s.tree)
+            .map(|(_, id)| id.clone());
+        let twin = match twin {
+            Some(id) => Some(id),
+            None => (existing.iter())
+                .find(|(_, d)| same_labels(d, &s) && compare.same_tree(&s.tree, &d.tree))
+                .map(|(id, _)| id.clone()),
+        };
+        if let Some(existing_id) = twin {
+            report.skipped.push(Skipped {
+                source_id: src_id,
+                existing_id,
+            });
+            continue;
+        }
+        let mut entry = Copied {
+            source_id: src_id.clone(),
+            id: None,
+            time: s.time().to_rfc3339_opts(chrono::SecondsFormat::Secs, false),
+            host: s.host.clone(),
+            paths: s.paths.clone(),
+            tags: s.tags.clone(),
+            blobs_added: 0,
+            bytes_added: 0,
+        };
+        if !opts.dry_run {
+            let c = match copy.as_mut() {
+                Some(c) => c,
+                None => copy.insert(Copier::new(src, dst, progress)?),
+            };
+            let (blobs, bytes) = (c.blobs, c.bytes);
+            let tree = c
+                .tree(&s.tree)
+                .map_err(|e| e.context(format!("copying snapshot {}", short(&src_id))))?;
+            entry.blobs_added = c.blobs - blobs;
+            entry.bytes_added = c.bytes - bytes;
+            let new = Snapshot {
+                tree,
+                // The parent names a snapshot of the source.
+                parent: None,
+                writer: None,
+                ..s.clone()
+            };
+            let id = c.commit(&new)?;
+            done.push((s, id.clone()));
+            entry.id = Some(id);
+        }
+        report.copied.push(entry);
+    }
+    if let Some(c) = copy {
+        report.bytes_read = c.bytes_read;
+        report.blobs_added = c.blobs;
+        report.bytes_added = c.bytes;
+        report.bytes_stored = c.appender.bytes_stored;
+        report.extents = c.extents;
+    }
+    Ok(report)
+}
+
+fn short(id: &str) -> &str {
+    id.get(..8).unwrap_or(id)
+}
+
+/// Time, host, paths and tags (in any order) the same.
+fn same_labels(a: &Snapshot, b: &Snapshot) -> bool {
+    let sorted = |t: &[String]| {
+        let mut t = t.to_vec();
+        t.sort();
+        t
+    };
+    a.time_ns == b.time_ns
+        && a.host == b.host
+        && a.paths == b.paths
+        && sorted(&a.tags) == sorted(&b.tags)
+}
+
+/// Whether a source tree and a destination tree hold the same entries (see the module
+/// comment), walking both.
+struct Compare<'a> {
+    src: &'a Repository<Indexed>,
+    dst: &'a Repository<Indexed>,
+    /// Pairs (source tree, destination tree) found the same.
+    same: HashSet<(BlobId, BlobId)>,
+}
+
+impl Compare<'_> {
+    /// A tree that cannot be read, on either side, is not the same: the snapshot is
+    /// copied (and a source that cannot be read fails there).
+    fn same_tree(&mut self, a: &BlobId, b: &BlobId) -> bool {
+        if self.same.contains(&(*a, *b)) {
+            return true;
+        }
+        let (Ok(ta), Ok(tb)) = (self.src.load_tree(a), self.dst.load_tree(b)) else {
+            return false;
+        };
+        if ta.nodes.len() != tb.nodes.len() {
+            return false;
+        }
+        for (na, nb) in ta.nodes.iter().zip(&tb.nodes) {
+            let bare = |n: &crate::content::Node| crate::content::Node {
+                content: Vec::new(),
+                subtree: None,
+                ..n.clone()
+            };
+            if bare(na) != bare(nb)
+                || na.content.len() != nb.content.len()
+                || na.subtree.is_some() != nb.subtree.is_some()
+            {
+                return false;
+            }
+            for (ca, cb) in na.content.iter().zip(&nb.content) {
+                let len = |r: &Repository<Indexed>, id| r.index().get(id).map(|(_, l)| l.raw_len);
+                match (len(self.src, ca), len(self.dst, cb)) {
+                    (Some(x), Some(y)) if x == y => {}
+                    _ => return false,
+                }
+            }
+            if let (Some(sa), Some(sb)) = (&na.subtree, &nb.subtree) {
+                if !self.same_tree(sa, sb) {
+                    return false;
+                }
+            }
+        }
+        self.same.insert((*a, *b));
+        true
+    }
+}
+
+/// Copies trees and blobs into the destination, and commits each snapshot.
+struct Copier<'a> {
+    src: &'a Repository<Indexed>,
+    dst: &'a Repository<Indexed>,
+    appender: Appender<'a, Indexed>,
+    progress: &'a Progress,
+    /// Source tree id → destination tree id, and likewise for data blobs: what this run
+    /// has copied (or found the destination has).
+    trees: HashMap<BlobId, BlobId>,
+    data: HashMap<BlobId, BlobId>,
+    /// Blobs this run stored (the loaded index does not know them).
+    stored: HashSet<BlobId>,
+    /// The next head of this run's writer chain.
+    head_seq: u64,
+    /// Extents sealed, blobs stored and their size, plaintext bytes read.
+    extents: u64,
+    blobs: u64,
+    bytes: u64,
+    bytes_read: u64,
+}
+
+impl<'a> Copier<'a> {
+    fn new(
+        src: &'a Repository<Indexed>,
+        dst: &'a Repository<Indexed>,
+        progress: &'a Progress,
+    ) -> Result<Self> {
+        Ok(Copier {
+            src,
+            dst,
+            appender: Appender::fresh_chain(dst, progress, &HashSet::new())?,
+            progress,
+            trees: HashMap::new(),
+            data: HashMap::new(),
+            stored: HashSet::new(),
+            head_seq: 0,
+            extents: 0,
+            blobs: 0,
+            bytes: 0,
+            bytes_read: 0,
+        })
+    }
+
+    /// Copy the source tree `id` and everything below it; the destination's tree id.
+    fn tree(&mut self, id: &BlobId) -> Result<BlobId> {
+        if let Some(new) = self.trees.get(id) {
+            return Ok(*new);
+        }
+        let mut tree = self.src.load_tree(id)?;
+        for node in &mut tree.nodes {
+            for blob in &mut node.content {
+                *blob = self.data_blob(blob)?;
+            }
+            if let Some(sub) = node.subtree {
+                node.subtree = Some(self.tree(&sub)?);
+            }
+            if !node.content.is_empty() {
+                self.progress
+                    .files_done
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        let bytes = Tree { nodes: tree.nodes }.to_bytes()?;
+        let new = self.dst.key().blob_id(&bytes);
+        if self.is_new(&new) {
+            let data = encode_blob(self.dst.key(), BlobKind::Tree, &bytes)?;
+            self.append(new, BlobKind::Tree, bytes.len(), data)?;
+        }
+        self.trees.insert(*id, new);
+        Ok(new)
+    }
+
+    /// Copy one data blob: read (checked) from the source, named with the destination's
+    /// key, stored unless the destination has it.
+    fn data_blob(&mut self, id: &BlobId) -> Result<BlobId> {
+        if let Some(new) = self.data.get(id) {
+            return Ok(*new);
+        }
+        let key = self.dst.key();
+        let (index, stored) = (self.dst.index(), &self.stored);
+        let (new, len, sealed) =
+            self.src
+                .read_blob_then(id, BlobKind::Data, ReadMode::Shard, |plain| {
+                    let new = key.blob_id(plain);
+                    let sealed = match index.contains(&new) || stored.contains(&new) {
+                        true => None,
+                        false => Some(encode_blob(key, BlobKind::Data, plain)),
+                    };
+                    (new, plain.len(), sealed)
+                })?;
+        self.bytes_read += len as u64;
+        (self.progress.bytes_done).fetch_add(len as u64, std::sync::atomic::Ordering::Relaxed);
+        if let Some(sealed) = sealed {
+            self.append(new, BlobKind::Data, len, sealed?)?;
+        }
+        self.data.insert(*id, new);
+        Ok(new)
+    }
+
+    fn is_new(&self, id: &BlobId) -> bool {
+        !self.dst.index().contains(id) && !self.stored.contains(id)
+    }
+
+    fn append(&mut self, id: BlobId, kind: BlobKind, raw_len: usize, data: Vec<u8>) -> Result<()> {
+        let raw_len = u32::try_from(raw_len)
+            .map_err(|_| Error::fatal("a blob to copy is larger than 4 GiB"))?;
+        self.stored.insert(id);
+        self.blobs += 1;
+        self.bytes += data.len() as u64;
+        self.appender.append(StoredBlob {
+            id,
+            kind,
+            raw_len,
+            data,
+        })
+    }
+
+    /// Commit what this snapshot stored and write it, as a backup commits its run: the
+    /// extents (sealed, uploaded), the index segment, the head naming the snapshot, then
+    /// the snapshot. Returns the new snapshot's id.
+    fn commit(&mut self, s: &Snapshot) -> Result<String> {
+        let dst = self.dst;
+        self.appender.finish()?;
+        let signer = dst.signer();
+        let extents = std::mem::take(&mut self.appender.extents);
+        self.extents += extents.len() as u64;
+        let index = match extents.is_empty() {
+            true => None,
+            false => {
+                let segment = IndexSegment {
+                    extents,
+                    ..Default::default()
+                };
+                let sealed =
+                    envelope::seal(ObjectKind::Index, &segment.encrypt(dst.key())?, &signer);
+                let id = envelope::content_id(&sealed);
+                dst.write_replicated(&format!("index/{id}"), Bytes::from(sealed))
+                    .map_err(|e| e.context("writing the index"))?;
+                Some(id)
+            }
+        };
+        let object = Bytes::from(envelope::seal(
+            ObjectKind::Snapshot,
+            &s.encrypt(dst.key())?,
+            &signer,
+        ));
+        let id = envelope::content_id(&object);
+        let head = Head {
+            repo_id: dst.config.id,
+            writer: self.appender.writer(),
+            seq: self.head_seq,
+            extent: self.appender.last,
+            snapshot: Some(id.clone()),
+            index,
+            skipped: dst.health().skipped(),
+            time: chrono::Utc::now().timestamp(),
+        };
+        dst.write_replicated(&head.path(), Bytes::from(head.to_object(&signer)?))
+            .map_err(|e| e.context("writing the head"))?;
+        dst.remember_heads(&[(hex::encode(head.writer), head.seq)].into_iter().collect());
+        self.head_seq += 1;
+        dst.write_replicated(&format!("snapshots/{id}"), object)
+            .map_err(|e| e.context("writing the snapshot"))?;
+        Ok(id)
+    }
+}
