@@ -5,7 +5,7 @@
 use crate::support::command::{run_code_saying, tangle_std};
 use crate::support::fsutil::is_root;
 use crate::support::manifest::{assert_tree_matches, manifest};
-use crate::support::remote_dirs::object_paths;
+use crate::support::remote_dirs::{flip_bytes, object_paths};
 use crate::support::repo::Repo;
 use crate::support::trees::build_simple_tree;
 use std::fs;
@@ -246,16 +246,31 @@ fn one_snapshot_mounts_at_the_root_and_umount_ends_it() {
     let expected = manifest(&src);
     repo.backup(&[&src], &[]);
 
+    // One remote lies: every shard it holds has bytes flipped (same sizes, so only the
+    // checks can tell). The mount reads around it and names it at the end.
+    for shard in object_paths(&repo.remotes[2], "shards") {
+        flip_bytes(&repo.remotes[2].join(shard));
+    }
     let Some(m) = Mounted::start(&repo, &["latest"], "one") else {
         return;
     };
-    assert_tree_matches(&expected, &under(&m.at, &src), "one snapshot mounted");
+    assert_tree_matches(
+        &expected,
+        &under(&m.at, &src),
+        "one snapshot mounted, remote 2 lying",
+    );
     // Read-only: nothing can be written.
     assert!(fs::write(under(&m.at, &src).join("new.txt"), b"x").is_err());
     let at = m.at.clone();
     let (code, stderr) = m.stop(None);
     assert_eq!(code, Some(0), "stderr:\n{stderr}");
     assert!(!mounted(&at));
+    let liar = repo.remotes[2].to_string_lossy().into_owned();
+    assert!(
+        (stderr.lines())
+            .any(|l| l.contains("read around") && l.contains(&liar) && l.contains("corrupt")),
+        "the lying remote is not named:\n{stderr}"
+    );
 
     // A mount point that is not there: one line, exit 1, nothing mounted.
     let missing = repo.path("no-such-dir");
