@@ -280,6 +280,16 @@ fn one_snapshot_mounts_at_the_root_and_umount_ends_it() {
         "create the directory first",
     );
     assert!(!mounted(&missing), "{o:?}");
+    // A mount point that is a file: one line, exit 1.
+    let file = repo.path("a-file");
+    fs::write(&file, b"not a directory").unwrap();
+    let o = run_code_saying(repo.cmd().arg("mount").arg(&file), 1, "is not a directory");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr).lines().count(),
+        1,
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     // An unknown snapshot: exit 1, as for every command that takes one.
     run_code_saying(
         repo.cmd()
