@@ -97,6 +97,12 @@ pub(crate) fn saturating_sum(sizes: impl IntoIterator<Item = u64>) -> u64 {
 pub const BINARY_UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
 
 /// `1.50 MiB`-style sizes for humans.
+/// The first 8 characters of an id, as ids are shown to people (the whole of a shorter
+/// one).
+pub fn short_id(id: &str) -> &str {
+    id.get(..8).unwrap_or(id)
+}
+
 pub fn human_bytes(n: u64) -> String {
     human_bytes_in(n, &BINARY_UNITS, 2)
 }

@@ -9,7 +9,7 @@ use clap::Args;
 use tangle::ops::Progress;
 use tangle::ops::copy::{self, CopyOptions, CopyReport};
 use tangle::repo::{Indexed, LockKind, Public, Repository, Unlocked};
-use tangle::util::human_bytes;
+use tangle::util::{human_bytes, short_id};
 use tangle::{Error, Kind, Result};
 
 use super::open::{Opened, Purpose};
@@ -137,21 +137,16 @@ fn print(g: &Global, r: &CopyReport) -> Result<()> {
     if g.json {
         return g.print_json(r);
     }
-    let short = |id: &str| id.get(..8).unwrap_or(id).to_string();
     for c in &r.copied {
-        let new = match &c.id {
-            Some(id) => format!(" -> {}", short(id)),
-            None => String::new(),
-        };
         let tags = match c.tags.is_empty() {
             true => String::new(),
             false => format!("  [{}]", c.tags.join(",")),
         };
         let tags = tangle::util::escape(&tags).into_owned();
         line(format_args!(
-            "{} {}{new}  {}  {}  {}{tags}",
+            "{} {}  {}  {}  {}{tags}",
             if r.dry_run { "would copy" } else { "copied" },
-            short(&c.source_id),
+            super::render::replaced(&c.source_id, c.id.as_deref()),
             c.time,
             tangle::util::escape(&c.host),
             (c.paths.iter().map(tangle::util::escape))
@@ -162,8 +157,8 @@ fn print(g: &Global, r: &CopyReport) -> Result<()> {
     for s in &r.skipped {
         line(format_args!(
             "skipped {}: already in the destination as {}",
-            short(&s.source_id),
-            short(&s.existing_id)
+            short_id(&s.source_id),
+            short_id(&s.existing_id)
         ))?;
     }
     match r.dry_run {

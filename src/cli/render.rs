@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use tangle::ops::verify::{LostData, LostPathKind, LostUnknown};
-use tangle::util::{escape, human_bytes};
+use tangle::util::{escape, human_bytes, short_id};
 
 use super::Global;
 
@@ -123,7 +123,7 @@ fn short_ids<'a>(ids: impl ExactSizeIterator<Item = &'a str>, verbose: bool) -> 
     let n = ids.len();
     let shown = if verbose { n } else { LOST_SHOWN };
     let mut s = (ids.take(shown))
-        .map(|id| id.get(..8).unwrap_or(id))
+        .map(short_id)
         .collect::<Vec<_>>()
         .join(", ");
     if n > shown {
@@ -172,5 +172,14 @@ fn shell_quote(s: &str) -> String {
         s.to_string()
     } else {
         format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// `OLD -> NEW` in short ids, or `OLD` alone when nothing replaced it (a dry run): the
+/// first column of `tag`, `rewrite` and `copy`.
+pub(super) fn replaced(old: &str, new: Option<&str>) -> String {
+    match new {
+        Some(new) => format!("{} -> {}", short_id(old), short_id(new)),
+        None => short_id(old).to_string(),
     }
 }

@@ -67,13 +67,9 @@ fn print(g: &Global, r: &RewriteReport) -> Result<()> {
     }
     let would = if r.dry_run { "would " } else { "" };
     for c in &r.rewritten {
-        let new = match &c.new_id {
-            Some(id) => format!(" -> {}", id.get(..8).unwrap_or(id)),
-            None => String::new(),
-        };
         line(format_args!(
-            "{}{new}  {} entries left out ({} files, {})",
-            c.old_id.get(..8).unwrap_or(&c.old_id),
+            "{}  {} entries left out ({} files, {})",
+            super::render::replaced(&c.old_id, c.new_id.as_deref()),
             c.entries_removed,
             c.files_removed,
             human_bytes(c.bytes_removed)

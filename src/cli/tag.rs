@@ -67,13 +67,9 @@ fn print(g: &Global, r: &TagReport) -> Result<()> {
     }
     let would = if r.dry_run { "would " } else { "" };
     for c in &r.changed {
-        let new = match &c.new_id {
-            Some(id) => format!(" -> {}", id.get(..8).unwrap_or(id)),
-            None => String::new(),
-        };
         line(format_args!(
-            "{}{new}  tags {} -> {}",
-            c.old_id.get(..8).unwrap_or(&c.old_id),
+            "{}  tags {} -> {}",
+            super::render::replaced(&c.old_id, c.new_id.as_deref()),
             tags(&c.tags_before),
             tags(&c.tags_after)
         ))?;

@@ -36,6 +36,7 @@ use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::{Error, Result};
 use crate::extent::Head;
 use crate::repo::{Indexed, ReadMode, Repository};
+use crate::util::short_id;
 
 pub struct CopyOptions {
     /// Source snapshot ids, unique prefixes or `latest`; empty: every snapshot `filter`
@@ -197,7 +198,7 @@ fn copy_all(
             let (blobs, bytes) = (c.blobs, c.bytes);
             let tree = c
                 .tree(&s.tree)
-                .map_err(|e| e.context(format!("copying snapshot {}", short(&src_id))))?;
+                .map_err(|e| e.context(format!("copying snapshot {}", short_id(&src_id))))?;
             entry.blobs_added = c.blobs - blobs;
             entry.bytes_added = c.bytes - bytes;
             let new = Snapshot {
@@ -221,10 +222,6 @@ fn copy_all(
         report.extents = c.extents;
     }
     Ok(report)
-}
-
-fn short(id: &str) -> &str {
-    id.get(..8).unwrap_or(id)
 }
 
 /// Time, host, paths and tags (in any order) the same.

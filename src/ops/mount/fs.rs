@@ -134,7 +134,9 @@ impl Table {
         ino
     }
 
-    pub(super) fn set_entries(&mut self, ino: u64, entries: Vec<(OsString, u64)>) {
+    /// Make `ino` a directory of these entries, sorted by name (lookups search them).
+    pub(super) fn set_entries(&mut self, ino: u64, mut entries: Vec<(OsString, u64)>) {
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
         if let Some(inode) = self.inodes.get_mut(ino as usize - 1) {
             inode.what = What::Dir(entries);
         }
@@ -210,45 +212,50 @@ impl SnapshotFs {
         self.table.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The entries of directory `ino`, loading its tree first if needed.
-    fn entries(&self, ino: INodeNo) -> Result<Vec<(OsString, u64)>, Errno> {
+    /// Call `f` with the table and the entries of directory `ino` (sorted by name),
+    /// loading its tree first if needed. The entries are borrowed, not copied: a
+    /// lookup in a large directory costs a search, not a copy of the listing.
+    fn with_entries<T>(
+        &self,
+        ino: INodeNo,
+        f: impl FnOnce(&Table, &[(OsString, u64)]) -> T,
+    ) -> Result<T, Errno> {
         let tree = match self.table().get(ino).map(|i| &i.what) {
-            Some(What::Dir(entries)) => return Ok(entries.clone()),
-            Some(What::Tree(tree)) => *tree,
+            Some(What::Tree(tree)) => Some(*tree),
+            Some(What::Dir(_)) => None,
             Some(_) => return Err(Errno::ENOTDIR),
             None => return Err(Errno::ENOENT),
         };
-        // Read without holding the table: a tree may take a rebuild to read.
-        let nodes = match tree {
-            None => Vec::new(),
-            Some(id) => match self.repo.load_tree_off_plan(&id) {
-                Ok(tree) => tree.nodes,
-                Err(e) => {
-                    let path = self.table().path(ino.into());
-                    self.repo.warn(&format!("{}: {e}", path.display()));
-                    return Err(Errno::EIO);
-                }
-            },
-        };
-        let mut table = self.table();
-        if let Some(Inode {
-            what: What::Dir(entries),
-            ..
-        }) = table.get(ino)
-        {
-            return Ok(entries.clone()); // loaded meanwhile
+        if let Some(tree) = tree {
+            // Read without holding the table: a tree may take a rebuild to read.
+            let nodes = match tree {
+                None => Vec::new(),
+                Some(id) => match self.repo.load_tree_off_plan(&id) {
+                    Ok(tree) => tree.nodes,
+                    Err(e) => {
+                        let path = self.table().path(ino.into());
+                        self.repo.warn(&format!("{}: {e}", path.display()));
+                        return Err(Errno::EIO);
+                    }
+                },
+            };
+            let mut table = self.table();
+            // Unless another request loaded it meanwhile.
+            if let Some(What::Tree(_)) = table.get(ino).map(|i| &i.what) {
+                let entries = (nodes.iter())
+                    .map(|n| {
+                        let name = OsString::from_vec(n.name.clone());
+                        (name, table.add_node(ino.into(), n))
+                    })
+                    .collect();
+                table.set_entries(ino.into(), entries);
+            }
         }
-        let entries: Vec<(OsString, u64)> = nodes
-            .iter()
-            .map(|n| {
-                (
-                    OsString::from_vec(n.name.clone()),
-                    table.add_node(ino.into(), n),
-                )
-            })
-            .collect();
-        table.set_entries(ino.into(), entries.clone());
-        Ok(entries)
+        let table = self.table();
+        match table.get(ino).map(|i| &i.what) {
+            Some(What::Dir(entries)) => Ok(f(&table, entries)),
+            _ => Err(Errno::EIO),
+        }
     }
 
     fn attr(&self, ino: u64) -> Option<FileAttr> {
@@ -298,11 +305,14 @@ impl SnapshotFs {
 
 impl Filesystem for SnapshotFs {
     fn lookup(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEntry) {
-        let found = self.entries(parent).and_then(|entries| {
-            (entries.iter().find(|(n, _)| n == name))
-                .and_then(|&(_, ino)| self.attr(ino))
-                .ok_or(Errno::ENOENT)
+        let found = self.with_entries(parent, |table, entries| {
+            (entries
+                .binary_search_by(|(n, _)| n.as_os_str().cmp(name))
+                .ok())
+            .and_then(|i| table.get(INodeNo(entries[i].1)))
+            .map(|inode| inode.attr)
         });
+        let found = found.and_then(|attr| attr.ok_or(Errno::ENOENT));
         match found {
             Ok(attr) => reply.entry(&TTL, &attr, Generation(0)),
             Err(e) => reply.error(e),
@@ -418,27 +428,28 @@ impl Filesystem for SnapshotFs {
         offset: u64,
         mut reply: ReplyDirectory,
     ) {
-        let entries = match self.entries(ino) {
-            Ok(entries) => entries,
-            Err(e) => return reply.error(e),
-        };
-        let parent = match self.table().get(ino) {
-            Some(i) if i.parent != 0 => i.parent,
-            _ => 1,
-        };
-        let dots = [
-            (OsString::from("."), u64::from(ino)),
-            (OsString::from(".."), parent),
-        ];
-        let all = dots.iter().chain(entries.iter());
-        for (i, (name, child)) in all.enumerate().skip(offset as usize) {
-            let Some(attr) = self.attr(*child) else {
-                continue;
+        let listed = self.with_entries(ino, |table, entries| {
+            let parent = match table.get(ino) {
+                Some(i) if i.parent != 0 => i.parent,
+                _ => 1,
             };
-            // The offset is that of the next entry.
-            if reply.add(INodeNo(*child), i as u64 + 1, attr.kind, name) {
-                break;
+            let dots = [
+                (OsString::from("."), u64::from(ino)),
+                (OsString::from(".."), parent),
+            ];
+            let all = dots.iter().chain(entries.iter());
+            for (i, (name, child)) in all.enumerate().skip(offset as usize) {
+                let Some(inode) = table.get(INodeNo(*child)) else {
+                    continue;
+                };
+                // The offset is that of the next entry.
+                if reply.add(INodeNo(*child), i as u64 + 1, inode.attr.kind, name) {
+                    break;
+                }
             }
+        });
+        if let Err(e) = listed {
+            return reply.error(e);
         }
         reply.ok();
     }

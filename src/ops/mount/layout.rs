@@ -21,6 +21,7 @@ use fuser::FileType;
 use super::fs::{Table, What};
 use crate::content::Snapshot;
 use crate::repo::IdentifiedSnapshot;
+use crate::util::short_id;
 
 /// What the root of the mount is.
 pub(super) enum Root {
@@ -140,15 +141,18 @@ fn lay_out(table: &mut Table, all: &[IdentifiedSnapshot]) {
     }
 
     // ids/: the short id of each snapshot (the whole id where two share one).
-    let short = |id: &str| id[..8.min(id.len())].to_string();
     let mut entries = Vec::new();
     for ((id, snap), name) in all.iter().zip(&names) {
         let shared = all
             .iter()
-            .filter(|(other, _)| short(other) == short(id))
+            .filter(|(other, _)| short_id(other) == short_id(id))
             .count()
             > 1;
-        let label = if shared { id.clone() } else { short(id) };
+        let label = if shared {
+            id.clone()
+        } else {
+            short_id(id).to_string()
+        };
         let target = format!("../snapshots/{name}");
         let ino = table.add(
             ids,
