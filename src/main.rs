@@ -31,13 +31,13 @@ fn main() -> ExitCode {
     }
     // A lock whose lease lapsed (the process stalled): whatever the command made of the
     // refused writes, what happened is that it lost its lock (exit 11).
-    if let Some(why) = tangle::repo::remote::lease::lost_reason() {
-        if !matches!(&result, Err(e) if e.kind() == tangle::Kind::Busy) {
-            result = Err(tangle::Error::new(
-                tangle::Kind::Busy,
-                format!("lost the lock: {why}"),
-            ));
-        }
+    if let Some(why) = tangle::repo::remote::lease::lost_reason()
+        && !matches!(&result, Err(e) if e.kind() == tangle::Kind::Busy)
+    {
+        result = Err(tangle::Error::new(
+            tangle::Kind::Busy,
+            format!("lost the lock: {why}"),
+        ));
     }
     // TANGLE_DEBUG_REQUESTS: the process-wide debug counters.
     if tangle::debug::enabled() {

@@ -232,14 +232,14 @@ impl Global {
             g.loaded = Some(Arc::new(p));
         }
         g.password_command_timeout = password_command_timeout(g.loaded.as_deref())?;
-        if let Some(f) = &g.password_file {
-            if world_readable(f) {
-                warn(format_args!(
-                    "password file {} can be read by every user: chmod 600 {}",
-                    f.display(),
-                    f.display()
-                ));
-            }
+        if let Some(f) = &g.password_file
+            && world_readable(f)
+        {
+            warn(format_args!(
+                "password file {} can be read by every user: chmod 600 {}",
+                f.display(),
+                f.display()
+            ));
         }
         // Checked once for every command, not only those that open a repository: a pin
         // that pins nothing must not pass unnoticed (`profile show` would print it).

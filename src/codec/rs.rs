@@ -102,7 +102,7 @@ pub(crate) fn encode_parity_streamed(
     parity: usize,
 ) -> Result<Vec<Vec<u8>>> {
     if shard_size == 0
-        || shard_size % SHARD_ALIGN != 0
+        || !shard_size.is_multiple_of(SHARD_ALIGN)
         || inputs.is_empty()
         || inputs.iter().any(|s| s.size() > shard_size)
     {

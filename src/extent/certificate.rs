@@ -79,10 +79,10 @@ impl Certificate {
     ) -> Result<Certificate> {
         let (payload, by) = signers.open(ObjectKind::Extent, bytes)?;
         let cert: Certificate = postcard::from_bytes(payload).map_err(ExtentError::Malformed)?;
-        if let SignedBy::Writer(w) = by {
-            if cert.writer != w {
-                return Err(Signers::not_its_own(ObjectKind::Extent, w).into());
-            }
+        if let SignedBy::Writer(w) = by
+            && cert.writer != w
+        {
+            return Err(Signers::not_its_own(ObjectKind::Extent, w).into());
         }
         cert.check()?;
         if cert.name() != *expected {
@@ -110,7 +110,7 @@ impl Certificate {
         {
             return bad("shard counts");
         }
-        if self.shard_size == 0 || self.shard_size % 64 != 0 {
+        if self.shard_size == 0 || !self.shard_size.is_multiple_of(64) {
             return bad("shard size");
         }
         if self.size > s as u64 * self.shard_size as u64 {

@@ -261,15 +261,15 @@ pub(crate) fn find(repo: &mut Repository<Indexed>, survey: &Survey) -> Result<Fo
     for (r, listing) in survey.listings.iter().enumerate() {
         let Ok(l) = listing else { continue };
         for (path, &bytes) in l {
-            if let Some(ObjectName::Shard(e, _)) = ObjectName::parse(path) {
-                if dead_extents.contains(&e) {
-                    shards.push(Leftover {
-                        remote: r,
-                        path: path.clone(),
-                        bytes,
-                        kind: LeftoverKind::Shard,
-                    });
-                }
+            if let Some(ObjectName::Shard(e, _)) = ObjectName::parse(path)
+                && dead_extents.contains(&e)
+            {
+                shards.push(Leftover {
+                    remote: r,
+                    path: path.clone(),
+                    bytes,
+                    kind: LeftoverKind::Shard,
+                });
             }
         }
     }

@@ -92,10 +92,10 @@ impl<'a> Placement<'a> {
             on[r] += 1;
         }
         for p in &cert.pointers {
-            if let Some(&e) = self.survey.cert_pos.get(&p.extent) {
-                if let Some(&r) = self.remotes[e].get(p.shard as usize) {
-                    on[r] += 1;
-                }
+            if let Some(&e) = self.survey.cert_pos.get(&p.extent)
+                && let Some(&r) = self.remotes[e].get(p.shard as usize)
+            {
+                on[r] += 1;
             }
         }
         on.iter().all(|&n| n <= cert.parity_shards as usize)

@@ -155,10 +155,10 @@ impl<S: State> Repair<'_, S> {
         for (r, path, size) in &self.survey.reclaimable {
             self.report
                 .act("remove-deleted", &self.survey.urls[*r], path.clone(), *size);
-            if !self.dry_run {
-                if let Err(e) = self.repo.remove_deleted_object(*r, path) {
-                    self.report.pending.push(e.to_string());
-                }
+            if !self.dry_run
+                && let Err(e) = self.repo.remove_deleted_object(*r, path)
+            {
+                self.report.pending.push(e.to_string());
             }
         }
     }
@@ -173,13 +173,12 @@ impl<S: State> Repair<'_, S> {
                 bad.path.clone(),
                 bad.bytes.len() as u64,
             );
-            if !self.dry_run {
-                if let Err(e) = self
+            if !self.dry_run
+                && let Err(e) = self
                     .repo
                     .remove_bad_lock_copy(bad.remote, &bad.path, &bad.bytes)
-                {
-                    self.report.pending.push(e.to_string());
-                }
+            {
+                self.report.pending.push(e.to_string());
             }
         }
     }

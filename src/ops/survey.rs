@@ -398,10 +398,10 @@ impl Survey {
             });
             m.forged |= matches!(copy, CopyState::Bad(BadCopy::Forged(_)));
             m.copies[r] = copy;
-            if let Some(b) = bytes {
-                if m.good.is_none() {
-                    m.good = Some(b);
-                }
+            if let Some(b) = bytes
+                && m.good.is_none()
+            {
+                m.good = Some(b);
             }
         }
         // A certificate copy with an older placement revision is stale, not a fork:

@@ -85,12 +85,12 @@ pub(super) async fn claim(
 ) -> Result<()> {
     let before: Vec<Option<Marker>> =
         futures::future::join_all(current.iter().map(|r| read(r))).await;
-    if let Some(existing) = read(new).await.filter(|m| m.repo_id == repo_id) {
-        if let Some(k) = before.iter().position(|m| *m == Some(existing)) {
-            return Err(alias_error(new, current[k]));
-        }
-        // Otherwise a marker of a remote that left the repository: replaced below.
+    if let Some(existing) = read(new).await.filter(|m| m.repo_id == repo_id)
+        && let Some(k) = before.iter().position(|m| *m == Some(existing))
+    {
+        return Err(alias_error(new, current[k]));
     }
+    // Otherwise a marker of a remote that left the repository: replaced below.
     let fresh = Marker::fresh(repo_id)?;
     new.put(WRITE, MARKER_PATH, fresh.to_bytes())
         .await

@@ -371,10 +371,10 @@ impl<S: State> Repository<S> {
     /// timeout, not one per read. Other single failures do not count (a remote may lack
     /// or garble one object and still serve the rest).
     fn note_stall(&self, i: usize, got: &Result<Bytes>) {
-        if let Err(e) = got {
-            if stalled(e) {
-                self.inner.health.note_list_error(i, e);
-            }
+        if let Err(e) = got
+            && stalled(e)
+        {
+            self.inner.health.note_list_error(i, e);
         }
     }
 

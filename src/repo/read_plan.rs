@@ -258,11 +258,11 @@ impl ReadPlan {
         }
         state.consumed += 1;
         let mut wake = state.pass_runs();
-        if let Some(below) = state.refill_below {
-            if state.planned - state.consumed < below {
-                state.refill_below = None;
-                wake = true;
-            }
+        if let Some(below) = state.refill_below
+            && state.planned - state.consumed < below
+        {
+            state.refill_below = None;
+            wake = true;
         }
         if wake {
             self.moved.notify_all();

@@ -421,11 +421,11 @@ impl<S: State> Repository<S> {
         let mut inputs: Vec<Option<Vec<u8>>> = vec![None; symbols.len()];
         let mut count = 0;
         for (k, x) in symbols.iter().enumerate() {
-            if count < originals {
-                if let Some(b) = have.get(x) {
-                    inputs[k] = Some(padded(b));
-                    count += 1;
-                }
+            if count < originals
+                && let Some(b) = have.get(x)
+            {
+                inputs[k] = Some(padded(b));
+                count += 1;
             }
         }
         // Then read what is listed, as many at once as are still wanted.

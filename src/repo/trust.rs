@@ -193,10 +193,10 @@ pub(super) fn resolve(
         }
     }
     // The cached config counts as a copy too: every remote may have been rolled back.
-    if let Some((c, object)) = cached_config.filter(|(c, _)| pinned(c)) {
-        if best.as_ref().is_none_or(|(bc, _)| c.revision > bc.revision) {
-            best = Some((c, object));
-        }
+    if let Some((c, object)) = cached_config.filter(|(c, _)| pinned(c))
+        && best.as_ref().is_none_or(|(bc, _)| c.revision > bc.revision)
+    {
+        best = Some((c, object));
     }
     let Some((config, object)) = best else {
         let want = match (pin, cached_owner) {

@@ -325,15 +325,15 @@ impl<S: State> Repository<S> {
             if self.config.remotes.get(i) == Some(&config.remotes[i]) {
                 continue;
             }
-            if self.block_on(r.exists())? {
-                if let Ok(b) = self.block_on(r.get_max("config", super::metadata_limit("config"))) {
-                    let other = Config::from_object(&b).ok();
-                    if other.is_none_or(|c| c.id != config.id) {
-                        return Err(Error::fatal(format!(
-                            "{} already holds another repository",
-                            r.url()
-                        )));
-                    }
+            if self.block_on(r.exists())?
+                && let Ok(b) = self.block_on(r.get_max("config", super::metadata_limit("config")))
+            {
+                let other = Config::from_object(&b).ok();
+                if other.is_none_or(|c| c.id != config.id) {
+                    return Err(Error::fatal(format!(
+                        "{} already holds another repository",
+                        r.url()
+                    )));
                 }
             }
             self.block_on(r.create(WRITE))

@@ -68,7 +68,7 @@ fn signer() -> Signer {
 
 /// The outermost layer, parsed directly: an object of any kind, then the input as a
 /// payload, which must come back unchanged.
-pub(crate) fn envelope(data: &[u8]) {
+pub fn envelope(data: &[u8]) {
     let signer = signer();
     for kind in KINDS {
         let _ = envelope::open_unverified(kind, data);
@@ -82,7 +82,7 @@ pub(crate) fn envelope(data: &[u8]) {
 
 /// A config payload. The config is self-signed, so the test key is put where the owner
 /// key goes (after the format version and the 16-byte id) before it is signed.
-pub(crate) fn config(data: &[u8]) {
+pub fn config(data: &[u8]) {
     let signer = signer();
     let mut payload = data.to_vec();
     if let Ok((_, rest)) = postcard::take_from_bytes::<u32>(data) {
@@ -100,7 +100,7 @@ pub(crate) fn config(data: &[u8]) {
 /// A key file payload, read as `Repository::unlock` reads it, then unwrapped without
 /// Argon2 (far too slow to fuzz): its `wrapped` field is taken as the plaintext master
 /// key and sealed under a fixed key-encryption key first.
-pub(crate) fn key_file(data: &[u8]) {
+pub fn key_file(data: &[u8]) {
     let signer = signer();
     let object = envelope::seal(ObjectKind::Key, data, &signer);
     let Ok(mut kf) = envelope::open(ObjectKind::Key, &object, &signer.public())
@@ -118,7 +118,7 @@ pub(crate) fn key_file(data: &[u8]) {
 
 /// A certificate payload, under the name it claims (so the checks after the name
 /// check run too), then what readers do with an accepted one: locate every block.
-pub(crate) fn certificate(data: &[u8]) {
+pub fn certificate(data: &[u8]) {
     let signer = signer();
     let object = envelope::seal(ObjectKind::Extent, data, &signer);
     let name = postcard::from_bytes::<Certificate>(data)
@@ -142,7 +142,7 @@ pub(crate) fn certificate(data: &[u8]) {
 }
 
 /// A head payload, at the path it claims.
-pub(crate) fn head(data: &[u8]) {
+pub fn head(data: &[u8]) {
     let signer = signer();
     let object = envelope::seal(ObjectKind::Head, data, &signer);
     let path = postcard::from_bytes::<Head>(data)
@@ -154,7 +154,7 @@ pub(crate) fn head(data: &[u8]) {
 }
 
 /// A deletion record's payload, signed with the test key, opened and checked.
-pub(crate) fn deletion(data: &[u8]) {
+pub fn deletion(data: &[u8]) {
     let signer = signer();
     let object = envelope::seal(ObjectKind::Deletion, data, &signer);
     if let Ok(d) = crate::extent::Deletion::from_object(&object, &signer.public()) {
@@ -182,7 +182,7 @@ fn sealed_and_opened(
 }
 
 /// A snapshot plaintext: encrypted, signed, then read as `Repository::snapshots` reads it.
-pub(crate) fn snapshot(data: &[u8]) {
+pub fn snapshot(data: &[u8]) {
     let key = test_key();
     let aad = crate::content::snapshot::AAD;
     let Some(payload) = sealed_and_opened(&key, ObjectKind::Snapshot, aad, data) else {
@@ -195,7 +195,7 @@ pub(crate) fn snapshot(data: &[u8]) {
 
 /// An index segment's framed plaintext (`u32 LE plain_len ‖ zstd(postcard)`): encrypted,
 /// signed, read as `Repository::load_index` reads it, and added to an in-memory index.
-pub(crate) fn index(data: &[u8]) {
+pub fn index(data: &[u8]) {
     let key = test_key();
     let aad = crate::content::index::AAD;
     let Some(payload) = sealed_and_opened(&key, ObjectKind::Index, aad, data) else {
@@ -214,7 +214,7 @@ pub(crate) fn index(data: &[u8]) {
 }
 
 /// A tree plaintext: stored as a tree blob, read back as `Repository::load_tree` does.
-pub(crate) fn tree(data: &[u8]) {
+pub fn tree(data: &[u8]) {
     let key = test_key();
     let Ok(stored) = encode_blob(&key, BlobKind::Tree, data) else {
         return;
@@ -240,7 +240,7 @@ pub(crate) fn tree(data: &[u8]) {
 /// A data blob's framing: `raw_len (u32 LE, the plaintext length the index promises) ‖
 /// flag ‖ body`, encrypted, then decoded as the blob reader does. The id cannot match
 /// (the plaintext is not known in advance): everything before that check runs.
-pub(crate) fn blob(data: &[u8]) {
+pub fn blob(data: &[u8]) {
     let Some((raw_len, framed)) = data.split_first_chunk::<4>() else {
         return;
     };

@@ -256,13 +256,13 @@ impl Walker<'_> {
             return self.emit(Event::Entry(node, Content::SameInode { device, inode }));
         }
         let parent = parent.filter(|p| p.kind == NodeKind::File);
-        if let Some(p) = parent {
-            if unchanged(p, &node) {
-                // Only the contents are reused: the metadata and extended attributes just
-                // read are what the new snapshot records.
-                node.content = p.content.clone();
-                return self.emit(Event::Entry(node, Content::Ready { unchanged: true }));
-            }
+        if let Some(p) = parent
+            && unchanged(p, &node)
+        {
+            // Only the contents are reused: the metadata and extended attributes just
+            // read are what the new snapshot records.
+            node.content = p.content.clone();
+            return self.emit(Event::Entry(node, Content::Ready { unchanged: true }));
         }
         let mut existed = parent.is_some();
         if let (None, Some((table, key))) = (parent, self.changes) {

@@ -250,10 +250,10 @@ impl Watch {
         if complete {
             seen.retain(|p, _| locks.iter().any(|(l, _)| l == p));
         }
-        if let Some(f) = &self.file {
-            if let Ok(bytes) = serde_json::to_vec(&seen) {
-                let _ = crate::util::replace_file(f, &bytes);
-            }
+        if let Some(f) = &self.file
+            && let Ok(bytes) = serde_json::to_vec(&seen)
+        {
+            let _ = crate::util::replace_file(f, &bytes);
         }
         *seen_guard = Some(seen);
         ages

@@ -103,7 +103,7 @@ pub fn human_duration(d: Duration) -> String {
     let s = d.as_secs();
     match s {
         0..60 => format!("{s}s"),
-        60..3600 if s % 60 == 0 => format!("{}m", s / 60),
+        60..3600 if s.is_multiple_of(60) => format!("{}m", s / 60),
         60..3600 => format!("{}m{}s", s / 60, s % 60),
         _ if s % 3600 / 60 == 0 => format!("{}h", s / 3600),
         _ => format!("{}h{}m", s / 3600, s % 3600 / 60),

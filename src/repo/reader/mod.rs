@@ -146,10 +146,10 @@ impl<S: HasIndex> Repository<S> {
             ReadMode::ShardOffPlan => self.read_range_from_shards(&cert, offset, len, false),
             ReadMode::Range => self.read_range_fast(&cert, offset, len).map(Into::into),
         };
-        if let Ok(stored) = fast {
-            if let Ok(decoded) = decode(&stored, loc.raw_len as usize) {
-                return Ok(decoded);
-            }
+        if let Ok(stored) = fast
+            && let Ok(decoded) = decode(&stored, loc.raw_len as usize)
+        {
+            return Ok(decoded);
         }
         let data = self.rebuilt_extent(&cert)?;
         let stored = &data[offset as usize..(offset + len) as usize];

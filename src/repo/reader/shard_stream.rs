@@ -8,7 +8,7 @@ use crate::repo::{Repository, State};
 /// How much of a pointer shard [`ShardStream`] reads at a time (a whole number of the
 /// encoder's stripes, so a stripe never spans two windows).
 pub(crate) const SHARD_WINDOW: usize = 4 * codec::STRIPE;
-const _: () = assert!(SHARD_WINDOW % codec::STRIPE == 0);
+const _: () = assert!(SHARD_WINDOW.is_multiple_of(codec::STRIPE));
 
 /// Reads `n` bytes at an offset of a shard from its remote; `None` if that fails.
 pub(super) type FetchRange<'a> = Box<dyn FnMut(usize, usize) -> Option<bytes::Bytes> + 'a>;

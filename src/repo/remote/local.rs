@@ -300,13 +300,12 @@ impl Remote for LocalRemote {
                 // is left, while it holds anything). So are `locks/` and `repairs/`,
                 // which hold something only while a command runs (a refused command
                 // leaves the remote as it found it).
-                if path.matches('/').count() >= 2
+                if (path.matches('/').count() >= 2
                     || path.starts_with("locks/")
-                    || path.starts_with("repairs/")
+                    || path.starts_with("repairs/"))
+                    && let Some(dir) = full.parent()
                 {
-                    if let Some(dir) = full.parent() {
-                        let _ = std::fs::remove_dir(dir);
-                    }
+                    let _ = std::fs::remove_dir(dir);
                 }
                 Ok(())
             }

@@ -252,10 +252,10 @@ fn judge<Tz: TimeZone>(
                 reasons.push(tag_reason(list));
             }
         }
-        if let Some((w, cutoff)) = within {
-            if cutoff.is_none_or(|c| s.time > c) {
-                reasons.push(format!("within {w}"));
-            }
+        if let Some((w, cutoff)) = within
+            && cutoff.is_none_or(|c| s.time > c)
+        {
+            reasons.push(format!("within {w}"));
         }
         let local = s.time.with_timezone(tz);
         for (left, period, last) in &mut rules {

@@ -75,10 +75,10 @@ fn ini_section(text: &str, names: &[String]) -> Option<Vec<(String, String)>> {
             current = Some(hit);
             continue;
         }
-        if current == Some(true) {
-            if let Some((k, v)) = line.split_once('=') {
-                out.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
-            }
+        if current == Some(true)
+            && let Some((k, v)) = line.split_once('=')
+        {
+            out.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
         }
     }
     found.then_some(out)

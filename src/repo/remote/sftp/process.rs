@@ -263,10 +263,10 @@ impl SftpRemote {
     /// The current connection, connecting if there is none or it died.
     pub(super) async fn conn(&self) -> RemoteResult<Arc<Conn>> {
         let mut slot = self.conn.lock().await;
-        if let Some(c) = &slot.conn {
-            if c.alive() {
-                return Ok(c.clone());
-            }
+        if let Some(c) = &slot.conn
+            && c.alive()
+        {
+            return Ok(c.clone());
         }
         slot.conn = None;
         slot.generation += 1;

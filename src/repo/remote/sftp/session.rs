@@ -89,16 +89,16 @@ impl Session {
         sftp.set_timeout(request_timeout);
         let has = |name: &str| version.extensions.contains_key(name);
         let mut chunk = CHUNK;
-        if has(LIMITS) {
-            if let Ok(l) = sftp.limits().await {
-                for lim in [l.max_read_len, l.max_write_len] {
-                    if lim > 0 {
-                        chunk = chunk.min(lim as usize);
-                    }
+        if has(LIMITS)
+            && let Ok(l) = sftp.limits().await
+        {
+            for lim in [l.max_read_len, l.max_write_len] {
+                if lim > 0 {
+                    chunk = chunk.min(lim as usize);
                 }
-                if l.max_packet_len > 1024 {
-                    chunk = chunk.min(l.max_packet_len as usize - 1024);
-                }
+            }
+            if l.max_packet_len > 1024 {
+                chunk = chunk.min(l.max_packet_len as usize - 1024);
             }
         }
         Ok(Session {
