@@ -515,6 +515,100 @@ _arguments "${_arguments_options[@]}" : \
 '*::snapshots -- Source snapshots to copy (ids, unique prefixes or `latest`); none\: every snapshot the filters select in the source (all of them without filters):_default' \
 && ret=0
 ;;
+(import)
+_arguments "${_arguments_options[@]}" : \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
+'-h[Print help]' \
+'--help[Print help]' \
+":: :_tangle__subcmd__import_commands" \
+"*::: :->import" \
+&& ret=0
+
+    case $state in
+    (import)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-import-command-$line[1]:"
+        case $line[1] in
+            (restic)
+_arguments "${_arguments_options[@]}" : \
+'--from-repo=[The restic repository\: a local directory (or \`local\:DIR\`)]:RESTIC_REPO:_default' \
+'--from-password-file=[Read the restic repository'\''s password from this file (first line); RESTIC_PASSWORD may hold the password itself]:FILE:_files' \
+'--from-password-command=[Run this shell command and use its output as the restic repository'\''s password]:COMMAND:_default' \
+'*-H+[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--host=[Only snapshots of this host (repeat\: any of them); \`latest\` is the newest of these. A snapshot named by id is taken as given]:HOST:_default' \
+'*--tag=[Only snapshots with all these tags (comma-separated; repeat\: any of the lists; '\'''\'' matches snapshots without tags); \`latest\` is the newest of these]:TAG[,TAG]:_default' \
+'*--path=[Only snapshots whose backed-up paths include PATH (repeat\: all of them); \`latest\` is the newest of these]:PATH:_files' \
+'-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'--repo=[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
+'-P+[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--profile=[Profile\: the repository, password, per-remote settings and the settings of backup, delete and verify, from ~/.config/tangle/NAME.toml (without -P, -r and TANGLE_REPO\: the profile \`default\`, if it exists)]:NAME:_default' \
+'--password-file=[Read the password from this file (first line)]:FILE:_files' \
+'--password-command=[Run this shell command and use its output as the password]:COMMAND:_default' \
+'--cache-dir=[Local cache directory (default\: \$XDG_CACHE_HOME/tangle or ~/.cache/tangle)]:DIR:_files' \
+'--owner=[Trust only this owner key (its fingerprint, as \`init\` prints it); for CI jobs without a cache. Else the owner the cache pinned at init or first open is trusted]:FINGERPRINT:_default' \
+'--retry-lock=[Wait up to this long for a conflicting lock (another command writing) to go, e.g. \`10m\` or \`1h\`; without it a busy repository is an error at once (exit 11)]:DURATION:_default' \
+'--limit-upload=[Upload at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'--limit-download=[Download at most this many KiB/s, over all remotes together]:KIB_PER_S:_default' \
+'-n[Say which snapshots would be imported and which are here already; write nothing]' \
+'--dry-run[Say which snapshots would be imported and which are here already; write nothing]' \
+'--json[Machine-readable output on stdout (and fatal errors as JSON on stderr)]' \
+'-q[Print only errors]' \
+'--quiet[Print only errors]' \
+'*-v[More detail (repeat for more)]' \
+'*--verbose[More detail (repeat for more)]' \
+'(--progress)--no-progress[Never draw progress bars]' \
+'--progress[Show progress even when stderr is not a terminal; with --json, \`backup\` prints status lines (\`"message_type"\: "status"\`) on stdout while it runs]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'*::snapshots -- restic snapshots to import (ids, unique prefixes or `latest`); none\: every snapshot the filters select (all of them without filters):_default' \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+":: :_tangle__subcmd__import__subcmd__help_commands" \
+"*::: :->help" \
+&& ret=0
+
+    case $state in
+    (help)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-import-help-command-$line[1]:"
+        case $line[1] in
+            (restic)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+        esac
+    ;;
+esac
+;;
 (unlock)
 _arguments "${_arguments_options[@]}" : \
 '-r+[Repository\: any one of its remotes (a path, file\://, s3\:// or sftp\:// URL)]:REPO:_default' \
@@ -1696,6 +1790,26 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(import)
+_arguments "${_arguments_options[@]}" : \
+":: :_tangle__subcmd__help__subcmd__import_commands" \
+"*::: :->import" \
+&& ret=0
+
+    case $state in
+    (import)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:tangle-help-import-command-$line[1]:"
+        case $line[1] in
+            (restic)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
 (unlock)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -1922,6 +2036,7 @@ _tangle_commands() {
 'tag:Add, remove or set the tags of snapshots (each changed one is replaced by a copy)' \
 'rewrite:Write new snapshots without the paths matching exclude patterns (--forget\: delete the old)' \
 'copy:Copy snapshots from another repository (--from-repo) into this one' \
+'import:Import another tool'\''s history\: \`import restic\` brings a restic repository'\''s snapshots' \
 'unlock:Remove stale locks (left by a backup or delete that died)' \
 'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
@@ -2118,6 +2233,7 @@ _tangle__subcmd__help_commands() {
 'tag:Add, remove or set the tags of snapshots (each changed one is replaced by a copy)' \
 'rewrite:Write new snapshots without the paths matching exclude patterns (--forget\: delete the old)' \
 'copy:Copy snapshots from another repository (--from-repo) into this one' \
+'import:Import another tool'\''s history\: \`import restic\` brings a restic repository'\''s snapshots' \
 'unlock:Remove stale locks (left by a backup or delete that died)' \
 'key:List, add, remove or change the passwords (key files) of the repository' \
 'remote:List, add or replace remotes' \
@@ -2234,6 +2350,18 @@ _tangle__subcmd__help__subcmd__find_commands() {
 _tangle__subcmd__help__subcmd__help_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help help commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__import_commands] )) ||
+_tangle__subcmd__help__subcmd__import_commands() {
+    local commands; commands=(
+'restic:Import the snapshots of a restic repository (in a local directory)' \
+    )
+    _describe -t commands 'tangle help import commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__help__subcmd__import__subcmd__restic_commands] )) ||
+_tangle__subcmd__help__subcmd__import__subcmd__restic_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle help import restic commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__help__subcmd__init_commands] )) ||
 _tangle__subcmd__help__subcmd__init_commands() {
@@ -2405,6 +2533,37 @@ _tangle__subcmd__help__subcmd__writer__subcmd__list_commands() {
 _tangle__subcmd__help__subcmd__writer__subcmd__revoke_commands() {
     local commands; commands=()
     _describe -t commands 'tangle help writer revoke commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__import_commands] )) ||
+_tangle__subcmd__import_commands() {
+    local commands; commands=(
+'restic:Import the snapshots of a restic repository (in a local directory)' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'tangle import commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__import__subcmd__help_commands] )) ||
+_tangle__subcmd__import__subcmd__help_commands() {
+    local commands; commands=(
+'restic:Import the snapshots of a restic repository (in a local directory)' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'tangle import help commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__import__subcmd__help__subcmd__help_commands] )) ||
+_tangle__subcmd__import__subcmd__help__subcmd__help_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle import help help commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__import__subcmd__help__subcmd__restic_commands] )) ||
+_tangle__subcmd__import__subcmd__help__subcmd__restic_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle import help restic commands' commands "$@"
+}
+(( $+functions[_tangle__subcmd__import__subcmd__restic_commands] )) ||
+_tangle__subcmd__import__subcmd__restic_commands() {
+    local commands; commands=()
+    _describe -t commands 'tangle import restic commands' commands "$@"
 }
 (( $+functions[_tangle__subcmd__init_commands] )) ||
 _tangle__subcmd__init_commands() {

@@ -29,9 +29,10 @@ esac
 
 # tests/e2e/xattrs.rs sets attributes and ACLs with setfattr (attr) and setfacl (acl) and
 # compares restores with rsync -aHAXn; tests/e2e/lock_seams.rs runs a backup under
-# faketime (a host whose clock is an hour behind).
+# faketime (a host whose clock is an hour behind); tests/e2e/import.rs imports a
+# repository made by the real restic.
 missing=()
-for tool in rsync:rsync setfacl:acl setfattr:attr faketime:faketime; do
+for tool in rsync:rsync setfacl:acl setfattr:attr faketime:faketime restic:restic; do
   command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -102,25 +102,20 @@ fn source(g: &Global, a: &CopyArgs) -> Result<Global> {
             "no source repository: give --from-repo REPO (or TANGLE_FROM_REPO)",
         ));
     };
-    let mut s = g.clone();
+    let flag = |id: &str| g.given.origin(id) == Some(Origin::Flag);
+    let mut s = password::other_repository(
+        g,
+        password::FROM_REPOSITORY,
+        (a.from_password_file.clone(), flag("from_password_file")),
+        (
+            a.from_password_command.clone(),
+            flag("from_password_command"),
+        ),
+    );
     s.repo = Some(repo);
     s.profile = None;
     s.loaded = None;
     s.remotes = Vec::new();
-    s.password = None;
-    s.password_names = password::FROM_REPOSITORY;
-    s.password_file = a.from_password_file.clone();
-    s.password_command = a.from_password_command.clone();
-    // A flag beats the environment, whatever their kinds (as for the destination).
-    let flag = |id: &str| g.given.origin(id) == Some(Origin::Flag);
-    if flag("from_password_file") || flag("from_password_command") {
-        if !flag("from_password_file") {
-            s.password_file = None;
-        }
-        if !flag("from_password_command") {
-            s.password_command = None;
-        }
-    }
     if let Some(owner) = &a.from_owner {
         tangle::repo::OwnerPin::parse(owner).map_err(|_| {
             Error::usage(format!(
@@ -138,20 +133,14 @@ fn print(g: &Global, r: &CopyReport) -> Result<()> {
         return g.print_json(r);
     }
     for c in &r.copied {
-        let tags = match c.tags.is_empty() {
-            true => String::new(),
-            false => format!("  [{}]", c.tags.join(",")),
-        };
-        let tags = tangle::util::escape(&tags).into_owned();
-        line(format_args!(
-            "{} {}  {}  {}  {}{tags}",
+        line(super::render::brought(
             if r.dry_run { "would copy" } else { "copied" },
-            super::render::replaced(&c.source_id, c.id.as_deref()),
-            c.time,
-            tangle::util::escape(&c.host),
-            (c.paths.iter().map(tangle::util::escape))
-                .collect::<Vec<_>>()
-                .join(" "),
+            &c.source_id,
+            c.id.as_deref(),
+            &c.time,
+            &c.host,
+            &c.paths,
+            &c.tags,
         ))?;
     }
     for s in &r.skipped {

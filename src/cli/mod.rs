@@ -11,6 +11,7 @@ mod dump;
 mod find;
 mod global;
 mod hooks;
+mod import;
 mod init;
 mod key;
 mod ls;
@@ -92,6 +93,8 @@ pub enum Command {
     Rewrite(rewrite::RewriteArgs),
     /// Copy snapshots from another repository (--from-repo) into this one
     Copy(copy::CopyArgs),
+    /// Import another tool's history: `import restic` brings a restic repository's snapshots
+    Import(import::ImportArgs),
     /// Remove stale locks (left by a backup or delete that died)
     Unlock(unlock::UnlockArgs),
     /// List, add, remove or change the passwords (key files) of the repository
@@ -167,6 +170,7 @@ pub fn run(parsed: Parsed) -> Result<u8> {
         Command::Tag(a) => tag::run(g, a),
         Command::Rewrite(a) => rewrite::run(g, a),
         Command::Copy(a) => copy::run(g, a),
+        Command::Import(a) => import::run(g, a),
         Command::Unlock(a) => unlock::run(g, a),
         Command::Key(a) => key::run(g, a),
         Command::Remote(a) => remote::run(g, a),

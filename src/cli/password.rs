@@ -43,6 +43,8 @@ pub struct Names {
     /// The sources to name when there is none.
     pub sources: &'static str,
     pub prompt: &'static str,
+    /// The repository it opens, in "no password given for ...": empty for `-r`'s.
+    pub whose: &'static str,
     /// Whether this is the repository of `-r` (the restic and writer-key hints apply).
     pub main: bool,
 }
@@ -51,6 +53,7 @@ pub const REPOSITORY: Names = Names {
     env: "TANGLE_PASSWORD",
     sources: "--password-file, --password-command, TANGLE_PASSWORD or a profile",
     prompt: "enter password for repository: ",
+    whose: "",
     main: true,
 };
 
@@ -59,8 +62,46 @@ pub const FROM_REPOSITORY: Names = Names {
     env: "TANGLE_FROM_PASSWORD",
     sources: "--from-password-file, --from-password-command or TANGLE_FROM_PASSWORD",
     prompt: "enter password for the source repository (--from-repo): ",
+    whose: " for the source repository",
     main: false,
 };
+
+/// `import restic --from-repo`'s: restic's own variables, as restic reads them.
+#[cfg(feature = "restic-import")]
+pub const RESTIC_REPOSITORY: Names = Names {
+    env: "RESTIC_PASSWORD",
+    sources: "--from-password-file, --from-password-command, RESTIC_PASSWORD_FILE, \
+              RESTIC_PASSWORD_COMMAND or RESTIC_PASSWORD",
+    prompt: "enter password for the restic repository: ",
+    whose: " for the restic repository",
+    main: false,
+};
+
+/// The settings that read another repository's password (`copy`'s source, `import`'s
+/// restic repository): its names and its own file and command. A flag beats the
+/// environment, whatever their kinds, as for the repository of `-r`; `file_flag` and
+/// `command_flag` say which were given as flags.
+pub fn other_repository(
+    g: &Global,
+    names: Names,
+    file: (Option<std::path::PathBuf>, bool),
+    command: (Option<String>, bool),
+) -> Global {
+    let mut s = g.clone();
+    s.password = None;
+    s.password_names = names;
+    s.password_file = file.0;
+    s.password_command = command.0;
+    if file.1 || command.1 {
+        if !file.1 {
+            s.password_file = None;
+        }
+        if !command.1 {
+            s.password_command = None;
+        }
+    }
+    s
+}
 
 /// Whether a password source other than the terminal is configured.
 pub fn given(g: &Global) -> bool {
@@ -100,11 +141,7 @@ pub fn read(g: &Global, confirm: bool) -> Result<Password> {
         };
         return Err(Error::usage(format!(
             "no password given{}: use {} (no terminal to ask on){hint}",
-            match g.password_names.main {
-                true => "",
-                false => " for the source repository",
-            },
-            g.password_names.sources,
+            g.password_names.whose, g.password_names.sources,
         )));
     };
     if pw.is_empty() {

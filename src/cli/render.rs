@@ -176,10 +176,36 @@ fn shell_quote(s: &str) -> String {
 }
 
 /// `OLD -> NEW` in short ids, or `OLD` alone when nothing replaced it (a dry run): the
-/// first column of `tag`, `rewrite` and `copy`.
+/// first column of `tag`, `rewrite`, `copy` and `import`.
 pub(super) fn replaced(old: &str, new: Option<&str>) -> String {
     match new {
         Some(new) => format!("{} -> {}", short_id(old), short_id(new)),
         None => short_id(old).to_string(),
     }
+}
+
+/// One snapshot brought from elsewhere (`copy`, `import`): `VERB OLD -> NEW  TIME  HOST
+/// PATHS  [TAGS]`, escaped for the terminal.
+pub(super) fn brought(
+    verb: &str,
+    old: &str,
+    new: Option<&str>,
+    time: &str,
+    host: &str,
+    paths: &[String],
+    tags: &[String],
+) -> String {
+    let tags = match tags.is_empty() {
+        true => String::new(),
+        false => format!("  [{}]", tags.join(",")),
+    };
+    format!(
+        "{verb} {}  {time}  {}  {}{}",
+        replaced(old, new),
+        tangle::util::escape(host),
+        (paths.iter().map(tangle::util::escape))
+            .collect::<Vec<_>>()
+            .join(" "),
+        tangle::util::escape(&tags),
+    )
 }

@@ -10,10 +10,9 @@
 //! ids. One blob is in memory at a time (plus the shard cache and the extents being
 //! filled), so memory does not grow with the snapshot.
 //!
-//! Each snapshot is committed as a backup commits its run: its new extents (through the
-//! extent appender), an index segment, then a head naming the snapshot, then the snapshot
-//! object. A copy stopped part way leaves the snapshots copied before it complete, and
-//! extents no head commits (the next `delete` or `prune` removes them).
+//! Each snapshot is committed as a backup commits its run (see
+//! [`SnapshotWriter`](super::extent_writer::SnapshotWriter)): a copy stopped part way
+//! leaves the snapshots copied before it complete.
 //!
 //! A source snapshot is skipped when the destination already has one with the same time,
 //! host, paths and tags (tags in any order) whose tree holds the same entries: the same
@@ -25,16 +24,13 @@
 
 use std::collections::{HashMap, HashSet};
 
-use bytes::Bytes;
 use serde::Serialize;
 
 use super::Progress;
-use super::extent_writer::{Appender, StoredBlob};
+use super::extent_writer::SnapshotWriter;
 use super::select::{self, SnapshotFilter};
-use crate::content::{BlobId, BlobKind, IndexSegment, Snapshot, Tree, encode_blob};
-use crate::crypto::envelope::{self, ObjectKind};
+use crate::content::{BlobId, BlobKind, Snapshot, Tree, encode_blob};
 use crate::error::{Error, Result};
-use crate::extent::Head;
 use crate::repo::{Indexed, ReadMode, Repository};
 use crate::util::short_id;
 
@@ -195,12 +191,12 @@ fn copy_all(
                 Some(c) => c,
                 None => copy.insert(Copier::new(src, dst, progress)?),
             };
-            let (blobs, bytes) = (c.blobs, c.bytes);
+            let (blobs, bytes) = (c.out.blobs, c.out.bytes);
             let tree = c
                 .tree(&s.tree)
                 .map_err(|e| e.context(format!("copying snapshot {}", short_id(&src_id))))?;
-            entry.blobs_added = c.blobs - blobs;
-            entry.bytes_added = c.bytes - bytes;
+            entry.blobs_added = c.out.blobs - blobs;
+            entry.bytes_added = c.out.bytes - bytes;
             let new = Snapshot {
                 tree,
                 // The parent names a snapshot of the source.
@@ -208,7 +204,7 @@ fn copy_all(
                 writer: None,
                 ..s.clone()
             };
-            let id = c.commit(&new)?;
+            let id = c.out.commit(&new)?;
             done.push((s, id.clone()));
             entry.id = Some(id);
         }
@@ -216,10 +212,10 @@ fn copy_all(
     }
     if let Some(c) = copy {
         report.bytes_read = c.bytes_read;
-        report.blobs_added = c.blobs;
-        report.bytes_added = c.bytes;
-        report.bytes_stored = c.appender.bytes_stored;
-        report.extents = c.extents;
+        report.blobs_added = c.out.blobs;
+        report.bytes_added = c.out.bytes;
+        report.bytes_stored = c.out.bytes_stored();
+        report.extents = c.out.extents;
     }
     Ok(report)
 }
@@ -278,10 +274,10 @@ impl Compare<'_> {
                     _ => return false,
                 }
             }
-            if let (Some(sa), Some(sb)) = (&na.subtree, &nb.subtree) {
-                if !self.same_tree(sa, sb) {
-                    return false;
-                }
+            if let (Some(sa), Some(sb)) = (&na.subtree, &nb.subtree)
+                && !self.same_tree(sa, sb)
+            {
+                return false;
             }
         }
         self.same.insert((*a, *b));
@@ -293,20 +289,13 @@ impl Compare<'_> {
 struct Copier<'a> {
     src: &'a Repository<Indexed>,
     dst: &'a Repository<Indexed>,
-    appender: Appender<'a, Indexed>,
+    out: SnapshotWriter<'a>,
     progress: &'a Progress,
     /// Source tree id → destination tree id, and likewise for data blobs: what this run
     /// has copied (or found the destination has).
     trees: HashMap<BlobId, BlobId>,
     data: HashMap<BlobId, BlobId>,
-    /// Blobs this run stored (the loaded index does not know them).
-    stored: HashSet<BlobId>,
-    /// The next head of this run's writer chain.
-    head_seq: u64,
-    /// Extents sealed, blobs stored and their size, plaintext bytes read.
-    extents: u64,
-    blobs: u64,
-    bytes: u64,
+    /// Plaintext bytes read.
     bytes_read: u64,
 }
 
@@ -319,15 +308,10 @@ impl<'a> Copier<'a> {
         Ok(Copier {
             src,
             dst,
-            appender: Appender::fresh_chain(dst, progress, &HashSet::new())?,
+            out: SnapshotWriter::new(dst, progress)?,
             progress,
             trees: HashMap::new(),
             data: HashMap::new(),
-            stored: HashSet::new(),
-            head_seq: 0,
-            extents: 0,
-            blobs: 0,
-            bytes: 0,
             bytes_read: 0,
         })
     }
@@ -351,12 +335,7 @@ impl<'a> Copier<'a> {
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
         }
-        let bytes = Tree { nodes: tree.nodes }.to_bytes()?;
-        let new = self.dst.key().blob_id(&bytes);
-        if self.is_new(&new) {
-            let data = encode_blob(self.dst.key(), BlobKind::Tree, &bytes)?;
-            self.append(new, BlobKind::Tree, bytes.len(), data)?;
-        }
+        let new = self.out.store_tree(Tree { nodes: tree.nodes })?;
         self.trees.insert(*id, new);
         Ok(new)
     }
@@ -367,91 +346,23 @@ impl<'a> Copier<'a> {
         if let Some(new) = self.data.get(id) {
             return Ok(*new);
         }
-        let key = self.dst.key();
-        let (index, stored) = (self.dst.index(), &self.stored);
+        let (key, out) = (self.dst.key(), &self.out);
         let (new, len, sealed) =
             self.src
                 .read_blob_then(id, BlobKind::Data, ReadMode::Shard, |plain| {
                     let new = key.blob_id(plain);
-                    let sealed = match index.contains(&new) || stored.contains(&new) {
-                        true => None,
-                        false => Some(encode_blob(key, BlobKind::Data, plain)),
+                    let sealed = match out.is_new(&new) {
+                        false => None,
+                        true => Some(encode_blob(key, BlobKind::Data, plain)),
                     };
                     (new, plain.len(), sealed)
                 })?;
         self.bytes_read += len as u64;
         (self.progress.bytes_done).fetch_add(len as u64, std::sync::atomic::Ordering::Relaxed);
         if let Some(sealed) = sealed {
-            self.append(new, BlobKind::Data, len, sealed?)?;
+            self.out.append(new, BlobKind::Data, len, sealed?)?;
         }
         self.data.insert(*id, new);
         Ok(new)
-    }
-
-    fn is_new(&self, id: &BlobId) -> bool {
-        !self.dst.index().contains(id) && !self.stored.contains(id)
-    }
-
-    fn append(&mut self, id: BlobId, kind: BlobKind, raw_len: usize, data: Vec<u8>) -> Result<()> {
-        let raw_len = u32::try_from(raw_len)
-            .map_err(|_| Error::fatal("a blob to copy is larger than 4 GiB"))?;
-        self.stored.insert(id);
-        self.blobs += 1;
-        self.bytes += data.len() as u64;
-        self.appender.append(StoredBlob {
-            id,
-            kind,
-            raw_len,
-            data,
-        })
-    }
-
-    /// Commit what this snapshot stored and write it, as a backup commits its run: the
-    /// extents (sealed, uploaded), the index segment, the head naming the snapshot, then
-    /// the snapshot. Returns the new snapshot's id.
-    fn commit(&mut self, s: &Snapshot) -> Result<String> {
-        let dst = self.dst;
-        self.appender.finish()?;
-        let signer = dst.signer();
-        let extents = std::mem::take(&mut self.appender.extents);
-        self.extents += extents.len() as u64;
-        let index = match extents.is_empty() {
-            true => None,
-            false => {
-                let segment = IndexSegment {
-                    extents,
-                    ..Default::default()
-                };
-                let sealed =
-                    envelope::seal(ObjectKind::Index, &segment.encrypt(dst.key())?, &signer);
-                let id = envelope::content_id(&sealed);
-                dst.write_replicated(&format!("index/{id}"), Bytes::from(sealed))
-                    .map_err(|e| e.context("writing the index"))?;
-                Some(id)
-            }
-        };
-        let object = Bytes::from(envelope::seal(
-            ObjectKind::Snapshot,
-            &s.encrypt(dst.key())?,
-            &signer,
-        ));
-        let id = envelope::content_id(&object);
-        let head = Head {
-            repo_id: dst.config.id,
-            writer: self.appender.writer(),
-            seq: self.head_seq,
-            extent: self.appender.last,
-            snapshot: Some(id.clone()),
-            index,
-            skipped: dst.health().skipped(),
-            time: chrono::Utc::now().timestamp(),
-        };
-        dst.write_replicated(&head.path(), Bytes::from(head.to_object(&signer)?))
-            .map_err(|e| e.context("writing the head"))?;
-        dst.remember_heads(&[(hex::encode(head.writer), head.seq)].into_iter().collect());
-        self.head_seq += 1;
-        dst.write_replicated(&format!("snapshots/{id}"), object)
-            .map_err(|e| e.context("writing the snapshot"))?;
-        Ok(id)
     }
 }

@@ -10,6 +10,8 @@ pub mod diff;
 pub mod dump;
 pub(crate) mod extent_writer;
 pub mod find;
+#[cfg(feature = "restic-import")]
+pub mod import_restic;
 pub mod key;
 pub(crate) mod leftovers;
 pub(crate) mod listing;

@@ -47,6 +47,9 @@ impl FormatVersions {
 
 pub fn info() -> VersionInfo {
     let mut features = Vec::new();
+    if cfg!(feature = "restic-import") {
+        features.push("restic-import");
+    }
     if cfg!(feature = "testing") {
         features.push("testing");
     }

@@ -35,6 +35,7 @@ mod foreign_objects;
 mod format_fixture;
 mod format_versions;
 mod hostile_reads;
+mod import;
 mod inconsistent_certificates;
 mod init;
 mod inspect;

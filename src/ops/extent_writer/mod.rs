@@ -1,12 +1,14 @@
 //! Writing extents: the appender that fills, seals and codes them, and the uploads that
 //! make them durable on the remotes. Shared by `backup` (new data), `delete` (the live
-//! blobs it repacks), `rewrite` (new trees) and `copy` (another repository's blobs), so
-//! none imports another.
+//! blobs it repacks), `rewrite` (new trees), `copy` and `import` (another repository's
+//! history), so none imports another.
 
 mod appender;
+mod snapshots;
 mod upload;
 
 pub(crate) use appender::Appender;
+pub(crate) use snapshots::SnapshotWriter;
 
 use crate::content::{BlobId, BlobKind};
 

@@ -1,0 +1,146 @@
+//! Storing blobs and committing snapshots for the commands that make snapshots of
+//! another repository's history: `copy` (a tangle repository) and `import restic`. A
+//! backup commits its run the same way, through its own pipeline.
+
+use std::collections::HashSet;
+
+use bytes::Bytes;
+
+use super::{Appender, StoredBlob};
+use crate::content::{BlobId, BlobKind, IndexSegment, Snapshot, Tree, encode_blob};
+use crate::crypto::envelope::{self, ObjectKind};
+use crate::error::{Error, Result};
+use crate::extent::Head;
+use crate::ops::Progress;
+use crate::repo::{Indexed, Repository};
+
+/// Fills extents with the blobs one snapshot needs and commits each snapshot as a backup
+/// commits its run: the extents (sealed, uploaded), an index segment, a head naming the
+/// snapshot, then the snapshot. A run stopped part way leaves the snapshots committed
+/// before it complete, and extents no head commits (the next `delete` or `prune` removes
+/// them).
+pub(crate) struct SnapshotWriter<'a> {
+    dst: &'a Repository<Indexed>,
+    appender: Appender<'a, Indexed>,
+    /// Blobs this run stored (the loaded index does not know them).
+    stored: HashSet<BlobId>,
+    /// The next head of this run's writer chain.
+    head_seq: u64,
+    /// Extents sealed, blobs stored and their size (compressed and encrypted).
+    pub(crate) extents: u64,
+    pub(crate) blobs: u64,
+    pub(crate) bytes: u64,
+}
+
+impl<'a> SnapshotWriter<'a> {
+    /// A new writer chain in `dst`, whose committed index the caller loaded under its
+    /// shared lock.
+    pub(crate) fn new(dst: &'a Repository<Indexed>, progress: &'a Progress) -> Result<Self> {
+        Ok(SnapshotWriter {
+            dst,
+            appender: Appender::fresh_chain(dst, progress, &HashSet::new())?,
+            stored: HashSet::new(),
+            head_seq: 0,
+            extents: 0,
+            blobs: 0,
+            bytes: 0,
+        })
+    }
+
+    /// Whether the destination lacks the blob `id` (neither committed nor stored by
+    /// this run).
+    pub(crate) fn is_new(&self, id: &BlobId) -> bool {
+        !self.dst.index().contains(id) && !self.stored.contains(id)
+    }
+
+    /// Store plaintext `plain` as a blob of `kind` unless the destination has it; its id.
+    pub(crate) fn store(&mut self, kind: BlobKind, plain: &[u8]) -> Result<BlobId> {
+        let id = self.dst.key().blob_id(plain);
+        if self.is_new(&id) {
+            let sealed = encode_blob(self.dst.key(), kind, plain)?;
+            self.append(id, kind, plain.len(), sealed)?;
+        }
+        Ok(id)
+    }
+
+    /// Store a tree (unless the destination has it); its id.
+    pub(crate) fn store_tree(&mut self, tree: Tree) -> Result<BlobId> {
+        self.store(BlobKind::Tree, &tree.to_bytes()?)
+    }
+
+    /// Append a blob already sealed with the destination's key (`raw_len`: its
+    /// plaintext length).
+    pub(crate) fn append(
+        &mut self,
+        id: BlobId,
+        kind: BlobKind,
+        raw_len: usize,
+        data: Vec<u8>,
+    ) -> Result<()> {
+        let raw_len = u32::try_from(raw_len)
+            .map_err(|_| Error::fatal("a blob to store is larger than 4 GiB"))?;
+        self.stored.insert(id);
+        self.blobs += 1;
+        self.bytes += data.len() as u64;
+        self.appender.append(StoredBlob {
+            id,
+            kind,
+            raw_len,
+            data,
+        })
+    }
+
+    /// Data and parity bytes uploaded so far.
+    pub(crate) fn bytes_stored(&self) -> u64 {
+        self.appender.bytes_stored
+    }
+
+    /// Commit what the snapshot `s` stored and write it: the extents (sealed, uploaded),
+    /// the index segment, the head naming the snapshot, then the snapshot. Returns the
+    /// new snapshot's id.
+    pub(crate) fn commit(&mut self, s: &Snapshot) -> Result<String> {
+        let dst = self.dst;
+        self.appender.finish()?;
+        let signer = dst.signer();
+        let extents = std::mem::take(&mut self.appender.extents);
+        self.extents += extents.len() as u64;
+        let index = match extents.is_empty() {
+            true => None,
+            false => {
+                let segment = IndexSegment {
+                    extents,
+                    ..Default::default()
+                };
+                let sealed =
+                    envelope::seal(ObjectKind::Index, &segment.encrypt(dst.key())?, &signer);
+                let id = envelope::content_id(&sealed);
+                dst.write_replicated(&format!("index/{id}"), Bytes::from(sealed))
+                    .map_err(|e| e.context("writing the index"))?;
+                Some(id)
+            }
+        };
+        let object = Bytes::from(envelope::seal(
+            ObjectKind::Snapshot,
+            &s.encrypt(dst.key())?,
+            &signer,
+        ));
+        let id = envelope::content_id(&object);
+        let head = Head {
+            repo_id: dst.config.id,
+            writer: self.appender.writer(),
+            seq: self.head_seq,
+            extent: self.appender.last,
+            snapshot: Some(id.clone()),
+            index,
+            skipped: dst.health().skipped(),
+            time: chrono::Utc::now().timestamp(),
+        };
+        dst.write_replicated(&head.path(), Bytes::from(head.to_object(&signer)?))
+            .map_err(|e| e.context("writing the head"))?;
+        dst.remember_heads(&[(hex::encode(head.writer), head.seq)].into_iter().collect());
+        self.head_seq += 1;
+        dst.write_replicated(&format!("snapshots/{id}"), object)
+            .map_err(|e| e.context("writing the snapshot"))?;
+        Ok(id)
+    }
+}
