@@ -17,6 +17,9 @@ use super::Global;
 use super::snapshot_filter::SnapshotFilterArgs;
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  tangle -r /mnt/tangle import restic --from-repo /mnt/restic --from-password-file restic.pw\n  tangle import restic --from-repo /mnt/restic --dry-run"
+)]
 pub struct ImportArgs {
     #[command(subcommand)]
     pub from: ImportFrom,

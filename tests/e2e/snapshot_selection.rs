@@ -446,8 +446,12 @@ fn version_text_and_json() {
     assert_eq!(keys, ["features", "formats", "target", "version"], "{v}");
     assert_eq!(v["version"], env!("CARGO_PKG_VERSION"));
     assert!(v["target"].as_str().unwrap().contains("linux"), "{v}");
-    // The tests run with the `testing` feature.
-    assert_eq!(v["features"], serde_json::json!(["testing"]), "{v}");
+    // The tests run with the `testing` feature, beside the default `restic-import`.
+    assert_eq!(
+        v["features"],
+        serde_json::json!(["restic-import", "testing"]),
+        "{v}"
+    );
     assert_eq!(
         v["formats"]["repository"]["reads"],
         serde_json::json!([1]),
