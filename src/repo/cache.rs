@@ -4,9 +4,12 @@
 //! segments and deletion records are named by their hash; a head's path is written once),
 //! so a command fetches only what is new since the last one. A cached copy passes the
 //! same checks (signature, content address, path) as a fetched one before it is used, and
-//! `verify` never reads the cache: it asks every remote.
+//! `verify` never reads the cache: it asks every remote. Certificates, which are re-signed
+//! under their names, are kept apart (`catalog/`) and read only for the backup's pointer
+//! catalog, where a copy behind the current one costs no correctness (see
+//! `Repository::load_catalog_kept`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use serde::Serialize;
@@ -14,7 +17,11 @@ use serde::de::DeserializeOwned;
 
 use super::{Repository, State};
 use crate::error::Result;
+use crate::extent::ExtentName;
 use crate::util::{read_regular_file, replace_file};
+
+/// The directory of the certificates kept for the pointer catalog.
+const CATALOG: &str = "catalog";
 
 /// The largest state file (remembered heads, suspect extents) read back: far beyond
 /// what they hold (about 60 bytes a writer or extent), so only damage is refused.
@@ -98,6 +105,53 @@ impl<S: State> Repository<S> {
             // A writer's directory of heads, once empty, would be walked forever.
             if dir != top {
                 let _ = std::fs::remove_dir(&dir);
+            }
+        }
+    }
+
+    /// Where the catalog's copy of extent `name`'s certificate lives.
+    fn catalog_copy_file(&self, name: &ExtentName) -> Option<PathBuf> {
+        Some(
+            self.inner
+                .cache_dir
+                .as_ref()?
+                .join(CATALOG)
+                .join(name.hex()),
+        )
+    }
+
+    /// The kept copy of extent `name`'s certificate (unchecked: the caller checks it as
+    /// if fetched). Only the backup's pointer catalog reads these
+    /// ([`Repository::load_catalog_kept`]): a certificate is re-signed under its name
+    /// (rebalance, re-encoding), so a kept copy may be behind the remotes' current one.
+    pub(super) fn catalog_copy(&self, name: &ExtentName) -> Option<Vec<u8>> {
+        read_regular_file(
+            &self.catalog_copy_file(name)?,
+            super::objects::metadata_limit("extents/"),
+        )
+        .ok()
+    }
+
+    /// Keep a certificate that passed its checks for the next catalog (best effort).
+    pub(super) fn keep_catalog_copy(&self, name: &ExtentName, bytes: &[u8]) {
+        if let Some(file) = self.catalog_copy_file(name) {
+            let _ = replace_file(&file, bytes);
+        }
+    }
+
+    /// Drop kept certificates of extents the remotes no longer list (deleted).
+    pub(super) fn prune_catalog_copies(&self, listed: &HashSet<ExtentName>) {
+        let Some(dir) = self.inner.cache_dir.as_ref().map(|d| d.join(CATALOG)) else {
+            return;
+        };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let keep = (name.to_str()).and_then(|n| ExtentName::parse(n).ok());
+            if keep.is_none_or(|n| !listed.contains(&n)) {
+                let _ = std::fs::remove_file(entry.path());
             }
         }
     }

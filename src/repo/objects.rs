@@ -95,18 +95,12 @@ impl<S: State> Repository<S> {
         {
             return Ok(c.clone());
         }
-        let (signers, remotes) = (self.signers(), self.inner.remotes.len());
-        let cert = self
+        let (cert, bytes) = self
             .read_object_async(&name.cert_path(), |b| {
-                let c = Certificate::from_object(b, signers, name)?;
-                if c.shards.iter().any(|s| s.remote as usize >= remotes) {
-                    return Err(Error::corrupt(
-                        "certificate places shards on remotes the config does not have",
-                    ));
-                }
-                Ok(c)
+                Ok((self.check_certificate(b, name)?, b.to_vec()))
             })
             .await?;
+        self.keep_catalog_copy(name, &bytes);
         let cert = Arc::new(cert);
         self.inner
             .certs
@@ -116,15 +110,91 @@ impl<S: State> Repository<S> {
         Ok(cert)
     }
 
-    /// Every extent certificate in the repository, oldest first (by time, then writer and
-    /// chain position). Certificates that cannot be read anywhere are skipped with a warning.
-    pub fn load_catalog(&self) -> Result<Vec<Arc<Certificate>>> {
-        use futures::stream::{self, StreamExt};
-        let names: Vec<ExtentName> = self
-            .list_union("extents")?
+    /// A certificate's bytes checked as read from a remote: signed by the owner or its
+    /// writer, named `name`, its shards on remotes the config has.
+    fn check_certificate(&self, bytes: &[u8], name: &ExtentName) -> Result<Certificate> {
+        let c = Certificate::from_object(bytes, self.signers(), name)?;
+        if c.shards
             .iter()
+            .any(|s| s.remote as usize >= self.inner.remotes.len())
+        {
+            return Err(Error::corrupt(
+                "certificate places shards on remotes the config does not have",
+            ));
+        }
+        Ok(c)
+    }
+
+    /// The names of the extents the remotes list (deleted ones left out).
+    fn extent_names(&self) -> Result<Vec<ExtentName>> {
+        Ok((self.list_union("extents")?.iter())
             .filter_map(|p| ExtentName::parse(p.trim_start_matches("extents/")).ok())
-            .collect();
+            .collect())
+    }
+
+    /// Every extent certificate in the repository, oldest first (by time, then writer and
+    /// chain position), each as the remotes serve it now. Certificates that cannot be
+    /// read anywhere are skipped with a warning.
+    pub fn load_catalog(&self) -> Result<Vec<Arc<Certificate>>> {
+        let names = self.extent_names()?;
+        self.fetch_catalog(&names)
+    }
+
+    /// [`load_catalog`](Self::load_catalog) for the backup's pointer chooser: a
+    /// certificate this client fetched before is taken from its cache (checked again as
+    /// if fetched), so a backup fetches only the certificates of extents new since the
+    /// last one, not one per extent in the repository's history.
+    ///
+    /// A kept copy may be behind a re-signing done by another client (a rebalance moves
+    /// shards, a re-encoding changes parity and pointers, each under the same name), so
+    /// the chooser may weigh an extent by its old placement or pointer count. That costs
+    /// no correctness: a pointer is a *data* shard, and data shards never change under a
+    /// name; the shards chosen are read through [`certificate`](Self::certificate), which
+    /// always fetches the current certificate (and keeps it). The extents listed decide
+    /// which are candidates, as for `load_catalog`: a remote cannot add one (each copy
+    /// is checked) nor hide one (the listing is the union of all remotes).
+    pub(crate) fn load_catalog_kept(&self) -> Result<Vec<Arc<Certificate>>> {
+        let names = self.extent_names()?;
+        let listed: std::collections::HashSet<ExtentName> = names.iter().copied().collect();
+        self.prune_catalog_copies(&listed);
+        // Checking a signature is ~50 µs: spread a long history's over the cores.
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let per_thread = names.len().div_ceil(threads).max(256);
+        let kept: Vec<Option<Certificate>> = std::thread::scope(|scope| {
+            let parts: Vec<_> = (names.chunks(per_thread))
+                .map(|part| {
+                    scope.spawn(move || {
+                        (part.iter())
+                            .map(|n| {
+                                let bytes = self.catalog_copy(n)?;
+                                self.check_certificate(&bytes, n).ok()
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            (parts.into_iter())
+                .flat_map(|p| p.join().unwrap_or_default())
+                .collect()
+        });
+        let mut missing = Vec::new();
+        let mut certs = Vec::with_capacity(names.len());
+        for (name, kept) in names.iter().zip(kept) {
+            match kept {
+                Some(c) => certs.push(Arc::new(c)),
+                None => missing.push(*name),
+            }
+        }
+        certs.extend(self.fetch_catalog(&missing)?);
+        certs.sort_by_key(|c| (c.timestamp, c.writer, c.seq));
+        Ok(certs)
+    }
+
+    /// The certificates of `names` fetched (as [`certificate`](Self::certificate)
+    /// fetches), many at once, oldest first; those no remote serves intact are skipped
+    /// with a warning.
+    fn fetch_catalog(&self, names: &[ExtentName]) -> Result<Vec<Arc<Certificate>>> {
+        use futures::stream::{self, StreamExt};
         let results: Vec<Result<Arc<Certificate>>> = self.inner.rt.block_on(
             stream::iter(names.iter().map(|n| self.certificate_async(n)))
                 .buffer_unordered(32)

@@ -105,7 +105,9 @@ impl Repository<Public> {
             ));
         }
         let live: std::collections::HashSet<crate::extent::ExtentName> =
-            (self.load_catalog()?.iter()).map(|c| c.name()).collect();
+            (self.load_catalog_kept()?.iter())
+                .map(|c| c.name())
+                .collect();
         let mut known = Index::default();
         for mut segment in self.writer_segments(&id) {
             segment.extents.retain(|e| live.contains(&e.extent));

@@ -34,6 +34,7 @@ mod errors;
 mod foreign_objects;
 mod format_fixture;
 mod format_versions;
+mod history_scale;
 mod hostile_reads;
 mod import;
 mod inconsistent_certificates;

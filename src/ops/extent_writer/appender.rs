@@ -152,7 +152,7 @@ impl<'a, S: Appends> Appender<'a, S> {
         } else {
             // Only committed extents may be pointed at: those of the loaded index (see
             // `prepare`), or for a writer, which reads no index, those the heads commit to.
-            let mut all = repo.load_catalog()?;
+            let mut all = repo.load_catalog_kept()?;
             let committed: HashSet<ExtentName> = if repo.knows_every_extent() {
                 repo.known_blobs().extents().iter().copied().collect()
             } else {

@@ -1,0 +1,148 @@
+//! A nightly backup costs what changed, not what the repository holds (issue 37): the
+//! pointer catalog takes the certificates this client fetched before from its cache, so
+//! a backup fetches only those of new extents. The counts come from
+//! `TANGLE_DEBUG_REQUESTS` (`tangle: remote requests: ... get N ...`).
+//!
+//! A kept certificate may be behind a re-signing done by another client (a delete that
+//! re-encodes, under the same name): the backup after it must still be whole.
+
+use std::path::{Path, PathBuf};
+
+use crate::shared::files::{pseudo_random, write_file};
+use crate::support::command::{run_ok, stderr_str};
+use crate::support::manifest::manifest;
+use crate::support::repo::{Client, Repo};
+
+/// Three remotes, 64 KiB extents (so a few MiB make many), a weak KDF.
+fn init_small() -> Repo {
+    let repo = Repo::uninit();
+    run_ok(
+        repo.init_cmd(&repo.remotes, &[])
+            .env("TANGLE_TEST_EXTENT_SIZE", "65536")
+            .env("TANGLE_TEST_WEAK_KDF", "1"),
+    );
+    repo
+}
+
+/// Gets an unchanged `backup` of `src` asked of the remotes (all three together). The
+/// backup before it read the files, which changed their access times (and so the
+/// trees): the second of two backups is the unchanged one.
+fn unchanged_backup_gets(repo: &Repo, src: &Path) -> u64 {
+    backup_gets(repo, src);
+    backup_gets(repo, src)
+}
+
+/// Gets a `backup` of `src` asked of the remotes (all three together).
+fn backup_gets(repo: &Repo, src: &Path) -> u64 {
+    let out = run_ok(
+        repo.cmd()
+            .env("TANGLE_DEBUG_REQUESTS", "1")
+            .args(["backup", "-q", "--no-progress"])
+            .arg(src),
+    );
+    let err = stderr_str(&out);
+    (err.split("remote requests: ").nth(1))
+        .and_then(|r| r.split("get ").nth(1))
+        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no request counts in:\n{err}"))
+}
+
+fn extents(repo: &Repo) -> usize {
+    std::fs::read_dir(repo.remotes[0].join("extents"))
+        .unwrap()
+        .count()
+}
+
+#[test]
+fn an_unchanged_backup_fetches_no_certificate_of_the_history() {
+    let repo = init_small();
+    let src = repo.dir("src");
+    write_file(&src.join("first.bin"), &pseudo_random(1, 2 << 20));
+    repo.backup(&[&src], &[]);
+    let small = (extents(&repo), unchanged_backup_gets(&repo, &src));
+
+    for i in 0..3u64 {
+        write_file(
+            &src.join(format!("more-{i}.bin")),
+            &pseudo_random(10 + i, 2 << 20),
+        );
+        repo.backup(&[&src], &[]);
+    }
+    // The first backup after the growth fetched the new extents' certificates; an
+    // unchanged one after it fetches none of the history's. Before the catalog kept its
+    // certificates, each extent of the history cost one get (35 extents: 50 gets, 144:
+    // 160); what still grows is per run (each run's head), not per extent.
+    let large = (extents(&repo), unchanged_backup_gets(&repo, &src));
+    assert!(large.0 >= small.0 + 60, "extents {small:?} -> {large:?}");
+    assert!(
+        large.1 <= small.1 + (large.0 - small.0) as u64 / 10,
+        "an unchanged backup made {} gets with {} extents and {} with {}: it should not \
+         fetch the history's certificates",
+        small.1,
+        small.0,
+        large.1,
+        large.0
+    );
+}
+
+/// This client's kept certificates (`<cache>/<repo>/catalog/<name>`).
+fn kept_certificates(home: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![home.join("cache")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.parent().and_then(|d| d.file_name()) == Some("catalog".as_ref()) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn kept_certificates_behind_another_clients_delete_or_damaged_leave_backups_whole() {
+    let repo = init_small();
+    let src = repo.dir("src");
+    write_file(&src.join("old.bin"), &pseudo_random(20, 3 << 20));
+    let old = repo.backup(&[&src], &[]).snapshot_id;
+    std::fs::remove_file(src.join("old.bin")).unwrap();
+    write_file(&src.join("kept.bin"), &pseudo_random(21, 2 << 20));
+    repo.backup(&[&src], &[]);
+    let kept = kept_certificates(&repo.home);
+    assert!(
+        kept.len() > 20,
+        "the backups kept no certificates: {kept:?}"
+    );
+
+    // Another client (its own cache) deletes the first snapshot: its extents go, and
+    // the codewords that pointed into them are re-encoded and re-signed under their names.
+    run_ok(
+        repo.cmd_as(Client::via(1).fresh_home())
+            .args(["delete", "--no-progress"])
+            .arg(&old),
+    );
+    // And one kept copy here is damaged.
+    std::fs::write(&kept[0], b"not a certificate").unwrap();
+
+    // This client's next backup builds on what it kept and what it fetches now.
+    write_file(&src.join("new.bin"), &pseudo_random(22, 2 << 20));
+    let expected = manifest(&src);
+    let id = repo.backup(&[&src], &[]).snapshot_id;
+    run_ok(repo.cmd().args(["verify", "--read-data"]));
+    repo.assert_restore_matches(2, &id, &src, &expected, "the backup after the delete");
+    // Certificates of deleted extents are no longer kept.
+    let listed: Vec<_> = (std::fs::read_dir(repo.remotes[0].join("extents")).unwrap())
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    for k in kept_certificates(&repo.home) {
+        assert!(
+            listed.iter().any(|n| Some(n.as_os_str()) == k.file_name()),
+            "{} is kept but no longer listed",
+            k.display()
+        );
+    }
+}
