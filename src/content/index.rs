@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::ContentError;
+use super::blob_table::BlobTable;
 use super::{BlobId, BlobKind};
 use crate::crypto::writer::{RunKeys, WriterId};
 use crate::crypto::{self, ContentKey, ContentKeys};
@@ -140,7 +141,7 @@ pub struct Index {
     /// are not the master key's: a writer's run key and id key, from the segment that
     /// first placed the extent.
     extent_keys: Vec<Option<Arc<RunKeys>>>,
-    blobs: HashMap<BlobId, BlobLocation>,
+    blobs: BlobTable,
 }
 
 impl Index {
@@ -166,21 +167,27 @@ impl Index {
                 (self.extents.len() - 1) as u32
             });
             for b in &e.blobs {
-                self.blobs.entry(b.id).or_insert(BlobLocation {
+                let loc = BlobLocation {
                     extent: pos,
                     kind: b.kind,
                     offset: b.offset,
                     length: b.length,
                     raw_len: b.raw_len,
-                });
+                };
+                self.blobs.insert_first(b.id, loc);
             }
         }
+    }
+
+    /// All segments are added: pack what was added into the compact table.
+    pub(crate) fn finish_loading(&mut self) {
+        self.blobs.merge();
     }
 
     pub(crate) fn get(&self, id: &BlobId) -> Option<(ExtentName, BlobLocation)> {
         self.blobs
             .get(id)
-            .map(|loc| (self.extents[loc.extent as usize], *loc))
+            .map(|loc| (self.extents[loc.extent as usize], loc))
     }
 
     /// The content keys of the blob at `loc`, if they are not the master key's.
@@ -200,14 +207,14 @@ impl Index {
     }
 
     pub(crate) fn contains(&self, id: &BlobId) -> bool {
-        self.blobs.contains_key(id)
+        self.blobs.contains(id)
     }
 
     pub(crate) fn extents(&self) -> &[ExtentName] {
         &self.extents
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (&BlobId, ExtentName, &BlobLocation)> {
+    pub fn iter(&self) -> impl Iterator<Item = (BlobId, ExtentName, BlobLocation)> + '_ {
         self.blobs
             .iter()
             .map(|(id, loc)| (id, self.extents[loc.extent as usize], loc))

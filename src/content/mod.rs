@@ -2,6 +2,7 @@
 //! snapshot records. Everything here is encrypted before it reaches the extent log.
 
 pub mod blob;
+mod blob_table;
 pub mod chunker;
 mod error;
 pub(crate) mod fsmeta;

@@ -289,7 +289,7 @@ fn resolve_blob(repo: &Repository<Indexed>, kind: BlobKind, spec: &str) -> Resul
         .index()
         .iter()
         .filter(|(id, _, loc)| loc.kind == kind && hex::encode(id).starts_with(&prefix))
-        .map(|(id, _, _)| *id)
+        .map(|(id, _, _)| id)
         .take(2)
         .collect();
     match found.as_slice() {

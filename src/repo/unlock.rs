@@ -113,6 +113,7 @@ impl Repository<Public> {
             segment.extents.retain(|e| live.contains(&e.extent));
             known.add_segment(&segment);
         }
+        known.finish_loading();
         // A writer only adds objects, each with one create-only request, so that its
         // remotes may refuse every delete, rename and overwrite (docs/REMOTES.md).
         self.inner.health.set_create_only();
@@ -391,6 +392,7 @@ impl<S: HasKey> Repository<S> {
                 Err(e) => self.warn(&format!("skipping index segment: {e}")),
             }
         }
+        index.finish_loading();
         index
     }
 }
@@ -400,6 +402,7 @@ fn index_of<'a>(segments: impl IntoIterator<Item = &'a OpenedSegment>) -> Index 
     for segment in segments {
         index.add_opened(segment);
     }
+    index.finish_loading();
     index
 }
 

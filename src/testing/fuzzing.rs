@@ -206,9 +206,15 @@ pub fn index(data: &[u8]) {
     };
     let mut idx = Index::default();
     idx.add_segment(&segment);
-    for e in &segment.extents {
-        for b in &e.blobs {
-            assert!(idx.get(&b.id).is_some(), "an indexed blob is not found");
+    // Before and after the entries are packed into the sorted table.
+    for merged in [false, true] {
+        if merged {
+            idx.finish_loading();
+        }
+        for e in &segment.extents {
+            for b in &e.blobs {
+                assert!(idx.get(&b.id).is_some(), "an indexed blob is not found");
+            }
         }
     }
 }

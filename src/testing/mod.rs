@@ -11,3 +11,4 @@
 //! [`WriteAccess::for_tests`]: crate::remote::WriteAccess::for_tests
 
 pub mod fuzzing;
+pub mod index_memory;

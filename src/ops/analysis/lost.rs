@@ -84,7 +84,7 @@ impl Tracer {
                 let &e = pos.get(&extent)?;
                 extents[e]
                     .holds(loc.offset.into(), loc.length.into())
-                    .then_some((*id, (e, u64::from(loc.raw_len))))
+                    .then_some((id, (e, u64::from(loc.raw_len))))
             })
             .collect();
         let named: HashSet<&ExtentName> = index.extents().iter().collect();

@@ -181,7 +181,7 @@ pub fn run_with_progress(
     // Blobs the kept snapshots need, and how much of each extent they use.
     let live_blobs = live_blobs(repo, kept.iter().map(|(_, s)| s.tree))?;
     let mut live_bytes: HashMap<ExtentName, u64> = HashMap::new();
-    for (_, e, loc) in (repo.index().iter()).filter(|(id, _, _)| live_blobs.contains(*id)) {
+    for (_, e, loc) in (repo.index().iter()).filter(|(id, _, _)| live_blobs.contains(id)) {
         *live_bytes.entry(e).or_default() += loc.length as u64;
     }
     // Certificates oldest first. An extent that holds no live blob goes, and so does one
@@ -471,7 +471,7 @@ fn consolidated_index(repo: &Repository<Indexed>, removed: &HashSet<ExtentName>)
             continue;
         }
         by_extent.entry(extent).or_default().push(IndexEntry {
-            id: *id,
+            id,
             kind: loc.kind,
             offset: loc.offset,
             length: loc.length,

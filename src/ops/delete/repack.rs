@@ -132,11 +132,11 @@ pub(super) fn write(
         .collect();
     // In storage order, so each old extent is read front to back.
     let mut blobs: Vec<(usize, u32, BlobId, crate::content::BlobKind, u32)> = (repo.index().iter())
-        .filter(|(id, _, _)| live.contains(*id))
+        .filter(|(id, _, _)| live.contains(id))
         .filter_map(|(id, e, loc)| {
             order
                 .get(&e)
-                .map(|&i| (i, loc.offset, *id, loc.kind, loc.raw_len))
+                .map(|&i| (i, loc.offset, id, loc.kind, loc.raw_len))
         })
         .collect();
     blobs.sort_unstable_by_key(|b| (b.0, b.1));

@@ -79,7 +79,7 @@ fn setup() -> Fixture {
     let mut places = BTreeMap::new();
     for (id, extent, loc) in lib.index().iter() {
         places.insert(
-            *id,
+            id,
             (
                 extent.hex(),
                 u64::from(loc.offset),
