@@ -161,12 +161,12 @@ fn copy_all(
     for (src_id, s) in chosen {
         let twin = done
             .iter()
-            .find(|(d, _)| same_labels(d, &s) && d.tree == s.tree)
+            .find(|(d, _)| select::same_labels(d, &s) && d.tree == s.tree)
             .map(|(_, id)| id.clone());
         let twin = match twin {
             Some(id) => Some(id),
             None => (existing.iter())
-                .find(|(_, d)| same_labels(d, &s) && compare.same_tree(&s.tree, &d.tree))
+                .find(|(_, d)| select::same_labels(d, &s) && compare.same_tree(&s.tree, &d.tree))
                 .map(|(id, _)| id.clone()),
         };
         if let Some(existing_id) = twin {
@@ -218,19 +218,6 @@ fn copy_all(
         report.extents = c.out.extents;
     }
     Ok(report)
-}
-
-/// Time, host, paths and tags (in any order) the same.
-fn same_labels(a: &Snapshot, b: &Snapshot) -> bool {
-    let sorted = |t: &[String]| {
-        let mut t = t.to_vec();
-        t.sort();
-        t
-    };
-    a.time_ns == b.time_ns
-        && a.host == b.host
-        && a.paths == b.paths
-        && sorted(&a.tags) == sorted(&b.tags)
 }
 
 /// Whether a source tree and a destination tree hold the same entries (see the module

@@ -229,7 +229,7 @@ pub fn run(
     };
     let mut todo = Vec::new();
     for (restic_id, s) in chosen {
-        match existing.iter().find(|(_, d)| same_labels(d, &s)) {
+        match existing.iter().find(|(_, d)| select::same_labels(d, &s)) {
             Some((existing_id, _)) => report.skipped.push(Skipped {
                 restic_id,
                 existing_id: existing_id.clone(),
@@ -351,19 +351,6 @@ fn entry(restic_id: String, s: &Snapshot) -> Imported {
         blobs_added: 0,
         bytes_added: 0,
     }
-}
-
-/// Time, host, paths and tags (in any order) the same.
-fn same_labels(a: &Snapshot, b: &Snapshot) -> bool {
-    let sorted = |t: &[String]| {
-        let mut t = t.to_vec();
-        t.sort();
-        t
-    };
-    a.time_ns == b.time_ns
-        && a.host == b.host
-        && sorted(&a.paths) == sorted(&b.paths)
-        && sorted(&a.tags) == sorted(&b.tags)
 }
 
 /// What a tree holds, below it included.

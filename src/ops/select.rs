@@ -155,6 +155,20 @@ pub(crate) fn warn_unmatched<S: HasKey>(
     }
 }
 
+/// Time, host, paths and tags (in any order) the same: the same snapshot brought from
+/// elsewhere (`copy`'s source, `import`'s restic repository) a second time.
+pub(crate) fn same_labels(a: &Snapshot, b: &Snapshot) -> bool {
+    let sorted = |t: &[String]| {
+        let mut t = t.to_vec();
+        t.sort();
+        t
+    };
+    a.time_ns == b.time_ns
+        && a.host == b.host
+        && a.paths == b.paths
+        && sorted(&a.tags) == sorted(&b.tags)
+}
+
 /// A `--path` as `backup` records paths: absolute (a relative one is taken from the
 /// current directory), `.` and `..` resolved lexically, no trailing `/`.
 pub fn snapshot_path(p: &Path) -> Result<String> {
