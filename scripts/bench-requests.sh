@@ -4,7 +4,8 @@
 # backup (a test-only extent size, TANGLE_TEST_EXTENT_SIZE, so N extents take N x 4 KiB
 # of data), then an unchanged backup and a small incremental one (one new 64 KiB file)
 # are counted with TANGLE_DEBUG_REQUESTS. The counts are per operation started: a
-# listing is one, however many names it returns (S3 pages at 1,000).
+# listing is one, however many names it returns; "pages" is what the listings would
+# take on S3, which returns 1,000 names a page.
 #
 # Usage: scripts/bench-requests.sh [N ...]   (default: 100 1000 10000)
 # Needs the `testing` build (for the test-only extent size); builds it when missing.
@@ -20,12 +21,13 @@ extent=4096
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# "list L, get G, put P" of one command's TANGLE_DEBUG_REQUESTS line.
+# "list L, pages N, get G, put P" of one command's TANGLE_DEBUG_REQUESTS line.
 requests() {
-  grep -o 'remote requests: .*' | sed -E 's/remote requests: list ([0-9]+), get ([0-9]+), stat [0-9]+, put ([0-9]+).*/\1 \2 \3/'
+  grep -o 'remote requests: .*' |
+    sed -E 's/remote requests: list ([0-9]+), get ([0-9]+), stat [0-9]+, put ([0-9]+).*list_pages ([0-9]+).*/\1 \4 \2 \3/'
 }
 
-printf '%8s  %-22s  %-22s\n' extents "unchanged (list get put)" "incremental (list get put)"
+printf '%8s  %-28s  %-28s\n' extents "unchanged (list pages get put)" "incremental (list pages get put)"
 for n in "${counts[@]}"; do
   dir=$work/$n
   mkdir -p "$dir/src"
@@ -40,6 +42,6 @@ for n in "${counts[@]}"; do
   head -c 65536 /dev/urandom >"$dir/src/new.bin"
   incremental=$(TANGLE_DEBUG_REQUESTS=1 "$bin" -r "$dir/r1" backup -q --no-progress "$dir/src" 2>&1 | requests)
   made=$(find "$dir/r1/extents" -type f | wc -l)
-  printf '%8s  %-22s  %-22s\n' "$made" "$unchanged" "$incremental"
+  printf '%8s  %-28s  %-28s\n' "$made" "$unchanged" "$incremental"
   rm -rf "$dir"
 done

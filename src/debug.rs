@@ -77,6 +77,15 @@ pub(crate) fn request(op: &str) {
     }
 }
 
+/// Pages the listings would take on S3, which returns at most 1,000 names a request:
+/// what grows with a repository's history where the count of listings does not.
+pub(crate) static LIST_PAGES: Counter = Counter::new();
+
+/// Count a listing that returned `names` names, in [`LIST_PAGES`].
+pub(crate) fn listed(names: usize) {
+    LIST_PAGES.add(names.div_ceil(1000).max(1) as u64);
+}
+
 /// Whether the report is asked for ([`ENV`] set).
 pub fn enabled() -> bool {
     std::env::var_os(ENV).is_some()
@@ -91,6 +100,7 @@ pub fn report() -> Vec<String> {
         .chain([
             ("get_bytes", GOT_BYTES.get()),
             ("get_shard_bytes", GOT_SHARD_BYTES.get()),
+            ("list_pages", LIST_PAGES.get()),
         ])
         .map(|(op, n)| format!("{op} {n}"))
         .collect();
@@ -126,6 +136,10 @@ mod tests {
         assert!(lines[0].starts_with("tangle: remote requests: list "));
         assert!(lines[0].contains(", get_bytes "));
         assert!(lines[0].contains(", get_shard_bytes "));
+        listed(0);
+        listed(2001);
+        assert!(LIST_PAGES.get() >= 4);
+        assert!(report()[0].contains(", list_pages "));
         assert!(REQUESTS[1].get() >= 1 && GOT_BYTES.get() >= 7);
         assert!(lines[1].starts_with("tangle: shard waits: "));
         PLAN_SEGMENTS.add(1);

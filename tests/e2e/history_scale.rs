@@ -1,7 +1,8 @@
 //! A nightly backup costs what changed, not what the repository holds (issue 37): the
 //! pointer catalog takes the certificates this client fetched before from its cache, so
-//! a backup fetches only those of new extents. The counts come from
-//! `TANGLE_DEBUG_REQUESTS` (`tangle: remote requests: ... get N ...`).
+//! a backup fetches only those of new extents, and the owner's takes their names from
+//! its index, so it lists no `extents/`. The counts come from `TANGLE_DEBUG_REQUESTS`
+//! (`tangle: remote requests: list L, get G, ..., list_pages P`).
 //!
 //! A kept certificate may be behind a re-signing done by another client (a delete that
 //! re-encodes, under the same name): the backup after it must still be whole.
@@ -15,25 +16,38 @@ use crate::support::repo::{Client, Repo};
 
 /// Three remotes, 64 KiB extents (so a few MiB make many), a weak KDF.
 fn init_small() -> Repo {
+    init_with(65536, &[])
+}
+
+/// Three remotes, extents of `extent_size` bytes, `init` flags `extra`, a weak KDF.
+fn init_with(extent_size: usize, extra: &[&str]) -> Repo {
     let repo = Repo::uninit();
     run_ok(
-        repo.init_cmd(&repo.remotes, &[])
-            .env("TANGLE_TEST_EXTENT_SIZE", "65536")
+        repo.init_cmd(&repo.remotes, extra)
+            .env("TANGLE_TEST_EXTENT_SIZE", extent_size.to_string())
             .env("TANGLE_TEST_WEAK_KDF", "1"),
     );
     repo
 }
 
-/// Gets an unchanged `backup` of `src` asked of the remotes (all three together). The
-/// backup before it read the files, which changed their access times (and so the
-/// trees): the second of two backups is the unchanged one.
-fn unchanged_backup_gets(repo: &Repo, src: &Path) -> u64 {
-    backup_gets(repo, src);
-    backup_gets(repo, src)
+/// What one command asked of the remotes (all three together).
+#[derive(Debug, Clone, Copy)]
+struct Requests {
+    gets: u64,
+    /// Pages its listings would take on S3 (1,000 names a page).
+    list_pages: u64,
 }
 
-/// Gets a `backup` of `src` asked of the remotes (all three together).
-fn backup_gets(repo: &Repo, src: &Path) -> u64 {
+/// Requests of an unchanged `backup` of `src`. The backup before it read the files,
+/// which changed their access times (and so the trees): the second of two backups is
+/// the unchanged one.
+fn unchanged_backup(repo: &Repo, src: &Path) -> Requests {
+    backup(repo, src);
+    backup(repo, src)
+}
+
+/// Requests of a `backup` of `src`.
+fn backup(repo: &Repo, src: &Path) -> Requests {
     let out = run_ok(
         repo.cmd()
             .env("TANGLE_DEBUG_REQUESTS", "1")
@@ -41,11 +55,17 @@ fn backup_gets(repo: &Repo, src: &Path) -> u64 {
             .arg(src),
     );
     let err = stderr_str(&out);
-    (err.split("remote requests: ").nth(1))
-        .and_then(|r| r.split("get ").nth(1))
-        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no request counts in:\n{err}"))
+    let count = |what: &str| -> u64 {
+        (err.split("remote requests: ").nth(1))
+            .and_then(|r| r.split(&format!(" {what} ")).nth(1))
+            .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no {what} count in:\n{err}"))
+    };
+    Requests {
+        gets: count("get"),
+        list_pages: count("list_pages"),
+    }
 }
 
 fn extents(repo: &Repo) -> usize {
@@ -60,7 +80,7 @@ fn an_unchanged_backup_fetches_no_certificate_of_the_history() {
     let src = repo.dir("src");
     write_file(&src.join("first.bin"), &pseudo_random(1, 2 << 20));
     repo.backup(&[&src], &[]);
-    let small = (extents(&repo), unchanged_backup_gets(&repo, &src));
+    let small = (extents(&repo), unchanged_backup(&repo, &src).gets);
 
     for i in 0..3u64 {
         write_file(
@@ -73,7 +93,7 @@ fn an_unchanged_backup_fetches_no_certificate_of_the_history() {
     // unchanged one after it fetches none of the history's. Before the catalog kept its
     // certificates, each extent of the history cost one get (35 extents: 50 gets, 144:
     // 160); what still grows is per run (each run's head), not per extent.
-    let large = (extents(&repo), unchanged_backup_gets(&repo, &src));
+    let large = (extents(&repo), unchanged_backup(&repo, &src).gets);
     assert!(large.0 >= small.0 + 60, "extents {small:?} -> {large:?}");
     assert!(
         large.1 <= small.1 + (large.0 - small.0) as u64 / 10,
@@ -83,6 +103,42 @@ fn an_unchanged_backup_fetches_no_certificate_of_the_history() {
         small.0,
         large.1,
         large.0
+    );
+}
+
+#[test]
+fn an_unchanged_backup_lists_no_more_pages_with_a_thousand_extents_more() {
+    // 4 KiB extents of 2 data and 2 parity shards (2 pointers): a thousand extents from
+    // 4 MiB, four shard files each.
+    let repo = init_with(
+        4096,
+        &[
+            "--data-shards",
+            "2",
+            "--parity-shards",
+            "2",
+            "--pointers",
+            "2",
+        ],
+    );
+    let src = repo.dir("src");
+    write_file(&src.join("first.bin"), &pseudo_random(1, 64 << 10));
+    repo.backup(&[&src], &[]);
+    let small = (extents(&repo), unchanged_backup(&repo, &src));
+
+    write_file(&src.join("more.bin"), &pseudo_random(2, 4200 << 10));
+    repo.backup(&[&src], &[]);
+    let large = (extents(&repo), unchanged_backup(&repo, &src));
+    assert!(large.0 >= small.0 + 1000, "extents {small:?} -> {large:?}");
+    // Listing `extents/` took two pages a remote from here on: the catalog's names come
+    // from the index instead. What grows is per run (a head each), below a page here.
+    assert_eq!(
+        large.1.list_pages, small.1.list_pages,
+        "an unchanged backup's listings grew from {small:?} to {large:?} (extents, requests)"
+    );
+    assert!(
+        large.1.gets <= small.1.gets + 2,
+        "an unchanged backup's gets grew from {small:?} to {large:?} (extents, requests)"
     );
 }
 

@@ -152,13 +152,17 @@ impl<'a, S: Appends> Appender<'a, S> {
         } else {
             // Only committed extents may be pointed at: those of the loaded index (see
             // `prepare`), or for a writer, which reads no index, those the heads commit to.
-            let mut all = repo.load_catalog_kept()?;
-            let committed: HashSet<ExtentName> = if repo.knows_every_extent() {
-                repo.known_blobs().extents().iter().copied().collect()
+            // The owner's index names them, so it lists no `extents/` (which grows with
+            // the history) and fetches no certificate of an uncommitted extent.
+            let mut all = if repo.knows_every_extent() {
+                repo.load_catalog_kept_of(repo.known_blobs().extents())?
             } else {
-                repo.committed_extents(&all)?
+                let mut all = repo.load_catalog_kept()?;
+                let committed = repo.committed_extents(&all)?;
+                all.retain(|c| committed.contains(&c.name()));
+                all
             };
-            all.retain(|c| committed.contains(&c.name()) && !exclude.contains(&c.name()));
+            all.retain(|c| !exclude.contains(&c.name()));
             all
         };
         let pool = BufferPool::new();

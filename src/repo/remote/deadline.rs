@@ -147,13 +147,18 @@ impl Remote for Deadline {
     }
     async fn list(&self, prefix: &str) -> Result<Vec<ObjectInfo>> {
         // A listing of a large repository takes many pages: three allowances.
-        self.within(
-            "list",
-            prefix,
-            2 * BYTES_PER_ALLOWANCE,
-            self.inner.list(prefix),
-        )
-        .await
+        let listed = self
+            .within(
+                "list",
+                prefix,
+                2 * BYTES_PER_ALLOWANCE,
+                self.inner.list(prefix),
+            )
+            .await;
+        if let Ok(names) = &listed {
+            debug::listed(names.len());
+        }
+        listed
     }
     async fn list_temp(&self) -> Result<Vec<ObjectInfo>> {
         self.within("list", "", 2 * BYTES_PER_ALLOWANCE, self.inner.list_temp())
