@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""Bandwidth-limited TCP forwarder: a model of slow network links on loopback.
+"""Bandwidth-limited, delaying TCP forwarder: a model of slow or distant network links
+on loopback.
 
-    throttle-proxy.py --rate 20M --listen 127.0.0.1:0 --to 127.0.0.1:22 \
+    throttle-proxy.py [--rate 20M] [--delay 30ms] --listen 127.0.0.1:0 --to 127.0.0.1:22 \
                                  [--listen HOST:PORT --to HOST:PORT ...] [--shared]
 
 Every --listen/--to pair is one link. A link is full duplex: each direction has its
 own token bucket of RATE bytes/s (K, M, G: powers of 1000; Ki, Mi, Gi: of 1024), shared
 by all connections of the link, first come first served. With --shared every link
-draws from ONE pair of buckets: several remotes behind a single link of RATE.
+draws from ONE pair of buckets: several remotes behind a single link of RATE. Without
+--rate the links are not limited. --delay D adds a round-trip time of D (ms or s;
+half of it each way) to every connection: each chunk is passed on D/2 after it
+arrived, and the next is read meanwhile, so the delay costs round trips, not
+bandwidth, as a long link does.
 
 On start, one line per link on standard output (port 0 is replaced by the port picked):
     link 0 127.0.0.1:41234 -> 127.0.0.1:22
@@ -64,18 +69,28 @@ class Bucket:
 
 
 class Link:
-    def __init__(self, index, listen, to, buckets):
-        self.index, self.listen, self.to = index, listen, to
+    def __init__(self, index, listen, to, buckets, one_way):
+        self.index, self.listen, self.to, self.one_way = index, listen, to, one_way
         self.up, self.down = buckets  # up: client -> server, down: server -> client
         self.bytes = {"up": 0, "down": 0}
         self.connections = 0
         self.tick_bytes = 0
 
 
-async def pipe(reader, writer, bucket, link, way):
+def parse_delay(text):
+    m = re.fullmatch(r"([0-9]+(?:\.[0-9]*)?)\s*(ms|s)", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"bad delay {text!r} (e.g. 30ms, 0.1s)")
+    return float(m.group(1)) / (1000 if m.group(2) == "ms" else 1)
+
+
+async def pipe(reader, writer, bucket, link, way, one_way):
+    if one_way > 0:
+        return await delayed_pipe(reader, writer, bucket, link, way, one_way)
     try:
         while data := await reader.read(CHUNK):
-            await bucket.take(len(data))
+            if bucket:
+                await bucket.take(len(data))
             writer.write(data)
             link.bytes[way] += len(data)
             link.tick_bytes += len(data)
@@ -86,8 +101,47 @@ async def pipe(reader, writer, bucket, link, way):
         writer.transport.abort()
 
 
+async def delayed_pipe(reader, writer, bucket, link, way, one_way):
+    """pipe() with every chunk passed on `one_way` seconds after it was read; reading
+    goes on meanwhile (at most 256 chunks in flight)."""
+    loop = asyncio.get_running_loop()
+    queue = asyncio.Queue(maxsize=256)
+
+    async def read():
+        try:
+            while data := await reader.read(CHUNK):
+                if bucket:
+                    await bucket.take(len(data))
+                await queue.put((loop.time() + one_way, data))
+        except (ConnectionError, OSError):
+            pass
+        await queue.put((loop.time() + one_way, None))
+
+    reading = asyncio.ensure_future(read())
+    try:
+        while True:
+            due, data = await queue.get()
+            wait = due - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if data is None:
+                if writer.can_write_eof():
+                    writer.write_eof()
+                break
+            writer.write(data)
+            link.bytes[way] += len(data)
+            link.tick_bytes += len(data)
+            await writer.drain()
+    except (ConnectionError, OSError):
+        writer.transport.abort()
+    finally:
+        reading.cancel()
+
+
 async def handle(link, client_r, client_w):
     link.connections += 1
+    if link.one_way > 0:
+        await asyncio.sleep(2 * link.one_way)  # the handshake's round trip
     try:
         server_r, server_w = await asyncio.open_connection(*link.to)
     except OSError as e:
@@ -95,8 +149,8 @@ async def handle(link, client_r, client_w):
         client_w.close()
         return
     try:
-        await asyncio.gather(pipe(client_r, server_w, link.up, link, "up"),
-                             pipe(server_r, client_w, link.down, link, "down"))
+        await asyncio.gather(pipe(client_r, server_w, link.up, link, "up", link.one_way),
+                             pipe(server_r, client_w, link.down, link, "down", link.one_way))
     finally:
         for w in (client_w, server_w):
             w.close()
@@ -106,7 +160,9 @@ async def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--listen", action="append", type=parse_addr, required=True)
     ap.add_argument("--to", action="append", type=parse_addr, required=True)
-    ap.add_argument("--rate", type=parse_rate, required=True, help="bytes/s per direction")
+    ap.add_argument("--rate", type=parse_rate, help="bytes/s per direction (default: unlimited)")
+    ap.add_argument("--delay", type=parse_delay, default=0.0,
+                    help="round-trip time added to every connection (e.g. 30ms)")
     ap.add_argument("--shared", action="store_true", help="all links share one pair of buckets")
     ap.add_argument("--tick", type=float, default=0.25, help="seconds per busy sample")
     ap.add_argument("--trace", action="store_true", help="print MB/s per link every tick")
@@ -114,10 +170,13 @@ async def main():
     if len(args.listen) != len(args.to):
         ap.error("give one --to for every --listen")
 
-    shared = (Bucket(args.rate), Bucket(args.rate))
+    def buckets():
+        return (Bucket(args.rate), Bucket(args.rate)) if args.rate else (None, None)
+
+    shared = buckets()
     links, servers, tasks = [], [], set()
     for i, (listen, to) in enumerate(zip(args.listen, args.to)):
-        link = Link(i, listen, to, shared if args.shared else (Bucket(args.rate), Bucket(args.rate)))
+        link = Link(i, listen, to, shared if args.shared else buckets(), args.delay / 2)
 
         async def serve(r, w, link=link):
             tasks.add(asyncio.current_task())
@@ -150,7 +209,8 @@ async def main():
             if args.trace:
                 rates = " ".join(f"{link.tick_bytes / dt / 1e6:5.1f}" for link in links)
                 print(f"{now - start:7.2f} s  MB/s per link: {rates}", file=sys.stderr)
-            busy[sum(link.tick_bytes > args.rate * dt / 10 for link in links)] += 1
+            if args.rate:
+                busy[sum(link.tick_bytes > args.rate * dt / 10 for link in links)] += 1
         for link in links:
             link.tick_bytes = 0
 
@@ -160,7 +220,8 @@ async def main():
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     mode = "one shared bucket" if args.shared else "a bucket per link"
-    print(f"throttle-proxy: {args.rate / 1e6:g} MB/s per direction, {mode}", file=sys.stderr)
+    rate = f"{args.rate / 1e6:g} MB/s per direction, {mode}" if args.rate else "no rate limit"
+    print(f"throttle-proxy: {rate}, {args.delay * 1000:g} ms round trip added", file=sys.stderr)
     for link in links:
         print(f"  link {link.index} -> {link.to[0]}:{link.to[1]}: {link.connections} connections, "
               f"{link.bytes['down']} bytes down, {link.bytes['up']} bytes up", file=sys.stderr)
