@@ -4,14 +4,15 @@
 # per GiB, and more requests). Rounds interleave the codings (the order rotates each
 # round), so a slow drift of the machine hits every coding alike.
 #
-#   scripts/bench-codings.sh [--small] [--rounds N] [--kinds s3,sftp,local] [--delay 30ms]
-#                            [--out FILE] NAME=S/P/T...
+#   scripts/bench-codings.sh [--small] [--rounds N] [--kinds s3,sftp,local,s3-far]
+#                            [--delay 30ms] [--out FILE] NAME=S/P/T...
 #   e.g. scripts/bench-codings.sh --rounds 3 before=8/6/4 after=12/9/6
-#        scripts/bench-codings.sh --kinds local,s3 --delay 30ms default=12/9/6
+#        scripts/bench-codings.sh --kinds local,s3,s3-far --delay 30ms default=12/9/6
 #
-# --delay D puts the S3 server behind scripts/throttle-proxy.py with a round-trip time
-# of D added to every connection (no bandwidth limit): three S3 remotes far away, to
-# set beside `local` (three directories on this machine's disk).
+# Kinds: three remotes each of s3 (s3s-fs), sftp (OpenSSH), local (directories on this
+# machine's disk), or s3-far: the same S3 server reached through
+# scripts/throttle-proxy.py, which adds a round trip of --delay (default 30ms) to every
+# connection and limits no bandwidth: three S3 remotes far away.
 #
 # Each round, for each kind and coding: init three remotes of that kind (fresh names),
 # back up the tree, restore it to a fresh directory and compare it (sizes and contents,
@@ -28,7 +29,7 @@ ROOT=$(dirname "$HERE")
 small=
 rounds=3
 kinds=s3,sftp
-delay=
+delay=30ms
 out=
 codings=()
 while [ $# -gt 0 ]; do
@@ -38,7 +39,7 @@ while [ $# -gt 0 ]; do
         --kinds) kinds=${2:?--kinds needs a list}; shift ;;
         --delay) delay=${2:?--delay needs a time, e.g. 30ms}; shift ;;
         --out) out=${2:?--out needs FILE}; shift ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
         *=*/*/*) codings+=("$1") ;;
         *) echo "bench-codings: unknown argument $1 (want NAME=S/P/T)" >&2; exit 2 ;;
     esac
@@ -66,14 +67,15 @@ TANGLE_TEST_STATE="$W/servers" "$HERE/test-servers.sh" start > "$W/servers.log" 
     || { cat "$W/servers.log" >&2; exit 1; }
 eval "$(TANGLE_TEST_STATE="$W/servers" "$HERE/test-servers.sh" env)"
 proxy_pid=
-if [ -n "$delay" ]; then
+near_endpoint=$AWS_ENDPOINT far_endpoint=
+if [[ ",$kinds," == *,s3-far,* ]]; then
     python3 "$HERE/throttle-proxy.py" --delay "$delay" --listen 127.0.0.1:0 \
         --to "${AWS_ENDPOINT#http://}" > "$W/proxy.ports" 2> "$W/proxy.log" &
     proxy_pid=$!
     for _ in $(seq 50); do [ -s "$W/proxy.ports" ] && break; sleep 0.1; done
     port=$(awk '{split($3, a, ":"); print a[2]}' "$W/proxy.ports")
     [ -n "$port" ] || { echo "bench-codings: throttle-proxy.py did not start" >&2; cat "$W/proxy.log" >&2; exit 1; }
-    export AWS_ENDPOINT=http://127.0.0.1:$port
+    far_endpoint=http://127.0.0.1:$port
 fi
 export TANGLE_PASSWORD=bench-codings TANGLE_CACHE_DIR=$W/cache
 results=$W/results.tsv   # kind coding round phase seconds objects
@@ -103,11 +105,14 @@ for ((round = 1; round <= rounds; round++)); do
             name=${spec%%=*}
             IFS=/ read -r s p t <<< "${spec#*=}"
             base=bench-$round-$kind-$name
+            export AWS_ENDPOINT=$near_endpoint
             case "$kind" in
                 s3) urls=(s3://"$TANGLE_TEST_S3_BUCKET"/"$base"-{a,b,c}) ;;
+                s3-far) urls=(s3://"$TANGLE_TEST_S3_BUCKET"/"$base"-{a,b,c})
+                        export AWS_ENDPOINT=$far_endpoint ;;
                 sftp) urls=("$TANGLE_TEST_SFTP_URL"/"$base"-{a,b,c}) ;;
                 local) urls=("$W/local/$base"-{a,b,c}) ;;
-                *) echo "bench-codings: unknown kind $kind (s3, sftp, local)" >&2; exit 2 ;;
+                *) echo "bench-codings: unknown kind $kind (s3, sftp, local, s3-far)" >&2; exit 2 ;;
             esac
             args=()
             for u in "${urls[@]}"; do args+=(--remote "$u"); done
@@ -131,7 +136,7 @@ for ((round = 1; round <= rounds; round++)); do
             printf '%s\t%s\t%s\trestore\t%s\t%s\n' "$kind" "$name" "$round" "$restore" "$objects" >> "$results"
             # Free the servers' disk before the next coding.
             case "$kind" in
-                s3) rm -rf "$W/servers/s3/$TANGLE_TEST_S3_BUCKET/$base"-* ;;
+                s3|s3-far) rm -rf "$W/servers/s3/$TANGLE_TEST_S3_BUCKET/$base"-* ;;
                 sftp) rm -rf "$W/servers/sftp/$base"-* ;;
                 local) rm -rf "$W/local/$base"-* ;;
             esac
@@ -139,7 +144,8 @@ for ((round = 1; round <= rounds; round++)); do
     done
 done
 
-report=$(python3 - "$results" "$tree_bytes" "$tree" "$rounds" "$("$bin" --version)" "$delay" "${codings[@]}" <<'EOF'
+far=; [ -z "$far_endpoint" ] || far=$delay
+report=$(python3 - "$results" "$tree_bytes" "$tree" "$rounds" "$("$bin" --version)" "$far" "${codings[@]}" <<'EOF'
 import statistics, sys
 path, tree_bytes, tree, rounds, version, delay, *codings = sys.argv[1:]
 tree_bytes = int(tree_bytes)
@@ -152,7 +158,7 @@ gib = tree_bytes / 2**30
 print(f"# Codings over S3 and SFTP\n")
 print(f"{version}; tree {tree} ({tree_bytes / 2**20:.0f} MiB); {rounds} rounds, codings interleaved; "
       "three remotes of one kind on 127.0.0.1 (s3s-fs, OpenSSH, or local directories), one machine; "
-      + (f"S3 behind scripts/throttle-proxy.py adding a {delay} round trip to every connection; " if delay else "")
+      + (f"s3-far: the S3 server through scripts/throttle-proxy.py, which adds a {delay} round trip to every connection; " if delay else "")
       + "`sync` (and the page cache dropped, where allowed) before every phase.\n")
 print("| kind | coding | phase | median s | range s | MiB/s | objects | objects per GiB | median / first coding's |")
 print("|---|---|---|---:|---|---:|---:|---:|---:|")
