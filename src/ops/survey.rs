@@ -339,9 +339,13 @@ impl Survey {
         // Bytes being fetched at once, in KiB: each fetch holds its size limit's worth
         // (below), so 32 fetches of a remote's oversized fakes cannot take 32 x 256 MiB.
         let in_flight = tokio::sync::Semaphore::new(FETCH_BUDGET_KIB as usize);
+        // The copies of a path are the same bytes on every remote when all is well:
+        // each distinct copy is checked once (a signature check is ~50 µs, and with a
+        // long history they were most of a survey's time).
+        let authentic: std::sync::Mutex<HashSet<(String, [u8; 32])>> = Default::default();
         let results: Vec<(String, usize, CopyState, Option<Bytes>)> = repo.block_on(
             stream::iter(fetches.map(|(path, r)| {
-                let (listing, in_flight) = (&listings[r], &in_flight);
+                let (listing, in_flight, authentic) = (&listings[r], &in_flight, &authentic);
                 async move {
                     let listed = match listing {
                         Err(_) => return (path, r, CopyState::Unreachable, None),
@@ -361,18 +365,29 @@ impl Survey {
                     match get_copy(repo, r, &path, limit).await {
                         None => (path, r, CopyState::Missing, None),
                         Some(Err(bad)) => (path, r, CopyState::Bad(bad), None),
-                        Some(Ok(b)) => match repo.authenticate_metadata(&path, &b) {
-                            Ok(()) => (
-                                path,
-                                r,
-                                CopyState::Good(*blake3::hash(&b).as_bytes()),
-                                Some(b),
-                            ),
-                            Err(e) => {
-                                let bad = refused_copy(repo, &path, &b, &e);
-                                (path, r, CopyState::Bad(bad), None)
+                        Some(Ok(b)) => {
+                            let hash = *blake3::hash(&b).as_bytes();
+                            let key = (path.clone(), hash);
+                            let seen = (authentic.lock())
+                                .unwrap_or_else(|p| p.into_inner())
+                                .contains(&key);
+                            match if seen {
+                                Ok(())
+                            } else {
+                                repo.authenticate_metadata(&path, &b)
+                            } {
+                                Ok(()) => {
+                                    (authentic.lock())
+                                        .unwrap_or_else(|p| p.into_inner())
+                                        .insert(key);
+                                    (path, r, CopyState::Good(hash), Some(b))
+                                }
+                                Err(e) => {
+                                    let bad = refused_copy(repo, &path, &b, &e);
+                                    (path, r, CopyState::Bad(bad), None)
+                                }
                             }
-                        },
+                        }
                     }
                 }
             }))
