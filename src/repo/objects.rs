@@ -40,33 +40,9 @@ impl<S: State> Repository<S> {
         // The copies in the local cache are checked on every core first: a signature
         // check is ~50 µs, and with thousands of snapshots it was most of `snapshots`'
         // time on one core. What the cache lacks (or holds damaged) is read as before.
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let per_thread = paths.len().div_ceil(threads).max(64);
-        let cached: Vec<Option<T>> = std::thread::scope(|scope| {
-            let parts: Vec<_> = (paths.chunks(per_thread))
-                .map(|part| {
-                    scope.spawn(move || {
-                        (part.iter())
-                            .map(|p| self.cached_object(p).and_then(|b| parse(p, &b).ok()))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            (parts.into_iter())
-                .flat_map(|p| p.join().unwrap_or_default())
-                .collect()
+        let cached = on_every_core(paths, 64, |p| {
+            self.cached_object(p).and_then(|b| parse(p, &b).ok())
         });
-        if cached.len() != paths.len() {
-            // A checking thread panicked: read everything the usual way.
-            return self.inner.rt.block_on(
-                stream::iter(
-                    (paths.iter())
-                        .map(|path| self.read_object_async(path, move |b: &[u8]| parse(path, b))),
-                )
-                .buffered(OBJECTS_IN_FLIGHT)
-                .collect(),
-            );
-        }
         self.inner.rt.block_on(
             stream::iter(paths.iter().zip(cached).map(|(path, cached)| async move {
                 match cached {
@@ -210,24 +186,9 @@ impl<S: State> Repository<S> {
         let listed: std::collections::HashSet<ExtentName> = names.iter().copied().collect();
         self.prune_catalog_copies(&listed);
         // Checking a signature is ~50 µs: spread a long history's over the cores.
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let per_thread = names.len().div_ceil(threads).max(256);
-        let kept: Vec<Option<Certificate>> = std::thread::scope(|scope| {
-            let parts: Vec<_> = (names.chunks(per_thread))
-                .map(|part| {
-                    scope.spawn(move || {
-                        (part.iter())
-                            .map(|n| {
-                                let bytes = self.catalog_copy(n)?;
-                                self.check_certificate(&bytes, n).ok()
-                            })
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            (parts.into_iter())
-                .flat_map(|p| p.join().unwrap_or_default())
-                .collect()
+        let kept = on_every_core(&names, 256, |n| {
+            let bytes = self.catalog_copy(n)?;
+            self.check_certificate(&bytes, n).ok()
         });
         let mut missing = Vec::new();
         let mut certs = Vec::with_capacity(names.len());
@@ -355,4 +316,38 @@ pub(super) fn check_content_address(path: &str, bytes: &[u8]) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// `check` of each of `items`, in order, spread over the cores in runs of at least
+/// `min_run` (fewer items are checked on this thread): for signature checks of cached
+/// objects, ~50 µs each. An item whose thread failed gets `None`, as one whose check did:
+/// it is then read from the remotes.
+fn on_every_core<I: Sync, T: Send>(
+    items: &[I],
+    min_run: usize,
+    check: impl Fn(&I) -> Option<T> + Sync,
+) -> Vec<Option<T>> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per_thread = items.len().div_ceil(threads).max(min_run);
+    if items.len() <= per_thread {
+        return items.iter().map(&check).collect();
+    }
+    let check = &check;
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = (items.chunks(per_thread))
+            .map(|part| {
+                let len = part.len();
+                (
+                    len,
+                    scope.spawn(move || part.iter().map(check).collect::<Vec<_>>()),
+                )
+            })
+            .collect();
+        (parts.into_iter())
+            .flat_map(|(len, p)| {
+                p.join()
+                    .unwrap_or_else(|_| (0..len).map(|_| None).collect())
+            })
+            .collect()
+    })
 }
