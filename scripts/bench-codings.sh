@@ -7,6 +7,8 @@
 #   scripts/bench-codings.sh [--small] [--rounds N] [--kinds s3,sftp,local,s3-far]
 #                            [--delay 30ms] [--out FILE] NAME=S/P/T...
 #   e.g. scripts/bench-codings.sh --rounds 3 before=8/6/4 after=12/9/6
+#        scripts/bench-codings.sh --kinds sftp old=12/9/6@/tmp/tangle-old new=12/9/6
+#   (NAME=S/P/T@BINARY runs that coding with another tangle binary: two builds in one run)
 #        scripts/bench-codings.sh --kinds local,s3,s3-far --delay 30ms default=12/9/6
 #
 # Kinds: three remotes each of s3 (s3s-fs), sftp (OpenSSH), local (directories on this
@@ -39,7 +41,7 @@ while [ $# -gt 0 ]; do
         --kinds) kinds=${2:?--kinds needs a list}; shift ;;
         --delay) delay=${2:?--delay needs a time, e.g. 30ms}; shift ;;
         --out) out=${2:?--out needs FILE}; shift ;;
-        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
         *=*/*/*) codings+=("$1") ;;
         *) echo "bench-codings: unknown argument $1 (want NAME=S/P/T)" >&2; exit 2 ;;
     esac
@@ -102,6 +104,8 @@ for ((round = 1; round <= rounds; round++)); do
     for kind in "${KINDS[@]}"; do
         for ((i = 0; i < n; i++)); do
             spec=${codings[$(((i + round - 1) % n))]}
+            run_bin=$bin
+            if [[ $spec == *@* ]]; then run_bin=${spec#*@}; spec=${spec%%@*}; fi
             name=${spec%%=*}
             IFS=/ read -r s p t <<< "${spec#*=}"
             base=bench-$round-$kind-$name
@@ -117,14 +121,14 @@ for ((round = 1; round <= rounds; round++)); do
             args=()
             for u in "${urls[@]}"; do args+=(--remote "$u"); done
             rm -rf "$TANGLE_CACHE_DIR"
-            "$bin" --no-progress -q init "${args[@]}" --data-shards "$s" --parity-shards "$p" --pointers "$t"
+            "$run_bin" --no-progress -q init "${args[@]}" --data-shards "$s" --parity-shards "$p" --pointers "$t"
             echo "round $round, $kind, $name ($s+$p, $t pointers): backup" >&2
-            timed backup "$bin" --no-progress -q -r "${urls[0]}" backup "$tree"
-            objects=$("$bin" --no-progress -r "${urls[0]}" --json remote list |
+            timed backup "$run_bin" --no-progress -q -r "${urls[0]}" backup "$tree"
+            objects=$("$run_bin" --no-progress -r "${urls[0]}" --json remote list |
                 python3 -c 'import json,sys; print(sum(r.get("objects") or 0 for r in json.load(sys.stdin)))')
             rm -rf "$TANGLE_CACHE_DIR" "$W/target"
             echo "round $round, $kind, $name: restore" >&2
-            timed restore "$bin" --no-progress -q -r "${urls[0]}" restore latest --target "$W/target"
+            timed restore "$run_bin" --no-progress -q -r "${urls[0]}" restore latest --target "$W/target"
             # The restore must be the tree: same files, same bytes.
             (cd "$tree" && find . -type f -print0 | sort -z) > "$W/want"
             (cd "$W/target$tree" && find . -type f -print0 | sort -z) > "$W/got"

@@ -9,6 +9,34 @@ cargo fmt --check
 # The library's layers depend downwards only (src/lib.rs; tested by test_check_layers.py).
 scripts/check_layers.py
 python3 -m unittest discover -s scripts -p 'test_*.py'
+
+# tests/e2e/xattrs.rs sets attributes and ACLs with setfattr (attr) and setfacl (acl) and
+# compares restores with rsync -aHAXn; tests/e2e/lock_seams.rs runs a backup under
+# faketime (a host whose clock is an hour behind); tests/e2e/import.rs imports a
+# repository made by the real restic.
+install_tools() {
+  local missing=()
+  for tool in rsync:rsync setfacl:acl setfattr:attr faketime:faketime restic:restic; do
+    command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}")
+  done
+  [ ${#missing[@]} -gt 0 ] || return 0
+  local as_root=()
+  [ "$(id -u)" = 0 ] || as_root=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  if ! "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"; then
+    "${as_root[@]}" apt-get update
+    "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+  fi
+}
+
+# Those tools and the test servers (scripts/test-servers.sh: downloads, and a build of
+# s3s-fs) are installed, and the servers started, in the background while the lints and
+# the builds below run: the compiler's serial phases leave a core idle, and downloads
+# need none. The tests wait for them.
+servers_log=$(mktemp)
+(install_tools && scripts/test-servers.sh start) >"$servers_log" 2>&1 &
+servers=$!
+trap 'wait "$servers" 2>/dev/null || true; scripts/test-servers.sh stop; rm -f "$servers_log"' EXIT
 # The shipped build (no test-only remotes) and everything with the `testing` feature,
 # which the tests need (memory:// and fault-injecting remotes, direct remote writes).
 cargo clippy --locked -- -D warnings
@@ -27,26 +55,11 @@ case "$refusal" in
     ;;
 esac
 
-# tests/e2e/xattrs.rs sets attributes and ACLs with setfattr (attr) and setfacl (acl) and
-# compares restores with rsync -aHAXn; tests/e2e/lock_seams.rs runs a backup under
-# faketime (a host whose clock is an hour behind); tests/e2e/import.rs imports a
-# repository made by the real restic.
-missing=()
-for tool in rsync:rsync setfacl:acl setfattr:attr faketime:faketime restic:restic; do
-  command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  as_root=()
-  [ "$(id -u)" = 0 ] || as_root=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  if ! "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}" >&2; then
-    "${as_root[@]}" apt-get update >&2
-    "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}" >&2
-  fi
+if ! wait "$servers"; then
+  echo "test.sh: installing or starting the test servers failed:" >&2
+  cat "$servers_log" >&2
+  exit 1
 fi
-
-scripts/test-servers.sh start >/dev/null
-trap 'scripts/test-servers.sh stop' EXIT
 servers_env=$(scripts/test-servers.sh env)
 eval "$servers_env"
 

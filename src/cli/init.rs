@@ -39,6 +39,7 @@ pub fn run(g: &Global, a: &InitArgs) -> Result<u8> {
         ));
     }
     let (extent_size, chunker) = test_extent_size()?;
+    let chunker = test_chunk_size()?.or(chunker);
     let opts = InitOptions {
         remotes,
         extent_size,
@@ -99,6 +100,31 @@ fn test_extent_size() -> Result<(Option<u32>, Option<tangle::content::ChunkerPar
         max: (size / 4).clamp(1024, 16 << 20),
     };
     Ok((Some(size), Some(chunker)))
+}
+
+/// `TANGLE_TEST_CHUNK_SIZE=AVG` (builds with the `testing` feature only): chunks of about
+/// AVG bytes (between a quarter and four times it) in extents of the default size, so a
+/// few GiB make a repository of ten million blobs (`scripts/bench-index-scale.sh`).
+#[cfg(feature = "testing")]
+fn test_chunk_size() -> Result<Option<tangle::content::ChunkerParams>> {
+    let Ok(v) = std::env::var("TANGLE_TEST_CHUNK_SIZE") else {
+        return Ok(None);
+    };
+    let avg: u32 = v.trim().parse().map_err(|_| {
+        Error::usage(format!(
+            "TANGLE_TEST_CHUNK_SIZE: {v:?} is not a number of bytes"
+        ))
+    })?;
+    Ok(Some(tangle::content::ChunkerParams {
+        min: (avg / 4).clamp(64, 1 << 20),
+        avg: avg.clamp(256, 4 << 20),
+        max: avg.saturating_mul(4).clamp(1024, 16 << 20),
+    }))
+}
+
+#[cfg(not(feature = "testing"))]
+fn test_chunk_size() -> Result<Option<tangle::content::ChunkerParams>> {
+    Ok(None)
 }
 
 /// `TANGLE_TEST_WEAK_KDF=1` (builds with the `testing` feature only): wrap the key with

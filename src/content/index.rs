@@ -79,6 +79,45 @@ impl IndexSegment {
         (self.extents.iter()).chain(self.writers.iter().flat_map(|g| g.extents.iter()))
     }
 
+    /// This segment in pieces of at most `max_blobs` blobs each, in order; an extent is
+    /// never split, so a piece holds more only where one extent alone does. Nothing when
+    /// it lists no extent.
+    pub(crate) fn split(self, max_blobs: usize) -> Vec<IndexSegment> {
+        let mut pieces = Vec::new();
+        let mut piece = IndexSegment::default();
+        let mut blobs = 0usize;
+        let mut room_for = |piece: &mut IndexSegment, n: usize, pieces: &mut Vec<_>| {
+            if blobs > 0 && blobs + n > max_blobs {
+                pieces.push(std::mem::take(piece));
+                blobs = 0;
+            }
+            blobs += n;
+        };
+        for e in self.extents {
+            room_for(&mut piece, e.blobs.len(), &mut pieces);
+            piece.extents.push(e);
+        }
+        for group in self.writers {
+            for e in group.extents {
+                room_for(&mut piece, e.blobs.len(), &mut pieces);
+                match piece.writers.last_mut() {
+                    Some(g) if g.writer == group.writer && g.sealed_key == group.sealed_key => {
+                        g.extents.push(e)
+                    }
+                    _ => piece.writers.push(WriterExtents {
+                        writer: group.writer,
+                        sealed_key: group.sealed_key.clone(),
+                        extents: vec![e],
+                    }),
+                }
+            }
+        }
+        if !piece.extents.is_empty() || !piece.writers.is_empty() {
+            pieces.push(piece);
+        }
+        pieces
+    }
+
     /// Version 1 (today's layout) unless it lists writers' extents.
     pub(crate) fn encrypt(&self, key: &(impl ContentKeys + ?Sized)) -> Result<Vec<u8>> {
         let (plain, aad) = match self.writers.is_empty() {
@@ -255,6 +294,49 @@ mod tests {
             (10, 20, 30, BlobKind::Tree)
         );
         assert!(idx.get(&[2; 32]).is_none());
+    }
+
+    #[test]
+    fn a_split_keeps_every_extent_in_order_and_bounds_each_piece() {
+        let extent = |e: u8, n: usize| ExtentBlobs {
+            extent: ExtentName([e; 32]),
+            blobs: (0..n)
+                .map(|i| IndexEntry {
+                    id: [e ^ i as u8; 32],
+                    kind: BlobKind::Data,
+                    offset: i as u32,
+                    length: 1,
+                    raw_len: 1,
+                })
+                .collect(),
+        };
+        let seg = IndexSegment {
+            extents: vec![extent(1, 3), extent(2, 3), extent(3, 9), extent(4, 1)],
+            writers: vec![WriterExtents {
+                writer: [9; 16],
+                sealed_key: vec![7; 80],
+                extents: vec![extent(5, 2), extent(6, 2), extent(7, 2)],
+            }],
+        };
+        let pieces = seg.clone().split(6);
+        let sizes: Vec<usize> = (pieces.iter())
+            .map(|p| p.all_extents().map(|e| e.blobs.len()).sum())
+            .collect();
+        // An extent of 9 blobs is a piece of its own; the writer group is split with its
+        // key on each part.
+        assert_eq!(sizes, vec![6, 9, 5, 2]);
+        let names = |s: &IndexSegment| s.all_extents().map(|e| e.extent).collect::<Vec<_>>();
+        let all: Vec<ExtentName> = pieces.iter().flat_map(names).collect();
+        assert_eq!(all, names(&seg));
+        for p in &pieces {
+            assert!(
+                p.writers
+                    .iter()
+                    .all(|g| g.writer == [9; 16] && g.sealed_key == [7; 80])
+            );
+        }
+        assert_eq!(seg.clone().split(1 << 20), vec![seg]);
+        assert!(IndexSegment::default().split(6).is_empty());
     }
 
     #[test]

@@ -12,16 +12,13 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
-use bytes::Bytes;
 use serde::Serialize;
 
-use super::extent_writer::{Appender, StoredBlob};
+use super::extent_writer::{Appender, RunHeads, StoredBlob};
 use super::replace;
 use super::select::{self, SnapshotFilter};
-use crate::content::{BlobId, BlobKind, IndexSegment, NodeKind, Snapshot, Tree, encode_blob};
-use crate::crypto::envelope::{self, ObjectKind};
+use crate::content::{BlobId, BlobKind, NodeKind, Snapshot, Tree, encode_blob};
 use crate::error::{Error, Result};
-use crate::extent::Head;
 use crate::pathmatch::PathMatcher;
 use crate::repo::{Indexed, Repository};
 
@@ -187,26 +184,8 @@ fn rewrite_all(
         return Ok((changes, stored));
     }
     // The index segment and a head commit the new trees before any snapshot uses them.
-    let signer = repo.signer();
-    let segment = IndexSegment {
-        extents: std::mem::take(&mut appender.extents),
-        ..Default::default()
-    };
-    let sealed = envelope::seal(ObjectKind::Index, &segment.encrypt(repo.key())?, &signer);
-    let index_id = envelope::content_id(&sealed);
-    repo.write_replicated(&format!("index/{index_id}"), Bytes::from(sealed))?;
-    let head = Head {
-        repo_id: repo.config.id,
-        writer: appender.writer(),
-        seq: 0,
-        extent: appender.last,
-        snapshot: None,
-        index: Some(index_id),
-        skipped: repo.health().skipped(),
-        time: chrono::Utc::now().timestamp(),
-    };
-    repo.write_replicated(&head.path(), Bytes::from(head.to_object(&signer)?))
-        .map_err(|e| e.context("writing the head"))?;
+    let extents = std::mem::take(&mut appender.extents);
+    RunHeads::new(appender.writer(), 0).commit_extents(repo, extents, appender.last, None)?;
     Ok((changes, stored))
 }
 

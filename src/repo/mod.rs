@@ -336,6 +336,16 @@ impl<S: State> Repository<S> {
         got
     }
 
+    /// Shard `path` on remote `i`, certified to be `size` bytes: as
+    /// [`get_from`](Self::get_from) with that limit, through
+    /// [`Remote::get_sized`](remote::Remote::get_sized).
+    pub(crate) async fn get_shard_from(&self, i: usize, path: &str, size: u64) -> Result<Bytes> {
+        let remote = self.live_remote(i)?;
+        let got = remote.get_sized(path, size).await;
+        self.note_stall(i, &got);
+        got
+    }
+
     /// Bytes `offset..offset + len` of an object on remote `i`, skipped like
     /// [`get_from`](Self::get_from) once the remote has stalled.
     pub(crate) async fn get_range_from(

@@ -155,7 +155,7 @@ impl<S: State> Repository<S> {
             .to_string();
         let what = format!("shard {index} of extent {}", cert.name().short());
         let path = cert.name().shard_path(index);
-        let read = match self.get_from(r, &path, cert.shard_size as u64).await {
+        let read = match self.get_shard_from(r, &path, cert.shard_size as u64).await {
             Ok(b) if b.len() != cert.shard_size as usize => Err(Unread::Wrong(format!(
                 "remote {url} serves {what} with {} bytes, not the certified {}",
                 b.len(),

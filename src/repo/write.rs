@@ -239,7 +239,7 @@ impl<S: State> Repository<S> {
             .map(|s| s.hash)
             .ok_or_else(|| Error::corrupt(format!("{path}: no such shard")))?;
         let data = self
-            .block_on(source.get_max(&path, cert.shard_size as u64))
+            .block_on(source.get_sized(&path, cert.shard_size as u64))
             .map_err(|e| e.context("it cannot be read"))?;
         if blake3::hash(&data).as_bytes() != &hash {
             return Err(Error::corrupt(format!(

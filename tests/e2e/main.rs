@@ -24,6 +24,7 @@ mod backends;
 mod backup_options;
 mod backup_restore;
 mod bandwidth;
+mod checkpoints;
 mod completions;
 mod copy;
 mod create_only;

@@ -24,7 +24,7 @@ use crate::support::command::{
 use crate::support::fsutil::files_under;
 use crate::support::manifest::{Entry, assert_tree_matches, manifest};
 use crate::support::remote_dirs::{DirItem, assert_remotes_unchanged, dir_state, object_paths};
-use crate::support::repo::{CODING_4_3, Client, Repo, restored_path};
+use crate::support::repo::{Client, Repo, restored_path};
 use crate::support::report::{
     expect_code, finding_kind, json_ok, run_json, run_report, show_findings, verify_findings,
 };
@@ -34,13 +34,7 @@ use tangle::extent::{Certificate, ExtentName};
 /// A repository coded 4+3 (2 pointers) over three local remotes with 64 KiB extents, so
 /// that a few hundred KiB make many extents.
 fn init_small() -> Repo {
-    let repo = Repo::uninit();
-    run_ok(
-        repo.init_cmd(&repo.remotes, &CODING_4_3)
-            .env("TANGLE_TEST_EXTENT_SIZE", "65536")
-            .env("TANGLE_TEST_WEAK_KDF", "1"),
-    );
-    repo
+    Repo::init_small_extents()
 }
 
 /// A repository with one committed snapshot (of `kept/`), and what its source held.

@@ -148,6 +148,7 @@ conformance!(
     concurrent_use,
     temp_files_never_listed,
     bounded_reads_refuse_larger_objects,
+    sized_reads_answer_as_bounded_reads,
 );
 
 /// exists/create start from a remote that was never created.
@@ -192,6 +193,33 @@ mod cases {
         let e = r.get_max("index/big", 9_999).await.unwrap_err();
         assert_eq!(e.kind(), tangle::Kind::Corrupt, "{e}");
         assert!(e.to_string().contains("index/big"), "{e}");
+        f.cleanup().await;
+    }
+
+    /// A read told the size to expect (a shard's, from its certificate) answers as the
+    /// read bounded by it: the object when it has that size or less, and an object
+    /// larger than that refused (SFTP asks for the bytes without `fstat` first, so a
+    /// long or short object must still come out as `get_max` would give it).
+    pub async fn sized_reads_answer_as_bounded_reads(f: Fixture) {
+        let r = &f.remote;
+        let data = pattern(300_000, 4);
+        r.put(W, "shards/ab/0", data.clone()).await.unwrap();
+        assert_eq!(r.get_sized("shards/ab/0", 300_000).await.unwrap(), data);
+        assert_eq!(r.get_sized("shards/ab/0", 300_001).await.unwrap(), data);
+        let e = r.get_sized("shards/ab/0", 299_999).await.unwrap_err();
+        assert_eq!(e.kind(), tangle::Kind::Corrupt, "{e}");
+        assert!(e.to_string().contains("shards/ab/0"), "{e}");
+        let e = r.get_sized("shards/ab/1", 300_000).await.unwrap_err();
+        assert_eq!(e.kind(), tangle::Kind::NotFound, "{e}");
+        // A directory where the object should be (a remote's own mistake or lie) is what
+        // a bounded read says it is.
+        r.put(W, "shards/cd/0/x", data.slice(..10)).await.unwrap();
+        let sized = r.get_sized("shards/cd/0", 300_000).await.map(|b| b.len());
+        let bounded = r.get_max("shards/cd/0", 300_000).await.map(|b| b.len());
+        match (&sized, &bounded) {
+            (Err(a), Err(b)) => assert_eq!(a.kind(), b.kind(), "{a} / {b}"),
+            _ => assert_eq!(sized.is_ok(), bounded.is_ok(), "{sized:?} / {bounded:?}"),
+        }
         f.cleanup().await;
     }
 
@@ -880,6 +908,12 @@ fn sftp_server_binary_endless_object_is_refused_at_the_bound() {
     let started = std::time::Instant::now();
     let e = runtime()
         .block_on(remote.get_max("config", 1 << 20))
+        .unwrap_err();
+    assert_eq!(e.kind(), tangle::Kind::Corrupt, "{e}");
+    assert!(e.to_string().contains("config"), "{e}");
+    // Read as a shard of a known size: the bytes are there, but the object goes on.
+    let e = runtime()
+        .block_on(remote.get_sized("config", 1 << 16))
         .unwrap_err();
     assert_eq!(e.kind(), tangle::Kind::Corrupt, "{e}");
     assert!(e.to_string().contains("config"), "{e}");

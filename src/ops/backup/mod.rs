@@ -37,8 +37,8 @@ use bytes::Bytes;
 use serde::Serialize;
 
 use super::Progress;
+use crate::content::Snapshot;
 use crate::content::snapshot::SnapshotSummary;
-use crate::content::{IndexSegment, Snapshot};
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::Result;
 use crate::extent::Head;
@@ -162,7 +162,7 @@ pub fn run<S: Appends>(
         blobs_added: outcome.blobs_added,
         bytes_added: outcome.bytes_added,
         bytes_stored: outcome.bytes_stored,
-        extents: outcome.extents.len() as u64,
+        extents: outcome.extents_sealed,
         pointers: outcome.pointers,
         pointer_bytes_fetched: outcome.pointer_bytes_fetched,
         errors: errors.into_inner().unwrap_or_else(|p| p.into_inner()),
@@ -171,22 +171,6 @@ pub fn run<S: Appends>(
 
     if !opts.dry_run {
         let signer = repo.run_signer();
-        let mut index_id = None;
-        let segment = IndexSegment {
-            extents: outcome.extents,
-            writers: Vec::new(),
-        };
-        if !segment.extents.is_empty() {
-            let obj = Bytes::from(envelope::seal(
-                ObjectKind::Index,
-                &sealed_payload(repo, segment.encrypt(repo.content_keys())?),
-                &signer,
-            ));
-            let id = envelope::content_id(&obj);
-            repo.write_replicated(&format!("index/{id}"), obj)
-                .map_err(|e| e.context("writing the index"))?;
-            index_id = Some(id);
-        }
         let snapshot = Snapshot {
             time_ns: start_time.timestamp_nanos_opt().unwrap_or(0),
             tree: outcome.root,
@@ -213,42 +197,22 @@ pub fn run<S: Appends>(
             &signer,
         ));
         let id = envelope::content_id(&obj);
-        // The head first: it commits the run (its extents and index segment, and names
-        // the snapshot by its content id). A snapshot object then never exists without
-        // a head, so everything a listed snapshot uses is committed: repaired, built on
-        // and checked by verify like the rest. A run stopped in between leaves committed
-        // data and no snapshot.
-        let head = Head {
-            repo_id: repo.config.id,
-            writer: outcome.writer,
-            seq: outcome.head_seq,
-            extent: outcome.last_extent,
-            snapshot: Some(id.clone()),
-            index: index_id,
-            skipped: repo.health().skipped(),
-            time: chrono::Utc::now().timestamp(),
-        };
-        repo.write_replicated(&head.path(), Bytes::from(head.to_object(&signer)?))
-            .map_err(|e| e.context("writing the head"))?;
-        // The next run continues this one's chain (even if the snapshot cannot be
-        // written: the head committed the extents); the previous run's head is now an
-        // ancestor of it (losing it shows as a gap), so only this head needs remembering.
-        match signer.writer_id() {
-            // A writer keeps what it committed, to dedup against next time.
-            Some(w) => {
-                if let Some(id) = &head.index {
-                    repo.cache_writer_segment(w, id, &segment);
-                }
-                if let Some(files) = &outcome.files {
-                    repo.cache_writer_files(w, files);
-                }
-            }
-            None => repo.set_writer_id(&head.writer),
+        // The heads first: the last commits the run (its extents and index segments,
+        // and names the snapshot by its content id). A snapshot object then never exists
+        // without a head, so everything a listed snapshot uses is committed: repaired,
+        // built on and checked by verify like the rest. A run stopped in between leaves
+        // committed data and no snapshot.
+        let mut heads = outcome.heads;
+        let written =
+            heads.commit_extents(repo, outcome.extents, outcome.last_extent, Some(id.clone()))?;
+        let head = written
+            .last()
+            .ok_or_else(|| crate::Error::fatal("internal: the run wrote no head"))?;
+        // A writer keeps its files, to tell what changed next time.
+        if let (Some(w), Some(files)) = (signer.writer_id(), &outcome.files) {
+            repo.cache_writer_files(w, files);
         }
-        repo.remember_heads(&[(hex::encode(head.writer), head.seq)].into_iter().collect());
-        if let Some(previous) = outcome.continued.filter(|p| *p != head.writer) {
-            repo.forget_heads(&[hex::encode(previous)]);
-        }
+        remember_run_head(repo, head, outcome.continued);
         repo.write_replicated(&format!("snapshots/{id}"), obj)
             .map_err(|e| e.context("writing the snapshot"))?;
         report.short_id = Some(id[..8].to_string());
@@ -273,6 +237,24 @@ pub fn run<S: Appends>(
     report.upload_waits = waits;
     report.duration_secs = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// What this client keeps of a head its run wrote (a checkpoint's or the last): the next
+/// run continues this chain, and the previous run's head is now an ancestor of it (losing
+/// it shows as a gap), so only this head needs remembering.
+pub(super) fn remember_run_head<S: Appends>(
+    repo: &Repository<S>,
+    head: &Head,
+    continued: Option<[u8; 16]>,
+) {
+    // A writer key's runs are all under its own id, which the cache need not hold.
+    if repo.run_signer().writer_id().is_none() {
+        repo.set_writer_id(&head.writer);
+    }
+    repo.remember_heads(&[(hex::encode(head.writer), head.seq)].into_iter().collect());
+    if let Some(previous) = continued.filter(|p| *p != head.writer) {
+        repo.forget_heads(&[hex::encode(previous)]);
+    }
 }
 
 /// A snapshot or index payload as stored: a writer's run key sealed to the owner, then

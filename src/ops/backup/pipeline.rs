@@ -24,6 +24,7 @@
 use std::collections::HashSet;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use crossbeam_channel::{Receiver, Sender, bounded};
@@ -42,7 +43,7 @@ use crate::crypto::ContentKeys;
 use crate::error::{Error, Result};
 use crate::extent::ExtentName;
 use crate::ops::Progress;
-use crate::ops::extent_writer::{Appender, DEFAULT_UPLOAD_QUEUE, StoredBlob};
+use crate::ops::extent_writer::{Appender, DEFAULT_UPLOAD_QUEUE, RunHeads, StoredBlob};
 use crate::repo::{Appends, Repository};
 
 /// Bytes of new blobs between the readers and the appender (see [`Budget`]): a few of
@@ -56,15 +57,70 @@ const BYTES_IN_FLIGHT: usize = 4 << 20;
 /// benchmark tree). The byte budget bounds their memory instead.
 const BLOBS_IN_FLIGHT: usize = 64;
 
+/// A long run commits what it has stored every so often (a checkpoint: the sealed
+/// extents' index segment and a head, no snapshot), so that an interrupted backup keeps
+/// it: the next run dedups against it instead of uploading it again, as restic's
+/// intermediate index does. Also whenever the sealed extents hold half a segment's
+/// worth of blobs, so that each checkpoint is one segment and none outgrows what
+/// readers accept.
+const CHECKPOINT_INTERVAL: Duration = Duration::from_secs(15 * 60);
+
+struct Checkpoints {
+    every: Duration,
+    since: Instant,
+    max_blobs: usize,
+    /// The sealed blob count last looked at: only a newly sealed extent can make one due.
+    seen: usize,
+}
+
+impl Checkpoints {
+    fn new() -> Checkpoints {
+        #[cfg(feature = "testing")]
+        let every = std::env::var("TANGLE_TEST_CHECKPOINT_SECS")
+            .ok()
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .map_or(CHECKPOINT_INTERVAL, Duration::from_secs_f64);
+        #[cfg(not(feature = "testing"))]
+        let every = CHECKPOINT_INTERVAL;
+        Checkpoints {
+            every,
+            since: Instant::now(),
+            // Half a segment: the extent sealed last may add up to 400,000 blobs (16 MiB of
+            // one-byte files), and a checkpoint should still fit one segment.
+            max_blobs: (crate::ops::extent_writer::segment_blobs() / 2).max(1),
+            seen: 0,
+        }
+    }
+
+    /// Whether to commit the `sealed` blobs now (and start counting again if so).
+    fn due(&mut self, sealed: usize) -> bool {
+        if sealed == self.seen {
+            return false;
+        }
+        self.seen = sealed;
+        let due = sealed > 0 && (sealed >= self.max_blobs || self.since.elapsed() >= self.every);
+        if due {
+            self.since = Instant::now();
+            self.seen = 0;
+        }
+        due
+    }
+}
+
 pub(crate) struct Outcome {
     pub(crate) root: BlobId,
     pub(crate) stats: TreeStats,
+    /// Blob lists of the extents no checkpoint committed yet.
     pub(crate) extents: Vec<ExtentBlobs>,
+    /// Extents sealed in the run, committed by a checkpoint or not.
+    pub(crate) extents_sealed: u64,
     pub(crate) blobs_added: u64,
     pub(crate) bytes_added: u64,
     pub(crate) bytes_stored: u64,
-    pub(crate) writer: [u8; 16],
-    pub(crate) head_seq: u64,
+    /// The run's writer and the number of its next head (checkpoints wrote the ones
+    /// before).
+    pub(crate) heads: RunHeads,
     /// The writer of this client's previous run, whose chain this run continues.
     pub(crate) continued: Option<[u8; 16]>,
     pub(crate) last_extent: Option<(ExtentName, u64)>,
@@ -174,6 +230,15 @@ pub(crate) fn run<S: Appends>(
         None if opts.dry_run => previous,
         None => crate::crypto::random_bytes()?,
     };
+    let mut heads = RunHeads::new(
+        writer,
+        match &last_head {
+            Some(h) if writer == previous => h.seq.saturating_add(1),
+            _ => 0,
+        },
+    );
+    let continued = last_head.is_some().then_some(previous);
+    let mut checkpoints = Checkpoints::new();
     let mut appender = Appender::new(
         repo,
         writer,
@@ -263,6 +328,13 @@ pub(crate) fn run<S: Appends>(
                     blobs_added.fetch_add(1, Ordering::Relaxed);
                     appender.append(b)?;
                     in_flight.release(raw_len);
+                    if checkpoints.due(appender.sealed_blobs()) {
+                        let stored = appender.take_stored()?;
+                        let written = heads.commit_extents(repo, stored, appender.last, None)?;
+                        if let Some(head) = written.last() {
+                            super::remember_run_head(repo, head, continued);
+                        }
+                    }
                 }
                 appender.finish()
             })();
@@ -292,15 +364,12 @@ pub(crate) fn run<S: Appends>(
         root,
         stats,
         extents: std::mem::take(&mut appender.extents),
+        extents_sealed: appender.extents_sealed,
         blobs_added: blobs_added.into_inner(),
         bytes_added: appender.bytes_added,
         bytes_stored: appender.bytes_stored,
-        writer,
-        head_seq: match &last_head {
-            Some(h) if writer == previous => h.seq.saturating_add(1),
-            _ => 0,
-        },
-        continued: last_head.is_some().then_some(previous),
+        heads,
+        continued,
         last_extent: appender.last,
         pointers: appender.pointers_used,
         pointer_bytes_fetched: appender.pointer_bytes_fetched,

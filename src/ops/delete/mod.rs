@@ -4,8 +4,8 @@
 //! 2. Find the blobs the kept snapshots need; an extent holding none of them is removed.
 //! 3. Re-encode every live codeword that points into a removed extent ([`reencode`]):
 //!    new pointers among live data shards, new parity, a re-signed certificate.
-//! 4. Write one consolidated index segment without the removed extents, committed by a
-//!    head of this run (so backups dedup against it).
+//! 4. Write the consolidated index without the removed extents (in segments of at most
+//!    2^20 blobs), committed by heads of this run (so backups dedup against it).
 //! 5. Write the signed deletion record naming the snapshots, extents and old index
 //!    segments; from here on verify and repair treat them as deleted, not lost.
 //! 6. Remove the named objects from every remote (and what earlier, interrupted deletes
@@ -27,14 +27,13 @@ pub mod repack;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
-use bytes::Bytes;
 use serde::Serialize;
 
+use super::extent_writer::{RunHeads, Tip, segment_blobs};
 use super::leftovers::{self, RemoteLeftovers};
 use super::survey::Survey;
 use crate::content::index::{ExtentBlobs, IndexEntry};
 use crate::content::{BlobId, IndexSegment, WriterExtents};
-use crate::crypto::envelope::{self, ObjectKind};
 use crate::crypto::writer::SEALED_KEY_LEN;
 use crate::error::{Error, Result};
 use crate::extent::{Certificate, DeletedExtent, Deletion, ExtentName, Head};
@@ -66,7 +65,7 @@ pub struct DeleteReport {
     pub extents_removed: usize,
     /// Live codewords re-encoded because they pointed into a removed extent.
     pub extents_reencoded: usize,
-    /// Index segments replaced by one consolidated segment.
+    /// Index segments replaced by the consolidated index.
     pub(crate) index_segments_replaced: usize,
     /// Heads made redundant by the delete's own head (history consolidation).
     pub(crate) heads_replaced: usize,
@@ -248,9 +247,12 @@ pub fn run_with_progress(
         .filter_map(|p| p.strip_prefix("index/").map(str::to_string))
         .filter(|id| !replaced.contains(id))
         .collect();
-    // With nothing removed, a delete still consolidates a history of several segments.
-    let nothing_to_do =
-        record.snapshots.is_empty() && record.extents.is_empty() && old_segments.len() <= 1;
+    // With nothing removed, a delete still consolidates a history of more segments than
+    // the consolidated index takes (one per `segment_blobs` blobs).
+    let consolidated = repo.index().iter().count().div_ceil(segment_blobs()).max(1);
+    let nothing_to_do = record.snapshots.is_empty()
+        && record.extents.is_empty()
+        && old_segments.len() <= consolidated;
     if !nothing_to_do {
         record.index = old_segments.clone();
         record.heads = redundant_heads(repo, &survey, &record);
@@ -355,28 +357,18 @@ pub fn run_with_progress(
     report.bytes_written = report.repack_bytes_written + report.reencode_bytes_written;
 
     if !nothing_to_do {
-        // 4. One index segment for what stays, committed by a head of this run (which
-        // also commits the repacked extents' chain).
+        // 4. The index of what stays, in bounded segments, committed by heads of this run
+        // (the last also commits the repacked extents' chain).
         let mut segment = consolidated_index(repo, &removed_names);
         segment.extents.extend(repacked.extents);
-        let sealed = envelope::seal(ObjectKind::Index, &segment.encrypt(repo.key())?, &signer);
-        let index_id = envelope::content_id(&sealed);
-        report.bytes_written += sealed.len() as u64 * repo.remotes().len() as u64;
-        repo.write_replicated(&format!("index/{index_id}"), Bytes::from(sealed))?;
-        let head = Head {
-            repo_id: repo.config.id,
-            writer: match repacked.last {
-                Some(_) => repacked.writer,
-                None => crate::crypto::random_bytes()?,
-            },
-            seq: 0,
-            extent: repacked.last,
-            snapshot: None,
-            index: Some(index_id),
-            skipped: repo.health().skipped(),
-            time: chrono::Utc::now().timestamp(),
+        let writer = match repacked.last {
+            Some(_) => repacked.writer,
+            None => crate::crypto::random_bytes()?,
         };
-        repo.write_replicated(&head.path(), Bytes::from(head.to_object(&signer)?))?;
+        // In as many segments as it takes to keep each within what readers accept.
+        let mut heads = RunHeads::new(writer, 0);
+        heads.commit(repo, segment, Tip::Last(repacked.last), None)?;
+        report.bytes_written += heads.segment_bytes * repo.remotes().len() as u64;
         report.index_segments_replaced = record.index.len();
         report.heads_replaced = record.heads.len();
 

@@ -45,8 +45,13 @@ pub(crate) struct Appender<'a, S: Appends> {
     prev: Option<ExtentName>,
     dry_run: bool,
     uploads: Uploads<'a, S>,
-    /// Blob lists of the extents sealed in this run, for the index segment.
+    /// Blob lists of the extents sealed in this run, for the index segment (since the
+    /// last [`take_stored`](Self::take_stored)).
     pub(crate) extents: Vec<ExtentBlobs>,
+    /// Blobs in `extents`.
+    sealed_blobs: usize,
+    /// Extents sealed in this run.
+    pub(crate) extents_sealed: u64,
     /// The last extent sealed and its sequence number, for the head.
     pub(crate) last: Option<(ExtentName, u64)>,
     pub(crate) bytes_added: u64,
@@ -184,6 +189,8 @@ impl<'a, S: Appends> Appender<'a, S> {
             dry_run,
             uploads: Uploads::new(repo, upload_queue, progress),
             extents: Vec::new(),
+            sealed_blobs: 0,
+            extents_sealed: 0,
             last,
             bytes_added: 0,
             bytes_stored: 0,
@@ -222,6 +229,20 @@ impl<'a, S: Appends> Appender<'a, S> {
             }
         }
         self.uploads.finish()
+    }
+
+    /// Blobs of the extents sealed since the last [`take_stored`](Self::take_stored).
+    pub(crate) fn sealed_blobs(&self) -> usize {
+        self.sealed_blobs
+    }
+
+    /// The blob lists of the extents sealed so far, once every one of them is stored
+    /// (waits for their uploads), for a checkpoint to commit; the extents being filled
+    /// stay open.
+    pub(crate) fn take_stored(&mut self) -> Result<Vec<ExtentBlobs>> {
+        self.uploads.finish()?;
+        self.sealed_blobs = 0;
+        Ok(std::mem::take(&mut self.extents))
     }
 
     fn builder_for(&mut self, kind: BlobKind) -> &mut Filling {
@@ -281,6 +302,8 @@ impl<'a, S: Appends> Appender<'a, S> {
         self.seq += 1;
         self.bytes_stored += sealed.shards.iter().map(|s| s.len() as u64).sum::<u64>();
         self.pointers_used += sealed.cert.pointers.len() as u64;
+        self.sealed_blobs += blobs.len();
+        self.extents_sealed += 1;
         self.extents.push(ExtentBlobs {
             extent: name,
             blobs,

@@ -4,10 +4,12 @@
 //! history), so none imports another.
 
 mod appender;
+mod commit;
 mod snapshots;
 mod upload;
 
 pub(crate) use appender::Appender;
+pub(crate) use commit::{RunHeads, Tip, segment_blobs};
 pub(crate) use snapshots::SnapshotWriter;
 
 use crate::content::{BlobId, BlobKind};

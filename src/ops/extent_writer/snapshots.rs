@@ -6,11 +6,10 @@ use std::collections::HashSet;
 
 use bytes::Bytes;
 
-use super::{Appender, StoredBlob};
-use crate::content::{BlobId, BlobKind, IndexSegment, Snapshot, Tree, encode_blob};
+use super::{Appender, RunHeads, StoredBlob};
+use crate::content::{BlobId, BlobKind, Snapshot, Tree, encode_blob};
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::{Error, Result};
-use crate::extent::Head;
 use crate::ops::Progress;
 use crate::repo::{Indexed, Repository};
 
@@ -24,8 +23,8 @@ pub(crate) struct SnapshotWriter<'a> {
     appender: Appender<'a, Indexed>,
     /// Blobs this run stored (the loaded index does not know them).
     stored: HashSet<BlobId>,
-    /// The next head of this run's writer chain.
-    head_seq: u64,
+    /// This run's writer chain and its next head.
+    heads: RunHeads,
     /// Extents sealed, blobs stored and their size (compressed and encrypted).
     pub(crate) extents: u64,
     pub(crate) blobs: u64,
@@ -36,11 +35,12 @@ impl<'a> SnapshotWriter<'a> {
     /// A new writer chain in `dst`, whose committed index the caller loaded under its
     /// shared lock.
     pub(crate) fn new(dst: &'a Repository<Indexed>, progress: &'a Progress) -> Result<Self> {
+        let appender = Appender::fresh_chain(dst, progress, &HashSet::new())?;
         Ok(SnapshotWriter {
             dst,
-            appender: Appender::fresh_chain(dst, progress, &HashSet::new())?,
+            heads: RunHeads::new(appender.writer(), 0),
+            appender,
             stored: HashSet::new(),
-            head_seq: 0,
             extents: 0,
             blobs: 0,
             bytes: 0,
@@ -101,44 +101,20 @@ impl<'a> SnapshotWriter<'a> {
     pub(crate) fn commit(&mut self, s: &Snapshot) -> Result<String> {
         let dst = self.dst;
         self.appender.finish()?;
-        let signer = dst.signer();
         let extents = std::mem::take(&mut self.appender.extents);
         self.extents += extents.len() as u64;
-        let index = match extents.is_empty() {
-            true => None,
-            false => {
-                let segment = IndexSegment {
-                    extents,
-                    ..Default::default()
-                };
-                let sealed =
-                    envelope::seal(ObjectKind::Index, &segment.encrypt(dst.key())?, &signer);
-                let id = envelope::content_id(&sealed);
-                dst.write_replicated(&format!("index/{id}"), Bytes::from(sealed))
-                    .map_err(|e| e.context("writing the index"))?;
-                Some(id)
-            }
-        };
         let object = Bytes::from(envelope::seal(
             ObjectKind::Snapshot,
             &s.encrypt(dst.key())?,
-            &signer,
+            &dst.signer(),
         ));
         let id = envelope::content_id(&object);
-        let head = Head {
-            repo_id: dst.config.id,
-            writer: self.appender.writer(),
-            seq: self.head_seq,
-            extent: self.appender.last,
-            snapshot: Some(id.clone()),
-            index,
-            skipped: dst.health().skipped(),
-            time: chrono::Utc::now().timestamp(),
-        };
-        dst.write_replicated(&head.path(), Bytes::from(head.to_object(&signer)?))
-            .map_err(|e| e.context("writing the head"))?;
-        dst.remember_heads(&[(hex::encode(head.writer), head.seq)].into_iter().collect());
-        self.head_seq += 1;
+        let written =
+            self.heads
+                .commit_extents(dst, extents, self.appender.last, Some(id.clone()))?;
+        if let Some(head) = written.last() {
+            dst.remember_heads(&[(hex::encode(head.writer), head.seq)].into_iter().collect());
+        }
         dst.write_replicated(&format!("snapshots/{id}"), object)
             .map_err(|e| e.context("writing the snapshot"))?;
         Ok(id)

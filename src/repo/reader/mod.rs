@@ -208,7 +208,7 @@ impl<S: State> Repository<S> {
         let info = cert.shards.get(index)?;
         let path = cert.name().shard_path(index);
         match self
-            .get_from(info.remote as usize, &path, cert.shard_size as u64)
+            .get_shard_from(info.remote as usize, &path, cert.shard_size as u64)
             .await
         {
             Ok(b)

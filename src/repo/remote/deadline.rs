@@ -135,6 +135,13 @@ impl Remote for Deadline {
                 .await,
         )
     }
+    async fn get_sized(&self, path: &str, size: u64) -> Result<Bytes> {
+        got(
+            path,
+            self.within("get", path, size, self.inner.get_sized(path, size))
+                .await,
+        )
+    }
     async fn get_range(&self, path: &str, offset: u64, len: u64) -> Result<Bytes> {
         got(
             path,

@@ -111,6 +111,9 @@ impl Remote for Limited {
     async fn get_max(&self, path: &str, max: u64) -> Result<Bytes> {
         download(self.inner.get_max(path, max).await).await
     }
+    async fn get_sized(&self, path: &str, size: u64) -> Result<Bytes> {
+        download(self.inner.get_sized(path, size).await).await
+    }
     async fn get_range(&self, path: &str, offset: u64, len: u64) -> Result<Bytes> {
         download(self.inner.get_range(path, offset, len).await).await
     }

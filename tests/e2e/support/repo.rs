@@ -83,6 +83,18 @@ impl Repo {
         repo
     }
 
+    /// As [`Repo::init`] (4+3, 2 pointers, three local remotes), with 64 KiB test extents
+    /// and a weak key derivation: a few hundred KiB make many extents.
+    pub fn init_small_extents() -> Repo {
+        let repo = Repo::uninit();
+        run_ok(
+            repo.init_cmd(&repo.remotes, &CODING_4_3)
+                .env("TANGLE_TEST_EXTENT_SIZE", "65536")
+                .env("TANGLE_TEST_WEAK_KDF", "1"),
+        );
+        repo
+    }
+
     /// [`Repo::init`] and a source directory `src` (returned) holding one file, `name`
     /// with `contents`, not backed up yet.
     pub fn with_source(name: &str, contents: &[u8]) -> (Repo, PathBuf) {

@@ -35,6 +35,55 @@ async fn reading<T>(
     result
 }
 
+/// The whole object behind `handle`, refused if it is a directory or larger than `max`:
+/// its size from `fstat`, then the body and a read past it side by side.
+async fn read_whole(
+    c: &Arc<Conn>,
+    handle: &str,
+    url: &str,
+    path: &str,
+    max: u64,
+) -> OpResult<Bytes> {
+    let attrs = c.session.sftp.fstat(handle).await?.attrs;
+    if attrs.is_dir() {
+        return Err(OpError::Done(RemoteError::NotAFile {
+            url: url.to_string(),
+            path: path.to_string(),
+        }));
+    }
+    let size = attrs.size.unwrap_or(0);
+    let too_large = |size| {
+        OpError::Done(RemoteError::TooLarge {
+            url: url.to_string(),
+            path: path.to_string(),
+            size,
+            max,
+        })
+    };
+    if size > max {
+        return Err(too_large(size));
+    }
+    // The rest of the file (if the size was unknown or the file grew: usually one
+    // request answered with EOF) is asked for beside the body, not after it: one round
+    // trip less per object.
+    let (data, rest) = tokio::join!(
+        c.session.read_range(handle, 0, size),
+        c.session.tail(handle, size, max - size)
+    );
+    let mut data = data?.ok_or_else(|| {
+        OpError::Done(RemoteError::Shrank {
+            url: url.to_string(),
+            path: path.to_string(),
+        })
+    })?;
+    let rest = rest?.ok_or_else(|| too_large(max.saturating_add(1)))?;
+    if size + rest.len() as u64 > max {
+        return Err(too_large(size + rest.len() as u64));
+    }
+    data.extend_from_slice(&rest);
+    Ok(recycled::bytes(data))
+}
+
 #[async_trait]
 impl Remote for SftpRemote {
     fn high_latency(&self) -> bool {
@@ -91,48 +140,39 @@ impl Remote for SftpRemote {
     async fn get_max(&self, path: &str, max: u64) -> Result<Bytes> {
         let full = self.full(path)?;
         let full = &full;
-        let url = &self.url;
         Ok(self
             .run(path, |c| async move {
                 reading(&c, full, async |handle| {
-                    let attrs = c.session.sftp.fstat(handle).await?.attrs;
-                    if attrs.is_dir() {
-                        return Err(OpError::Done(RemoteError::NotAFile {
-                            url: url.clone(),
-                            path: path.to_string(),
-                        }));
-                    }
-                    let size = attrs.size.unwrap_or(0);
-                    let too_large = |size| {
-                        OpError::Done(RemoteError::TooLarge {
-                            url: url.clone(),
-                            path: path.to_string(),
-                            size,
-                            max,
-                        })
-                    };
-                    if size > max {
-                        return Err(too_large(size));
-                    }
-                    // The rest of the file (if the size was unknown or the file grew:
-                    // usually one request answered with EOF) is asked for beside the
-                    // body, not after it: one round trip less per object.
+                    read_whole(&c, handle, &self.url, path, max).await
+                })
+                .await
+            })
+            .await?)
+    }
+
+    /// A shard: its `size` bytes are asked for at once, beside a read past them that
+    /// must find the end, with no `fstat` before (one round trip of three). An object of
+    /// another size, or one whose reads fail, is read again as
+    /// [`get_max`](Self::get_max) reads it, so the caller sees what is there: a short one
+    /// in full, a long one refused, a directory as no object.
+    async fn get_sized(&self, path: &str, size: u64) -> Result<Bytes> {
+        let full = self.full(path)?;
+        let full = &full;
+        Ok(self
+            .run(path, |c| async move {
+                reading(&c, full, async |handle| {
                     let (data, rest) = tokio::join!(
                         c.session.read_range(handle, 0, size),
-                        c.session.tail(handle, size, max - size)
+                        c.session.tail(handle, size, 0)
                     );
-                    let mut data = data?.ok_or_else(|| {
-                        OpError::Done(RemoteError::Shrank {
-                            url: url.clone(),
-                            path: path.to_string(),
-                        })
-                    })?;
-                    let rest = rest?.ok_or_else(|| too_large(max.saturating_add(1)))?;
-                    if size + rest.len() as u64 > max {
-                        return Err(too_large(size + rest.len() as u64));
+                    // Anything but exactly `size` bytes (shorter, longer, a directory
+                    // whose reads fail) is read again the careful way, to answer as it.
+                    match (data, rest) {
+                        (Ok(Some(data)), Ok(Some(rest))) if rest.is_empty() => {
+                            Ok(recycled::bytes(data))
+                        }
+                        _ => read_whole(&c, handle, &self.url, path, size).await,
                     }
-                    data.extend_from_slice(&rest);
-                    Ok(recycled::bytes(data))
                 })
                 .await
             })
