@@ -49,6 +49,12 @@ fn assert_verify_clean(repo: &Repo, what: &str) {
     assert!(verify_findings(&v).is_empty(), "{what}: {v:#}");
 }
 
+fn snapshot_id(report: &serde_json::Value) -> String {
+    let id = report["snapshot_id"].as_str();
+    id.unwrap_or_else(|| panic!("no snapshot id: {report:#}"))
+        .to_string()
+}
+
 fn backup_bounded(repo: &Repo, src: &Path) -> serde_json::Value {
     let out = run_ok(
         repo.cmd()
@@ -87,10 +93,7 @@ fn a_run_of_more_blobs_than_a_segment_holds_commits_several_that_all_load() {
         heads_1 >= segments_1,
         "{heads_1} heads, {segments_1} segments"
     );
-    let id = first["snapshot_id"]
-        .as_str()
-        .expect("snapshot id")
-        .to_string();
+    let id = snapshot_id(&first);
     repo.assert_restore_matches(1, &id, &src, &expected, "restore from an empty cache");
     assert_verify_clean(&repo, "verify after the backup");
 
@@ -177,10 +180,7 @@ fn killed_and_resumed(checkpoints: (&str, &str)) {
         added < 900_000 - 4 * 60_000,
         "the run after the kill stored {added} of 900,000 bytes again"
     );
-    let id = resumed["snapshot_id"]
-        .as_str()
-        .expect("snapshot id")
-        .to_string();
+    let id = snapshot_id(&resumed);
     repo.assert_restore_matches(1, &id, &src, &expected, "restore after the resumed run");
     // What the killed run left after its last checkpoint is prune's (verify says so as
     // leftovers, which are not damage); afterwards verify is clean.

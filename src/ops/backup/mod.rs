@@ -42,6 +42,7 @@ use crate::content::snapshot::SnapshotSummary;
 use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::Result;
 use crate::extent::Head;
+use crate::ops::extent_writer::sealed_payload;
 use crate::repo::{Appends, Indexed, Repository, State, Unlocked};
 
 #[derive(Default)]
@@ -254,15 +255,6 @@ pub(super) fn remember_run_head<S: Appends>(
     repo.remember_heads(&[(hex::encode(head.writer), head.seq)].into_iter().collect());
     if let Some(previous) = continued.filter(|p| *p != head.writer) {
         repo.forget_heads(&[hex::encode(previous)]);
-    }
-}
-
-/// A snapshot or index payload as stored: a writer's run key sealed to the owner, then
-/// the content sealed under it; the owner's content as it is.
-fn sealed_payload<S: Appends>(repo: &Repository<S>, sealed: Vec<u8>) -> Vec<u8> {
-    match repo.sealed_run_key() {
-        Some(key) => [&key[..], &sealed].concat(),
-        None => sealed,
     }
 }
 

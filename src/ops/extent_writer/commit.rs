@@ -168,17 +168,22 @@ impl Tip {
     }
 }
 
-/// Seal and write one index segment (a writer's run key in front of it, as its snapshot
-/// has); its content id and size.
+/// A snapshot or index payload as stored: a writer's run key sealed to the owner, then
+/// the content sealed under it; the owner's content as it is.
+pub(crate) fn sealed_payload<S: Appends>(repo: &Repository<S>, sealed: Vec<u8>) -> Vec<u8> {
+    match repo.sealed_run_key() {
+        Some(key) => [&key[..], &sealed].concat(),
+        None => sealed,
+    }
+}
+
+/// Seal and write one index segment (as the run's snapshot is sealed); its content id
+/// and size.
 fn write_segment<S: Appends>(
     repo: &Repository<S>,
     segment: &IndexSegment,
 ) -> Result<(String, u64)> {
-    let sealed = segment.encrypt(repo.content_keys())?;
-    let payload = match repo.sealed_run_key() {
-        Some(key) => [&key[..], &sealed].concat(),
-        None => sealed,
-    };
+    let payload = sealed_payload(repo, segment.encrypt(repo.content_keys())?);
     let object = Bytes::from(envelope::seal(
         ObjectKind::Index,
         &payload,

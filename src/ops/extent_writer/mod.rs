@@ -9,7 +9,7 @@ mod snapshots;
 mod upload;
 
 pub(crate) use appender::Appender;
-pub(crate) use commit::{RunHeads, Tip, segment_blobs};
+pub(crate) use commit::{RunHeads, Tip, sealed_payload, segment_blobs};
 pub(crate) use snapshots::SnapshotWriter;
 
 use crate::content::{BlobId, BlobKind};
