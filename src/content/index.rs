@@ -223,6 +223,21 @@ impl Index {
         self.blobs.merge();
     }
 
+    /// Keep the blob ids' last bytes in an unlinked file in `dir` (the cache directory)
+    /// once loading ends, not in memory (see `blob_table`); `None`: in memory.
+    pub(crate) fn keep_id_tails_in(&mut self, dir: Option<std::path::PathBuf>) {
+        self.blobs.keep_tails_in(dir);
+    }
+
+    /// How many blobs it holds.
+    pub(crate) fn len(&self) -> usize {
+        self.blobs.len()
+    }
+
+    /// Where `id` is stored, to read it: a read checks the blob's keyed hash against
+    /// `id`, which confirms the match (only the first 18 bytes of the id are in memory;
+    /// another stored id sharing them is one chance in 2^144 a lookup). To reuse a blob
+    /// without reading it, ask [`Index::contains`].
     pub(crate) fn get(&self, id: &BlobId) -> Option<(ExtentName, BlobLocation)> {
         self.blobs
             .get(id)
@@ -245,6 +260,8 @@ impl Index {
         self.writer_run_of(extent).is_some()
     }
 
+    /// Whether `id` is stored, confirmed against the whole id (so a blob found here may
+    /// be reused for a chunk with that id). [`Index::get`] is for reading the blob.
     pub(crate) fn contains(&self, id: &BlobId) -> bool {
         self.blobs.contains(id)
     }
@@ -253,10 +270,13 @@ impl Index {
         &self.extents
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (BlobId, ExtentName, BlobLocation)> + '_ {
-        self.blobs
-            .iter()
-            .map(|(id, loc)| (id, self.extents[loc.extent as usize], loc))
+    /// Every blob, with its whole id (read back from where the ids' last bytes are kept,
+    /// which is all that can fail).
+    pub fn iter(&self) -> Result<impl Iterator<Item = (BlobId, ExtentName, BlobLocation)> + '_> {
+        let blobs = (self.blobs.iter()).map_err(|e| {
+            crate::error::Error::fatal(format!("reading the loaded index's blob ids back: {e}"))
+        })?;
+        Ok(blobs.map(|(id, loc)| (id, self.extents[loc.extent as usize], loc)))
     }
 }
 

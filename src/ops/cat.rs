@@ -285,9 +285,7 @@ fn resolve_blob(repo: &Repository<Indexed>, kind: BlobKind, spec: &str) -> Resul
         BlobKind::Tree => "tree",
     };
     let prefix = check_hex(what, spec)?;
-    let found: Vec<BlobId> = repo
-        .index()
-        .iter()
+    let found: Vec<BlobId> = (repo.index().iter()?)
         .filter(|(id, _, loc)| loc.kind == kind && hex::encode(id).starts_with(&prefix))
         .map(|(id, _, _)| id)
         .take(2)

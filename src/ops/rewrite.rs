@@ -263,7 +263,7 @@ impl Walk<'_> {
 
     /// Append a new tree blob to this run's extents, unless the index or this run has it.
     fn store(&mut self, id: BlobId, plain: &[u8]) -> Result<()> {
-        if self.repo.index().get(&id).is_some() || !self.stored.insert(id) {
+        if self.repo.index().contains(&id) || !self.stored.insert(id) {
             return Ok(());
         }
         self.trees += 1;

@@ -109,6 +109,7 @@ impl Repository<Public> {
                 .map(|c| c.name())
                 .collect();
         let mut known = Index::default();
+        known.keep_id_tails_in(self.inner.cache_dir.clone());
         for mut segment in self.writer_segments(&id) {
             segment.extents.retain(|e| live.contains(&e.extent));
             known.add_segment(&segment);
@@ -228,7 +229,7 @@ impl Repository<Indexed> {
         &mut self,
         segments: impl IntoIterator<Item = &'a OpenedSegment>,
     ) {
-        self.state.index = index_of(segments);
+        self.state.index = index_of(segments, self.inner.cache_dir.clone());
     }
 
     /// Give up the index (to load another part of it).
@@ -384,6 +385,7 @@ impl<S: HasKey> Repository<S> {
     /// A writer's segment opens with its run's keys, which its blobs are under.
     fn decrypt_index(&self, sealed: Vec<Result<SealedSegment>>) -> Index {
         let mut index = Index::default();
+        index.keep_id_tails_in(self.inner.cache_dir.clone());
         for segment in sealed {
             let opened =
                 segment.and_then(|(payload, signed_by)| self.decrypt_segment(signed_by, &payload));
@@ -397,8 +399,13 @@ impl<S: HasKey> Repository<S> {
     }
 }
 
-fn index_of<'a>(segments: impl IntoIterator<Item = &'a OpenedSegment>) -> Index {
+/// `tails_dir`: where the blob ids' last bytes go (the cache directory; see `blob_table`).
+fn index_of<'a>(
+    segments: impl IntoIterator<Item = &'a OpenedSegment>,
+    tails_dir: Option<std::path::PathBuf>,
+) -> Index {
     let mut index = Index::default();
+    index.keep_id_tails_in(tails_dir);
     for segment in segments {
         index.add_opened(segment);
     }

@@ -214,6 +214,7 @@ pub fn index(data: &[u8]) {
         for e in &segment.extents {
             for b in &e.blobs {
                 assert!(idx.get(&b.id).is_some(), "an indexed blob is not found");
+                assert!(idx.contains(&b.id), "an indexed blob is not confirmed");
             }
         }
     }

@@ -14,16 +14,35 @@ const EXTENTS_PER_SEGMENT: usize = 64;
 
 /// The resident set of this process, in bytes (`VmRSS` of `/proc/self/status`).
 pub fn resident_bytes() -> u64 {
+    status_bytes("VmRSS:")
+}
+
+/// The peak resident set of this process so far, in bytes (`VmHWM`).
+pub fn peak_resident_bytes() -> u64 {
+    status_bytes("VmHWM:")
+}
+
+fn status_bytes(field: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     (status.lines())
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .find_map(|l| l.strip_prefix(field))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
         .map_or(0, |kib| kib * 1024)
 }
 
-/// Load `n` synthetic blobs into an index; the resident bytes it added per blob, and the
-/// index (kept alive by the caller until it has measured).
-pub fn load_synthetic(n: usize) -> (f64, Index) {
+/// What loading `n` synthetic blobs cost, per blob.
+pub struct Loaded {
+    /// Resident bytes the loaded index added.
+    pub per_blob: f64,
+    /// The growth of the peak resident set while it loaded.
+    pub peak_per_blob: f64,
+    /// The index, kept alive by the caller until it has measured.
+    pub index: Index,
+}
+
+/// Load `n` synthetic blobs into an index whose ids' last bytes go to a file in
+/// `tails_dir` (as a repository's go to its cache directory; `None`: memory).
+pub fn load_synthetic(n: usize, tails_dir: Option<std::path::PathBuf>) -> Loaded {
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {
         // splitmix64: fast, and ids as uniform as blob ids (keyed hashes) are.
@@ -33,8 +52,9 @@ pub fn load_synthetic(n: usize) -> (f64, Index) {
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     };
-    let before = resident_bytes();
+    let (before, peak_before) = (resident_bytes(), peak_resident_bytes());
     let mut index = Index::default();
+    index.keep_id_tails_in(tails_dir);
     let mut made = 0;
     while made < n {
         let mut segment = IndexSegment::default();
@@ -71,6 +91,10 @@ pub fn load_synthetic(n: usize) -> (f64, Index) {
         index.add_segment(&segment);
     }
     index.finish_loading();
-    let grown = resident_bytes().saturating_sub(before);
-    (grown as f64 / n.max(1) as f64, index)
+    let per = |grown: u64| grown as f64 / n.max(1) as f64;
+    Loaded {
+        per_blob: per(resident_bytes().saturating_sub(before)),
+        peak_per_blob: per(peak_resident_bytes().saturating_sub(peak_before)),
+        index,
+    }
 }

@@ -677,7 +677,7 @@ fn a_deleted_snapshots_trees_go_whole_without_repacking() {
         .expect("open through the library");
     let lib = (lib.unlock_and_load_index(PASSWORD.as_bytes())).expect("unlock");
     let mut kinds: std::collections::HashMap<ExtentName, HashSet<String>> = Default::default();
-    for (_, extent, loc) in lib.index().iter() {
+    for (_, extent, loc) in lib.index().iter().unwrap() {
         kinds
             .entry(extent)
             .or_default()

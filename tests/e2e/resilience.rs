@@ -204,7 +204,7 @@ fn a_file_that_cannot_be_restored_is_not_left_behind() {
         .collect();
     let mut data_only: HashSet<String> = HashSet::new();
     let mut with_other: HashSet<String> = HashSet::new();
-    for (blob, extent, loc) in lib.index().iter() {
+    for (blob, extent, loc) in lib.index().iter().unwrap() {
         if loc.kind == BlobKind::Data && !kept_blobs.contains(&blob) {
             data_only.insert(extent.hex());
         } else {

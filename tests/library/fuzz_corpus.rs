@@ -207,7 +207,7 @@ fn collect(remotes: usize, extent_size: u32, corpus: &mut BTreeMap<&str, Vec<Vec
         };
         corpus.entry(target).or_default().push(input.unwrap());
     }
-    for (id, _, loc) in repo.index().iter() {
+    for (id, _, loc) in repo.index().iter().unwrap() {
         let plain = repo.read_blob(&id, loc.kind).unwrap();
         if loc.kind == BlobKind::Tree {
             corpus.entry("tree").or_default().push(plain.clone());

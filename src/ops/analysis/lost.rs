@@ -13,6 +13,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::finding::{Finding, FindingKind, LostData, LostPath, LostPathKind, LostUnknown};
 use crate::content::{BlobId, Index, NodeKind, Tree};
+use crate::error::Result;
 use crate::extent::ExtentName;
 
 /// The data shards of one extent that nothing can rebuild (one `data-lost` finding).
@@ -72,14 +73,14 @@ pub(crate) struct Tracer {
 
 impl Tracer {
     /// A tracer for these lost extents, or none if no data is lost.
-    pub(crate) fn new(index: &Index, extents: Vec<LostExtent>) -> Option<Tracer> {
+    pub(crate) fn new(index: &Index, extents: Vec<LostExtent>) -> Result<Option<Tracer>> {
         if extents.is_empty() {
-            return None;
+            return Ok(None);
         }
         let pos: HashMap<ExtentName, usize> = (extents.iter().enumerate())
             .map(|(e, x)| (x.name, e))
             .collect();
-        let blobs = (index.iter())
+        let blobs = (index.iter()?)
             .filter_map(|(id, extent, loc)| {
                 let &e = pos.get(&extent)?;
                 extents[e]
@@ -88,13 +89,13 @@ impl Tracer {
             })
             .collect();
         let named: HashSet<&ExtentName> = index.extents().iter().collect();
-        Some(Tracer {
+        Ok(Some(Tracer {
             referenced: vec![HashSet::new(); extents.len()],
             indexed: extents.iter().map(|x| named.contains(&x.name)).collect(),
             extents,
             blobs,
             trees: HashMap::new(),
-        })
+        }))
     }
 
     /// Whether tree `id` lies in lost shards (then it is noted, and must not be read).

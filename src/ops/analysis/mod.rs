@@ -41,7 +41,7 @@ pub(crate) fn data_lost<S: State>(repo: &Repository<S>, survey: &Survey) -> Resu
     let lost = shards::shards(survey, &heads::committed(repo, survey), &mut findings);
     findings.retain(|f| f.kind == FindingKind::DataLost);
     if let Some(repo) = repo.indexed().filter(|_| !lost.is_empty()) {
-        let mut tracer = lost::Tracer::new(repo.index(), lost);
+        let mut tracer = lost::Tracer::new(repo.index(), lost)?;
         // What else the walk finds (unreadable trees) is verify's to report.
         let roots = snapshots::snapshots_reachable(repo, tracer.as_mut(), &mut Vec::new())?;
         if let Some(t) = tracer {

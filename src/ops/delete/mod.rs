@@ -180,7 +180,7 @@ pub fn run_with_progress(
     // Blobs the kept snapshots need, and how much of each extent they use.
     let live_blobs = live_blobs(repo, kept.iter().map(|(_, s)| s.tree))?;
     let mut live_bytes: HashMap<ExtentName, u64> = HashMap::new();
-    for (_, e, loc) in (repo.index().iter()).filter(|(id, _, _)| live_blobs.contains(id)) {
+    for (_, e, loc) in (repo.index().iter()?).filter(|(id, _, _)| live_blobs.contains(id)) {
         *live_bytes.entry(e).or_default() += loc.length as u64;
     }
     // Certificates oldest first. An extent that holds no live blob goes, and so does one
@@ -249,7 +249,7 @@ pub fn run_with_progress(
         .collect();
     // With nothing removed, a delete still consolidates a history of more segments than
     // the consolidated index takes (one per `segment_blobs` blobs).
-    let consolidated = repo.index().iter().count().div_ceil(segment_blobs()).max(1);
+    let consolidated = repo.index().len().div_ceil(segment_blobs()).max(1);
     let nothing_to_do = record.snapshots.is_empty()
         && record.extents.is_empty()
         && old_segments.len() <= consolidated;
@@ -359,7 +359,7 @@ pub fn run_with_progress(
     if !nothing_to_do {
         // 4. The index of what stays, in bounded segments, committed by heads of this run
         // (the last also commits the repacked extents' chain).
-        let mut segment = consolidated_index(repo, &removed_names);
+        let mut segment = consolidated_index(repo, &removed_names)?;
         segment.extents.extend(repacked.extents);
         let writer = match repacked.last {
             Some(_) => repacked.writer,
@@ -456,9 +456,12 @@ fn live_blobs(
 }
 
 /// The loaded index without the removed extents, as one segment.
-fn consolidated_index(repo: &Repository<Indexed>, removed: &HashSet<ExtentName>) -> IndexSegment {
+fn consolidated_index(
+    repo: &Repository<Indexed>,
+    removed: &HashSet<ExtentName>,
+) -> Result<IndexSegment> {
     let mut by_extent: HashMap<ExtentName, Vec<IndexEntry>> = HashMap::new();
-    for (id, extent, loc) in repo.index().iter() {
+    for (id, extent, loc) in repo.index().iter()? {
         if removed.contains(&extent) {
             continue;
         }
@@ -496,5 +499,5 @@ fn consolidated_index(repo: &Repository<Indexed>, removed: &HashSet<ExtentName>)
         }
     }
     segment.writers = writers.into_values().collect();
-    segment
+    Ok(segment)
 }

@@ -131,14 +131,15 @@ pub(super) fn write(
         .map(|(i, c)| (c.name(), i))
         .collect();
     // In storage order, so each old extent is read front to back.
-    let mut blobs: Vec<(usize, u32, BlobId, crate::content::BlobKind, u32)> = (repo.index().iter())
-        .filter(|(id, _, _)| live.contains(id))
-        .filter_map(|(id, e, loc)| {
-            order
-                .get(&e)
-                .map(|&i| (i, loc.offset, id, loc.kind, loc.raw_len))
-        })
-        .collect();
+    let mut blobs: Vec<(usize, u32, BlobId, crate::content::BlobKind, u32)> =
+        (repo.index().iter()?)
+            .filter(|(id, _, _)| live.contains(id))
+            .filter_map(|(id, e, loc)| {
+                order
+                    .get(&e)
+                    .map(|&i| (i, loc.offset, id, loc.kind, loc.raw_len))
+            })
+            .collect();
     blobs.sort_unstable_by_key(|b| (b.0, b.1));
     let progress = Progress::default();
     let mut appender = Appender::fresh_chain(repo, &progress, exclude)?;

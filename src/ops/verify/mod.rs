@@ -94,7 +94,7 @@ pub fn run_with_progress<S: State>(
     strays::reclaimable(&survey, &mut findings);
     if let Some(repo) = repo.indexed() {
         // Only lost data costs a tracer (and the paths it names).
-        let mut tracer = lost::Tracer::new(repo.index(), lost);
+        let mut tracer = lost::Tracer::new(repo.index(), lost)?;
         let roots = snapshots::snapshots_reachable(repo, tracer.as_mut(), &mut findings)?;
         report.snapshots_checked = roots.len();
         if let Some(t) = tracer {

@@ -66,7 +66,7 @@ fn setup() -> Fixture {
     let certs = lib.load_catalog().expect("certificates");
     assert!(certs.len() >= 40, "{} extents", certs.len());
     let lib = (lib.unlock_and_load_index(PASSWORD.as_bytes())).expect("unlock and load the index");
-    let data = (lib.index().iter())
+    let data = (lib.index().iter().unwrap())
         .filter(|(_, _, loc)| loc.kind == BlobKind::Data)
         .map(|(_, e, _)| e)
         .collect();

@@ -77,7 +77,7 @@ fn setup() -> Fixture {
     let lib = (lib.unlock_and_load_index(PASSWORD.as_bytes())).expect("unlock via library");
     let certs = lib.load_catalog().expect("certificates");
     let mut places = BTreeMap::new();
-    for (id, extent, loc) in lib.index().iter() {
+    for (id, extent, loc) in lib.index().iter().unwrap() {
         places.insert(
             id,
             (
