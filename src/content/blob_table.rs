@@ -235,8 +235,11 @@ impl BlobTable {
             return;
         }
         let mut new = std::mem::take(&mut self.pending);
-        // Stable, so of two placings of one id the first stays first, and is kept.
-        new.sort_by_key(|a| a.id);
+        // In place (a stable sort would take half as much memory again). Of two placings
+        // of one id the one in the extent added first (the lower position) comes first,
+        // and is kept: an extent lists the same blobs wherever it is listed, so that is
+        // the placing added first.
+        new.sort_unstable_by_key(|e| (e.id, e.place.extent_kind & !TREE, e.place.offset));
         new.dedup_by(|later, first| later.id == first.id);
         new.retain(|e| self.find_sorted(&e.id, true).is_none());
         let all = match self.sorted.is_empty() {
@@ -251,16 +254,9 @@ impl BlobTable {
                 }
             },
         };
-        // Exactly sized: a vector grown by doubling could leave half of it unused.
-        let mut sorted = Vec::with_capacity(all.len());
-        sorted.extend(all.iter().map(|e| Packed {
-            kept: kept(&e.id),
-            place: e.place,
-        }));
         self.tails = Tails::of(&all, self.tails_dir.as_deref());
         self.starts = prefix_starts(&all);
-        drop(all);
-        self.sorted = sorted;
+        self.sorted = packed(all);
     }
 
     /// The entry holding `id` in `sorted`; with `confirm`, or where several entries
@@ -340,6 +336,26 @@ fn prefix_starts(sorted: &[Whole]) -> Vec<u32> {
         *start = i as u32;
     }
     starts
+}
+
+/// `entries` packed, in their order, into a vector of exactly their number. Packed from
+/// the back, giving the whole entries' memory back as it goes (a large vector's memory
+/// is mapped apart, and shrinking it unmaps its end), so that loading peaks at about the
+/// whole entries alone, not at them beside the packed ones.
+fn packed(mut entries: Vec<Whole>) -> Vec<Packed> {
+    const STEP: usize = 1 << 16;
+    let mut packed = Vec::with_capacity(entries.len());
+    while let Some(e) = entries.pop() {
+        packed.push(Packed {
+            kept: kept(&e.id),
+            place: e.place,
+        });
+        if entries.len() % STEP == 0 {
+            entries.shrink_to_fit();
+        }
+    }
+    packed.reverse();
+    packed
 }
 
 /// Two runs sorted by id, each id once and in neither both, into one.
