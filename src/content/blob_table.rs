@@ -350,7 +350,7 @@ fn packed(mut entries: Vec<Whole>) -> Vec<Packed> {
             kept: kept(&e.id),
             place: e.place,
         });
-        if entries.len() % STEP == 0 {
+        if entries.len().is_multiple_of(STEP) {
             entries.shrink_to_fit();
         }
     }
