@@ -39,10 +39,12 @@ pub(crate) fn snapshots_reachable(
                         if let (NodeKind::Dir, Some(sub)) = (n.kind, n.subtree) {
                             stack.push(sub);
                         }
+                        // `get`, not `contains`: nothing is reused here, so no match
+                        // needs its whole id read back (a `pread` a blob).
                         problems += n
                             .content
                             .iter()
-                            .filter(|b| !repo.index().contains(b))
+                            .filter(|b| repo.index().get(b).is_none())
                             .count();
                     }
                     if let Some(tr) = tracer.as_deref_mut() {
