@@ -6,6 +6,13 @@
 #
 # Options:
 #   --small          use the ~200 MiB tree instead of the ~2.1 GiB one
+#   --many N         use a tree of N small files instead (scripts/make_many_files.py:
+#                    the same bytes on every machine, mean ~1.1 KB a file), made in
+#                    /var/tmp/tangle-bench-many-N if missing (issue 37: N = 1000000)
+#   --no-rustic      do not run rustic (by default it runs beside restic; installed with
+#                    `cargo install --locked rustic-rs@$RUSTIC_VERSION` into
+#                    ~/.cache/tangle-bench/rustic the first time, about 17 minutes here,
+#                    when no `rustic` is on the PATH or in $RUSTIC_BIN)
 #   --rounds N       run every timed phase N times (default 3), each round with fresh
 #                    repositories and restore targets; the tables give medians and the
 #                    min–max over the rounds. Rounds are interleaved: round 1 runs the
@@ -26,7 +33,7 @@
 #   --coding S/P/T   init tangle's repositories with S data shards, P parity shards and
 #                    T pointers instead of init's default (e.g. 4/3/2, the 3-remote
 #                    default before 2026-11-27), to time one coding against another
-#   --only TOOL      run only `restic`, only `tangle` (local remotes), only `remotes`
+#   --only TOOL      run only `restic`, only `rustic`, only `tangle` (local remotes), only `remotes`
 #                    or only `links` (the anchors run with restic and with tangle)
 #   --no-build       do not run `cargo build --release` (use target/release/tangle, or
 #                    $TANGLE_BIN)
@@ -64,7 +71,7 @@
 #                    `--only links` runs these alone.
 #
 # Each round, for each tool, with a fresh repository: init, initial backup, unchanged
-# re-backup, restore, full read check (restic check --read-data / tangle verify
+# re-backup, restore, full read check (restic/rustic check --read-data / tangle verify
 # --read-data). tangle then loses one of its three remotes (rm -rf of remote 2):
 # `tangle repair` rebuilds it (MB/s = bytes it wrote / seconds) and `tangle verify
 # --read-data` must then pass again.
@@ -99,6 +106,9 @@ ROOT=$(cd "$HERE/.." && pwd)
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 
 SMALL=0
+MANY=
+RUSTIC_WANTED=1
+RUSTIC_VERSION=0.11.2
 TREE=
 OUT=
 WORKDIR=
@@ -114,6 +124,9 @@ CODING_ARGS=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --small) SMALL=1 ;;
+        --many) MANY=${2:?--many needs a number of files}; shift ;;
+        --many=*) MANY=${1#*=} ;;
+        --no-rustic) RUSTIC_WANTED=0 ;;
         --tree) TREE=${2:?--tree needs a directory}; shift ;;
         --tree=*) TREE=${1#*=} ;;
         --out) OUT=${2:?--out needs a file}; shift ;;
@@ -143,10 +156,14 @@ while [ $# -gt 0 ]; do
     shift
 done
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "--rounds takes a whole number of at least 1" >&2; exit 2; }
-case "$ONLY" in ""|restic|tangle) ;;
+if [ -n "$MANY" ]; then
+    [[ "$MANY" =~ ^[1-9][0-9]*$ ]] || { echo "--many takes a whole number of at least 1" >&2; exit 2; }
+    [ "$SMALL" = 0 ] && [ -z "$TREE" ] || { echo "--many excludes --small and --tree" >&2; exit 2; }
+fi
+case "$ONLY" in ""|restic|rustic|tangle) ;;
     remotes) [ -n "$REMOTE_KINDS" ] || REMOTE_KINDS=s3,sftp,mixed ;;
     links) [ -n "$LINKS_RATE" ] || LINKS_RATE=20M ;;
-    *) echo "--only takes restic, tangle, remotes or links" >&2; exit 2 ;;
+    *) echo "--only takes restic, rustic, tangle, remotes or links" >&2; exit 2 ;;
 esac
 if [ -n "$LINKS_RATE" ]; then
     [[ "$LINKS_RATE" =~ ^[0-9]+(\.[0-9]+)?([kKmMgG]i?)?B?$ ]] \
@@ -164,10 +181,11 @@ if [ -n "$REMOTE_KINDS" ]; then
 fi
 [ "$SMALL" = 1 ] && [ "$FULL" = 1 ] && { echo "--small and --full exclude each other" >&2; exit 2; }
 run_restic() { [ "$ONLY" = "" ] || [ "$ONLY" = restic ]; }
+run_rustic() { [ "$RUSTIC_WANTED" = 1 ] && { [ "$ONLY" = "" ] || [ "$ONLY" = rustic ]; }; }
 run_tangle() { [ "$ONLY" = "" ] || [ "$ONLY" = tangle ]; }
 run_remotes() { [ "${#KINDS[@]}" -gt 0 ] && [ "$ONLY" != restic ] && [ "$ONLY" != links ]; }
 run_links() { [ -n "$LINKS_RATE" ] && { [ "$ONLY" = "" ] || [ "$ONLY" = links ]; }; }
-run_anchors() { [ "$ANCHORS" = 1 ] && { run_restic || run_tangle; }; }
+run_anchors() { [ "$ANCHORS" = 1 ] && { run_restic || run_rustic || run_tangle; }; }
 
 log() { echo "bench: $*" >&2; }
 
@@ -185,6 +203,25 @@ apt_install() {
 [ -x /usr/bin/time ] || apt_install time || { log "cannot install time"; exit 1; }
 if { run_restic || run_links; } && ! command -v restic >/dev/null; then
     apt_install restic || { log "cannot install restic"; exit 1; }
+fi
+
+# rustic: from the PATH, $RUSTIC_BIN, or built once into a cache of its own.
+RUSTIC=
+RUSTIC_STATUS=ok
+if run_rustic; then
+    RUSTIC_ROOT=${RUSTIC_ROOT:-$HOME/.cache/tangle-bench/rustic-$RUSTIC_VERSION}
+    if [ -n "${RUSTIC_BIN:-}" ]; then RUSTIC=$RUSTIC_BIN
+    elif command -v rustic >/dev/null; then RUSTIC=$(command -v rustic)
+    elif [ -x "$RUSTIC_ROOT/bin/rustic" ]; then RUSTIC=$RUSTIC_ROOT/bin/rustic
+    else
+        log "installing rustic-rs $RUSTIC_VERSION into $RUSTIC_ROOT (cargo install, once; about 17 minutes on 2 cores)"
+        if cargo install --locked "rustic-rs@$RUSTIC_VERSION" --root "$RUSTIC_ROOT" >&2; then
+            RUSTIC=$RUSTIC_ROOT/bin/rustic
+        else
+            log "could not install rustic: its phases are skipped"
+            RUSTIC_STATUS="install failed"
+        fi
+    fi
 fi
 
 # An anchor whose tool is missing is skipped with a note, not the whole run.
@@ -225,6 +262,10 @@ fi
 # ---- the tree ------------------------------------------------------------------------
 if [ "$SMALL" = 1 ]; then MODE=--small; DEFAULT_TREE=/var/tmp/tangle-bench-tree-small
 else MODE=--full; DEFAULT_TREE=/var/tmp/tangle-bench-tree; fi
+if [ -n "$MANY" ]; then
+    TREE=/var/tmp/tangle-bench-many-$MANY
+    python3 "$HERE/make_many_files.py" "$MANY" "$TREE" || { log "could not build the tree"; exit 1; }
+fi
 TREE=${TREE:-$DEFAULT_TREE}
 if [ ! -d "$TREE" ] || [ -z "$(ls -A "$TREE")" ] || [ -f "$TREE/.tangle-bench-tree" ] \
     || [ -f "$TREE/.tangle-bench-tree.partial" ]; then
@@ -307,9 +348,12 @@ target_up() {
     mkdir -p "$dir"
     [ "$FRESH_FS" = 1 ] || return 0
     img="$dir.img"
-    # Room for the tree three times over (restic and tar -x need 1x; slack for metadata).
-    if truncate -s "$(( TREE_BYTES * 3 + (1 << 30) ))" "$img" \
-        && mkfs.ext4 -q -F -E nodiscard "$img" >/dev/null 2>&1 \
+    # Room for the tree three times over (restic and tar -x need 1x; slack for metadata),
+    # or for a block a file, and an inode for every file and directory.
+    local bytes=$(( TREE_BYTES * 3 )) inodes=$(( TREE_FILES * 2 + 65536 ))
+    [ "$bytes" -ge $(( TREE_FILES * 8192 )) ] || bytes=$(( TREE_FILES * 8192 ))
+    if truncate -s "$(( bytes + (1 << 30) ))" "$img" \
+        && mkfs.ext4 -q -F -E nodiscard -N "$inodes" "$img" >/dev/null 2>&1 \
         && mount -o loop "$img" "$dir" 2>/dev/null; then
         MOUNTED_TARGETS+=("$dir")
     else
@@ -507,6 +551,46 @@ restic_round() {
     target_down "$W/restic-restore"
 }
 
+# ---- rustic --------------------------------------------------------------------------
+RUSTIC_VERSION_LINE="(not run)"
+if run_rustic && [ "$RUSTIC_STATUS" = ok ]; then
+    RUSTIC_VERSION_LINE=$("$RUSTIC" --version 2>&1 | head -n 1)
+fi
+RUSTIC_REPO="$W/rustic-repo"
+# rustic with this run's repository, password and cache, and no config profile of the
+# user's (its config directory is in the work directory). An array, not a function:
+# /usr/bin/time runs it.
+RUSTIC_RUN=(env "RUSTIC_PASSWORD=${RESTIC_PASSWORD:-tangle-bench-password}"
+    "XDG_CONFIG_HOME=$W/rustic-config" "$RUSTIC" -r "$RUSTIC_REPO"
+    --cache-dir "$W/rustic-cache" --no-progress)
+rustic_round() {
+    rm -rf "$RUSTIC_REPO" "$W/rustic-cache"
+    if run_phase rustic init "${RUSTIC_RUN[@]}" init; then
+        run_phase rustic "backup (initial)" --bytes "$TREE_BYTES" "${RUSTIC_RUN[@]}" backup "$TREE"
+        run_phase rustic "backup (unchanged)" --bytes "$TREE_BYTES" "${RUSTIC_RUN[@]}" backup "$TREE"
+        target_up "$W/rustic-restore"
+        if run_phase rustic restore --bytes "$TREE_BYTES" "${RUSTIC_RUN[@]}" restore latest "$W/rustic-restore"; then
+            # rustic keeps the backed-up path below the target, as restic does, or not.
+            if [ -d "$W/rustic-restore$TREE" ]; then
+                compare_trees rustic "$TREE" "$W/rustic-restore$TREE"
+            else
+                compare_trees rustic "$TREE" "$W/rustic-restore"
+            fi
+        else
+            verify_fail rustic "restore failed"
+        fi
+        target_down "$W/rustic-restore"
+        run_phase rustic "check --read-data" --bytes "$TREE_BYTES" "${RUSTIC_RUN[@]}" check --read-data
+        record size "$ROUND" rustic repository "$(dir_bytes "$RUSTIC_REPO")"
+    fi
+    target_down "$W/rustic-restore"
+}
+if run_rustic && [ "$RUSTIC_STATUS" != ok ]; then
+    RUSTIC_VERSION_LINE="($RUSTIC_STATUS)"
+    na_row rustic "backup (initial)" "n/a ($RUSTIC_STATUS)"
+    FAILED=1
+fi
+
 # ---- tangle --------------------------------------------------------------------------
 TANGLE_VERSION="(not run)"
 if [ "$TANGLE_STATUS" = ok ] && { run_tangle || run_remotes || run_links; }; then
@@ -573,6 +657,7 @@ for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
     [ "$ROUNDS" = 1 ] || log "---- round $ROUND of $ROUNDS"
     if run_anchors; then anchors_round; fi
     if run_restic; then restic_round; fi
+    if run_rustic && [ "$RUSTIC_STATUS" = ok ]; then rustic_round; fi
     if run_tangle && [ "$TANGLE_STATUS" = ok ]; then tangle_round; fi
 done
 ROUND=1
@@ -853,6 +938,8 @@ record setting date "$(date -u '+%Y-%m-%d %H:%M UTC')"
 record setting cores "$(nproc)"
 record setting mem_kib "$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
 record setting restic_version "$RESTIC_VERSION"
+record setting rustic_version "$RUSTIC_VERSION_LINE"
+record setting many "$MANY"
 record setting tangle_version "$TANGLE_VERSION"
 record setting tree "$TREE"
 record setting tree_bytes "$TREE_BYTES"
@@ -864,8 +951,8 @@ record setting same_disk "$SAME_DISK"
 record setting cache_note "$CACHE_NOTE"
 record setting target_note "$TARGET_NOTE"
 record setting rounds "$ROUNDS"
-record setting order "$( { if run_anchors; then echo anchors; fi; if run_restic; then echo restic; fi; if run_tangle; then echo tangle; fi; } | paste -sd,)"
-record setting local "$(if run_tangle || run_restic; then echo 1; else echo 0; fi)"
+record setting order "$( { if run_anchors; then echo anchors; fi; if run_restic; then echo restic; fi; if run_rustic; then echo rustic; fi; if run_tangle; then echo tangle; fi; } | paste -sd,)"
+record setting local "$(if run_tangle || run_restic || run_rustic; then echo 1; else echo 0; fi)"
 record setting coding "${CODING_ARGS[*]}"
 record setting servers_note "$SERVERS_NOTE"
 record setting links_note "$LINKS_NOTE"

@@ -280,10 +280,21 @@ class Run:
         ratio_row("tangle restore / anchor write (tar -x)", tr, ("anchor", A_WRITE), "wall", "1.15")
         ratio_row("tangle verify --read-data / anchor read (cat)", tv, ("anchor", A_READ), "wall", None)
         ratio_row("tangle verify --read-data / anchor hash (b3sum)", tv, ("anchor", A_HASH), "wall", None)
-        ratio_row("tangle / restic: backup (initial)", tb, rb, "wall", None)
-        ratio_row("tangle / restic: restore", tr, ("restic", "restore"), "wall", None)
-        ratio_row("tangle / restic: peak RSS, backup (initial)", tb, rb, "rss", "0.75")
-        ratio_row("tangle / restic: system CPU, backup (initial)", tb, rb, "sys", "1.0")
+        # Issue 37's many-files tree (--many): at most half of restic's time in every
+        # phase, and ahead of rustic in every phase.
+        many = bool(self.setting("many", ""))
+        tu = ("tangle", "backup (unchanged)")
+        phases = ((tb, "backup (initial)"), (tu, "backup (unchanged)"), (tr, "restore"))
+        for peer, target in (("restic", "0.5"), ("rustic", "0.99")):
+            for key, phase in phases:
+                ratio_row("tangle / %s: %s" % (peer, phase), key, (peer, phase), "wall",
+                          target if many else None)
+            if peer == "restic":
+                ratio_row("tangle / restic: peak RSS, backup (initial)", tb, rb, "rss", "0.75")
+                ratio_row("tangle / restic: system CPU, backup (initial)", tb, rb, "sys", "1.0")
+            else:
+                ratio_row("tangle / rustic: peak RSS, backup (initial)", tb,
+                          ("rustic", "backup (initial)"), "rss", None)
         self.remote_ratios = False
         if self.has(tr):
             local = self.median(tr, "wall")
@@ -336,6 +347,7 @@ def report(run):
     w("- date: %s; host: %s cores, %.1f GiB RAM"
       % (s("date"), s("cores"), num(s("mem_kib")) / 1048576))
     w("- restic version: %s" % s("restic_version", "(not run)"))
+    w("- rustic version: %s" % s("rustic_version", "(not run)"))
     w("- tangle --version: %s" % s("tangle_version", "(not run)"))
     w("- tree: %s: %s bytes (%.1f MiB), %s files, %s symlinks"
       % (s("tree"), tree_bytes, num(tree_bytes) / 1048576, s("tree_files"), s("tree_links")))
@@ -354,7 +366,8 @@ def report(run):
              "; remote kinds: one init and backup each, then %s restores, after all local "
              "rounds" % rounds))
     if s("local") == "1":
-        w("- tangle: 3 local remotes; restic: one local repository (restic's default compression)")
+        w("- tangle: 3 local remotes; restic, rustic: one local repository each (their default "
+          "compression)")
     w("- tangle coding: %s" % (s("coding") or "init's default"))
     if s("servers_note"):
         w("- test servers: %s" % s("servers_note"))
@@ -379,7 +392,7 @@ def report(run):
     ratios = run.ratio_rows()
     if ratios:
         w("")
-        w("| tangle's ratio | median | min–max | rounds | target (issue 14) |")
+        w("| tangle's ratio | median | min–max | rounds | target (issue 14; with --many, issue 37) |")
         w("| --- | ---: | ---: | ---: | --- |")
         for r in ratios:
             w("| %s |" % " | ".join(r))

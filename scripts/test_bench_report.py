@@ -196,13 +196,14 @@ GOLDEN_REPORT = """\
 
 - date: 2026-11-27 12:00 UTC; host: 2 cores, 23.5 GiB RAM
 - restic version: restic 0.14.0
+- rustic version: (not run)
 - tangle --version: tangle 0.1.0
 - tree: /var/tmp/tree: 209715200 bytes (200.0 MiB), 100 files, 3 symlinks
 - repositories under /var/tmp/run.X; same disk as the tree: yes
 - page cache dropped between phases: yes
 - restore targets: fresh ext4
 - rounds: 2, interleaved (each round: anchors, restic, tangle, with fresh repositories); medians over the rounds, min–max of the wall times; remote kinds: one init and backup each, then 2 restores, after all local rounds
-- tangle: 3 local remotes; restic: one local repository (restic's default compression)
+- tangle: 3 local remotes; restic, rustic: one local repository each (their default compression)
 - tangle coding: init's default
 - test servers: S3: s3s-fs at http://127.0.0.1:9000
 - MB/s: 10^6 bytes per second; the tree's apparent size over the median wall time for backup, restore, read-data and anchor phases (for an unchanged re-backup: scan rate), bytes written for repair
@@ -220,7 +221,7 @@ GOLDEN_REPORT = """\
 | tangle (3× S3) | backup (initial) | 17.64 | - | 18.12 | 3.97 | 8.39 | 11.9 | 100.1 | 1 |
 | tangle (3× S3) | restore | 6.10 | 6.00–6.20 | 1.00 | 1.00 | 2.00 | 34.4 | 139.8 | 2 |
 
-| tangle's ratio | median | min–max | rounds | target (issue 14) |
+| tangle's ratio | median | min–max | rounds | target (issue 14; with --many, issue 37) |
 | --- | ---: | ---: | ---: | --- |
 | tangle restore / anchor write (tar -x) | 1.15 | 1.10–1.20 | 2 | ≤ 1.15: met |
 | tangle / restic: backup (initial) | 0.62 | 0.50–0.75 | 2 | - |
@@ -255,6 +256,22 @@ Notes:
 
 class Report(unittest.TestCase):
     maxDiff = None
+
+    def test_many_files_rows_hold_tangle_to_half_of_restic_and_ahead_of_rustic(self):
+        recs = []
+        for tool, secs in (("restic", ("80", "40", "160")), ("rustic", ("60", "12", "90")),
+                           ("tangle", ("32", "7", "85"))):
+            for phase, t in zip(("backup (initial)", "backup (unchanged)", "restore"), secs):
+                recs.append(sample(tool, phase, 1, t, "1", "1", "1024", "0"))
+        rows = {r[0]: r for r in br.read(tsv(*recs, *settings(many="1000000"))).ratio_rows()}
+        self.assertEqual(rows["tangle / restic: backup (initial)"][1:], ("0.40", "-", "1", "≤ 0.5: met"))
+        self.assertEqual(rows["tangle / restic: backup (unchanged)"][4], "≤ 0.5: met")
+        self.assertEqual(rows["tangle / restic: restore"][4], "≤ 0.5: NOT met")
+        self.assertEqual(rows["tangle / rustic: backup (unchanged)"][4], "≤ 0.99: met")
+        self.assertEqual(rows["tangle / rustic: restore"][1:], ("0.94", "-", "1", "≤ 0.99: met"))
+        # Without --many the same rows carry no target.
+        rows = {r[0]: r for r in br.read(tsv(*recs, *settings())).ratio_rows()}
+        self.assertEqual(rows["tangle / rustic: restore"][4], "-")
 
     def test_golden_report(self):
         self.assertEqual(br.report(br.read(GOLDEN_SAMPLES)), GOLDEN_REPORT)
