@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
 # What a nightly backup asks of the remotes as the history grows (issue 37): for each
-# extent count N, a repository over three local remotes is built with N extents in one
+# extent count N, a repository over three remotes is built with N extents in one
 # backup (a test-only extent size, TANGLE_TEST_EXTENT_SIZE, so N extents take N x 4 KiB
 # of data), then an unchanged backup and a small incremental one (one new 64 KiB file)
-# are counted with TANGLE_DEBUG_REQUESTS. The counts are per operation started: a
-# listing is one, however many names it returns; "pages" is what the listings would
-# take on S3, which returns 1,000 names a page.
+# are counted with TANGLE_DEBUG_REQUESTS and timed. The counts are per operation
+# started: a listing is one, however many names it returns; "pages" is what the
+# listings would take on S3, which returns 1,000 names a page.
 #
-# Usage: scripts/bench-requests.sh [N ...]   (default: 100 1000 10000)
+# Usage: scripts/bench-requests.sh [--s3-far DELAY] [N ...]   (default: 100 1000 10000)
+#   --s3-far DELAY  the three remotes are S3 (the test servers' s3s-fs, started for the
+#                   run) and the two measured backups reach it through
+#                   scripts/throttle-proxy.py, which adds DELAY (e.g. 30ms) of round
+#                   trip to every connection; the history is built without the proxy
+#                   (the same objects, only sooner). Without it: local directories.
 # Needs the `testing` build (for the test-only extent size); builds it when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+delay=
+if [ "${1:-}" = --s3-far ]; then
+  delay=${2:?--s3-far needs a delay, e.g. 30ms}
+  shift 2
+fi
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(100 1000 10000)
 cargo build --quiet --features testing
@@ -19,7 +29,37 @@ bin=$PWD/target/debug/tangle
 extent=4096
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+proxy_pid=
+cleanup() {
+  [ -z "$proxy_pid" ] || kill "$proxy_pid" 2>/dev/null || true
+  [ -z "$delay" ] || TANGLE_TEST_STATE="$work/servers" scripts/test-servers.sh stop >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+near= far=
+if [ -n "$delay" ]; then
+  TANGLE_TEST_STATE="$work/servers" scripts/test-servers.sh start >"$work/servers.log" 2>&1 ||
+    { cat "$work/servers.log" >&2; exit 1; }
+  eval "$(TANGLE_TEST_STATE="$work/servers" scripts/test-servers.sh env)"
+  near=$AWS_ENDPOINT
+  python3 scripts/throttle-proxy.py --delay "$delay" --listen 127.0.0.1:0 \
+    --to "${AWS_ENDPOINT#http://}" >"$work/proxy.ports" 2>"$work/proxy.log" &
+  proxy_pid=$!
+  for _ in $(seq 50); do [ -s "$work/proxy.ports" ] && break; sleep 0.1; done
+  port=$(awk '{split($3, a, ":"); print a[2]}' "$work/proxy.ports")
+  [ -n "$port" ] || { echo "bench-requests: throttle-proxy.py did not start" >&2; cat "$work/proxy.log" >&2; exit 1; }
+  far=http://127.0.0.1:$port
+fi
+# measured VAR CMD...: CMD's requests line ("list pages get put") and wall seconds.
+measured() {
+  local var=$1 t0 t1 line
+  shift
+  t0=$(date +%s.%N)
+  line=$(TANGLE_DEBUG_REQUESTS=1 "$@" 2>&1 | tee "$work/$var.log" | requests)
+  [ -z "${BENCH_REQUESTS_VERBOSE:-}" ] || grep -o 'remote requests: .*' "$work/$var.log" >&2
+  t1=$(date +%s.%N)
+  printf -v "$var" '%s, %.2f s' "$line" "$(echo "$t1 - $t0" | bc)"
+}
 
 # "list L, pages N, get G, put P" of one command's TANGLE_DEBUG_REQUESTS line.
 requests() {
@@ -27,21 +67,33 @@ requests() {
     sed -E 's/remote requests: list ([0-9]+), get ([0-9]+), stat [0-9]+, put ([0-9]+).*list_pages ([0-9]+).*/\1 \4 \2 \3/'
 }
 
-printf '%8s  %-28s  %-28s\n' extents "unchanged (list pages get put)" "incremental (list pages get put)"
+printf '%8s  %-36s  %-36s\n' extents "unchanged (list pages get put, wall)" "incremental (list pages get put, wall)"
 for n in "${counts[@]}"; do
   dir=$work/$n
   mkdir -p "$dir/src"
   export TANGLE_PASSWORD=bench TANGLE_CACHE_DIR=$dir/cache TANGLE_TEST_EXTENT_SIZE=$extent \
     TANGLE_TEST_WEAK_KDF=1
-  "$bin" init --remote "$dir/r1" --remote "$dir/r2" --remote "$dir/r3" >/dev/null 2>&1
+  if [ -n "$delay" ]; then
+    remotes=(s3://"$TANGLE_TEST_S3_BUCKET"/req-"$n"-{a,b,c})
+    export AWS_ENDPOINT=$near
+  else
+    remotes=("$dir/r1" "$dir/r2" "$dir/r3")
+  fi
+  "$bin" init --remote "${remotes[0]}" --remote "${remotes[1]}" --remote "${remotes[2]}" >/dev/null 2>&1
   head -c $((n * extent)) /dev/urandom >"$dir/src/history.bin"
-  "$bin" -r "$dir/r1" backup -q --no-progress "$dir/src"
+  "$bin" -r "${remotes[0]}" backup -q --no-progress "$dir/src"
   # The backup read the file, which changed its access time: the second is unchanged.
-  "$bin" -r "$dir/r1" backup -q --no-progress "$dir/src"
-  unchanged=$(TANGLE_DEBUG_REQUESTS=1 "$bin" -r "$dir/r1" backup -q --no-progress "$dir/src" 2>&1 | requests)
+  "$bin" -r "${remotes[0]}" backup -q --no-progress "$dir/src"
+  [ -z "$delay" ] || export AWS_ENDPOINT=$far
+  measured unchanged "$bin" -r "${remotes[0]}" backup -q --no-progress "$dir/src"
   head -c 65536 /dev/urandom >"$dir/src/new.bin"
-  incremental=$(TANGLE_DEBUG_REQUESTS=1 "$bin" -r "$dir/r1" backup -q --no-progress "$dir/src" 2>&1 | requests)
-  made=$(find "$dir/r1/extents" -type f | wc -l)
-  printf '%8s  %-28s  %-28s\n' "$made" "$unchanged" "$incremental"
+  measured incremental "$bin" -r "${remotes[0]}" backup -q --no-progress "$dir/src"
+  if [ -n "$delay" ]; then
+    made=$(find "$work/servers/s3/$TANGLE_TEST_S3_BUCKET/req-$n-a/extents" -type f | wc -l)
+    rm -rf "$work/servers/s3/$TANGLE_TEST_S3_BUCKET/req-$n-"*
+  else
+    made=$(find "$dir/r1/extents" -type f | wc -l)
+  fi
+  printf '%8s  %-36s  %-36s\n' "$made" "$unchanged" "$incremental"
   rm -rf "$dir"
 done
