@@ -14,6 +14,10 @@
 #                   trip to every connection; the history is built without the proxy
 #                   (the same objects, only sooner). Without it: local directories.
 # Needs the `testing` build (for the test-only extent size); builds it when missing.
+# The history is built under eatmydata (Debian's package; installed when missing, as
+# root) where it can be: every local shard is fsynced, and 10^5 extents are 2.4 million
+# files, which took an hour at this disk's ~450 fsyncs a second. The measured backups
+# run without it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,6 +40,11 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+fast=()
+if command -v eatmydata >/dev/null ||
+  { [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends eatmydata >/dev/null 2>&1; }; then
+  fast=(eatmydata)
+fi
 near= far=
 if [ -n "$delay" ]; then
   TANGLE_TEST_STATE="$work/servers" scripts/test-servers.sh start >"$work/servers.log" 2>&1 ||
@@ -81,7 +90,8 @@ for n in "${counts[@]}"; do
   fi
   "$bin" init --remote "${remotes[0]}" --remote "${remotes[1]}" --remote "${remotes[2]}" >/dev/null 2>&1
   head -c $((n * extent)) /dev/urandom >"$dir/src/history.bin"
-  "$bin" -r "${remotes[0]}" backup -q --no-progress "$dir/src"
+  ${fast[@]+"${fast[@]}"} "$bin" -r "${remotes[0]}" backup -q --no-progress "$dir/src"
+  sync
   # The backup read the file, which changed its access time: the second is unchanged.
   "$bin" -r "${remotes[0]}" backup -q --no-progress "$dir/src"
   [ -z "$delay" ] || export AWS_ENDPOINT=$far

@@ -117,7 +117,8 @@ install_s3s() {
   command -v cargo >/dev/null || die "cargo is needed to build s3s-fs"
   log "building s3s-fs $S3S_VERSION into $S3S_ROOT (takes a few minutes, once)"
   mkdir -p "$S3S_ROOT"
-  cargo install "s3s-fs@$S3S_VERSION" --features binary --locked --force --root "$S3S_ROOT" >&2
+  # Niced: scripts/test.sh builds tangle meanwhile, which is what the tests wait for.
+  nice -n 10 cargo install "s3s-fs@$S3S_VERSION" --features binary --locked --force --root "$S3S_ROOT" >&2
 }
 
 free_port() {

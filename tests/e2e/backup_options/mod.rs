@@ -285,3 +285,38 @@ fn refused(repo: &Repo, args: &[&str], says: &str) {
         "backup {args:?} wrote a snapshot"
     );
 }
+
+/// A backup leaves the access times of the files it reads as they were (`O_NOATIME`, as
+/// restic does): reading a file is not using it, and mail readers tell new mail by it.
+/// The file system must update access times on a plain read for this to show, which a
+/// control file checks first (relatime: an access time older than a day).
+#[test]
+fn backup_leaves_access_times_as_they_were() {
+    use filetime::FileTime;
+    use std::os::unix::fs::MetadataExt;
+    let (repo, src) = Repo::with_simple_tree();
+    let now = FileTime::now().unix_seconds();
+    let (atime, mtime) = (
+        FileTime::from_unix_time(now - 2 * 86_400, 0),
+        FileTime::from_unix_time(now - 3 * 86_400, 0),
+    );
+    let control = repo.path("control");
+    write_file(&control, b"read by hand");
+    filetime::set_file_times(&control, atime, mtime).unwrap();
+    fs::read(&control).unwrap();
+    if fs::metadata(&control).unwrap().atime() == atime.unix_seconds() {
+        eprintln!("this file system does not update access times on reads: nothing to test");
+        return;
+    }
+    let mailbox = src.join("mailbox");
+    write_file(&mailbox, &pseudo_random(20_000, 11));
+    filetime::set_file_times(&mailbox, atime, mtime).unwrap();
+    let r = repo.backup(&[&src], &[]);
+    assert!(r.errors.is_empty(), "errors: {:?}", r.errors);
+    assert!(r.files_new > 1, "the mailbox was read: {:#}", r.json);
+    assert_eq!(
+        fs::metadata(&mailbox).unwrap().atime(),
+        atime.unix_seconds(),
+        "the backup changed the access time of a file it read"
+    );
+}
