@@ -71,13 +71,10 @@ eval "$(TANGLE_TEST_STATE="$W/servers" "$HERE/test-servers.sh" env)"
 proxy_pid=
 near_endpoint=$AWS_ENDPOINT far_endpoint=
 if [[ ",$kinds," == *,s3-far,* ]]; then
-    python3 "$HERE/throttle-proxy.py" --delay "$delay" --listen 127.0.0.1:0 \
-        --to "${AWS_ENDPOINT#http://}" > "$W/proxy.ports" 2> "$W/proxy.log" &
-    proxy_pid=$!
-    for _ in $(seq 50); do [ -s "$W/proxy.ports" ] && break; sleep 0.1; done
-    port=$(awk '{split($3, a, ":"); print a[2]}' "$W/proxy.ports")
-    [ -n "$port" ] || { echo "bench-codings: throttle-proxy.py did not start" >&2; cat "$W/proxy.log" >&2; exit 1; }
-    far_endpoint=http://127.0.0.1:$port
+    # shellcheck source=scripts/delay-proxy.sh
+    . "$HERE/delay-proxy.sh"
+    start_delay_proxy "$delay" "${AWS_ENDPOINT#http://}" "$W" || exit 1
+    proxy_pid=$DELAY_PROXY_PID far_endpoint=$DELAY_PROXY_URL
 fi
 export TANGLE_PASSWORD=bench-codings TANGLE_CACHE_DIR=$W/cache
 results=$W/results.tsv   # kind coding round phase seconds objects

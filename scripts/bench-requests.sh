@@ -51,13 +51,10 @@ if [ -n "$delay" ]; then
     { cat "$work/servers.log" >&2; exit 1; }
   eval "$(TANGLE_TEST_STATE="$work/servers" scripts/test-servers.sh env)"
   near=$AWS_ENDPOINT
-  python3 scripts/throttle-proxy.py --delay "$delay" --listen 127.0.0.1:0 \
-    --to "${AWS_ENDPOINT#http://}" >"$work/proxy.ports" 2>"$work/proxy.log" &
-  proxy_pid=$!
-  for _ in $(seq 50); do [ -s "$work/proxy.ports" ] && break; sleep 0.1; done
-  port=$(awk '{split($3, a, ":"); print a[2]}' "$work/proxy.ports")
-  [ -n "$port" ] || { echo "bench-requests: throttle-proxy.py did not start" >&2; cat "$work/proxy.log" >&2; exit 1; }
-  far=http://127.0.0.1:$port
+  # shellcheck source=scripts/delay-proxy.sh
+  . scripts/delay-proxy.sh
+  start_delay_proxy "$delay" "${AWS_ENDPOINT#http://}" "$work" || exit 1
+  proxy_pid=$DELAY_PROXY_PID far=$DELAY_PROXY_URL
 fi
 # measured VAR CMD...: CMD's requests line ("list pages get put") and wall seconds.
 measured() {
@@ -92,7 +89,8 @@ for n in "${counts[@]}"; do
   head -c $((n * extent)) /dev/urandom >"$dir/src/history.bin"
   ${fast[@]+"${fast[@]}"} "$bin" -r "${remotes[0]}" backup -q --no-progress "$dir/src"
   sync
-  # The backup read the file, which changed its access time: the second is unchanged.
+  # A second backup, so that the measured one follows an unchanged run (before backups
+  # opened files with O_NOATIME, the first one's reads changed their access times).
   "$bin" -r "${remotes[0]}" backup -q --no-progress "$dir/src"
   [ -z "$delay" ] || export AWS_ENDPOINT=$far
   measured unchanged "$bin" -r "${remotes[0]}" backup -q --no-progress "$dir/src"
