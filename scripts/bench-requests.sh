@@ -13,6 +13,8 @@
 #                   scripts/throttle-proxy.py, which adds DELAY (e.g. 30ms) of round
 #                   trip to every connection; the history is built without the proxy
 #                   (the same objects, only sooner). Without it: local directories.
+# BENCH_REQUESTS_VERBOSE=1 also prints each measured backup's whole request line (stat,
+# delete and byte counts too) on stderr.
 # Needs the `testing` build (for the test-only extent size); builds it when missing.
 # The history is built under eatmydata (Debian's package; installed when missing, as
 # root) where it can be: every local shard is fsynced, and 10^5 extents are 2.4 million

@@ -14,6 +14,23 @@ use super::tree::{Xattr, XattrBudget};
 use super::{Node, NodeKind};
 use crate::error::{Error, Result, ResultExt};
 
+/// Open a file to read it for a backup without changing its access time (`O_NOATIME`):
+/// a backup is not a use of the file (mail readers tell new mail by it), and under
+/// `relatime` each read of a file whose access time is a day old would write its inode
+/// back. The kernel allows the flag only to the file's owner (or with CAP_FOWNER);
+/// elsewhere it refuses with EPERM, and the file is opened as usual (as restic does).
+pub(crate) fn open_to_read(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOATIME)
+        .open(path)
+    {
+        Err(e) if e.raw_os_error() == Some(libc::EPERM) => File::open(path),
+        other => other,
+    }
+}
+
 /// Build a node from `lstat` data (contents/subtree are filled in by the caller).
 pub(crate) fn node_from_metadata(name: &[u8], path: &Path, md: &std::fs::Metadata) -> Result<Node> {
     let ft = md.file_type();

@@ -138,7 +138,7 @@ fn os(name: &[u8]) -> &std::ffi::OsStr {
 /// Whether the file at `path` starts with `header`.
 fn starts_with(path: &Path, header: &[u8]) -> bool {
     let mut start = Vec::with_capacity(header.len());
-    std::fs::File::open(path)
+    crate::content::fsmeta::open_to_read(path)
         .and_then(|f| f.take(header.len() as u64).read_to_end(&mut start))
         .is_ok_and(|_| start == header)
 }

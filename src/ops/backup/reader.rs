@@ -3,7 +3,6 @@
 //! the chunks no one has stored yet on to the compressors. The file's blob list goes
 //! back to the tree builder through the job's reply channel.
 
-use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 use std::sync::Mutex;
@@ -15,6 +14,7 @@ use super::pipeline::{Dedup, PlainBlob};
 use super::stream::StdinOptions;
 use super::walker::FileResult;
 use crate::content::chunker::{chunk_reader, chunk_slice};
+use crate::content::fsmeta;
 use crate::content::{BlobKind, ChunkerParams};
 use crate::crypto::ContentKeys;
 use crate::error::{Error, Result};
@@ -50,7 +50,7 @@ impl Reader<'_> {
     /// streamed (one stream at a time) above.
     pub(super) fn read_file(&self, path: &Path) -> FileResult {
         let fail = |e: std::io::Error| Error::from(e).context(path.display());
-        let file = open_without_atime(path).map_err(fail)?;
+        let file = fsmeta::open_to_read(path).map_err(fail)?;
         let size = file.metadata().map_err(fail)?.len();
         let mut ids = Vec::new();
         let read = if size <= WHOLE_FILE_LIMIT {
@@ -91,22 +91,5 @@ impl Reader<'_> {
         let mut ids = Vec::new();
         let read = super::stream::read(o, &self.chunker, |chunk| self.emit(&mut ids, chunk))?;
         Ok((ids, read))
-    }
-}
-
-/// Open a file to read without changing its access time (`O_NOATIME`): a backup is not a
-/// use of the file (mail readers tell new mail by it), and an atime write per file read
-/// is an inode to write back, 10^6 of them in a backup of 10^6 files. The kernel allows
-/// the flag only to the file's owner (or with CAP_FOWNER): elsewhere it refuses with
-/// EPERM, and the file is opened as usual (as restic does).
-fn open_without_atime(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    match std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOATIME)
-        .open(path)
-    {
-        Err(e) if e.raw_os_error() == Some(libc::EPERM) => File::open(path),
-        other => other,
     }
 }
