@@ -39,11 +39,15 @@
 //! stale. The choice is recorded in the new extent's certificate, so extents written by
 //! an older chooser stay exactly as they are.
 
-use std::collections::HashMap;
+mod classes;
 
-use rand::{Rng, RngExt};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use rand::Rng;
 
 use super::{Certificate, ExtentName, Pointer};
+use classes::{Classes, Query};
 
 /// A far pointer names an extent at least this many extents older than the codeword
 /// (512 MiB of data with the default 16 MiB extents), so that a run of consecutive
@@ -168,6 +172,8 @@ pub struct Catalog {
     candidates: Vec<Candidate>,
     names: Vec<ExtentName>,
     position: HashMap<ExtentName, usize>,
+    /// The candidates' data shards sorted for [`choose`], built by its first call.
+    classes: OnceLock<Classes>,
 }
 
 impl Catalog {
@@ -219,6 +225,9 @@ impl Catalog {
         let i = self.candidates.len();
         self.position.insert(name, i);
         self.names.push(name);
+        if let Some(classes) = self.classes.get_mut() {
+            classes.push(&candidate);
+        }
         self.candidates.push(candidate);
         i
     }
@@ -239,11 +248,20 @@ impl Catalog {
         let Some(c) = self.candidates.get_mut(extent) else {
             return;
         };
-        if let Some(n) = c.pointed.get_mut(shard as usize) {
-            f(n);
+        let Some(&r) = c.data_remotes.get(shard as usize) else {
+            return;
+        };
+        // Whether the extent's other shards on that remote give a spare may change too.
+        let mut classes = self.classes.get_mut();
+        if let Some(classes) = classes.as_mut() {
+            classes.remove_on(extent, c, r);
         }
-        if let Some(n) = c.far_pointed.get_mut(shard as usize).filter(|_| far) {
-            f(n);
+        f(&mut c.pointed[shard as usize]);
+        if far {
+            f(&mut c.far_pointed[shard as usize]);
+        }
+        if let Some(classes) = classes {
+            classes.insert_on(extent, c, r);
         }
     }
 
@@ -319,7 +337,9 @@ fn candidate(cert: &Certificate, remote_of: impl Fn(&Pointer) -> Option<u16>) ->
 /// `usable` keeps out what must not be pointed at: extents not older than a codeword
 /// being re-encoded, or extents whose shards could not be read just now.
 ///
-/// Runs in time linear in the catalog's data shards per pointer.
+/// Takes about the same time however many extents the catalog holds (see `classes`),
+/// except where `usable` or the size rule refuse most of them (a re-encode of an old
+/// codeword, a small extent): then up to the catalog's data shards per pointer.
 pub fn choose(
     rng: &mut impl Rng,
     want: &Want,
@@ -327,52 +347,24 @@ pub fn choose(
     catalog: &Catalog,
     usable: impl Fn(usize) -> bool,
 ) -> Vec<Chosen> {
+    let classes = (catalog.classes).get_or_init(|| Classes::build(&catalog.candidates));
     let young = young_pointers(want.pointers);
     let mut chosen: Vec<Chosen> = Vec::new();
     for k in 0..want.pointers {
-        // Smallest key wins; ties uniformly (reservoir). Young: fewest pointers, then
-        // youngest. Far: fewest far pointers, then far before near, then fewest pointers,
-        // then giving a spare.
-        let mut best: Option<(u32, usize, u32, bool)> = None;
-        let mut pick: Option<Chosen> = None;
-        let mut ties = 0u64;
-        for (e, c) in catalog.candidates.iter().enumerate() {
-            if e >= want.at || c.shard_size > want.shard_size || !c.pointable || !usable(e) {
-                continue;
-            }
-            let age = want.at - e;
-            for (j, &r) in c.data_remotes.iter().enumerate() {
-                let here = Chosen {
-                    extent: e,
-                    shard: j as u8,
-                };
-                let room = symbols_on.get(r as usize).is_some_and(|&k| k < want.parity);
-                if !room || chosen.contains(&here) {
-                    continue;
-                }
-                let key = if k < young {
-                    (c.pointed[j], age, 0, false)
-                } else {
-                    let near = age < FAR_DISTANCE;
-                    let gives_spare = !near
-                        && c.needs_spare_on(r)
-                        && !chosen.iter().any(|ch| {
-                            ch.extent == e && c.data_remotes.get(ch.shard as usize) == Some(&r)
-                        });
-                    (c.far_pointed[j], near as usize, c.pointed[j], !gives_spare)
-                };
-                if best.is_none_or(|b| key < b) {
-                    best = Some(key);
-                    pick = Some(here);
-                    ties = 1;
-                } else if best == Some(key) {
-                    ties += 1;
-                    if rng.random_range(0..ties) == 0 {
-                        pick = Some(here);
-                    }
-                }
-            }
-        }
+        let query = Query {
+            candidates: &catalog.candidates,
+            at: want.at,
+            parity: want.parity,
+            shard_size: want.shard_size,
+            symbols_on,
+            chosen: &chosen,
+            usable: &usable,
+        };
+        let pick = if k < young {
+            classes.young(&query, rng)
+        } else {
+            classes.far(&query, rng)
+        };
         let Some(p) = pick else { break };
         symbols_on[catalog.candidates[p.extent].data_remotes[p.shard as usize] as usize] += 1;
         chosen.push(p);
@@ -454,6 +446,172 @@ mod tests {
         cat.push(
             name(seq),
             Candidate::new(size, S, P, &remotes_of(seq), &ptr_remotes),
+        );
+    }
+
+    type Key = (u32, usize, u32, bool);
+
+    /// The ranking the module documentation states, by a scan of every data shard (the
+    /// chooser before `classes`): the key of data shard `j` of extent `e` for the `k`-th
+    /// pointer, smallest first; `None` where it may not be chosen.
+    #[allow(clippy::too_many_arguments)]
+    fn scan_key(
+        k: usize,
+        want: &Want,
+        symbols_on: &[usize],
+        chosen: &[Chosen],
+        cat: &Catalog,
+        usable: &dyn Fn(usize) -> bool,
+        e: usize,
+        j: usize,
+    ) -> Option<Key> {
+        let c = &cat.candidates()[e];
+        let r = c.data_remotes[j];
+        let here = Chosen {
+            extent: e,
+            shard: j as u8,
+        };
+        let room = symbols_on.get(r as usize).is_some_and(|&n| n < want.parity);
+        if e >= want.at
+            || c.shard_size > want.shard_size
+            || !c.pointable
+            || !usable(e)
+            || !room
+            || chosen.contains(&here)
+        {
+            return None;
+        }
+        let age = want.at - e;
+        Some(if k < young_pointers(want.pointers) {
+            (c.pointed[j], age, 0, false)
+        } else {
+            let near = age < FAR_DISTANCE;
+            let gives_spare = !near
+                && c.needs_spare_on(r)
+                && !(chosen.iter())
+                    .any(|ch| ch.extent == e && c.data_remotes.get(ch.shard as usize) == Some(&r));
+            (c.far_pointed[j], near as usize, c.pointed[j], !gives_spare)
+        })
+    }
+
+    /// Checks that every pointer `choose` picked ranks first by [`scan_key`] given the
+    /// ones picked before it, and that it stopped only when nothing was left.
+    fn check_against_scan(
+        want: &Want,
+        symbols_before: &[usize],
+        chosen: &[Chosen],
+        cat: &Catalog,
+        usable: &dyn Fn(usize) -> bool,
+    ) {
+        let mut on = symbols_before.to_vec();
+        for k in 0..=chosen.len().min(want.pointers - 1) {
+            let key = |e: usize, j: usize| scan_key(k, want, &on, &chosen[..k], cat, usable, e, j);
+            let best = (0..cat.len())
+                .flat_map(|e| (0..cat.candidates()[e].data_remotes.len()).map(move |j| (e, j)))
+                .filter_map(|(e, j)| key(e, j))
+                .min();
+            match chosen.get(k) {
+                Some(c) => {
+                    let got = key(c.extent, c.shard as usize);
+                    assert!(got.is_some(), "pointer {k} {c:?} may not be chosen");
+                    assert_eq!(got, best, "pointer {k} {c:?} at {}", want.at);
+                    let r = cat.candidates()[c.extent].data_remotes[c.shard as usize];
+                    on[r as usize] += 1;
+                }
+                None => assert_eq!(best, None, "stopped at {k} of {}", want.pointers),
+            }
+        }
+    }
+
+    #[test]
+    fn chooses_as_a_scan_of_every_shard_would() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let mut cat = Catalog::new();
+        for seq in 0..260 {
+            // Mostly full extents, some small ones, t = 4 and t = 2.
+            let size = if seq % 7 == 6 { 1024 } else { 4096 };
+            let t = if seq % 3 == 0 { 2 } else { 4 };
+            let before = own_counts(seq);
+            let mut on = before.clone();
+            let w = want(cat.len(), t, size);
+            let chosen = choose(&mut rng, &w, &mut on, &cat, |_| true);
+            check_against_scan(&w, &before, &chosen, &cat, &|_| true);
+            record(&mut cat, seq, size, &chosen);
+            if seq % 50 == 49 {
+                // A re-encode, as delete makes: an old codeword drops its pointers and
+                // chooses among extents older than it, some unusable.
+                let at = seq / 2;
+                for c in &chosen {
+                    cat.unpoint(c.extent, c.shard, seq);
+                }
+                let usable = |e: usize| !e.is_multiple_of(5);
+                let w = want(at, 4, 4096);
+                let before = own_counts(at);
+                let mut on = before.clone();
+                let again = choose(&mut rng, &w, &mut on, &cat, usable);
+                check_against_scan(&w, &before, &again, &cat, &usable);
+                for c in &again {
+                    cat.point(c.extent, c.shard, at);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_second_shard_on_the_same_remote_gives_no_spare_but_is_still_far() {
+        // One far extent, 2 + 2 data shards on remotes 0 and 1, exposed on both; then
+        // near ones. The codeword has no room on remote 1: both far pointers go to
+        // remote 0, the second ranked as giving no spare, and still before any near one.
+        let mut cat = Catalog::new();
+        cat.push(
+            name(0),
+            Candidate::new(4096, 4, 2, &[0, 0, 1, 1, 2, 2], &[]),
+        );
+        for e in 1..FAR_DISTANCE {
+            cat.push(
+                name(e),
+                Candidate::new(4096, 4, 2, &[0, 1, 2, 0, 1, 2], &[]),
+            );
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+        let mut on = vec![0, 2, 0];
+        let w = Want {
+            at: cat.len(),
+            pointers: 2,
+            parity: 2,
+            shard_size: 4096,
+        };
+        let chosen = choose(&mut rng, &w, &mut on, &cat, |_| true);
+        check_against_scan(&w, &[0, 2, 0], &chosen, &cat, &|_| true);
+        let mut shards: Vec<u8> = chosen.iter().map(|c| c.shard).collect();
+        shards.sort();
+        assert!(chosen.iter().all(|c| c.extent == 0), "{chosen:?}");
+        assert_eq!(shards, vec![0, 1]);
+    }
+
+    #[test]
+    fn ties_are_broken_uniformly() {
+        // 5 + FAR_DISTANCE extents of 4 data shards, each shard on a remote of its own
+        // (nothing exposed, no spare to give): the 24 shards of the 6 far ones tie.
+        let mut cat = Catalog::new();
+        for e in 0..5 + FAR_DISTANCE {
+            let remotes: Vec<u16> = (0..7).collect();
+            cat.push(name(e), Candidate::new(4096, 4, 3, &remotes, &[]));
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(2);
+        let mut picked = vec![0u32; 24];
+        for _ in 0..24_000 {
+            let mut on = vec![1usize; 7];
+            let w = want(cat.len(), 1, 4096);
+            let c = choose(&mut rng, &w, &mut on, &cat, |_| true);
+            assert_eq!(c.len(), 1);
+            assert!(c[0].extent < 6, "{c:?} is near");
+            picked[c[0].extent * 4 + c[0].shard as usize] += 1;
+        }
+        // 1,000 each expected, a standard deviation of about 31.
+        assert!(
+            picked.iter().all(|&n| (850..1150).contains(&n)),
+            "{picked:?}"
         );
     }
 
