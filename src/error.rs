@@ -142,6 +142,27 @@ impl std::error::Error for Error {
     }
 }
 
+/// A layer's typed error (codec, content, crypto, extent, remote): `kind` is its one
+/// mapping to [`Kind`]. It becomes an [`Error`] once, by `?` or `into()`, with the message
+/// its `Display` gives and itself kept as the source (for callers that match on it).
+pub(crate) trait LayerError: std::error::Error + Send + Sync + 'static {
+    fn kind(&self) -> Kind;
+}
+
+impl<E: LayerError> From<E> for Error {
+    fn from(e: E) -> Error {
+        Error::new(e.kind(), e.to_string()).with_source(e)
+    }
+}
+
+/// The typed error `e` was converted from (tests of the layers' conversions).
+#[cfg(test)]
+pub(crate) fn typed_source<E: std::error::Error + 'static>(e: &Error) -> &E {
+    std::error::Error::source(e)
+        .and_then(|s| s.downcast_ref::<E>())
+        .expect("the typed error is the source")
+}
+
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Self {
         let kind = match e.kind() {

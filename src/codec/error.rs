@@ -2,7 +2,7 @@
 //! that cannot be done. It converts into the crate's [`Error`] in one place
 //! ([`CodecError::kind`]) and stays reachable as its `source()`.
 
-use crate::error::{Error, Kind};
+use crate::error::{Kind, LayerError};
 
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum CodecError {
@@ -46,9 +46,9 @@ pub(crate) enum CodecError {
     NotRestored,
 }
 
-impl CodecError {
+impl LayerError for CodecError {
     /// What the error means to the layers above: the one mapping to [`Kind`].
-    pub(crate) fn kind(&self) -> Kind {
+    fn kind(&self) -> Kind {
         match self {
             CodecError::TooFewRemotes
             | CodecError::ZeroShards
@@ -62,16 +62,10 @@ impl CodecError {
     }
 }
 
-impl From<CodecError> for Error {
-    fn from(e: CodecError) -> Error {
-        Error::new(e.kind(), e.to_string()).with_source(e)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::error::Error as _;
+    use crate::error::{Error, typed_source};
 
     #[test]
     fn converts_once_and_keeps_the_variant() {
@@ -87,8 +81,8 @@ mod tests {
             "too many shards lost: 3 of 7 present, 4 needed"
         );
         assert!(matches!(
-            e.source().and_then(|s| s.downcast_ref::<CodecError>()),
-            Some(CodecError::TooManyLost { needed: 4, .. })
+            typed_source::<CodecError>(&e),
+            CodecError::TooManyLost { needed: 4, .. }
         ));
         let e: Error = CodecError::UnsafeCoding {
             data: 4,

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::error::{Error, Kind};
+use crate::error::{Kind, LayerError};
 
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum ContentError {
@@ -61,9 +61,9 @@ pub(crate) enum ContentError {
     NotSpecial,
 }
 
-impl ContentError {
+impl LayerError for ContentError {
     /// What the error means to the layers above: the one mapping to [`Kind`].
-    pub(crate) fn kind(&self) -> Kind {
+    fn kind(&self) -> Kind {
         match self {
             ContentError::BlobDecompress(_)
             | ContentError::UnknownCompression
@@ -85,16 +85,10 @@ impl ContentError {
     }
 }
 
-impl From<ContentError> for Error {
-    fn from(e: ContentError) -> Error {
-        Error::new(e.kind(), e.to_string()).with_source(e)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::error::Error as _;
+    use crate::error::{Error, typed_source};
 
     #[test]
     fn converts_once_and_keeps_the_variant() {
@@ -102,8 +96,8 @@ mod tests {
         assert_eq!(e.kind(), Kind::Corrupt);
         assert_eq!(e.message(), "unknown tree version 7");
         assert!(matches!(
-            e.source().and_then(|s| s.downcast_ref::<ContentError>()),
-            Some(ContentError::TreeVersion(7))
+            typed_source::<ContentError>(&e),
+            ContentError::TreeVersion(7)
         ));
         let e: Error = ContentError::NotSpecial.into();
         assert_eq!(e.kind(), Kind::Fatal);

@@ -3,7 +3,7 @@
 //! ([`CryptoError::kind`]) and stays reachable as its `source()`.
 
 use super::envelope::ObjectKind;
-use crate::error::{Error, Kind};
+use crate::error::{Kind, LayerError};
 
 /// What is wrong with the structure of a signed envelope (before its signature).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -97,9 +97,9 @@ pub(crate) enum CryptoError {
     WriterKeyFile,
 }
 
-impl CryptoError {
+impl LayerError for CryptoError {
     /// What the error means to the layers above: the one mapping to [`Kind`].
-    pub(crate) fn kind(&self) -> Kind {
+    fn kind(&self) -> Kind {
         match self {
             CryptoError::NoRandomness(_)
             | CryptoError::Aead
@@ -123,16 +123,10 @@ impl CryptoError {
     }
 }
 
-impl From<CryptoError> for Error {
-    fn from(e: CryptoError) -> Error {
-        Error::new(e.kind(), e.to_string()).with_source(e)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::error::Error as _;
+    use crate::error::{Error, typed_source};
 
     #[test]
     fn converts_once_and_keeps_the_variant() {
@@ -142,10 +136,7 @@ mod tests {
         .into();
         assert_eq!(e.kind(), Kind::Corrupt);
         assert_eq!(e.message(), "head has a bad signature");
-        let typed = e
-            .source()
-            .and_then(|s| s.downcast_ref::<CryptoError>())
-            .expect("the typed error is the source");
+        let typed = typed_source::<CryptoError>(&e);
         assert!(matches!(typed, CryptoError::BadSignature { .. }));
         let e: Error = CryptoError::WrongPassword.into();
         assert_eq!(e.kind(), Kind::WrongPassword);

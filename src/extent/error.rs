@@ -4,7 +4,7 @@
 //! `source()`.
 
 use super::ExtentName;
-use crate::error::{Error, Kind};
+use crate::error::{Kind, LayerError};
 
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum ExtentError {
@@ -36,9 +36,9 @@ pub(crate) enum ExtentError {
     Malformed(#[source] postcard::Error),
 }
 
-impl ExtentError {
+impl LayerError for ExtentError {
     /// What the error means to the layers above: the one mapping to [`Kind`].
-    pub(crate) fn kind(&self) -> Kind {
+    fn kind(&self) -> Kind {
         match self {
             ExtentError::InvalidName { .. }
             | ExtentError::Inconsistent { .. }
@@ -47,7 +47,9 @@ impl ExtentError {
             | ExtentError::Malformed(_) => Kind::Corrupt,
         }
     }
+}
 
+impl ExtentError {
     /// An object read at `path` whose contents say its path is `claims`: misplaced unless
     /// they are the same.
     pub(crate) fn check_placed(path: &str, claims: String) -> Result<(), ExtentError> {
@@ -61,15 +63,10 @@ impl ExtentError {
     }
 }
 
-impl From<ExtentError> for Error {
-    fn from(e: ExtentError) -> Error {
-        Error::new(e.kind(), e.to_string()).with_source(e)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::{Error, typed_source};
     use std::error::Error as _;
 
     #[test]
@@ -77,10 +74,7 @@ mod tests {
         let e: Error = ExtentName::parse("xyz").unwrap_err();
         assert_eq!(e.kind(), Kind::Corrupt);
         assert_eq!(e.message(), "invalid extent name \"xyz\"");
-        let typed = e
-            .source()
-            .and_then(|s| s.downcast_ref::<ExtentError>())
-            .expect("the typed error is the source");
+        let typed = typed_source::<ExtentError>(&e);
         assert!(matches!(typed, ExtentError::InvalidName { .. }));
         assert!(typed.source().is_some(), "the hex error is kept");
     }

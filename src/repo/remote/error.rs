@@ -3,7 +3,7 @@
 //! [`Error`] in one place ([`RemoteError::kind`]), which keeps it as
 //! the `source()` so callers can still match the variant and walk the causes.
 
-use crate::error::{Error, Kind};
+use crate::error::{Kind, LayerError};
 
 /// Any underlying cause (an `object_store`, SFTP, I/O or task error).
 pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -143,9 +143,9 @@ pub(crate) enum RemoteError {
     Closed { url: String },
 }
 
-impl RemoteError {
+impl LayerError for RemoteError {
     /// What the error means to the layers above: the one mapping to [`Kind`].
-    pub(crate) fn kind(&self) -> Kind {
+    fn kind(&self) -> Kind {
         use std::io::ErrorKind as Io;
         match self {
             RemoteError::NotFound { .. } | RemoteError::NotAFile { .. } => Kind::NotFound,
@@ -172,7 +172,9 @@ impl RemoteError {
             RemoteError::Injected { kind, .. } => *kind,
         }
     }
+}
 
+impl RemoteError {
     /// A backend failure with an underlying cause.
     pub(crate) fn backend(
         url: &str,
@@ -213,18 +215,13 @@ impl RemoteError {
     }
 }
 
-impl From<RemoteError> for Error {
-    fn from(e: RemoteError) -> Error {
-        Error::new(e.kind(), e.to_string()).with_source(e)
-    }
-}
-
 /// The remote layer's results.
 pub(crate) type RemoteResult<T> = std::result::Result<T, RemoteError>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::{Error, typed_source};
     use std::error::Error as _;
 
     #[test]
@@ -233,10 +230,7 @@ mod tests {
         let e: Error = RemoteError::io("file:///r", "keys/a", io).into();
         assert_eq!(e.kind(), Kind::NotFound);
         assert_eq!(e.message(), "remote file:///r: keys/a: gone");
-        let typed = e
-            .source()
-            .and_then(|s| s.downcast_ref::<RemoteError>())
-            .expect("the typed error is the source");
+        let typed = typed_source::<RemoteError>(&e);
         assert!(matches!(typed, RemoteError::Io { .. }));
         assert_eq!(
             typed.source().map(|s| s.to_string()).as_deref(),
