@@ -14,18 +14,17 @@ use tangle::{Error, Kind, Result};
 
 use super::open::{Opened, Purpose};
 use super::settings::Origin;
-use super::snapshot_filter::SnapshotFilterArgs;
+use super::snapshot_filter::{SnapshotSelection, help};
 use super::{Global, line, password, progress::Bar, warn};
 
+/// What `--help` shows after the options.
+const EXAMPLES: &str = "Examples:\n  tangle -r /mnt/new copy --from-repo /mnt/old --from-password-file old.pw\n  tangle -P offsite copy --from-repo s3://backups/tangle --host laptop latest\n  tangle -r /mnt/new copy --from-repo /mnt/old --dry-run";
+/// The help of the SNAPSHOT arguments.
+const SNAPSHOTS: &str = "Source snapshots to copy (ids, unique prefixes or `latest`); none: every snapshot the filters select in the source (all of them without filters)";
+
 #[derive(Args)]
-#[command(
-    after_help = "Examples:\n  tangle -r /mnt/new copy --from-repo /mnt/old --from-password-file old.pw\n  tangle -P offsite copy --from-repo s3://backups/tangle --host laptop latest\n  tangle -r /mnt/new copy --from-repo /mnt/old --dry-run"
-)]
+#[command(after_help = EXAMPLES, mut_arg("snapshots", help(SNAPSHOTS)))]
 pub struct CopyArgs {
-    /// Source snapshots to copy (ids, unique prefixes or `latest`); none: every snapshot
-    /// the filters select in the source (all of them without filters)
-    #[arg(value_name = "SNAPSHOT")]
-    pub snapshots: Vec<String>,
     /// The source repository: any one of its remotes (as -r names the destination)
     #[arg(long, env = "TANGLE_FROM_REPO", value_name = "REPO")]
     pub from_repo: Option<String>,
@@ -44,14 +43,14 @@ pub struct CopyArgs {
     #[arg(short = 'n', long)]
     pub dry_run: bool,
     #[command(flatten)]
-    pub filter: SnapshotFilterArgs,
+    pub selection: SnapshotSelection,
 }
 
 pub fn run(g: &Global, a: &CopyArgs) -> Result<u8> {
-    let filter = a.filter.filter()?;
+    let filter = a.selection.filter.filter()?;
     let source = source(g, a)?;
     let opts = CopyOptions {
-        snapshots: a.snapshots.clone(),
+        snapshots: a.selection.snapshots.clone(),
         filter,
         dry_run: a.dry_run,
     };

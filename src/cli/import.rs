@@ -14,7 +14,7 @@ use tangle::ops::import_restic::{self, ImportOptions, ImportReport};
 use tangle::{Error, Result};
 
 use super::Global;
-use super::snapshot_filter::SnapshotFilterArgs;
+use super::snapshot_filter::{SnapshotSelection, help};
 
 #[derive(Args)]
 #[command(
@@ -31,15 +31,14 @@ pub enum ImportFrom {
     Restic(ResticArgs),
 }
 
+/// What `--help` shows after the options.
+const EXAMPLES: &str = "Examples:\n  tangle -r /mnt/tangle import restic --from-repo /mnt/restic --from-password-file restic.pw\n  RESTIC_REPOSITORY=/srv/restic RESTIC_PASSWORD_FILE=~/.restic-pw tangle import restic\n  tangle import restic --from-repo /mnt/restic --host laptop --dry-run";
+/// The help of the SNAPSHOT arguments.
+const SNAPSHOTS: &str = "restic snapshots to import (ids, unique prefixes or `latest`); none: every snapshot the filters select (all of them without filters)";
+
 #[derive(Args)]
-#[command(
-    after_help = "Examples:\n  tangle -r /mnt/tangle import restic --from-repo /mnt/restic --from-password-file restic.pw\n  RESTIC_REPOSITORY=/srv/restic RESTIC_PASSWORD_FILE=~/.restic-pw tangle import restic\n  tangle import restic --from-repo /mnt/restic --host laptop --dry-run"
-)]
+#[command(after_help = EXAMPLES, mut_arg("snapshots", help(SNAPSHOTS)))]
 pub struct ResticArgs {
-    /// restic snapshots to import (ids, unique prefixes or `latest`); none: every
-    /// snapshot the filters select (all of them without filters)
-    #[arg(value_name = "SNAPSHOT")]
-    pub snapshots: Vec<String>,
     /// The restic repository: a local directory (or `local:DIR`)
     #[arg(long, env = "RESTIC_REPOSITORY", value_name = "RESTIC_REPO")]
     pub from_repo: Option<String>,
@@ -54,7 +53,7 @@ pub struct ResticArgs {
     #[arg(short = 'n', long)]
     pub dry_run: bool,
     #[command(flatten)]
-    pub filter: SnapshotFilterArgs,
+    pub selection: SnapshotSelection,
 }
 
 pub fn run(g: &Global, a: &ImportArgs) -> Result<u8> {
@@ -79,14 +78,14 @@ fn restic(g: &Global, a: &ResticArgs) -> Result<u8> {
     use super::settings::Origin;
     use super::{password, progress::Bar, warn};
 
-    let filter = a.filter.filter()?;
+    let filter = a.selection.filter.filter()?;
     let Some(location) = a.from_repo.clone() else {
         return Err(Error::usage(
             "no restic repository: give --from-repo RESTIC_REPO (or RESTIC_REPOSITORY)",
         ));
     };
     let opts = ImportOptions {
-        snapshots: a.snapshots.clone(),
+        snapshots: a.selection.snapshots.clone(),
         filter,
         dry_run: a.dry_run,
     };

@@ -10,18 +10,17 @@ use tangle::repo::{Indexed, LockKind, Repository, Unlocked};
 use tangle::util::human_bytes;
 
 use super::open::Purpose;
-use super::snapshot_filter::SnapshotFilterArgs;
+use super::snapshot_filter::{SnapshotSelection, help};
 use super::{Global, line};
 
+/// What `--help` shows after the options.
+const EXAMPLES: &str = "Examples:\n  tangle rewrite latest --exclude '*.iso'\n  tangle rewrite --host laptop --exclude /home/me/.cache --forget\n  tangle rewrite 1a2b3c4d --exclude-file excludes.txt --dry-run";
+/// The help of the SNAPSHOT arguments.
+const SNAPSHOTS: &str = "Snapshots to rewrite (ids, unique prefixes or `latest`); none: every snapshot the filters select (all of them without filters)";
+
 #[derive(Args)]
-#[command(
-    after_help = "Examples:\n  tangle rewrite latest --exclude '*.iso'\n  tangle rewrite --host laptop --exclude /home/me/.cache --forget\n  tangle rewrite 1a2b3c4d --exclude-file excludes.txt --dry-run"
-)]
+#[command(after_help = EXAMPLES, mut_arg("snapshots", help(SNAPSHOTS)))]
 pub struct RewriteArgs {
-    /// Snapshots to rewrite (ids, unique prefixes or `latest`); none: every snapshot the
-    /// filters select (all of them without filters)
-    #[arg(value_name = "SNAPSHOT")]
-    pub snapshots: Vec<String>,
     /// Leave out paths matching PATTERN, as backup's --exclude (repeatable)
     #[arg(short = 'e', long = "exclude", value_name = "PATTERN")]
     pub excludes: Vec<String>,
@@ -36,14 +35,14 @@ pub struct RewriteArgs {
     #[arg(short = 'n', long)]
     pub dry_run: bool,
     #[command(flatten)]
-    pub filter: SnapshotFilterArgs,
+    pub selection: SnapshotSelection,
 }
 
 pub fn run(g: &Global, a: &RewriteArgs) -> Result<u8> {
     let excludes = Excludes::new(&a.excludes, &a.exclude_files)?;
     let opts = RewriteOptions {
-        snapshots: a.snapshots.clone(),
-        filter: a.filter.filter()?,
+        snapshots: a.selection.snapshots.clone(),
+        filter: a.selection.filter.filter()?,
         excludes,
         forget: a.forget,
         dry_run: a.dry_run,

@@ -35,6 +35,24 @@ impl HostTagArgs {
     }
 }
 
+/// The snapshots a command works on: those named, or every snapshot the filters select.
+/// Each command says in its own words what it does with them, in its `#[command]`
+/// attribute: `mut_arg("snapshots", help("..."))`.
+#[derive(Args, Clone, Debug, Default)]
+pub struct SnapshotSelection {
+    /// Snapshots (ids, unique prefixes or `latest`); none: every snapshot the filters
+    /// select (all of them without filters)
+    #[arg(value_name = "SNAPSHOT")]
+    pub snapshots: Vec<String>,
+    #[command(flatten)]
+    pub filter: SnapshotFilterArgs,
+}
+
+/// An argument's help text replaced (for `mut_arg` in a `#[command]` attribute).
+pub fn help(text: &'static str) -> impl FnOnce(clap::Arg) -> clap::Arg {
+    move |arg| arg.help(text)
+}
+
 /// `--host`, `--tag` and `--path`.
 #[derive(Args, Clone, Debug, Default)]
 #[command(next_help_heading = "Snapshot filters")]

@@ -9,18 +9,18 @@ use tangle::repo::{Repository, Unlocked};
 use tangle::util::escape;
 
 use super::open::Purpose;
-use super::snapshot_filter::SnapshotFilterArgs;
+use super::snapshot_filter::{SnapshotSelection, help};
 use super::{Global, line};
 
+/// What `--help` shows after the options.
+const EXAMPLES: &str = "Examples:\n  tangle -r /mnt/usb/tangle snapshots\n  tangle -r s3://bucket/tangle snapshots --json\n  tangle snapshots --host laptop --tag daily\n  tangle snapshots --latest 1 --group-by host,paths --compact";
+/// The help of the SNAPSHOT arguments.
+const SNAPSHOTS: &str =
+    "List only these snapshots (ids, prefixes or `latest`); default: all (that the filters select)";
+
 #[derive(Args)]
-#[command(
-    after_help = "Examples:\n  tangle -r /mnt/usb/tangle snapshots\n  tangle -r s3://bucket/tangle snapshots --json\n  tangle snapshots --host laptop --tag daily\n  tangle snapshots --latest 1 --group-by host,paths --compact"
-)]
+#[command(after_help = EXAMPLES, mut_arg("snapshots", help(SNAPSHOTS)))]
 pub struct SnapshotsArgs {
-    /// List only these snapshots (ids, prefixes or `latest`); default: all (that the
-    /// filters select)
-    #[arg(value_name = "SNAPSHOT")]
-    pub snapshots: Vec<String>,
     /// Show only the N newest snapshots of each group (without --group-by: of all)
     #[arg(long, value_name = "N", value_parser = parse_latest)]
     pub latest: Option<usize>,
@@ -33,7 +33,7 @@ pub struct SnapshotsArgs {
     #[arg(short, long)]
     pub compact: bool,
     #[command(flatten)]
-    pub filter: SnapshotFilterArgs,
+    pub selection: SnapshotSelection,
 }
 
 /// `--latest N`: a count of 1 or more.
@@ -46,10 +46,10 @@ fn parse_latest(s: &str) -> std::result::Result<usize, String> {
 }
 
 pub fn run(g: &Global, a: &SnapshotsArgs) -> Result<u8> {
-    let filter = a.filter.filter()?;
+    let filter = a.selection.filter.filter()?;
     let repo: Repository<Unlocked> = g.open(Purpose::Reading)?;
     let by = a.group_by.unwrap_or(GroupBy::NONE);
-    let groups = snapshots::groups(&repo, &a.snapshots, &filter, by, a.latest)?;
+    let groups = snapshots::groups(&repo, &a.selection.snapshots, &filter, by, a.latest)?;
     if g.json {
         return match a.group_by {
             Some(_) => g.print_json(&groups),

@@ -6,7 +6,7 @@ use tangle::ops::stats::{self, Mode};
 use tangle::util::escape;
 
 use super::open::Purpose;
-use super::snapshot_filter::SnapshotFilterArgs;
+use super::snapshot_filter::{SnapshotSelection, help};
 use super::{Global, line};
 use tangle::repo::{Indexed, Repository};
 
@@ -18,29 +18,29 @@ pub enum ModeArg {
     RawData,
 }
 
+/// What `--help` shows after the options.
+const EXAMPLES: &str = "Examples:\n  tangle stats\n  tangle stats latest --mode raw-data --json\n  tangle stats --host laptop";
+/// The help of the SNAPSHOT arguments.
+const SNAPSHOTS: &str = "Snapshots to count (ids, prefixes or `latest`); default: all";
+
 #[derive(Args)]
-#[command(
-    after_help = "Examples:\n  tangle stats\n  tangle stats latest --mode raw-data --json\n  tangle stats --host laptop"
-)]
+#[command(after_help = EXAMPLES, mut_arg("snapshots", help(SNAPSHOTS)))]
 pub struct StatsArgs {
-    /// Snapshots to count (ids, prefixes or `latest`); default: all
-    #[arg(value_name = "SNAPSHOT")]
-    pub snapshots: Vec<String>,
     /// What `total_size` counts
     #[arg(long, value_enum, default_value = "restore-size")]
     pub mode: ModeArg,
     #[command(flatten)]
-    pub filter: SnapshotFilterArgs,
+    pub selection: SnapshotSelection,
 }
 
 pub fn run(g: &Global, a: &StatsArgs) -> Result<u8> {
-    let filter = a.filter.filter()?;
+    let filter = a.selection.filter.filter()?;
     let repo: Repository<Indexed> = g.open(Purpose::Reading)?;
     let mode = match a.mode {
         ModeArg::RestoreSize => Mode::RestoreSize,
         ModeArg::RawData => Mode::RawData,
     };
-    let r = stats::stats(&repo, &a.snapshots, &filter, mode)?;
+    let r = stats::stats(&repo, &a.selection.snapshots, &filter, mode)?;
     if g.json {
         return g.print_json(&r).map(|_| 0);
     }

@@ -6,18 +6,17 @@ use tangle::ops::tag::{self, TagChange, TagOptions, TagReport};
 use tangle::repo::{LockKind, Repository, Unlocked};
 
 use super::open::Purpose;
-use super::snapshot_filter::SnapshotFilterArgs;
+use super::snapshot_filter::{SnapshotSelection, help};
 use super::{Global, line};
 
+/// What `--help` shows after the options.
+const EXAMPLES: &str = "Examples:\n  tangle tag latest --add keep\n  tangle tag 1a2b3c4d --remove daily --add weekly\n  tangle tag --host laptop --set laptop,home\n  tangle tag --tag old --set '' --dry-run";
+/// The help of the SNAPSHOT arguments.
+const SNAPSHOTS: &str = "Snapshots to change (ids, unique prefixes or `latest`); none: every snapshot the filters select (all of them without filters)";
+
 #[derive(Args)]
-#[command(
-    after_help = "Examples:\n  tangle tag latest --add keep\n  tangle tag 1a2b3c4d --remove daily --add weekly\n  tangle tag --host laptop --set laptop,home\n  tangle tag --tag old --set '' --dry-run"
-)]
+#[command(after_help = EXAMPLES, mut_arg("snapshots", help(SNAPSHOTS)))]
 pub struct TagArgs {
-    /// Snapshots to change (ids, unique prefixes or `latest`); none: every snapshot the
-    /// filters select (all of them without filters)
-    #[arg(value_name = "SNAPSHOT")]
-    pub snapshots: Vec<String>,
     /// Add these tags (comma-separated; repeatable)
     #[arg(long, value_name = "TAG[,TAG]")]
     pub add: Vec<String>,
@@ -32,14 +31,14 @@ pub struct TagArgs {
     #[arg(short = 'n', long)]
     pub dry_run: bool,
     #[command(flatten)]
-    pub filter: SnapshotFilterArgs,
+    pub selection: SnapshotSelection,
 }
 
 pub fn run(g: &Global, a: &TagArgs) -> Result<u8> {
     let change = TagChange::new(&a.set, &a.add, &a.remove)?;
     let opts = TagOptions {
-        snapshots: a.snapshots.clone(),
-        filter: a.filter.filter()?,
+        snapshots: a.selection.snapshots.clone(),
+        filter: a.selection.filter.filter()?,
         change,
         dry_run: a.dry_run,
     };
