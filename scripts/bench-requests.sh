@@ -14,7 +14,8 @@
 #                   trip to every connection; the history is built without the proxy
 #                   (the same objects, only sooner). Without it: local directories.
 # BENCH_REQUESTS_VERBOSE=1 also prints each measured backup's whole request line (stat,
-# delete and byte counts too) on stderr.
+# delete and byte counts too) on stderr. BENCH_REQUESTS_KEEP=DIR builds in DIR and keeps
+# the repositories there (local remotes only), to look at one afterwards.
 # Needs the `testing` build (for the test-only extent size); builds it when missing.
 # The history is built under eatmydata (Debian's package; installed when missing, as
 # root) where it can be: every local shard is fsynced, and 10^5 extents are 2.4 million
@@ -34,12 +35,19 @@ cargo build --quiet --features testing
 bin=$PWD/target/debug/tangle
 extent=4096
 
-work=$(mktemp -d)
+keep=${BENCH_REQUESTS_KEEP:-}
+[ -z "$keep" ] || [ -z "$delay" ] || { echo "bench-requests: BENCH_REQUESTS_KEEP is for local remotes" >&2; exit 2; }
+if [ -n "$keep" ]; then
+  mkdir -p "$keep"
+  work=$(cd "$keep" && pwd)
+else
+  work=$(mktemp -d)
+fi
 proxy_pid=
 cleanup() {
   [ -z "$proxy_pid" ] || kill "$proxy_pid" 2>/dev/null || true
   [ -z "$delay" ] || TANGLE_TEST_STATE="$work/servers" scripts/test-servers.sh stop >/dev/null 2>&1 || true
-  rm -rf "$work"
+  [ -n "$keep" ] || rm -rf "$work"
 }
 trap cleanup EXIT
 fast=()
@@ -105,5 +113,5 @@ for n in "${counts[@]}"; do
     made=$(find "$dir/r1/extents" -type f | wc -l)
   fi
   printf '%8s  %-36s  %-36s\n' "$made" "$unchanged" "$incremental"
-  rm -rf "$dir"
+  [ -n "$keep" ] || rm -rf "$dir"
 done

@@ -3,19 +3,17 @@
 //! options, as restic's.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use clap::Args;
-use tangle::ops::Progress;
 use tangle::ops::copy::{self, CopyOptions, CopyReport};
-use tangle::repo::{Indexed, LockKind, Public, Repository, Unlocked};
-use tangle::util::{human_bytes, short_id};
+use tangle::repo::{Indexed, Public, Repository, Unlocked};
+use tangle::util::short_id;
 use tangle::{Error, Kind, Result};
 
 use super::open::{Opened, Purpose};
 use super::settings::Origin;
 use super::snapshot_filter::{SnapshotSelection, help};
-use super::{Global, line, password, progress::Bar, warn};
+use super::{Global, bring, line, password};
 
 /// What `--help` shows after the options.
 const EXAMPLES: &str = "Examples:\n  tangle -r /mnt/new copy --from-repo /mnt/old --from-password-file old.pw\n  tangle -P offsite copy --from-repo s3://backups/tangle --host laptop latest\n  tangle -r /mnt/new copy --from-repo /mnt/old --dry-run";
@@ -63,24 +61,10 @@ pub fn run(g: &Global, a: &CopyArgs) -> Result<u8> {
     }
     let dst = Repository::<Unlocked>::from_public(g, dst)?;
     let src = Repository::<Indexed>::from_public(&source, src).map_err(about_source)?;
-    // As a backup: the shared lock (other backups and copies go on; delete, prune, tag
-    // and rewrite wait), then the committed index loaded under it.
-    let _lock = match a.dry_run {
-        true => None,
-        false => Some(dst.lock(LockKind::Shared, "copy")?),
-    };
-    let dst: Repository<Indexed> = tangle::ops::backup::prepare(dst)?;
-    let progress = Arc::new(Progress::default());
-    let bar = Bar::start(g.show_progress() && !a.dry_run, progress.clone(), "copying");
-    let result = copy::run(&src, &dst, &opts, &progress);
-    bar.finish();
-    let r = result?;
-    for d in &r.degraded_remotes {
-        warn(format_args!(
-            "remote not written, the copied data has reduced redundancy there until `tangle \
-             repair` runs: {d}"
-        ));
-    }
+    let r = bring::into(g, dst, a.dry_run, &WORDS, |dst, progress| {
+        copy::run(&src, dst, &opts, progress)
+    })?;
+    bring::warn_degraded(&r.stored, &WORDS);
     print(g, &r)?;
     Ok(0)
 }
@@ -127,20 +111,21 @@ fn source(g: &Global, a: &CopyArgs) -> Result<Global> {
     Ok(s)
 }
 
+/// How `copy` words its report.
+const WORDS: bring::Words = bring::Words {
+    verb: "copy",
+    done: "copied",
+    doing: "copying",
+    source: "",
+    read_from: " from the source",
+};
+
 fn print(g: &Global, r: &CopyReport) -> Result<()> {
     if g.json {
         return g.print_json(r);
     }
     for c in &r.copied {
-        line(super::render::brought(
-            if r.dry_run { "would copy" } else { "copied" },
-            &c.source_id,
-            c.id.as_deref(),
-            &c.time,
-            &c.host,
-            &c.paths,
-            &c.tags,
-        ))?;
+        line(bring::line(&WORDS, r.dry_run, &c.source_id, &c.snapshot))?;
     }
     for s in &r.skipped {
         line(format_args!(
@@ -149,22 +134,7 @@ fn print(g: &Global, r: &CopyReport) -> Result<()> {
             short_id(&s.existing_id)
         ))?;
     }
-    match r.dry_run {
-        true => g.say(format_args!(
-            "would copy {} snapshots ({} already in the destination)",
-            r.copied.len(),
-            r.skipped.len()
-        )),
-        false => g.say(format_args!(
-            "copied {} snapshots ({} already in the destination): {} read from the source, \
-             {} new in {} blobs ({} stored)",
-            r.copied.len(),
-            r.skipped.len(),
-            human_bytes(r.bytes_read),
-            human_bytes(r.bytes_added),
-            r.blobs_added,
-            human_bytes(r.bytes_stored)
-        )),
-    }
+    let skipped = format!("{} already in the destination", r.skipped.len());
+    bring::summary(g, &WORDS, r.dry_run, r.copied.len(), &skipped, &r.stored);
     Ok(())
 }

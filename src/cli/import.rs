@@ -5,8 +5,6 @@
 //! or the terminal. (`-r` is tangle's own repository, as in every command.)
 
 use std::path::PathBuf;
-#[cfg(feature = "restic-import")]
-use std::sync::Arc;
 
 use clap::{Args, Subcommand};
 #[cfg(feature = "restic-import")]
@@ -14,6 +12,8 @@ use tangle::ops::import_restic::{self, ImportOptions, ImportReport};
 use tangle::{Error, Result};
 
 use super::Global;
+#[cfg(feature = "restic-import")]
+use super::bring;
 use super::snapshot_filter::{SnapshotSelection, help};
 
 #[derive(Args)]
@@ -71,12 +71,11 @@ fn restic(_: &Global, _: &ResticArgs) -> Result<u8> {
 
 #[cfg(feature = "restic-import")]
 fn restic(g: &Global, a: &ResticArgs) -> Result<u8> {
-    use tangle::ops::Progress;
-    use tangle::repo::{Indexed, LockKind, Public, Repository, Unlocked};
+    use tangle::repo::{Public, Repository, Unlocked};
 
     use super::open::{Opened, Purpose};
+    use super::password;
     use super::settings::Origin;
-    use super::{password, progress::Bar, warn};
 
     let filter = a.selection.filter.filter()?;
     let Some(location) = a.from_repo.clone() else {
@@ -107,79 +106,42 @@ fn restic(g: &Global, a: &ResticArgs) -> Result<u8> {
     })?;
     let src = import_restic::open(&location, pw)?;
     let dst = Repository::<Unlocked>::from_public(g, dst)?;
-    // As a backup: the shared lock (other backups go on; delete, prune, tag and rewrite
-    // wait), then the committed index loaded under it.
-    let _lock = match a.dry_run {
-        true => None,
-        false => Some(dst.lock(LockKind::Shared, "import")?),
-    };
-    let dst: Repository<Indexed> = tangle::ops::backup::prepare(dst)?;
-    let progress = Arc::new(Progress::default());
-    let bar = Bar::start(
-        g.show_progress() && !a.dry_run,
-        progress.clone(),
-        "importing",
-    );
-    let result = import_restic::run(src, &dst, &opts, &progress);
-    bar.finish();
-    let r = result?;
-    for d in &r.degraded_remotes {
-        warn(format_args!(
-            "remote not written, the imported data has reduced redundancy there until \
-             `tangle repair` runs: {d}"
-        ));
-    }
+    let r = bring::into(g, dst, a.dry_run, &WORDS, |dst, progress| {
+        import_restic::run(src, dst, &opts, progress)
+    })?;
+    bring::warn_degraded(&r.stored, &WORDS);
     print(g, &r)?;
     Ok(0)
 }
 
+/// How `import` words its report.
+#[cfg(feature = "restic-import")]
+const WORDS: bring::Words = bring::Words {
+    verb: "import",
+    done: "imported",
+    doing: "importing",
+    source: " from restic",
+    read_from: "",
+};
+
 #[cfg(feature = "restic-import")]
 fn print(g: &Global, r: &ImportReport) -> Result<()> {
-    use tangle::util::{human_bytes, short_id};
-
-    use super::line;
+    use tangle::util::short_id;
 
     if g.json {
         return g.print_json(r);
     }
     for c in &r.imported {
-        line(super::render::brought(
-            if r.dry_run {
-                "would import"
-            } else {
-                "imported"
-            },
-            &c.restic_id,
-            c.id.as_deref(),
-            &c.time,
-            &c.host,
-            &c.paths,
-            &c.tags,
-        ))?;
+        super::line(bring::line(&WORDS, r.dry_run, &c.restic_id, &c.snapshot))?;
     }
     for s in &r.skipped {
-        line(format_args!(
+        super::line(format_args!(
             "skipped {}: imported before as {}",
             short_id(&s.restic_id),
             short_id(&s.existing_id)
         ))?;
     }
-    match r.dry_run {
-        true => g.say(format_args!(
-            "would import {} snapshots from restic ({} imported before)",
-            r.imported.len(),
-            r.skipped.len()
-        )),
-        false => g.say(format_args!(
-            "imported {} snapshots from restic ({} imported before): {} read, {} new in {} \
-             blobs ({} stored)",
-            r.imported.len(),
-            r.skipped.len(),
-            human_bytes(r.bytes_read),
-            human_bytes(r.bytes_added),
-            r.blobs_added,
-            human_bytes(r.bytes_stored)
-        )),
-    }
+    let skipped = format!("{} imported before", r.skipped.len());
+    bring::summary(g, &WORDS, r.dry_run, r.imported.len(), &skipped, &r.stored);
     Ok(())
 }

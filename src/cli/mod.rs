@@ -2,6 +2,7 @@
 //! operation from `tangle::ops` and rendering the report (human text or `--json`).
 
 mod backup;
+mod bring;
 mod cat;
 mod completions;
 mod copy;

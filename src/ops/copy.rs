@@ -27,7 +27,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use super::Progress;
-use super::extent_writer::SnapshotWriter;
+use super::extent_writer::{Brought, SnapshotWriter, Stored};
 use super::select::{self, SnapshotFilter};
 use crate::content::{BlobId, BlobKind, Snapshot, Tree, encode_blob};
 use crate::error::{Error, Result};
@@ -48,16 +48,9 @@ pub struct CopyOptions {
 pub struct Copied {
     /// The snapshot in the source.
     pub source_id: String,
-    /// The new snapshot in the destination (`null` with `dry_run`).
-    pub id: Option<String>,
-    pub time: String,
-    pub host: String,
-    pub paths: Vec<String>,
-    pub tags: Vec<String>,
-    /// Data and tree blobs stored in the destination for it (not already there).
-    pub blobs_added: u64,
-    /// Their size, compressed and encrypted, before coding.
-    pub bytes_added: u64,
+    /// The new snapshot in the destination, and the data and tree blobs it stored.
+    #[serde(flatten)]
+    pub snapshot: Brought,
 }
 
 /// A source snapshot the destination already has.
@@ -75,18 +68,9 @@ pub struct CopyReport {
     pub copied: Vec<Copied>,
     /// Snapshots the destination already has, oldest first.
     pub skipped: Vec<Skipped>,
-    /// Plaintext bytes of data blobs read from the source.
-    pub bytes_read: u64,
-    /// Blobs stored in the destination, and their size before coding.
-    pub blobs_added: u64,
-    pub bytes_added: u64,
-    /// What went to the destination's remotes: data and parity shards.
-    pub bytes_stored: u64,
-    pub extents: u64,
-    pub duration_secs: f64,
-    /// Destination remotes that could not be written: the copies are complete and
-    /// recoverable, with less redundancy there until `repair` runs (as for a backup).
-    pub degraded_remotes: Vec<String>,
+    /// What went to the destination, and the data blobs read from the source.
+    #[serde(flatten)]
+    pub stored: Stored,
 }
 
 /// Copy the chosen snapshots of `src` into `dst`. The caller holds `dst`'s shared lock
@@ -106,25 +90,14 @@ pub fn run(
         .map_err(|e| e.context("the source repository (--from-repo)"))?;
     chosen.sort_by(|a, b| a.1.time_ns.cmp(&b.1.time_ns).then(a.0.cmp(&b.0)));
     let existing = dst.snapshots()?;
-    // Deep trees recurse deeply: walk on a thread with the walkers' stack.
-    let result = std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("copy".into())
-            .stack_size(crate::ops::WALKER_STACK)
-            .spawn_scoped(scope, || {
-                copy_all(src, dst, chosen, existing, opts, progress)
-            })
-            .map_err(|e| Error::fatal(format!("starting the copy thread: {e}")))?
-            .join()
-            .map_err(|_| Error::fatal("internal: the copy thread panicked"))?
+    let result = super::on_walker_thread("copy", || {
+        copy_all(src, dst, chosen, existing, opts, progress)
     });
     // What was read around in the source is remembered for its next `repair`.
     src.remember_damage_read_around();
     let mut report = result?;
-    report.degraded_remotes = (dst.health().failures().into_iter())
-        .map(|(i, e)| format!("{}: {e}", dst.remotes()[i].url()))
-        .collect();
-    report.duration_secs = started.elapsed().as_secs_f64();
+    report.stored.degraded_remotes = dst.failed_remotes();
+    report.stored.duration_secs = started.elapsed().as_secs_f64();
     Ok(report)
 }
 
@@ -178,13 +151,7 @@ fn copy_all(
         }
         let mut entry = Copied {
             source_id: src_id.clone(),
-            id: None,
-            time: s.time().to_rfc3339_opts(chrono::SecondsFormat::Secs, false),
-            host: s.host.clone(),
-            paths: s.paths.clone(),
-            tags: s.tags.clone(),
-            blobs_added: 0,
-            bytes_added: 0,
+            snapshot: Brought::labels_of(&s),
         };
         if !opts.dry_run {
             let c = match copy.as_mut() {
@@ -195,8 +162,8 @@ fn copy_all(
             let tree = c
                 .tree(&s.tree)
                 .map_err(|e| e.context(format!("copying snapshot {}", short_id(&src_id))))?;
-            entry.blobs_added = c.out.blobs - blobs;
-            entry.bytes_added = c.out.bytes - bytes;
+            entry.snapshot.blobs_added = c.out.blobs - blobs;
+            entry.snapshot.bytes_added = c.out.bytes - bytes;
             let new = Snapshot {
                 tree,
                 // The parent names a snapshot of the source.
@@ -206,16 +173,12 @@ fn copy_all(
             };
             let id = c.out.commit(&new)?;
             done.push((s, id.clone()));
-            entry.id = Some(id);
+            entry.snapshot.id = Some(id);
         }
         report.copied.push(entry);
     }
     if let Some(c) = copy {
-        report.bytes_read = c.bytes_read;
-        report.blobs_added = c.out.blobs;
-        report.bytes_added = c.out.bytes;
-        report.bytes_stored = c.out.bytes_stored();
-        report.extents = c.out.extents;
+        report.stored = c.out.stored(c.bytes_read);
     }
     Ok(report)
 }

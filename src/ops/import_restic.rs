@@ -29,7 +29,7 @@ use rustic_core::{
 use serde::Serialize;
 
 use super::Progress;
-use super::extent_writer::SnapshotWriter;
+use super::extent_writer::{Brought, SnapshotWriter, Stored};
 use super::select::{self, SnapshotFilter};
 use crate::content::chunker::chunk_reader;
 use crate::content::snapshot::SnapshotSummary;
@@ -53,19 +53,12 @@ pub struct ImportOptions {
 pub struct Imported {
     /// The snapshot's id in the restic repository.
     pub restic_id: String,
-    /// The new tangle snapshot (`null` with `dry_run`).
-    pub id: Option<String>,
-    pub time: String,
-    pub host: String,
-    pub paths: Vec<String>,
-    pub tags: Vec<String>,
+    /// The new tangle snapshot, and the blobs it stored.
+    #[serde(flatten)]
+    pub snapshot: Brought,
     /// Files and their bytes in the snapshot.
     pub files: u64,
     pub bytes: u64,
-    /// Blobs stored for it (not already in this repository), and their size
-    /// (compressed and encrypted, before coding).
-    pub blobs_added: u64,
-    pub bytes_added: u64,
 }
 
 /// A restic snapshot this repository already has.
@@ -85,18 +78,9 @@ pub struct ImportReport {
     pub imported: Vec<Imported>,
     /// Snapshots imported before, oldest first.
     pub skipped: Vec<Skipped>,
-    /// Plaintext bytes of file contents read from the restic repository.
-    pub bytes_read: u64,
-    /// Blobs stored, and their size before coding.
-    pub blobs_added: u64,
-    pub bytes_added: u64,
-    /// What went to the remotes: data and parity shards.
-    pub bytes_stored: u64,
-    pub extents: u64,
-    pub duration_secs: f64,
-    /// Remotes that could not be written (the snapshots are complete and recoverable,
-    /// with less redundancy there until `repair` runs, as after a backup).
-    pub degraded_remotes: Vec<String>,
+    /// What went to the remotes, and the file contents read from the restic repository.
+    #[serde(flatten)]
+    pub stored: Stored,
 }
 
 /// A restic repository opened with its password.
@@ -239,7 +223,7 @@ pub fn run(
     }
     if opts.dry_run || todo.is_empty() {
         report.imported = todo.into_iter().map(|(id, s)| entry(id, &s)).collect();
-        report.duration_secs = started.elapsed().as_secs_f64();
+        report.stored.duration_secs = started.elapsed().as_secs_f64();
         return Ok(report);
     }
     // The full index (which pack holds which blob) only when something is read.
@@ -248,68 +232,53 @@ pub fn run(
         .into_iter()
         .map(|s| (s.id.to_hex().to_string(), s.tree))
         .collect();
-    // Deep trees recurse deeply: walk on a thread with the walkers' stack.
-    let result = std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("import".into())
-            .stack_size(crate::ops::WALKER_STACK)
-            .spawn_scoped(scope, || {
-                let mut im = Importer {
-                    src: &repo,
-                    location: &location,
-                    out: SnapshotWriter::new(dst, progress)?,
-                    dst_chunker: dst.config.chunker,
-                    progress,
-                    trees: HashMap::new(),
-                    bytes_read: 0,
-                };
-                for (restic_id, s) in todo {
-                    let root = trees.get(&restic_id).ok_or_else(|| {
-                        Error::fatal(format!("restic snapshot {restic_id} went away"))
-                    })?;
-                    let (blobs, bytes) = (im.out.blobs, im.out.bytes);
-                    let (tree, counts) = im.tree(*root).map_err(|e| {
-                        e.context(format!(
-                            "importing restic snapshot {}",
-                            short_id(&restic_id)
-                        ))
-                    })?;
-                    let mut e = entry(restic_id, &s);
-                    let new = Snapshot {
-                        tree,
-                        summary: SnapshotSummary {
-                            files: counts.files,
-                            dirs: counts.dirs,
-                            bytes: counts.bytes,
-                            files_new: counts.files,
-                            bytes_added: im.out.bytes - bytes,
-                            ..Default::default()
-                        },
-                        ..s
-                    };
-                    e.id = Some(im.out.commit(&new)?);
-                    e.files = counts.files;
-                    e.bytes = counts.bytes;
-                    e.blobs_added = im.out.blobs - blobs;
-                    e.bytes_added = im.out.bytes - bytes;
-                    report.imported.push(e);
-                }
-                report.bytes_read = im.bytes_read;
-                report.blobs_added = im.out.blobs;
-                report.bytes_added = im.out.bytes;
-                report.bytes_stored = im.out.bytes_stored();
-                report.extents = im.out.extents;
-                Ok::<_, Error>(())
-            })
-            .map_err(|e| Error::fatal(format!("starting the import thread: {e}")))?
-            .join()
-            .map_err(|_| Error::fatal("internal: the import thread panicked"))?
+    let result = super::on_walker_thread("import", || {
+        let mut im = Importer {
+            src: &repo,
+            location: &location,
+            out: SnapshotWriter::new(dst, progress)?,
+            dst_chunker: dst.config.chunker,
+            progress,
+            trees: HashMap::new(),
+            bytes_read: 0,
+        };
+        for (restic_id, s) in todo {
+            let root = trees
+                .get(&restic_id)
+                .ok_or_else(|| Error::fatal(format!("restic snapshot {restic_id} went away")))?;
+            let (blobs, bytes) = (im.out.blobs, im.out.bytes);
+            let (tree, counts) = im.tree(*root).map_err(|e| {
+                e.context(format!(
+                    "importing restic snapshot {}",
+                    short_id(&restic_id)
+                ))
+            })?;
+            let mut e = entry(restic_id, &s);
+            let new = Snapshot {
+                tree,
+                summary: SnapshotSummary {
+                    files: counts.files,
+                    dirs: counts.dirs,
+                    bytes: counts.bytes,
+                    files_new: counts.files,
+                    bytes_added: im.out.bytes - bytes,
+                    ..Default::default()
+                },
+                ..s
+            };
+            e.snapshot.id = Some(im.out.commit(&new)?);
+            e.files = counts.files;
+            e.bytes = counts.bytes;
+            e.snapshot.blobs_added = im.out.blobs - blobs;
+            e.snapshot.bytes_added = im.out.bytes - bytes;
+            report.imported.push(e);
+        }
+        report.stored = im.out.stored(im.bytes_read);
+        Ok::<_, Error>(())
     });
     result?;
-    report.degraded_remotes = (dst.health().failures().into_iter())
-        .map(|(i, e)| format!("{}: {e}", dst.remotes()[i].url()))
-        .collect();
-    report.duration_secs = started.elapsed().as_secs_f64();
+    report.stored.degraded_remotes = dst.failed_remotes();
+    report.stored.duration_secs = started.elapsed().as_secs_f64();
     Ok(report)
 }
 
@@ -341,15 +310,9 @@ fn labels(s: &SnapshotFile) -> Snapshot {
 fn entry(restic_id: String, s: &Snapshot) -> Imported {
     Imported {
         restic_id,
-        id: None,
-        time: s.time().to_rfc3339_opts(chrono::SecondsFormat::Secs, false),
-        host: s.host.clone(),
-        paths: s.paths.clone(),
-        tags: s.tags.clone(),
+        snapshot: Brought::labels_of(s),
         files: 0,
         bytes: 0,
-        blobs_added: 0,
-        bytes_added: 0,
     }
 }
 

@@ -222,13 +222,10 @@ pub fn add<S: HasKey>(repo: &Repository<S>, password: &[u8], kdf: KdfParams) -> 
     let path = format!("keys/{id}");
     repo.write_replicated(&path, Bytes::from(object))
         .map_err(|e| e.context("writing the new key file"))?;
-    let urls: Vec<&str> = repo.remotes().iter().map(|r| r.url()).collect();
     Ok(AddReport {
         short_id: short(&id),
         id,
-        not_written: (repo.health().failures().into_iter())
-            .map(|(i, e)| format!("{}: {e}", urls.get(i).unwrap_or(&"?")))
-            .collect(),
+        not_written: repo.failed_remotes(),
     })
 }
 

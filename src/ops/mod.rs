@@ -9,6 +9,7 @@ pub mod delete;
 pub mod diff;
 pub mod dump;
 pub(crate) mod extent_writer;
+pub use extent_writer::{Brought, Stored};
 pub mod find;
 #[cfg(feature = "restic-import")]
 pub mod import_restic;
@@ -41,6 +42,24 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Stack of the threads that walk directory trees (backup's walker, restore's planner):
 /// five times what the deepest tree the kernel lets them reach needs.
 pub(crate) const WALKER_STACK: usize = 16 << 20;
+
+/// `walk` run on a thread of its own, `name`, with [`WALKER_STACK`]: deep trees recurse
+/// deeply (copy, import and rewrite walk the trees they bring or change).
+pub(crate) fn on_walker_thread<T: Send>(
+    name: &str,
+    walk: impl FnOnce() -> crate::error::Result<T> + Send,
+) -> crate::error::Result<T> {
+    use crate::error::Error;
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name(name.into())
+            .stack_size(WALKER_STACK)
+            .spawn_scoped(scope, walk)
+            .map_err(|e| Error::fatal(format!("starting the {name} thread: {e}")))?
+            .join()
+            .map_err(|_| Error::fatal(format!("internal: the {name} thread panicked")))?
+    })
+}
 
 /// Live counters a caller may poll to draw progress (files and bytes done / known).
 #[derive(Default)]

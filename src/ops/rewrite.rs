@@ -89,17 +89,8 @@ pub fn run(repo: &Repository<Indexed>, opts: &RewriteOptions) -> Result<RewriteR
         forget: opts.forget,
         ..Default::default()
     };
-    // Deep trees recurse deeply: walk on a thread with the walkers' stack.
-    let (changes, store) = std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("rewrite".into())
-            .stack_size(crate::ops::WALKER_STACK)
-            .spawn_scoped(scope, || {
-                rewrite_all(repo, matcher, chosen, opts, &mut report)
-            })
-            .map_err(|e| Error::fatal(format!("starting the rewrite thread: {e}")))?
-            .join()
-            .map_err(|_| Error::fatal("internal: the rewrite thread panicked"))?
+    let (changes, store) = super::on_walker_thread("rewrite", || {
+        rewrite_all(repo, matcher, chosen, opts, &mut report)
     })?;
     report.trees_written = store.trees;
     report.bytes_written = store.bytes;

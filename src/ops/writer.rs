@@ -89,7 +89,7 @@ pub fn add<S: HasKey>(repo: &Repository<S>, label: &str) -> Result<(WriterKey, A
             id: hex::encode(grant.writer),
             label: label.to_string(),
             config_upgraded,
-            not_written: not_written(repo),
+            not_written: repo.failed_remotes(),
         },
     ))
 }
@@ -123,7 +123,7 @@ pub fn revoke<S: HasKey>(repo: &Repository<S>, spec: &str) -> Result<RevokeRepor
         id: hex::encode(w.grant.writer),
         label: w.grant.label.clone(),
         revoked_after_head: last_head,
-        not_written: not_written(repo),
+        not_written: repo.failed_remotes(),
     })
 }
 
@@ -157,13 +157,6 @@ fn info(w: &Writer) -> WriterInfo {
         revoked: w.revoked.map(|r| rfc3339(r.time)),
         revoked_after_head: w.revoked.and_then(|r| r.last_head),
     }
-}
-
-fn not_written<S: State>(repo: &Repository<S>) -> Vec<String> {
-    let urls: Vec<&str> = repo.remotes().iter().map(|r| r.url()).collect();
-    (repo.health().failures().into_iter())
-        .map(|(i, e)| format!("{}: {e}", urls.get(i).unwrap_or(&"?")))
-        .collect()
 }
 
 fn now() -> i64 {

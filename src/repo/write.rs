@@ -72,6 +72,15 @@ impl<S: State> Repository<S> {
         self.inner.health.clone()
     }
 
+    /// The remotes writes failed on in this process, each as `URL: why`: what reports
+    /// call `degraded_remotes` or `not_written`.
+    pub(crate) fn failed_remotes(&self) -> Vec<String> {
+        let remotes = &self.inner.remotes;
+        (self.inner.health.failures().into_iter())
+            .map(|(i, e)| format!("{}: {e}", remotes.get(i).map_or("?", |r| r.url())))
+            .collect()
+    }
+
     fn remote(&self, i: usize) -> Result<&DynRemote> {
         self.inner
             .remotes

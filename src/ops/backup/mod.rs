@@ -219,12 +219,7 @@ pub fn run<S: Appends>(
         report.short_id = Some(id[..8].to_string());
         report.snapshot_id = Some(id);
     }
-    report.degraded_remotes = repo
-        .health()
-        .failures()
-        .into_iter()
-        .map(|(i, e)| format!("{}: {e}", repo.remotes()[i].url()))
-        .collect();
+    report.degraded_remotes = repo.failed_remotes();
     let mut waits: Vec<UploadWait> = outcome_waits
         .iter()
         .enumerate()

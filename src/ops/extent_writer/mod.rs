@@ -11,6 +11,7 @@ mod upload;
 pub(crate) use appender::Appender;
 pub(crate) use commit::{RunHeads, Tip, sealed_payload, segment_blobs};
 pub(crate) use snapshots::SnapshotWriter;
+pub use snapshots::{Brought, Stored};
 
 use crate::content::{BlobId, BlobKind};
 

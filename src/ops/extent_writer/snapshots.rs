@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 
 use bytes::Bytes;
+use serde::Serialize;
 
 use super::{Appender, RunHeads, StoredBlob};
 use crate::content::{BlobId, BlobKind, Snapshot, Tree, encode_blob};
@@ -12,6 +13,55 @@ use crate::crypto::envelope::{self, ObjectKind};
 use crate::error::{Error, Result};
 use crate::ops::Progress;
 use crate::repo::{Indexed, Repository};
+
+/// A snapshot brought in from another repository (copy, import): the new one and what it
+/// stored, with the labels it keeps. Each report's entry flattens it beside the source's
+/// id (the JSON keys are the entry's own).
+#[derive(Serialize, Debug, Clone)]
+pub struct Brought {
+    /// The new snapshot (`null` with `dry_run`).
+    pub id: Option<String>,
+    pub time: String,
+    pub host: String,
+    pub paths: Vec<String>,
+    pub tags: Vec<String>,
+    /// Blobs stored for it (not already in the destination), and their size,
+    /// compressed and encrypted, before coding.
+    pub blobs_added: u64,
+    pub bytes_added: u64,
+}
+
+impl Brought {
+    /// `s`'s labels; nothing stored yet.
+    pub(crate) fn labels_of(s: &Snapshot) -> Brought {
+        Brought {
+            id: None,
+            time: s.time().to_rfc3339_opts(chrono::SecondsFormat::Secs, false),
+            host: s.host.clone(),
+            paths: s.paths.clone(),
+            tags: s.tags.clone(),
+            blobs_added: 0,
+            bytes_added: 0,
+        }
+    }
+}
+
+/// What a run that brings snapshots in stored in all, flattened into its report.
+#[derive(Serialize, Debug, Default)]
+pub struct Stored {
+    /// Plaintext bytes read from the source: data blobs (copy), file contents (import).
+    pub bytes_read: u64,
+    /// Blobs stored, and their size before coding.
+    pub blobs_added: u64,
+    pub bytes_added: u64,
+    /// What went to the remotes: data and parity shards.
+    pub bytes_stored: u64,
+    pub extents: u64,
+    pub duration_secs: f64,
+    /// Remotes that could not be written: the snapshots are complete and recoverable,
+    /// with less redundancy there until `repair` runs (as after a backup).
+    pub degraded_remotes: Vec<String>,
+}
 
 /// Fills extents with the blobs one snapshot needs and commits each snapshot as a backup
 /// commits its run: the extents (sealed, uploaded), an index segment, a head naming the
@@ -90,9 +140,16 @@ impl<'a> SnapshotWriter<'a> {
         })
     }
 
-    /// Data and parity bytes uploaded so far.
-    pub(crate) fn bytes_stored(&self) -> u64 {
-        self.appender.bytes_stored
+    /// What this run stored so far, `bytes_read` from the source.
+    pub(crate) fn stored(&self, bytes_read: u64) -> Stored {
+        Stored {
+            bytes_read,
+            blobs_added: self.blobs,
+            bytes_added: self.bytes,
+            bytes_stored: self.appender.bytes_stored,
+            extents: self.extents,
+            ..Stored::default()
+        }
     }
 
     /// Commit what the snapshot `s` stored and write it: the extents (sealed, uploaded),
