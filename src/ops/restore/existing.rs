@@ -164,44 +164,25 @@ impl Remover<'_> {
     /// Remove `path` (`orig` as a snapshot path): a directory after what it holds, but
     /// for what an exclude pattern matches. Returns whether it is gone (or would be).
     pub(super) fn remove(&self, path: &Path, orig: &Path, out: &mut Removed) -> bool {
-        let md = match std::fs::symlink_metadata(path)
-            .ctx(format_args!("deleting {}", path.display()))
-        {
-            Ok(md) => md,
-            Err(e) => {
-                self.notes.error(e);
-                return false;
-            }
+        let deleting = || format!("deleting {}", path.display());
+        let listing = || format!("listing {}", path.display());
+        let Some(md) = self.noted(std::fs::symlink_metadata(path).ctx(deleting())) else {
+            return false;
         };
         if !md.is_dir() {
-            if !self.dry {
-                let removed =
-                    std::fs::remove_file(path).ctx(format_args!("deleting {}", path.display()));
-                if let Err(e) = removed {
-                    self.notes.error(e);
-                    return false;
-                }
-            }
-            out.files += 1;
-            return true;
+            let gone = self.unless_dry(|| std::fs::remove_file(path), deleting());
+            out.files += gone as u64;
+            return gone;
         }
-        let entries = match std::fs::read_dir(path).ctx(format_args!("listing {}", path.display()))
-        {
-            Ok(entries) => entries,
-            Err(e) => {
-                self.notes.error(e);
-                return false;
-            }
+        let Some(entries) = self.noted(std::fs::read_dir(path).ctx(listing())) else {
+            return false;
         };
         let mut names = Vec::new();
         for entry in entries {
-            match entry.ctx(format_args!("listing {}", path.display())) {
-                Ok(entry) => names.push(entry.file_name()),
-                Err(e) => {
-                    self.notes.error(e);
-                    return false;
-                }
-            }
+            let Some(entry) = self.noted(entry.ctx(listing())) else {
+                return false;
+            };
+            names.push(entry.file_name());
         }
         names.sort();
         let mut emptied = true;
@@ -216,15 +197,18 @@ impl Remover<'_> {
         if !emptied {
             return false;
         }
-        if !self.dry {
-            let removed =
-                std::fs::remove_dir(path).ctx(format_args!("deleting {}", path.display()));
-            if let Err(e) = removed {
-                self.notes.error(e);
-                return false;
-            }
-        }
-        out.dirs += 1;
-        true
+        let gone = self.unless_dry(|| std::fs::remove_dir(path), deleting());
+        out.dirs += gone as u64;
+        gone
+    }
+
+    /// `remove` done, unless this is a dry run; false, with its error noted, if it failed.
+    fn unless_dry(&self, remove: impl FnOnce() -> std::io::Result<()>, what: String) -> bool {
+        self.dry || self.noted(remove().ctx(what)).is_some()
+    }
+
+    /// `r`'s value, or `None` with its error noted (the restore goes on, and reports it).
+    fn noted<T>(&self, r: crate::error::Result<T>) -> Option<T> {
+        r.map_err(|e| self.notes.error(e)).ok()
     }
 }
