@@ -45,11 +45,10 @@ pub struct CopyArgs {
 }
 
 pub fn run(g: &Global, a: &CopyArgs) -> Result<u8> {
-    let filter = a.selection.filter.filter()?;
+    let selection = a.selection.selection()?;
     let source = source(g, a)?;
     let opts = CopyOptions {
-        snapshots: a.selection.snapshots.clone(),
-        filter,
+        selection,
         dry_run: a.dry_run,
     };
     // Both opened with the public key first: the same repository twice is refused before

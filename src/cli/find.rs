@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 use tangle::Result;
 use tangle::ops::find::{self, FindOptions};
+use tangle::ops::select::Selection;
 use tangle::util::escape;
 
 use super::open::Purpose;
@@ -41,8 +42,10 @@ pub fn run(g: &Global, a: &FindArgs) -> Result<u8> {
         &repo,
         &FindOptions {
             patterns: a.patterns.clone(),
-            snapshots: a.snapshots.clone(),
-            filter: a.filter.filter(),
+            selection: Selection {
+                snapshots: a.snapshots.clone(),
+                filter: a.filter.filter(),
+            },
             ignore_case: a.ignore_case,
             path: a.path.clone(),
         },

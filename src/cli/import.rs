@@ -77,15 +77,14 @@ fn restic(g: &Global, a: &ResticArgs) -> Result<u8> {
     use super::password;
     use super::settings::Origin;
 
-    let filter = a.selection.filter.filter()?;
+    let selection = a.selection.selection()?;
     let Some(location) = a.from_repo.clone() else {
         return Err(Error::usage(
             "no restic repository: give --from-repo RESTIC_REPO (or RESTIC_REPOSITORY)",
         ));
     };
     let opts = ImportOptions {
-        snapshots: a.selection.snapshots.clone(),
-        filter,
+        selection,
         dry_run: a.dry_run,
     };
     import_restic::local_directory(&location)?;

@@ -41,8 +41,7 @@ pub struct RewriteArgs {
 pub fn run(g: &Global, a: &RewriteArgs) -> Result<u8> {
     let excludes = Excludes::new(&a.excludes, &a.exclude_files)?;
     let opts = RewriteOptions {
-        snapshots: a.selection.snapshots.clone(),
-        filter: a.selection.filter.filter()?,
+        selection: a.selection.selection()?,
         excludes,
         forget: a.forget,
         dry_run: a.dry_run,

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use tangle::Result;
-use tangle::ops::select::{self, SnapshotFilter};
+use tangle::ops::select::{self, Selection, SnapshotFilter};
 
 /// `--host` and `--tag`.
 #[derive(Args, Clone, Debug, Default)]
@@ -46,6 +46,16 @@ pub struct SnapshotSelection {
     pub snapshots: Vec<String>,
     #[command(flatten)]
     pub filter: SnapshotFilterArgs,
+}
+
+impl SnapshotSelection {
+    /// The library's selection (the filter's relative paths taken from here).
+    pub fn selection(&self) -> Result<Selection> {
+        Ok(Selection {
+            snapshots: self.snapshots.clone(),
+            filter: self.filter.filter()?,
+        })
+    }
 }
 
 /// An argument's help text replaced (for `mut_arg` in a `#[command]` attribute).

@@ -37,8 +37,7 @@ pub struct TagArgs {
 pub fn run(g: &Global, a: &TagArgs) -> Result<u8> {
     let change = TagChange::new(&a.set, &a.add, &a.remove)?;
     let opts = TagOptions {
-        snapshots: a.selection.snapshots.clone(),
-        filter: a.selection.filter.filter()?,
+        selection: a.selection.selection()?,
         change,
         dry_run: a.dry_run,
     };

@@ -112,6 +112,7 @@ pub fn cat(repo: &Repository<Indexed>, what: &Object) -> Result<Catted> {
 /// [`cat`] of an object the owner signed but did not encrypt (config, key,
 /// certificate, head, deletion record): checked with the public key, no password.
 pub fn cat_signed<S: State>(repo: &Repository<S>, what: &Object) -> Result<Catted> {
+    let (owner, signers) = (repo.config.owner, repo.signers());
     let json = match what {
         Object::Config => {
             let c = read_checked(repo, "config", ObjectKind::Config, Config::from_object)?;
@@ -119,7 +120,6 @@ pub fn cat_signed<S: State>(repo: &Repository<S>, what: &Object) -> Result<Catte
         }
         Object::Key(spec) => {
             let path = resolve(repo, "keys", "key", spec)?;
-            let owner = repo.config.owner;
             let k = read_checked(repo, &path, ObjectKind::Key, |b| {
                 Ok(postcard::from_bytes::<KeyFile>(envelope::open(
                     ObjectKind::Key,
@@ -132,7 +132,6 @@ pub fn cat_signed<S: State>(repo: &Repository<S>, what: &Object) -> Result<Catte
         Object::Certificate(spec) => {
             let path = resolve(repo, "extents", "extent certificate", spec)?;
             let name = ExtentName::parse(last(&path))?;
-            let signers = repo.signers();
             let c = read_checked(repo, &path, ObjectKind::Extent, |b| {
                 Certificate::from_object(b, signers, &name)
             })?;
@@ -140,7 +139,6 @@ pub fn cat_signed<S: State>(repo: &Repository<S>, what: &Object) -> Result<Catte
         }
         Object::Head(spec) => {
             let path = resolve_head(repo, spec)?;
-            let signers = repo.signers();
             let h = read_checked(repo, &path, ObjectKind::Head, |b| {
                 Head::from_object(b, signers, &path)
             })?;
@@ -148,7 +146,6 @@ pub fn cat_signed<S: State>(repo: &Repository<S>, what: &Object) -> Result<Catte
         }
         Object::Deletion(spec) => {
             let path = resolve(repo, "deletions", "deletion record", spec)?;
-            let owner = repo.config.owner;
             let d = read_checked(repo, &path, ObjectKind::Deletion, |b| {
                 Deletion::from_object(b, &owner)
             })?;

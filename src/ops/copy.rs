@@ -28,17 +28,15 @@ use serde::Serialize;
 
 use super::Progress;
 use super::extent_writer::{Brought, SnapshotWriter, Stored};
-use super::select::{self, SnapshotFilter};
+use super::select::{self, Selection};
 use crate::content::{BlobId, BlobKind, Snapshot, Tree, encode_blob};
 use crate::error::{Error, Result};
 use crate::repo::{Indexed, ReadMode, Repository};
 use crate::util::short_id;
 
 pub struct CopyOptions {
-    /// Source snapshot ids, unique prefixes or `latest`; empty: every snapshot `filter`
-    /// selects in the source.
-    pub snapshots: Vec<String>,
-    pub filter: SnapshotFilter,
+    /// The source snapshots to copy.
+    pub selection: Selection,
     /// Say what would be copied; write nothing.
     pub dry_run: bool,
 }
@@ -86,7 +84,9 @@ pub fn run(
     if src.config.id == dst.config.id {
         return Err(same_repository());
     }
-    let mut chosen = select::find_all(src, &opts.snapshots, &opts.filter)
+    let mut chosen = opts
+        .selection
+        .find_all(src)
         .map_err(|e| e.context("the source repository (--from-repo)"))?;
     chosen.sort_by(|a, b| a.1.time_ns.cmp(&b.1.time_ns).then(a.0.cmp(&b.0)));
     let existing = dst.snapshots()?;

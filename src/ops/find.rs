@@ -15,7 +15,7 @@ use serde::Serialize;
 use super::listing::SnapshotInfo;
 use super::listing::{Entry, entry, subtrees};
 use super::locate::backed_up_names;
-use super::select::{self, SnapshotFilter};
+use super::select::Selection;
 use crate::content::{BlobId, Node, NodeKind, Snapshot, Tree};
 use crate::error::{Error, Result};
 use crate::pathmatch::PathMatcher;
@@ -23,12 +23,11 @@ use crate::repo::{Indexed, Repository, TREE_SHARDS_AHEAD, TREES_AHEAD};
 
 #[derive(Clone, Debug, Default)]
 pub struct FindOptions {
-    /// Glob patterns; an entry matching any of them is reported.
+    /// The snapshots to search (`--host`, `--tag` only).
+    pub selection: Selection,
+    /// Glob patterns; an entry matching any of them is reported, ignoring case with
+    /// `ignore_case`.
     pub patterns: Vec<String>,
-    /// Snapshot ids, prefixes or `latest`; empty: every snapshot `filter` selects.
-    pub snapshots: Vec<String>,
-    /// `--host`, `--tag`: which snapshots `latest` and no `snapshots` mean.
-    pub filter: SnapshotFilter,
     pub ignore_case: bool,
     /// Search only at or below this path (as backed up).
     pub path: Option<PathBuf>,
@@ -56,7 +55,7 @@ pub fn find(repo: &Repository<Indexed>, opts: &FindOptions) -> Result<FindReport
         return Err(Error::usage("find needs at least one pattern"));
     }
     let matcher = PathMatcher::with_case(&opts.patterns, &[], opts.ignore_case)?;
-    let mut snaps: Vec<(String, Snapshot)> = select::find_all(repo, &opts.snapshots, &opts.filter)?;
+    let mut snaps: Vec<(String, Snapshot)> = opts.selection.find_all(repo)?;
     // Newest first, as a user looking for a lost file wants.
     snaps.sort_by(|a, b| b.1.time_ns.cmp(&a.1.time_ns).then(b.0.cmp(&a.0)));
     let mut search = Search {

@@ -30,7 +30,7 @@ use serde::Serialize;
 
 use super::Progress;
 use super::extent_writer::{Brought, SnapshotWriter, Stored};
-use super::select::{self, SnapshotFilter};
+use super::select::{self, Selection};
 use crate::content::chunker::chunk_reader;
 use crate::content::snapshot::SnapshotSummary;
 use crate::content::tree::Xattr;
@@ -40,10 +40,8 @@ use crate::repo::{Indexed, Repository};
 use crate::util::short_id;
 
 pub struct ImportOptions {
-    /// restic snapshot ids, unique prefixes or `latest`; empty: every snapshot `filter`
-    /// selects.
-    pub snapshots: Vec<String>,
-    pub filter: SnapshotFilter,
+    /// The restic snapshots to import.
+    pub selection: Selection,
     /// Say what would be imported; write nothing.
     pub dry_run: bool,
 }
@@ -190,12 +188,12 @@ pub fn run(
         .map(|s| (s.id.to_hex().to_string(), labels(s)))
         .collect();
     all.sort_by(|a, b| a.1.time_ns.cmp(&b.1.time_ns).then(a.0.cmp(&b.0)));
-    let chosen = match opts.snapshots.is_empty() {
-        true => opts.filter.select(all.clone()),
+    let chosen = match opts.selection.snapshots.is_empty() {
+        true => opts.selection.filter.select(all.clone()),
         false => {
             let mut out: Vec<(String, Snapshot)> = Vec::new();
-            for spec in &opts.snapshots {
-                let found = select::resolve(all.clone(), spec, &opts.filter)
+            for spec in &opts.selection.snapshots {
+                let found = select::resolve(all.clone(), spec, &opts.selection.filter)
                     .map_err(|e| e.context("the restic repository"))?;
                 if !out.iter().any(|(id, _)| *id == found.0) {
                     out.push(found);

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use super::extent_writer::{Appender, RunHeads, StoredBlob};
 use super::replace;
-use super::select::{self, SnapshotFilter};
+use super::select::Selection;
 use crate::content::{BlobId, BlobKind, NodeKind, Snapshot, Tree, encode_blob};
 use crate::error::{Error, Result};
 use crate::pathmatch::PathMatcher;
@@ -42,9 +42,8 @@ impl Excludes {
 }
 
 pub struct RewriteOptions {
-    /// Snapshot ids, unique prefixes or `latest`; empty: every snapshot `filter` selects.
-    pub snapshots: Vec<String>,
-    pub filter: SnapshotFilter,
+    /// The snapshots to rewrite.
+    pub selection: Selection,
     pub excludes: Excludes,
     /// Delete the old snapshots once their replacements are written.
     pub forget: bool,
@@ -81,7 +80,7 @@ pub struct RewriteReport {
 /// Rewrite the snapshots. The caller holds the exclusive lock (not with `dry_run`).
 pub fn run(repo: &Repository<Indexed>, opts: &RewriteOptions) -> Result<RewriteReport> {
     let matcher = &opts.excludes.0;
-    let mut chosen = select::find_all(repo, &opts.snapshots, &opts.filter)?;
+    let mut chosen = opts.selection.find_all(repo)?;
     chosen.sort_by(|a, b| a.1.time_ns.cmp(&b.1.time_ns).then(a.0.cmp(&b.0)));
     replace::refuse_writers(chosen.iter().map(|(id, s)| (id, s)), "rewrite")?;
     let mut report = RewriteReport {

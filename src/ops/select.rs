@@ -115,6 +115,25 @@ pub(crate) fn find<S: HasKey>(
     Ok(found)
 }
 
+/// The snapshots a command works on: those `snapshots` names (ids, unique prefixes or
+/// `latest`, which `filter` chooses among), or, when it names none, every snapshot
+/// `filter` selects.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    pub snapshots: Vec<String>,
+    pub filter: SnapshotFilter,
+}
+
+impl Selection {
+    /// [`find_all`] of this selection.
+    pub(crate) fn find_all<S: HasKey>(
+        &self,
+        repo: &Repository<S>,
+    ) -> Result<Vec<IdentifiedSnapshot>> {
+        find_all(repo, &self.snapshots, &self.filter)
+    }
+}
+
 /// The snapshots `specs` name (each once, in the order given), or with no specs every
 /// snapshot the filter selects (oldest first): what `find` and `stats` look at.
 pub(crate) fn find_all<S: HasKey>(

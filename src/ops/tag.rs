@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::replace;
-use super::select::{self, SnapshotFilter};
+use super::select::{self, Selection};
 use crate::content::Snapshot;
 use crate::error::{Error, Result};
 use crate::repo::{HasKey, Repository};
@@ -77,9 +77,8 @@ fn same_tags(a: &[String], b: &[String]) -> bool {
 }
 
 pub struct TagOptions {
-    /// Snapshot ids, unique prefixes or `latest`; empty: every snapshot `filter` selects.
-    pub snapshots: Vec<String>,
-    pub filter: SnapshotFilter,
+    /// The snapshots to change.
+    pub selection: Selection,
     pub change: TagChange,
     pub dry_run: bool,
 }
@@ -106,7 +105,7 @@ pub struct TagReport {
 
 /// Change the tags. The caller holds the exclusive lock (not with `dry_run`).
 pub fn run<S: HasKey>(repo: &Repository<S>, opts: &TagOptions) -> Result<TagReport> {
-    let mut chosen = select::find_all(repo, &opts.snapshots, &opts.filter)?;
+    let mut chosen = opts.selection.find_all(repo)?;
     chosen.sort_by(|a, b| a.1.time_ns.cmp(&b.1.time_ns).then(a.0.cmp(&b.0)));
     let mut report = TagReport {
         dry_run: opts.dry_run,

@@ -657,9 +657,11 @@ mod tests {
     fn a_young_pointer_names_the_youngest_unpointed_shard() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(5);
         let mut cat = Catalog::new();
+        let pointed = |cat: &Catalog| -> Vec<Vec<u32>> {
+            cat.candidates().iter().map(|c| c.pointed.clone()).collect()
+        };
         for seq in 0..200 {
-            let before: Vec<Vec<u32>> =
-                cat.candidates().iter().map(|c| c.pointed.clone()).collect();
+            let before = pointed(&cat);
             let mut on = own_counts(seq);
             let at = cat.len();
             let chosen = choose(&mut rng, &want(at, 4, 4096), &mut on, &cat, |_| true);

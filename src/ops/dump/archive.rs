@@ -28,32 +28,30 @@ pub(super) struct Entry {
     pub(super) node: Node,
 }
 
-/// Write the subtree `tree` (of the directory at `root`, as backed up) as a tar archive
-/// to `out`; returns the file bytes written.
+/// Write `entries` (of the directory at `root`, as backed up; see [`with_entries`]) as a
+/// tar archive to `out`; returns the file bytes written.
 pub(super) fn write_tar(
     repo: &Repository<Indexed>,
-    tree: &Tree,
+    entries: &[Entry],
     root: &Path,
     out: &mut dyn Write,
 ) -> Result<u64> {
-    with_entries(repo, tree, root, |entries| {
-        let mut tar = Builder::new(Gate { out, shut: false });
-        let mut written = 0u64;
-        for e in entries {
-            match append(repo, &mut tar, e, root) {
-                Ok(n) => written += n,
-                Err(err) => {
-                    // Dropping the builder writes the end-of-archive blocks: not after
-                    // a cut entry, which must not look like a complete archive.
-                    tar.get_mut().shut = true;
-                    return Err(err);
-                }
+    let mut tar = Builder::new(Gate { out, shut: false });
+    let mut written = 0u64;
+    for e in entries {
+        match append(repo, &mut tar, e, root) {
+            Ok(n) => written += n,
+            Err(err) => {
+                // Dropping the builder writes the end-of-archive blocks: not after
+                // a cut entry, which must not look like a complete archive.
+                tar.get_mut().shut = true;
+                return Err(err);
             }
         }
-        let gate = tar.into_inner().ctx("writing output")?;
-        gate.out.flush().ctx("writing output")?;
-        Ok(written)
-    })
+    }
+    let gate = tar.into_inner().ctx("writing output")?;
+    gate.out.flush().ctx("writing output")?;
+    Ok(written)
 }
 
 /// The subtree's nodes (see [`collect`]), written by `write` while the reads of their

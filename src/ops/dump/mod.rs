@@ -68,10 +68,10 @@ fn dump_path(
             )));
         }
     };
-    match archive {
-        Archive::Tar => archive::write_tar(repo, &tree, path, out),
-        Archive::Zip => zipfile::write_zip(repo, &tree, path, out),
-    }
+    archive::with_entries(repo, &tree, path, |entries| match archive {
+        Archive::Tar => archive::write_tar(repo, entries, path, out),
+        Archive::Zip => zipfile::write_zip(repo, entries, path, out),
+    })
 }
 
 /// Ends the read plan of a high-latency remote and runs its prefetcher around `write`;

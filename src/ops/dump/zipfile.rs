@@ -26,43 +26,42 @@ use std::path::Path;
 use ::zip::write::{FullFileOptions, StreamWriter};
 use ::zip::{CompressionMethod, DateTime, ZipWriter};
 
-use super::archive::{Contents, Entry, with_entries};
-use crate::content::{NodeKind, Tree};
+use super::archive::{Contents, Entry};
+use crate::content::NodeKind;
 use crate::error::{Error, Result, ResultExt};
 use crate::repo::{Indexed, Repository};
 
 type Writer<'a> = ZipWriter<StreamWriter<Cut<'a>>>;
 
-/// Write the subtree `tree` (of the directory at `root`, as backed up) as a zip archive
-/// to `out`; returns the file bytes written.
+/// Write `entries` (of the directory at `root`, as backed up; see
+/// [`with_entries`](super::archive::with_entries)) as a zip archive to `out`; returns the
+/// file bytes written.
 pub(super) fn write_zip(
     repo: &Repository<Indexed>,
-    tree: &Tree,
+    entries: &[Entry],
     root: &Path,
     out: &mut dyn Write,
 ) -> Result<u64> {
-    with_entries(repo, tree, root, |entries| {
-        let shut = Cell::new(false);
-        let mut zip = ZipWriter::new_stream(Cut { out, shut: &shut });
-        let mut written = 0u64;
-        for e in entries {
-            match append(repo, &mut zip, e, root) {
-                Ok(n) => written += n,
-                Err(err) => {
-                    // Dropping the writer writes the central directory: not after a cut
-                    // entry, which must not look like a complete archive.
-                    shut.set(true);
-                    return Err(err);
-                }
+    let shut = Cell::new(false);
+    let mut zip = ZipWriter::new_stream(Cut { out, shut: &shut });
+    let mut written = 0u64;
+    for e in entries {
+        match append(repo, &mut zip, e, root) {
+            Ok(n) => written += n,
+            Err(err) => {
+                // Dropping the writer writes the central directory: not after a cut
+                // entry, which must not look like a complete archive.
+                shut.set(true);
+                return Err(err);
             }
         }
-        let cut = zip.finish().map_err(zip_error)?.into_inner();
-        if shut.get() {
-            return Err(Error::fatal("writing output: the archive was cut short"));
-        }
-        cut.out.flush().ctx("writing output")?;
-        Ok(written)
-    })
+    }
+    let cut = zip.finish().map_err(zip_error)?.into_inner();
+    if shut.get() {
+        return Err(Error::fatal("writing output: the archive was cut short"));
+    }
+    cut.out.flush().ctx("writing output")?;
+    Ok(written)
 }
 
 /// The output, shut at its first error (or when an entry is cut short): from then on

@@ -227,10 +227,15 @@ mod tests {
 
     #[test]
     fn names_that_are_not_one_component_are_escaped() {
-        assert_eq!(component("laptop"), "laptop");
-        assert_eq!(component("a/b"), "a%2Fb");
-        assert_eq!(component("50%"), "50%25");
-        assert_eq!(component(".."), "%2E%2E");
-        assert_eq!(component(""), "%00");
+        let cases = [
+            ("laptop", "laptop"),
+            ("a/b", "a%2Fb"),
+            ("50%", "50%25"),
+            ("..", "%2E%2E"),
+            ("", "%00"),
+        ];
+        for (name, escaped) in cases {
+            assert_eq!(component(name), escaped, "{name:?}");
+        }
     }
 }

@@ -98,24 +98,14 @@ impl Filter {
         if let Some(known) = memo.remove(orig) {
             return Ok(known);
         }
-        self.search_for_match(repo, tree, orig, memo)
-    }
-
-    fn search_for_match(
-        &self,
-        repo: &Repository<Indexed>,
-        tree: &Tree,
-        orig: &Path,
-        memo: &mut HashMap<PathBuf, bool>,
-    ) -> Result<bool> {
         for n in &tree.nodes {
             let p = orig.join(OsStr::from_bytes(&n.name));
             if self.include.matches(&p, &n.name) {
                 return Ok(true);
             }
             if let (NodeKind::Dir, Some(id)) = (n.kind, n.subtree) {
-                let found =
-                    self.search_for_match(repo, &repo.load_tree_off_plan(&id)?, &p, memo)?;
+                let subtree = repo.load_tree_off_plan(&id)?;
+                let found = self.subtree_has_match(repo, &subtree, &p, memo)?;
                 memo.insert(p, found);
                 if found {
                     return Ok(true);

@@ -245,6 +245,18 @@ impl<S: State> Repository<S> {
             .collect()
     }
 
+    /// Every copy of every lock the usable remotes list now, judged.
+    pub(super) fn lock_copies_now(&self) -> LockCopies {
+        let usable = self.lock_remotes_usable();
+        self.inner.rt.block_on(read_lock_copies(
+            &self.inner.remotes,
+            &usable,
+            self.signers(),
+            &self.config.id,
+            None,
+        ))
+    }
+
     /// Whether `bytes`, remote `r`'s copy of lock object `path`, is an authentic object of
     /// its lock, signed by the lock's holder as the remotes serve the lock now.
     pub(in crate::repo) fn lock_copy_is_authentic(
@@ -256,14 +268,7 @@ impl<S: State> Repository<S> {
         if self.authenticate_lock(path, bytes).is_err() {
             return false;
         }
-        let usable = self.lock_remotes_usable();
-        let all = self.inner.rt.block_on(read_lock_copies(
-            &self.inner.remotes,
-            &usable,
-            self.signers(),
-            &self.config.id,
-            None,
-        ));
+        let all = self.lock_copies_now();
         !(all.not_holders.iter()).any(|(i, p)| *i == r && p == path)
     }
 }

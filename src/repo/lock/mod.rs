@@ -330,14 +330,7 @@ impl<S: State> Repository<S> {
     /// Every lock copy, with a warning naming the remotes that serve one that is not
     /// authentic (a remote that plants locks stops no one).
     fn read_locks(&self) -> LockCopies {
-        let usable = self.lock_remotes_usable();
-        let copies = self.inner.rt.block_on(read_lock_copies(
-            &self.inner.remotes,
-            &usable,
-            self.signers(),
-            &self.config.id,
-            None,
-        ));
+        let copies = self.lock_copies_now();
         // A remote that does not answer is not asked again in this process.
         for (i, e) in &copies.unlisted {
             self.inner.health.note_list_error(*i, e);

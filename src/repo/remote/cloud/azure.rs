@@ -64,21 +64,3 @@ impl CloudRemote {
         })
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn urls() {
-        let parse = |u| parse_url(u, Provider::Azure);
-        assert_eq!(
-            parse("az://c/p/").unwrap(),
-            ("c".to_string(), "p".to_string())
-        );
-        assert!(parse("az:///p").is_err());
-        assert!(parse("s3://c/p").is_err());
-        let e = parse("az://account@c/p").unwrap_err().to_string();
-        assert!(e.contains("AZURE_* variables"), "{e}");
-    }
-}

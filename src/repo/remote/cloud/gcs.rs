@@ -46,19 +46,3 @@ impl CloudRemote {
         ))
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn urls() {
-        let parse = |u| parse_url(u, Provider::Gcs);
-        assert_eq!(
-            parse("gs://b/p/q").unwrap(),
-            ("b".to_string(), "p/q".to_string())
-        );
-        assert!(parse("gs://").is_err());
-        assert!(parse("gs://b/../q").is_err());
-    }
-}

@@ -503,3 +503,36 @@ impl Remote for CloudRemote {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_of_every_provider() {
+        let ok = |u, provider, bucket: &str, prefix: &str| {
+            let got = parse_url(u, provider).map_err(|e| e.to_string());
+            assert_eq!(got, Ok((bucket.to_string(), prefix.to_string())), "{u}");
+        };
+        ok("s3://b/p/q/", Provider::S3, "b", "p/q");
+        ok("s3://b", Provider::S3, "b", "");
+        ok("s3://b/", Provider::S3, "b", "");
+        ok("gs://b/p/q", Provider::Gcs, "b", "p/q");
+        ok("az://c/p/", Provider::Azure, "c", "p");
+        let bad = [
+            ("s3:///p", Provider::S3),
+            ("s3://b/p//q", Provider::S3),
+            ("s3://b/../q", Provider::S3),
+            ("s3://key:secret@b/q", Provider::S3),
+            ("gs://", Provider::Gcs),
+            ("gs://b/../q", Provider::Gcs),
+            ("az:///p", Provider::Azure),
+            ("s3://c/p", Provider::Azure),
+        ];
+        for (u, provider) in bad {
+            assert!(parse_url(u, provider).is_err(), "{u}");
+        }
+        let e = parse_url("az://account@c/p", Provider::Azure).unwrap_err();
+        assert!(e.to_string().contains("AZURE_* variables"), "{e}");
+    }
+}

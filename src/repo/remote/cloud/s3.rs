@@ -138,27 +138,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn urls() {
-        let parse_url = |u| parse_url(u, Provider::S3);
-        assert_eq!(
-            parse_url("s3://b/p/q/").unwrap(),
-            ("b".to_string(), "p/q".to_string())
-        );
-        assert_eq!(
-            parse_url("s3://b").unwrap(),
-            ("b".to_string(), String::new())
-        );
-        assert_eq!(
-            parse_url("s3://b/").unwrap(),
-            ("b".to_string(), String::new())
-        );
-        assert!(parse_url("s3:///p").is_err());
-        assert!(parse_url("s3://b/p//q").is_err());
-        assert!(parse_url("s3://b/../q").is_err());
-        assert!(parse_url("s3://key:secret@b/q").is_err());
-    }
-
-    #[test]
     fn instance_metadata_only_without_other_credentials() {
         use AmazonS3ConfigKey as K;
         let uses = |set: &[(K, &str)]| {
