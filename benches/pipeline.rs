@@ -25,8 +25,9 @@
 //!   3 of 7 shards lost (data shards 0-2, the worst case). `baseline_crate_*` runs the
 //!   same shards through reed-solomon-simd's one-shot API, to show the wrapper's cost.
 
+mod support;
+
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use tangle::codec::{Coding, encode_parity, reconstruct, shard_size_for};
@@ -368,17 +369,9 @@ fn pipeline(c: &mut Criterion) {
     );
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .without_plots()
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = support::config(10);
     targets = pipeline
 }
 criterion_main!(benches);

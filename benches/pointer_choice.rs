@@ -7,7 +7,7 @@
 //! 10,000, linear in the catalog.
 //! `cargo bench --bench pointer_choice`
 
-use std::time::Duration;
+mod support;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rand::SeedableRng;
@@ -82,17 +82,9 @@ fn pointer_choice(c: &mut Criterion) {
     g.finish();
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .sample_size(20)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .without_plots()
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = support::config(20);
     targets = pointer_choice
 }
 criterion_main!(benches);
