@@ -54,7 +54,7 @@ pub fn run(g: &Global, a: &DumpArgs) -> Result<u8> {
         }
         Some(target) => to_file(&repo, a, &filter, target),
     };
-    super::restore::warn_read_around(g, &repo.damage_read_around());
+    super::render::warn_read_around(g, &repo.damage_read_around());
     result?;
     Ok(0)
 }

@@ -57,7 +57,7 @@ pub fn run(g: &Global, a: &MountArgs) -> Result<u8> {
         );
     }
     let result = mount.serve();
-    super::restore::warn_read_around(g, &repo.damage_read_around());
+    super::render::warn_read_around(g, &repo.damage_read_around());
     result?;
     if !g.quiet {
         eprintln!("tangle: unmounted {}", mountpoint.display());

@@ -5,9 +5,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use tangle::ops::verify::{LostData, LostPathKind, LostUnknown};
+use tangle::repo::RemoteReadAround;
 use tangle::util::{escape, human_bytes, short_id};
 
-use super::Global;
+use super::{Global, warn};
 
 /// Paths and snapshots a `data-lost` finding names one by one without `-v`.
 const LOST_SHOWN: usize = 10;
@@ -208,4 +209,41 @@ pub(super) fn brought(
             .join(" "),
         tangle::util::escape(&tags),
     )
+}
+
+/// One warning per remote whose shards a read went around (restore, dump): how many and
+/// why, naming the remote (one serving corrupt shards may be lying), and the command that
+/// rebuilds them, which the cache's suspect extents point at those extents.
+pub(super) fn warn_read_around(g: &Global, damage: &[RemoteReadAround]) {
+    for d in damage {
+        let mut why = vec![];
+        if d.missing > 0 {
+            why.push(format!("{} missing", d.missing));
+        }
+        if d.corrupt > 0 {
+            why.push(format!(
+                "{} corrupt: it served bytes that do not match their certificates",
+                d.corrupt
+            ));
+        }
+        if d.unreadable > 0 {
+            why.push(format!("{} not served", d.unreadable));
+        }
+        let n = d.missing + d.corrupt + d.unreadable;
+        let repair = super::render::repair_command(g);
+        warn(format_args!(
+            "read around {n} damaged shard{} on remote {} ({}), nothing written; {}",
+            if n == 1 { "" } else { "s" },
+            d.remote,
+            why.join("; "),
+            if d.missing + d.corrupt > 0 {
+                format!(
+                    "run `{repair}` to rebuild {}",
+                    if n == 1 { "it" } else { "them" }
+                )
+            } else {
+                format!("`{repair}` rebuilds what is lost there once it answers again")
+            }
+        ));
+    }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 use tangle::ops::Progress;
 use tangle::ops::restore::{self, Overwrite, RestoreOptions, RestoreReport};
-use tangle::repo::{Indexed, RemoteReadAround, Repository};
+use tangle::repo::{Indexed, Repository};
 use tangle::util::human_bytes;
 use tangle::{Error, Kind, Result};
 
@@ -89,7 +89,7 @@ pub fn run(g: &Global, a: &RestoreArgs) -> Result<u8> {
     let bar = Bar::start(g.show_progress(), progress.clone(), "restoring");
     let result = restore::run(&repo, &opts, &progress);
     bar.finish();
-    warn_read_around(g, &repo.damage_read_around());
+    super::render::warn_read_around(g, &repo.damage_read_around());
     let r = result?;
     // Lost files are listed below, each once, then why; every other error as a warning.
     let others = (r.errors.iter()).filter(|e| !r.lost.iter().any(|l| e.ends_with(&l.error)));
@@ -226,41 +226,4 @@ fn existing_summary(r: &RestoreReport) -> String {
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
-}
-
-/// One warning per remote whose shards a read went around (restore, dump): how many and
-/// why, naming the remote (one serving corrupt shards may be lying), and the command that
-/// rebuilds them, which the cache's suspect extents point at those extents.
-pub(super) fn warn_read_around(g: &Global, damage: &[RemoteReadAround]) {
-    for d in damage {
-        let mut why = vec![];
-        if d.missing > 0 {
-            why.push(format!("{} missing", d.missing));
-        }
-        if d.corrupt > 0 {
-            why.push(format!(
-                "{} corrupt: it served bytes that do not match their certificates",
-                d.corrupt
-            ));
-        }
-        if d.unreadable > 0 {
-            why.push(format!("{} not served", d.unreadable));
-        }
-        let n = d.missing + d.corrupt + d.unreadable;
-        let repair = super::render::repair_command(g);
-        warn(format_args!(
-            "read around {n} damaged shard{} on remote {} ({}), nothing written; {}",
-            if n == 1 { "" } else { "s" },
-            d.remote,
-            why.join("; "),
-            if d.missing + d.corrupt > 0 {
-                format!(
-                    "run `{repair}` to rebuild {}",
-                    if n == 1 { "it" } else { "them" }
-                )
-            } else {
-                format!("`{repair}` rebuilds what is lost there once it answers again")
-            }
-        ));
-    }
 }
