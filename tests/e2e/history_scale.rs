@@ -107,6 +107,48 @@ fn an_unchanged_backup_fetches_no_certificate_of_the_history() {
 }
 
 #[test]
+fn a_backup_that_stores_no_data_reads_no_certificate() {
+    let repo = init_small();
+    let src = repo.dir("src");
+    write_file(&src.join("first.bin"), &pseudo_random(1, 4 << 20));
+    repo.backup(&[&src], &[]);
+    let baseline = unchanged_backup(&repo, &src).gets;
+    let history = extents(&repo) as u64;
+    // Without the certificates it kept, a backup that loads the pointer catalog fetches
+    // every one again. One that stores no data loads none: it chooses no pointer.
+    let kept = kept_certificates(&repo.home);
+    assert!(
+        kept.len() as u64 >= history / 2,
+        "kept {} certificates",
+        kept.len()
+    );
+    for k in &kept {
+        std::fs::remove_file(k).unwrap();
+    }
+    let unchanged = backup(&repo, &src).gets;
+    assert!(
+        unchanged <= baseline + 3,
+        "a backup that stored nothing made {unchanged} gets (unchanged before: {baseline}; \
+         {history} extents): it fetched the history's certificates"
+    );
+    // The next one that stores data does load it, and fetches them.
+    write_file(&src.join("new.bin"), &pseudo_random(2, 256 << 10));
+    let expected = manifest(&src);
+    let changed = backup(&repo, &src).gets;
+    assert!(
+        changed >= baseline + history,
+        "a backup storing new data made {changed} gets with {history} extents not kept"
+    );
+    run_ok(repo.cmd().args(["verify", "--read-data"]));
+    repo.assert_restores(
+        "latest",
+        &src,
+        &expected,
+        "the backup that loaded the catalog",
+    );
+}
+
+#[test]
 fn an_unchanged_backup_lists_no_more_pages_with_a_thousand_extents_more() {
     // 4 KiB extents of 2 data and 2 parity shards (2 pointers): a thousand extents from
     // 4 MiB, four shard files each.

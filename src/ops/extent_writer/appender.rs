@@ -57,8 +57,13 @@ pub(crate) struct Appender<'a, S: Appends> {
     pub(crate) bytes_added: u64,
     pub(crate) bytes_stored: u64,
     /// Older extents pointers may use, oldest first, with how many codewords point at
-    /// each of their data shards (grows as this run seals extents).
+    /// each of their data shards (grows as this run seals extents). Loaded when the
+    /// first data extent is sealed: a backup that stores no data (nothing changed)
+    /// reads no certificate of the history (see [`Appender::load_catalog`]).
     catalog: Catalog,
+    /// Until then: extents no pointer may go into, and the certificates of the tree
+    /// extents sealed before (the catalog's newest once it is loaded).
+    unloaded: Option<(HashSet<ExtentName>, Vec<Certificate>)>,
     /// Certificates of the last few extents sealed in this run, whose certificates may
     /// not be on the remotes yet: pointers into them read the shard straight from its
     /// remote. Their data is not kept: a chosen shard of an extent still uploading is
@@ -152,28 +157,11 @@ impl<'a, S: Appends> Appender<'a, S> {
             ),
             None => (genesis_verifier(&repo.config.owner), 0),
         };
-        let certs = if dry_run {
-            Vec::new()
-        } else {
-            // Only committed extents may be pointed at: those of the loaded index (see
-            // `prepare`), or for a writer, which reads no index, those the heads commit to.
-            // The owner's index names them, so it lists no `extents/` (which grows with
-            // the history) and fetches no certificate of an uncommitted extent.
-            let mut all = if repo.knows_every_extent() {
-                repo.load_catalog_kept_of(repo.known_blobs().extents())?
-            } else {
-                let mut all = repo.load_catalog_kept()?;
-                let committed = repo.committed_extents(&all)?;
-                all.retain(|c| committed.contains(&c.name()));
-                all
-            };
-            all.retain(|c| !exclude.contains(&c.name()));
-            all
-        };
         let pool = BufferPool::new();
         Ok(Appender {
-            // Counted from the certificates, so other hosts' backups count too.
-            catalog: Catalog::from_certificates(certs.iter().map(|c| &**c)),
+            catalog: Catalog::new(),
+            // A dry run seals nothing.
+            unloaded: (!dry_run).then(|| (exclude.clone(), Vec::new())),
             recent: VecDeque::new(),
             rng: StdRng::from_rng(&mut rand::rng()),
             pointers_used: 0,
@@ -252,6 +240,33 @@ impl<'a, S: Appends> Appender<'a, S> {
         }
     }
 
+    /// The pointer catalog, counted from the certificates (so other hosts' backups count
+    /// too), if it is not loaded yet.
+    fn load_catalog(&mut self) -> Result<()> {
+        let Some((exclude, sealed)) = self.unloaded.take() else {
+            return Ok(());
+        };
+        let repo = self.repo;
+        // Only committed extents may be pointed at: those of the loaded index (see
+        // `prepare`), or for a writer, which reads no index, those the heads commit to.
+        // The owner's index names them, so it lists no `extents/` (which grows with
+        // the history) and fetches no certificate of an uncommitted extent.
+        let mut certs = if repo.knows_every_extent() {
+            repo.load_catalog_kept_of(repo.known_blobs().extents())?
+        } else {
+            let mut all = repo.load_catalog_kept()?;
+            let committed = repo.committed_extents(&all)?;
+            all.retain(|c| committed.contains(&c.name()));
+            all
+        };
+        certs.retain(|c| !exclude.contains(&c.name()));
+        self.catalog = Catalog::from_certificates(certs.iter().map(|c| &**c));
+        for cert in &sealed {
+            self.catalog.push_certificate(cert);
+        }
+        Ok(())
+    }
+
     /// Seal the extent of `kind` and start a new one.
     fn seal(&mut self, kind: BlobKind) -> Result<()> {
         let next = match kind {
@@ -264,6 +279,9 @@ impl<'a, S: Appends> Appender<'a, S> {
         } = std::mem::replace(self.builder_for(kind), Filling::new(next));
         if self.dry_run {
             return Ok(());
+        }
+        if kind == BlobKind::Data {
+            self.load_catalog()?;
         }
         let signer = self.repo.run_signer();
         let remotes = self.repo.remotes().len();
@@ -308,7 +326,12 @@ impl<'a, S: Appends> Appender<'a, S> {
             extent: name,
             blobs,
         });
-        self.catalog.push_certificate(&sealed.cert);
+        match self.unloaded.as_mut() {
+            Some((_, sealed_before)) => sealed_before.push(sealed.cert.clone()),
+            None => {
+                self.catalog.push_certificate(&sealed.cert);
+            }
+        }
         self.recent.push_back(sealed.cert.clone());
         if self.recent.len() > RECENT_EXTENTS {
             self.recent.pop_front();
