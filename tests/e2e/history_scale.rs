@@ -68,6 +68,16 @@ fn backup(repo: &Repo, src: &Path) -> Requests {
     }
 }
 
+/// A repository of [`init_small`] holding one backup of a `size`-byte file, and the
+/// directory backed up.
+fn backed_up(size: usize) -> (Repo, PathBuf) {
+    let repo = init_small();
+    let src = repo.dir("src");
+    write_file(&src.join("first.bin"), &pseudo_random(1, size));
+    repo.backup(&[&src], &[]);
+    (repo, src)
+}
+
 fn extents(repo: &Repo) -> usize {
     std::fs::read_dir(repo.remotes[0].join("extents"))
         .unwrap()
@@ -76,10 +86,7 @@ fn extents(repo: &Repo) -> usize {
 
 #[test]
 fn an_unchanged_backup_fetches_no_certificate_of_the_history() {
-    let repo = init_small();
-    let src = repo.dir("src");
-    write_file(&src.join("first.bin"), &pseudo_random(1, 2 << 20));
-    repo.backup(&[&src], &[]);
+    let (repo, src) = backed_up(2 << 20);
     let small = (extents(&repo), unchanged_backup(&repo, &src).gets);
 
     for i in 0..3u64 {
@@ -108,10 +115,7 @@ fn an_unchanged_backup_fetches_no_certificate_of_the_history() {
 
 #[test]
 fn a_backup_that_stores_no_data_reads_no_certificate() {
-    let repo = init_small();
-    let src = repo.dir("src");
-    write_file(&src.join("first.bin"), &pseudo_random(1, 4 << 20));
-    repo.backup(&[&src], &[]);
+    let (repo, src) = backed_up(4 << 20);
     let baseline = unchanged_backup(&repo, &src).gets;
     let history = extents(&repo) as u64;
     // Without the certificates it kept, a backup that loads the pointer catalog fetches
