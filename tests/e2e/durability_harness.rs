@@ -237,9 +237,12 @@ fn smoke_run_measures_every_layout_and_verify_agrees_with_restores() {
         text.contains("## `cand` against the best plain layout"),
         "{text}"
     );
+    // The first run's plain 4+3 is what cand is weighed against: chosen, or named as
+    // the nearest when it stored more (in the dailies the tree extents dominate, and a
+    // few bytes of tree metadata more or less decide which layout stored less).
     assert!(
         text.lines()
-            .any(|l| l.starts_with("| dailies | 3 | burst | rs4+3")),
+            .any(|l| l.starts_with("| dailies | 3 | burst |") && l.contains("rs4+3")),
         "cand is not compared with the first run's plain 4+3:\n{text}"
     );
 }
