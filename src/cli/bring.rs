@@ -61,15 +61,7 @@ pub(super) fn line(words: &Words, dry_run: bool, old: &str, s: &Brought) -> Stri
         true => format!("would {}", words.verb),
         false => words.done.to_string(),
     };
-    super::render::brought(
-        &verb,
-        old,
-        s.id.as_deref(),
-        &s.time,
-        &s.host,
-        &s.paths,
-        &s.tags,
-    )
+    super::render::brought(&verb, old, s)
 }
 
 /// The last line: `copied N snapshots (M WHY): R read…, A new in B blobs (S stored)`;

@@ -187,24 +187,17 @@ pub(super) fn replaced(old: &str, new: Option<&str>) -> String {
 
 /// One snapshot brought from elsewhere (`copy`, `import`): `VERB OLD -> NEW  TIME  HOST
 /// PATHS  [TAGS]`, escaped for the terminal.
-pub(super) fn brought(
-    verb: &str,
-    old: &str,
-    new: Option<&str>,
-    time: &str,
-    host: &str,
-    paths: &[String],
-    tags: &[String],
-) -> String {
-    let tags = match tags.is_empty() {
+pub(super) fn brought(verb: &str, old: &str, s: &tangle::ops::Brought) -> String {
+    let tags = match s.tags.is_empty() {
         true => String::new(),
-        false => format!("  [{}]", tags.join(",")),
+        false => format!("  [{}]", s.tags.join(",")),
     };
     format!(
-        "{verb} {}  {time}  {}  {}{}",
-        replaced(old, new),
-        tangle::util::escape(host),
-        (paths.iter().map(tangle::util::escape))
+        "{verb} {}  {}  {}  {}{}",
+        replaced(old, s.id.as_deref()),
+        s.time,
+        tangle::util::escape(&s.host),
+        (s.paths.iter().map(tangle::util::escape))
             .collect::<Vec<_>>()
             .join(" "),
         tangle::util::escape(&tags),

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rand::{Rng, RngExt};
 
-use super::{Candidate, Chosen, FAR_DISTANCE};
+use super::{Candidate, Chosen, FAR_DISTANCE, Want};
 
 /// A data shard: its place in the catalog's list of data shards, extent by extent.
 type Slot = u32;
@@ -58,9 +58,7 @@ pub(super) struct Classes {
 /// One choice: the codeword, and what it has chosen so far.
 pub(super) struct Query<'a> {
     pub(super) candidates: &'a [Candidate],
-    pub(super) at: usize,
-    pub(super) parity: usize,
-    pub(super) shard_size: u32,
+    pub(super) want: &'a Want,
     pub(super) symbols_on: &'a [usize],
     pub(super) chosen: &'a [Chosen],
     pub(super) usable: &'a dyn Fn(usize) -> bool,
@@ -68,14 +66,14 @@ pub(super) struct Query<'a> {
 
 impl Query<'_> {
     fn room(&self, r: u16) -> bool {
-        (self.symbols_on.get(r as usize)).is_some_and(|&k| k < self.parity)
+        (self.symbols_on.get(r as usize)).is_some_and(|&k| k < self.want.parity)
     }
 
     /// Whether data shard `j` of extent `e` may be chosen now.
     pub(super) fn admits(&self, e: usize, j: usize) -> bool {
         let c = &self.candidates[e];
-        e < self.at
-            && c.shard_size <= self.shard_size
+        e < self.want.at
+            && c.shard_size <= self.want.shard_size
             && c.pointable
             && self.room(c.data_remotes[j])
             && !self.chosen.contains(&Chosen {
@@ -186,7 +184,7 @@ impl Classes {
     /// A young pointer: the fewest pointers, then the youngest extent, uniformly among
     /// its shards.
     pub(super) fn young(&self, q: &Query, rng: &mut impl Rng) -> Option<Chosen> {
-        let end = self.first[q.at.min(self.first.len() - 1)];
+        let end = self.first[q.want.at.min(self.first.len() - 1)];
         for set in self.young.values() {
             let mut ties: Vec<Slot> = Vec::new();
             for &s in set.range(..end).rev() {
@@ -212,8 +210,8 @@ impl Classes {
         // The near extents are few: look at each. Near, no shard gives a spare.
         let mut near: Option<(u32, u32)> = None;
         let mut near_ties: Vec<Chosen> = Vec::new();
-        let near_from = q.at.saturating_sub(FAR_DISTANCE - 1);
-        for e in near_from..q.at.min(q.candidates.len()) {
+        let near_from = q.want.at.saturating_sub(FAR_DISTANCE - 1);
+        for e in near_from..q.want.at.min(q.candidates.len()) {
             let c = &q.candidates[e];
             for j in (0..c.data_remotes.len()).filter(|&j| q.admits(e, j)) {
                 let key = (c.far_pointed[j], c.pointed[j]);
@@ -230,8 +228,8 @@ impl Classes {
                 }
             }
         }
-        if q.at >= FAR_DISTANCE {
-            let last_far = q.at - FAR_DISTANCE;
+        if q.want.at >= FAR_DISTANCE {
+            let last_far = q.want.at - FAR_DISTANCE;
             let is_far = |s: Slot| self.place(s).0 <= last_far;
             // The ranks in order; one that gives a spare may rank as one that gives
             // none (see `demoted`), so those are ranks too.

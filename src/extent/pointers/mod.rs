@@ -353,9 +353,7 @@ pub fn choose(
     for k in 0..want.pointers {
         let query = Query {
             candidates: &catalog.candidates,
-            at: want.at,
-            parity: want.parity,
-            shard_size: want.shard_size,
+            want,
             symbols_on,
             chosen: &chosen,
             usable: &usable,
