@@ -17,6 +17,8 @@
 # delete and byte counts too) on stderr. BENCH_REQUESTS_KEEP=DIR builds in DIR and keeps
 # the repositories there (local remotes only), to look at one afterwards.
 # Needs the `testing` build (for the test-only extent size); builds it when missing.
+# TANGLE_BIN=PATH runs that binary instead (a `testing` build), building nothing: a long
+# history can then be built with a copy while the tree is being changed.
 # The history is built under eatmydata (Debian's package; installed when missing, as
 # root) where it can be: every local shard is fsynced, and 10^5 extents are 2.4 million
 # files, which took an hour at this disk's ~450 fsyncs a second. The measured backups
@@ -31,8 +33,12 @@ if [ "${1:-}" = --s3-far ]; then
 fi
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(100 1000 10000)
-cargo build --quiet --features testing
-bin=$PWD/target/debug/tangle
+if [ -n "${TANGLE_BIN:-}" ]; then
+  bin=$(realpath "$TANGLE_BIN")
+else
+  cargo build --quiet --features testing
+  bin=$PWD/target/debug/tangle
+fi
 extent=4096
 
 keep=${BENCH_REQUESTS_KEEP:-}
